@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { ConfigError } from './config-error';
+import { configSchema, SwitchboardConfig } from './config.schema';
+import { CONFIG_FILE_ENV, ENV_OVERRIDES } from './env-overrides';
+
+export type Environment = Record<string, string | undefined>;
+
+const DEFAULT_CONFIG_FILE = 'switchboard.toml';
+const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+export interface LoadedConfig {
+  config: SwitchboardConfig;
+  /** The file the config came from, or undefined when only defaults and env were used. */
+  file?: string;
+}
+
+/**
+ * Builds the one validated config object: optional TOML file, then `${VAR}` references resolved,
+ * then environment overrides, then the schema. Any problem throws a ConfigError naming the key.
+ */
+export function loadConfig(env: Environment = process.env): LoadedConfig {
+  const file = locateConfigFile(env);
+  const raw = file ? readToml(file) : {};
+  const problems: string[] = [];
+  const resolved = resolveReferences(raw, [], env, problems) as Record<string, unknown>;
+  const envKeys = applyEnvOverrides(resolved, env);
+  const result = configSchema.safeParse(resolved);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = formatPath(issue.path);
+      const fromEnv = envKeys.get(key.split('[')[0]);
+      const unknownKeys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.map((k) => joinKey(key, k)).join(', ')})` : '';
+      problems.push(`${key || '<root>'}${fromEnv ? ` (from ${fromEnv})` : ''}: ${issue.message}${unknownKeys}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);
+  return { config: result.data!, file };
+}
+
+function locateConfigFile(env: Environment): string | undefined {
+  const explicit = env[CONFIG_FILE_ENV];
+  if (explicit) {
+    const path = resolve(explicit);
+    if (!existsSync(path)) throw new ConfigError(CONFIG_FILE_ENV, [`${CONFIG_FILE_ENV}: file ${path} does not exist`]);
+    return path;
+  }
+  const fallback = resolve(DEFAULT_CONFIG_FILE);
+  return existsSync(fallback) ? fallback : undefined;
+}
+
+function readToml(file: string): Record<string, unknown> {
+  try {
+    return parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(file, [`not valid TOML: ${(error as Error).message}`]);
+  }
+}
+
+/** Secrets live in the environment; the file names them as `${VAR}`. */
+function resolveReferences(value: unknown, path: PropertyKey[], env: Environment, problems: string[]): unknown {
+  if (typeof value === 'string') {
+    return value.replace(VARIABLE_REFERENCE, (_match, name: string) => {
+      const found = env[name];
+      if (found === undefined) problems.push(`${formatPath(path)}: references \${${name}}, which is not set in the environment`);
+      return found ?? '';
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, i) => resolveReferences(item, [...path, i], env, problems));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, resolveReferences(item, [...path, key], env, problems)]),
+    );
+  }
+  return value;
+}
+
+/** Returns which config keys were set from which environment variable, for error messages. */
+function applyEnvOverrides(target: Record<string, unknown>, env: Environment): Map<string, string> {
+  const applied = new Map<string, string>();
+  for (const override of ENV_OVERRIDES) {
+    const raw = env[override.env];
+    if (raw === undefined || raw === '') continue;
+    let node = target;
+    for (const segment of override.path.slice(0, -1)) {
+      if (!node[segment] || typeof node[segment] !== 'object') node[segment] = {};
+      node = node[segment] as Record<string, unknown>;
+    }
+    node[override.path[override.path.length - 1]] = override.parse(raw);
+    applied.set(override.path.join('.'), override.env);
+  }
+  return applied;
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, segment) => joinKey(acc, segment), '');
+}
+
+function joinKey(prefix: string, segment: PropertyKey): string {
+  if (typeof segment === 'number') return `${prefix}[${segment}]`;
+  return prefix ? `${prefix}.${String(segment)}` : String(segment);
+}

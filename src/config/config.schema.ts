@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+const MB = 1024 * 1024;
+
+const nameSchema = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must start with a letter or digit and contain only letters, digits, "_" or "-"');
+
+const apiKeySchema = z.union([
+  z.string().min(16, 'an API key must be at least 16 characters'),
+  z.object({
+    name: nameSchema,
+    key: z.string().min(16, 'an API key must be at least 16 characters'),
+  }),
+]);
+
+const mcpTransportSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('stdio'),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+  }),
+  z.object({ type: z.literal('sse'), url: z.url() }),
+  z.object({
+    type: z.literal('http'),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).default({}),
+  }),
+]);
+
+const mcpServerSchema = z.object({
+  name: nameSchema,
+  timeout_secs: z.number().int().positive().default(30),
+  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
+  transport: mcpTransportSchema,
+});
+
+const skillSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  tags: z.array(z.string()).default([]),
+  examples: z.array(z.string()).default([]),
+});
+
+/** Executor settings are validated by the executor that owns them; here only its type is required. */
+const executorSchema = z.looseObject({ type: z.string().min(1) });
+
+const agentSchema = z.object({
+  name: nameSchema,
+  description: z.string().default(''),
+  version: z.string().default('1.0.0'),
+  skills: z.array(skillSchema).default([]),
+  input_modes: z.array(z.string()).default(['text/plain', 'application/json']),
+  output_modes: z.array(z.string()).default(['text/plain', 'application/json']),
+  executor: executorSchema,
+});
+
+export const configSchema = z.strictObject({
+  server: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(8080),
+      body_limit_bytes: z.number().int().positive().default(10 * MB),
+      public_url: z.url().optional(),
+      trust_proxy: z.boolean().default(false),
+      shutdown_timeout_secs: z.number().positive().default(25),
+    })
+    .prefault({}),
+  auth: z
+    .strictObject({
+      api_keys: z.array(apiKeySchema).default([]),
+      allow_open: z.boolean().default(false),
+    })
+    .prefault({}),
+  rate_limit: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      limit: z.number().int().positive().default(600),
+      window_secs: z.number().positive().default(60),
+    })
+    .prefault({}),
+  database: z.strictObject({ url: z.string().optional() }).prefault({}),
+  redis: z
+    .strictObject({
+      url: z.string().optional(),
+      key_prefix: z.string().default('switchboard:'),
+    })
+    .prefault({}),
+  tasks: z
+    .strictObject({
+      max_tasks: z.number().int().positive().default(100_000),
+      ttl_secs: z.number().int().positive().default(7 * 24 * 3600),
+      retention_interval_secs: z.number().int().positive().default(300),
+      event_stream_max_len: z.number().int().positive().default(10_000),
+    })
+    .prefault({}),
+  queue: z
+    .strictObject({
+      worker_in_api: z.boolean().default(true),
+      concurrency: z.number().int().positive().default(8),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      pretty: z.boolean().default(false),
+    })
+    .prefault({}),
+  mcp_servers: z.array(mcpServerSchema).default([]),
+  a2a: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      listen_path: z.string().startsWith('/').default('/a2a'),
+      external_agents: z.array(z.object({ name: nameSchema, url: z.url() })).default([]),
+    })
+    .prefault({}),
+  agents: z.array(agentSchema).default([]),
+});
+
+export type SwitchboardConfig = z.infer<typeof configSchema>;
+export type AgentConfig = SwitchboardConfig['agents'][number];
+export type McpServerConfig = SwitchboardConfig['mcp_servers'][number];

@@ -1,0 +1,46 @@
+/**
+ * Environment variables that override config-file keys. This table is the only place outside the
+ * loader that knows environment variable names; the README's configuration reference mirrors it.
+ */
+export interface EnvOverride {
+  env: string;
+  path: string[];
+  parse: (raw: string) => unknown;
+}
+
+const text = (raw: string) => raw;
+const integer = (raw: string) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw);
+const boolean = (raw: string) => {
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(value)) return false;
+  return raw;
+};
+/** `SWITCHBOARD_API_KEYS=ci=key1,ops=key2` or a bare `key1,key2`. */
+const apiKeys = (raw: string) =>
+  raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const eq = entry.indexOf('=');
+      return eq > 0 ? { name: entry.slice(0, eq), key: entry.slice(eq + 1) } : entry;
+    });
+
+export const ENV_OVERRIDES: EnvOverride[] = [
+  { env: 'HOST', path: ['server', 'host'], parse: text },
+  { env: 'PORT', path: ['server', 'port'], parse: integer },
+  { env: 'SWITCHBOARD_PUBLIC_URL', path: ['server', 'public_url'], parse: text },
+  { env: 'SWITCHBOARD_BODY_LIMIT_BYTES', path: ['server', 'body_limit_bytes'], parse: integer },
+  { env: 'SWITCHBOARD_API_KEYS', path: ['auth', 'api_keys'], parse: apiKeys },
+  { env: 'SWITCHBOARD_ALLOW_OPEN', path: ['auth', 'allow_open'], parse: boolean },
+  { env: 'SWITCHBOARD_RATE_LIMIT', path: ['rate_limit', 'limit'], parse: integer },
+  { env: 'DATABASE_URL', path: ['database', 'url'], parse: text },
+  { env: 'REDIS_URL', path: ['redis', 'url'], parse: text },
+  { env: 'SWITCHBOARD_REDIS_PREFIX', path: ['redis', 'key_prefix'], parse: text },
+  { env: 'SWITCHBOARD_WORKER_IN_API', path: ['queue', 'worker_in_api'], parse: boolean },
+  { env: 'LOG_LEVEL', path: ['log', 'level'], parse: text },
+  { env: 'SWITCHBOARD_LOG_PRETTY', path: ['log', 'pretty'], parse: boolean },
+];
+
+export const CONFIG_FILE_ENV = 'SWITCHBOARD_CONFIG';

@@ -1,0 +1,77 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import Redis, { RedisOptions } from 'ioredis';
+import type { SwitchboardConfig } from '../config/config.schema';
+import { withTimeout } from '../common/with-timeout';
+
+/**
+ * The one place that knows how to reach Redis. Owns every connection it hands out (the shared
+ * command client and dedicated ones for blocking reads and subscriptions) and closes them all on
+ * shutdown.
+ */
+@Injectable()
+export class RedisService implements OnApplicationShutdown {
+  private readonly logger = new Logger(RedisService.name);
+  readonly client: Redis;
+  readonly prefix: string;
+  private readonly url: string;
+  private readonly dedicated = new Set<Redis>();
+
+  constructor(config: ConfigService<SwitchboardConfig, true>) {
+    const redis = config.get('redis', { infer: true });
+    if (!redis.url) throw new Error('RedisService needs redis.url (REDIS_URL)');
+    this.url = redis.url;
+    this.prefix = redis.key_prefix;
+    this.client = this.connect('commands');
+  }
+
+  /** A namespaced key: every key this service writes starts with the configured prefix. */
+  key(...parts: string[]): string {
+    return this.prefix + parts.join(':');
+  }
+
+  /** A connection of its own, for blocking commands or subscriptions; closed with the service. */
+  dedicatedConnection(purpose: string): Redis {
+    const connection = this.connect(purpose);
+    this.dedicated.add(connection);
+    connection.once('end', () => this.dedicated.delete(connection));
+    return connection;
+  }
+
+  /** Connection options for libraries that open their own connections (BullMQ). */
+  connectionOptions(overrides: RedisOptions = {}): RedisOptions {
+    return { ...parseRedisUrl(this.url), ...RedisService.baseOptions, ...overrides };
+  }
+
+  async ping(timeoutMs: number): Promise<void> {
+    await withTimeout(this.client.ping(), timeoutMs, 'Redis PING');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.client, ...this.dedicated].map((connection) => connection.quit()));
+  }
+
+  private static readonly baseOptions: RedisOptions = {
+    connectTimeout: 5_000,
+    maxRetriesPerRequest: 2,
+    retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2_000),
+  };
+
+  private connect(purpose: string): Redis {
+    const connection = new Redis(this.url, { ...RedisService.baseOptions, connectionName: `switchboard:${purpose}` });
+    connection.on('error', (error) => this.logger.warn({ purpose, err: error.message }, 'redis connection error'));
+    return connection;
+  }
+}
+
+function parseRedisUrl(url: string): RedisOptions {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 6379,
+    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : undefined,
+    tls: parsed.protocol === 'rediss:' ? {} : undefined,
+  };
+}

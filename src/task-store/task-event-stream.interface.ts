@@ -1,0 +1,24 @@
+import type { StreamResponse } from '@a2a-js/sdk';
+
+export const TASK_EVENT_STREAM = Symbol('TASK_EVENT_STREAM');
+
+export interface TaskEventStreamEntry {
+  /** Position in the stream; pass it back as `afterId` to resume right after this entry. */
+  id: string;
+  event: StreamResponse;
+}
+
+/**
+ * Live, shared fan-out of a task's events: a worker publishes, any API replica reads from any
+ * position. Hot data with a bounded length and lifetime; the durable copy is the TaskStore's log.
+ */
+export interface TaskEventStream {
+  publish(taskId: string, event: StreamResponse): Promise<string>;
+  /**
+   * Yields entries after `afterId` (from the start when omitted), then live ones as they are
+   * published, until the stream is closed or `signal` aborts.
+   */
+  read(taskId: string, options: { afterId?: string; signal?: AbortSignal }): AsyncIterable<TaskEventStreamEntry>;
+  /** No more events will come: readers finish after draining; the stream expires later. */
+  close(taskId: string): Promise<void>;
+}

@@ -1,0 +1,11 @@
+import { resolveUserScope, ServerCallContext } from '@a2a-js/sdk/server';
+
+/** Tasks are partitioned by tenant (from the request path) and owner (the authenticated caller). */
+export interface TaskScope {
+  tenant: string;
+  owner: string;
+}
+
+export function taskScope(context: ServerCallContext): TaskScope {
+  return { tenant: context.tenant ?? '', owner: resolveUserScope(context) };
+}
