@@ -30,9 +30,13 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
   if (!result.success) {
     for (const issue of result.error.issues) {
       const key = formatPath(issue.path);
-      const fromEnv = envKeys.get(key.split('[')[0]);
-      const unknownKeys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.map((k) => joinKey(key, k)).join(', ')})` : '';
-      problems.push(`${key || '<root>'}${fromEnv ? ` (from ${fromEnv})` : ''}: ${issue.message}${unknownKeys}`);
+      const fromEnv = [...envKeys].find(([path]) => key === path || key.startsWith(`${path}[`) || key.startsWith(`${path}.`));
+      const source = fromEnv ? ` (from ${fromEnv[1]})` : '';
+      if (issue.code === 'unrecognized_keys') {
+        for (const unknown of issue.keys) problems.push(`${joinKey(key, unknown)}: unknown key`);
+      } else {
+        problems.push(`${key || '<root>'}${source}: ${issue.message}`);
+      }
     }
   }
   if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);

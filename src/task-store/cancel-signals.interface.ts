@@ -1,5 +1,8 @@
 export const CANCEL_SIGNALS = Symbol('CANCEL_SIGNALS');
 
+/** A cancel request is remembered this long: longer than any turn runs. */
+export const CANCEL_REQUEST_TTL_SECS = 24 * 3600;
+
 export interface CancelWatch {
   /** Aborts when a cancel is requested for the task, from this process or any other. */
   signal: AbortSignal;
@@ -10,5 +13,6 @@ export interface CancelWatch {
 export interface CancelSignals {
   request(taskId: string): Promise<void>;
   isRequested(taskId: string): Promise<boolean>;
+  /** Also sees a request made before the watch began (its signal is then already aborted). */
   watch(taskId: string): Promise<CancelWatch>;
 }

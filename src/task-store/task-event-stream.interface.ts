@@ -2,6 +2,11 @@ import type { StreamResponse } from '@a2a-js/sdk';
 
 export const TASK_EVENT_STREAM = Symbol('TASK_EVENT_STREAM');
 
+/** A closed stream stays readable this long, for late subscribers and reconnecting clients. */
+export const CLOSED_STREAM_TTL_SECS = 3600;
+/** A stream whose producer died before closing it goes away this long after its last event. */
+export const UNCLOSED_STREAM_TTL_SECS = 24 * 3600;
+
 export interface TaskEventStreamEntry {
   /** Position in the stream; pass it back as `afterId` to resume right after this entry. */
   id: string;
@@ -16,7 +21,8 @@ export interface TaskEventStream {
   publish(taskId: string, event: StreamResponse): Promise<string>;
   /**
    * Yields entries after `afterId` (from the start when omitted), then live ones as they are
-   * published, until the stream is closed or `signal` aborts.
+   * published, until the stream is closed or `signal` aborts. A stream that never existed, or has
+   * expired, is waited on like an empty one: check the task's state before following it.
    */
   read(taskId: string, options: { afterId?: string; signal?: AbortSignal }): AsyncIterable<TaskEventStreamEntry>;
   /** No more events will come: readers finish after draining; the stream expires later. */

@@ -9,3 +9,7 @@ export interface TaskScope {
 export function taskScope(context: ServerCallContext): TaskScope {
   return { tenant: context.tenant ?? '', owner: resolveUserScope(context) };
 }
+
+export function sameScope(a: TaskScope, b: TaskScope): boolean {
+  return a.tenant === b.tenant && a.owner === b.owner;
+}

@@ -22,6 +22,9 @@ export interface RetentionPolicy {
  * The durable home of A2A tasks. It is the SDK's `TaskStore` (load/save/list, scoped by tenant and
  * caller) plus what a multi-replica server needs: atomic updates, a replayable event log, counts
  * for metrics and retention.
+ *
+ * Task ids are unique across scopes; `save` of an id owned by another scope throws
+ * TaskScopeConflictError. `list` also applies `historyLength` and `includeArtifacts`.
  */
 export interface TaskStore extends A2aTaskStore {
   /**
@@ -29,12 +32,15 @@ export interface TaskStore extends A2aTaskStore {
    * serialized, so none is lost. Throws TaskNotFoundError when the task is not visible to the caller.
    */
   update(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<Task>;
-  /** Appends an event to the task's log and returns its sequence number. */
+  /** Appends an event to the task's log and returns its sequence number; TaskNotFoundError if not visible. */
   appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number>;
-  /** Events with a sequence number greater than `afterSeq`, oldest first. */
+  /** Events with a sequence number greater than `afterSeq`, oldest first; none when the task is not visible. */
   readEvents(taskId: string, context: ServerCallContext, afterSeq?: number, limit?: number): Promise<TaskEventRecord[]>;
   /** Number of tasks in each state across all tenants, keyed by the wire name (`TASK_STATE_WORKING`). */
   countByState(): Promise<Record<string, number>>;
-  /** Evicts terminal tasks by TTL, then by count; returns how many were evicted. Never touches active tasks. */
+  /**
+   * Evicts terminal tasks by TTL, then by count, with their events and push configs; returns how
+   * many were evicted. Never touches active tasks.
+   */
   applyRetention(policy: RetentionPolicy): Promise<number>;
 }

@@ -1,0 +1,39 @@
+import helmet from '@fastify/helmet';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { SwitchboardConfig } from './config/config.schema';
+import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
+
+/** Builds the HTTP application (not yet listening): Fastify with body limit, request ids and security headers. */
+export async function createHttpApp(config: SwitchboardConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.server.body_limit_bytes,
+    trustProxy: config.server.trust_proxy,
+    genReqId: requestId,
+    return503OnClosing: true,
+  });
+  adapter.getInstance().addHook('onSend', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api'), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
+  return app;
+}
+
+/** Builds a worker-only process: no HTTP, just the queue workers and the stores they need. */
+export async function createWorkerApp(config: SwitchboardConfig) {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, 'worker'), {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  return app;
+}

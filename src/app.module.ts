@@ -1,0 +1,33 @@
+/** Root module: wires one module per role from the validated config. */
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import type { SwitchboardConfig } from './config/config.schema';
+import { storageMode } from './config/storage-mode';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { ProcessRole } from './process-role';
+import { QueueModule } from './queue/queue.module';
+import { RedisModule } from './redis/redis.module';
+import { SecurityModule } from './security/security.module';
+import { TaskStoreModule } from './task-store/task-store.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
+    const mode = storageMode(config);
+    const http = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule] : [];
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
+        LoggingModule.forRoot(config.log),
+        RedisModule.forRoot(mode.shared === 'redis'),
+        DatabaseModule.forRoot(mode.tasks === 'postgres'),
+        TaskStoreModule.forRoot(mode),
+        QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api),
+        ...http,
+      ],
+    };
+  }
+}

@@ -1,0 +1,106 @@
+/** The `switchboard` command: `serve` (HTTP API) and `worker` (queue workers). */
+import 'reflect-metadata';
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import { createHttpApp, createWorkerApp } from '../app.factory';
+import { ConfigError } from '../config/config-error';
+import { loadConfig, LoadedConfig } from '../config/config.loader';
+import type { SwitchboardConfig } from '../config/config.schema';
+import { isEmbedded, storageMode } from '../config/storage-mode';
+import { assertSafeToListen } from '../security/listen-policy';
+
+const USAGE = `Usage: switchboard <command>
+
+Commands:
+  serve    Run the HTTP API (A2A, MCP, health). Default command.
+  worker   Run queue workers only (agent turns, retention).
+
+Configuration: ./switchboard.toml or the file named by SWITCHBOARD_CONFIG, then environment
+overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;
+
+const EXIT_CONFIG_ERROR = 78;
+/** Delegates to the app's pino logger once an app has called useLogger. */
+const logger = new Logger('switchboard');
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? 'serve';
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command !== 'serve' && command !== 'worker') {
+    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+    process.exit(64);
+  }
+  const loaded = loadConfig();
+  if (command === 'serve') await serve(loaded);
+  else await work(loaded);
+}
+
+async function serve({ config, file }: LoadedConfig): Promise<void> {
+  assertSafeToListen(config);
+  const app = await createHttpApp(config);
+  announce(app, config, file);
+  await app.listen({ host: config.server.host, port: config.server.port });
+  logger.log({ url: await app.getUrl() }, 'switchboard listening');
+  stopOnSignals(app, config);
+}
+
+async function work({ config, file }: LoadedConfig): Promise<void> {
+  if (!config.redis.url) {
+    throw new ConfigError('worker', ['redis.url: the worker process needs Redis (REDIS_URL) to take jobs from']);
+  }
+  const app = await createWorkerApp(config);
+  announce(app, config, file);
+  await app.init();
+  logger.log('switchboard worker running');
+  stopOnSignals(app, config);
+}
+
+function announce(app: INestApplicationContext, config: SwitchboardConfig, file: string | undefined): void {
+  const mode = storageMode(config);
+  logger.log({ configFile: file ?? null, tasks: mode.tasks, shared: mode.shared }, 'configuration loaded');
+  if (isEmbedded(mode)) {
+    logger.warn(
+      'EMBEDDED MODE: tasks are kept in memory and lost on restart, agent turns run in this process, ' +
+        'rate limits are per process. Set DATABASE_URL and REDIS_URL for durable, multi-replica operation.',
+    );
+  } else if (mode.tasks === 'memory' || mode.shared === 'memory') {
+    logger.warn({ ...mode }, 'PARTIALLY EMBEDDED: set both DATABASE_URL and REDIS_URL for durable, multi-replica operation');
+  }
+}
+
+/** First signal: drain and close (in-flight requests and jobs finish). Timeout or second signal: exit now. */
+function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+      logger.warn({ signal }, 'second signal, exiting without draining');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.log({ signal }, 'shutting down: draining requests and jobs');
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutSecs: config.server.shutdown_timeout_secs }, 'shutdown timed out, exiting');
+      process.exit(1);
+    }, config.server.shutdown_timeout_secs * 1000);
+    deadline.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        logger.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(EXIT_CONFIG_ERROR);
+  }
+  process.stderr.write(`switchboard failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from './config-error';
+import { loadConfig } from './config.loader';
+
+function writeConfig(toml: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'switchboard-config-')), 'switchboard.toml');
+  writeFileSync(file, toml);
+  return file;
+}
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives a complete embedded-mode config with no file and no environment', () => {
+    const { config, file } = loadConfig({ SWITCHBOARD_CONFIG: undefined, HOME: tmpdir() });
+    expect(file === undefined || file.endsWith('switchboard.toml')).toBe(true);
+    expect(config.server.port).toBe(8080);
+    expect(config.server.host).toBe('127.0.0.1');
+    expect(config.server.body_limit_bytes).toBe(10 * 1024 * 1024);
+    expect(config.database.url).toBeUndefined();
+    expect(config.a2a.listen_path).toBe('/a2a');
+  });
+
+  it("accepts the OpenFang seed's [[mcp_servers]] and [a2a] shape", () => {
+    const file = writeConfig(`
+[[mcp_servers]]
+name = "github"
+timeout_secs = 30
+env = ["GITHUB_PERSONAL_ACCESS_TOKEN"]
+[mcp_servers.transport]
+type = "stdio"
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-github"]
+
+[[mcp_servers]]
+name = "remote"
+[mcp_servers.transport]
+type = "sse"
+url = "https://mcp.example.com/api"
+
+[a2a]
+enabled = true
+listen_path = "/a2a"
+[[a2a.external_agents]]
+name = "research-agent"
+url = "https://research.example.com"
+`);
+    const { config } = loadConfig({ SWITCHBOARD_CONFIG: file });
+    expect(config.mcp_servers).toHaveLength(2);
+    expect(config.mcp_servers[0]).toMatchObject({ name: 'github', timeout_secs: 30, transport: { type: 'stdio', command: 'npx' } });
+    expect(config.mcp_servers[1].timeout_secs).toBe(30);
+    expect(config.a2a.external_agents[0].name).toBe('research-agent');
+  });
+
+  it('names the key and the reason when a value has the wrong type', () => {
+    const file = writeConfig('[rate_limit]\nlimit = "lots"\n');
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    expect(problems).toEqual([expect.stringMatching(/^rate_limit\.limit: .*expected number/)]);
+  });
+
+  it('names the key inside an array entry', () => {
+    const file = writeConfig('[[mcp_servers]]\nname = "x"\n[mcp_servers.transport]\ntype = "carrier-pigeon"\n');
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    expect(problems[0]).toMatch(/^mcp_servers\[0\]\.transport\.type: /);
+  });
+
+  it('rejects unknown keys by name, so typos do not pass silently', () => {
+    const file = writeConfig('[server]\nprot = 9000\n');
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    expect(problems).toEqual(["server.prot: unknown key"]);
+  });
+
+  it('says which environment variable carried a bad value', () => {
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, PORT: 'eighty' }));
+    expect(problems[0]).toMatch(/^server\.port \(from PORT\): /);
+  });
+
+  it('names the environment variable behind a bad list entry', () => {
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'short' }));
+    expect(problems[0]).toMatch(/^auth\.api_keys\[0\] \(from SWITCHBOARD_API_KEYS\): .*at least 16 characters/);
+  });
+
+  it('resolves ${VAR} references from the environment and reports unset ones by key', () => {
+    const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "${CI_KEY}" }]\n');
+    const { config } = loadConfig({ SWITCHBOARD_CONFIG: file, CI_KEY: 'a-very-long-secret-key' });
+    expect(config.auth.api_keys).toEqual([{ name: 'ci', key: 'a-very-long-secret-key' }]);
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    expect(problems[0]).toMatch(/^auth\.api_keys\[0\]\.key: references \$\{CI_KEY\}, which is not set/);
+  });
+
+  it('lets the environment override the file', () => {
+    const file = writeConfig('[server]\nport = 9000\n');
+    const { config } = loadConfig({
+      SWITCHBOARD_CONFIG: file,
+      PORT: '9100',
+      DATABASE_URL: 'postgresql://db/switchboard',
+      REDIS_URL: 'redis://cache:6379',
+      SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01,fedcba98765432100',
+    });
+    expect(config.server.port).toBe(9100);
+    expect(config.database.url).toBe('postgresql://db/switchboard');
+    expect(config.redis.url).toBe('redis://cache:6379');
+    expect(config.auth.api_keys).toEqual([{ name: 'ops', key: '0123456789abcdef01' }, 'fedcba98765432100']);
+  });
+
+  it('reports a file that is not TOML', () => {
+    const file = writeConfig('[server\nport = ');
+    expect(() => loadConfig({ SWITCHBOARD_CONFIG: file })).toThrow(/not valid TOML/);
+  });
+
+  it('reports a missing config file named by SWITCHBOARD_CONFIG', () => {
+    expect(() => loadConfig({ SWITCHBOARD_CONFIG: '/nonexistent/switchboard.toml' })).toThrow(/does not exist/);
+  });
+});

@@ -1,0 +1,44 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { PrismaService } from '../database/prisma.service';
+import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
+import { RedisService } from '../redis/redis.service';
+
+const CHECK_TIMEOUT_MS = 1_500;
+
+export interface DependencyStatus {
+  status: 'up' | 'down';
+  error?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, DependencyStatus>;
+}
+
+/** Asks each dependency this process uses whether it answers now; never waits longer than the timeout. */
+@Injectable()
+export class ReadinessService {
+  constructor(
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Optional() private readonly database?: PrismaService,
+    @Optional() private readonly redis?: RedisService,
+  ) {}
+
+  async check(): Promise<Readiness> {
+    const probes: Record<string, () => Promise<void>> = { queue: () => this.queue.ping(CHECK_TIMEOUT_MS) };
+    if (this.database) probes.postgres = () => this.database!.ping(CHECK_TIMEOUT_MS);
+    if (this.redis) probes.redis = () => this.redis!.ping(CHECK_TIMEOUT_MS);
+    const results = await Promise.all(
+      Object.entries(probes).map(async ([name, probe]): Promise<[string, DependencyStatus]> => {
+        try {
+          await probe();
+          return [name, { status: 'up' }];
+        } catch (error) {
+          return [name, { status: 'down', error: (error as Error).message }];
+        }
+      }),
+    );
+    const checks = Object.fromEntries(results);
+    return { ready: results.every(([, result]) => result.status === 'up'), checks };
+  }
+}

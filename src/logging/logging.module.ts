@@ -1,0 +1,33 @@
+/** Structured JSON logs (pino), one line per event, with the request id on every request log. */
+import { randomUUID } from 'node:crypto';
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import type { SwitchboardConfig } from '../config/config.schema';
+
+@Module({})
+export class LoggingModule {
+  static forRoot(log: SwitchboardConfig['log']): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: log.level,
+            transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+            genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
+            customProps: () => ({ service: 'switchboard' }),
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+            customAttributeKeys: { reqId: 'requestId' },
+            serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+            wrapSerializers: true,
+            quietReqLogger: true,
+            customSuccessMessage: () => 'request completed',
+          },
+          renameContext: 'module',
+          forRoutes: ['*path'],
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { withTimeout } from '../common/with-timeout';
+import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
+import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
+
+/** The only class that knows BullMQ's queue API; workers live in the processors. */
+@Injectable()
+export class BullJobQueue implements JobQueue {
+  private readonly logger = new Logger(BullJobQueue.name);
+  private readonly queues: Record<QueueName, Queue>;
+
+  constructor(
+    @InjectQueue(QueueName.AgentTurns) agentTurns: Queue,
+    @InjectQueue(QueueName.Maintenance) maintenance: Queue,
+  ) {
+    this.queues = { [QueueName.AgentTurns]: agentTurns, [QueueName.Maintenance]: maintenance };
+    for (const [name, queue] of Object.entries(this.queues)) {
+      queue.on('error', (error) => this.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
+    }
+  }
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
+    await this.queues[QUEUE_OF_JOB[name]].add(name, payload, {
+      jobId: options.jobId,
+      delay: options.delayMs,
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 24 * 3600 },
+    });
+  }
+
+  async schedule(name: JobName, everyMs: number): Promise<void> {
+    await this.queues[QUEUE_OF_JOB[name]].upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+  }
+
+  async counts(): Promise<Record<QueueName, QueueCounts>> {
+    const entries = await Promise.all(
+      Object.entries(this.queues).map(async ([name, queue]) => {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        return [name, { waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed }];
+      }),
+    );
+    return Object.fromEntries(entries) as Record<QueueName, QueueCounts>;
+  }
+
+  async ping(timeoutMs: number): Promise<void> {
+    await withTimeout(this.queues[QueueName.AgentTurns].getJobCountByTypes('waiting'), timeoutMs, 'queue round trip');
+  }
+}

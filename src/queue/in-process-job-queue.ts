@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { SwitchboardConfig } from '../config/config.schema';
+import { JobHandlerRegistry } from './job-handler.registry';
+import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
+import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
+
+/**
+ * Embedded mode's queue: jobs run in this process, at most `queue.concurrency` at a time. Nothing
+ * survives a restart, which is what embedded mode promises.
+ */
+@Injectable()
+export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
+  private readonly logger = new Logger(InProcessJobQueue.name);
+  private readonly concurrency: number;
+  private readonly waiting: Array<{ name: JobName; payload: unknown }> = [];
+  private readonly active = new Map<Promise<unknown>, QueueName>();
+  private readonly knownJobIds = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly failed = new Map<QueueName, number>();
+  private closed = false;
+
+  constructor(
+    private readonly registry: JobHandlerRegistry,
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
+    this.concurrency = config.get('queue', { infer: true }).concurrency;
+  }
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
+    if (this.closed) throw new Error('queue is shut down');
+    if (options.jobId) {
+      if (this.knownJobIds.has(options.jobId)) return;
+      this.knownJobIds.add(options.jobId);
+    }
+    const push = () => {
+      this.waiting.push({ name, payload });
+      this.pump();
+    };
+    if (options.delayMs) this.later(push, options.delayMs);
+    else push();
+  }
+
+  async schedule(name: JobName, everyMs: number): Promise<void> {
+    const timer = setInterval(() => void this.enqueue(name, {} as never), everyMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  async counts(): Promise<Record<QueueName, QueueCounts>> {
+    const counts = Object.fromEntries(
+      Object.values(QueueName).map((queue) => [queue, { waiting: 0, active: 0, delayed: 0, failed: this.failed.get(queue) ?? 0 }]),
+    ) as Record<QueueName, QueueCounts>;
+    for (const job of this.waiting) counts[QUEUE_OF_JOB[job.name]].waiting++;
+    for (const queue of this.active.values()) counts[queue].active++;
+    return counts;
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('queue is shut down');
+  }
+
+  /** Stops taking jobs and waits for the running ones. */
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    await Promise.allSettled([...this.active.keys()]);
+  }
+
+  private later(run: () => void, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private pump(): void {
+    while (this.active.size < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      const run = this.registry
+        .dispatch(job.name, job.payload as never)
+        .catch((error: Error) => {
+          const queue = QUEUE_OF_JOB[job.name];
+          this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
+          this.logger.error({ job: job.name, err: error }, 'job failed');
+        })
+        .finally(() => {
+          this.active.delete(run);
+          this.pump();
+        });
+      this.active.set(run, QUEUE_OF_JOB[job.name]);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { JobHandlerRegistry } from './job-handler.registry';
+import type { JobName } from './queue.constants';
+
+/** A BullMQ worker that hands every job to its @OnJob handler. */
+export abstract class JobDispatchingWorker extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger(this.constructor.name);
+
+  constructor(
+    private readonly registry: JobHandlerRegistry,
+    private readonly concurrency: number,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.concurrency;
+    // Without a listener, a connection error is an unhandled 'error' event and would end the process.
+    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'queue worker error'));
+    this.worker.on('failed', (job, error) => this.logger.error({ job: job?.name, jobId: job?.id, err: error.message }, 'job failed'));
+  }
+
+  process(job: Job): Promise<unknown> {
+    return this.registry.dispatch(job.name as JobName, job.data as never);
+  }
+}

@@ -1,0 +1,25 @@
+import type { JobName, JobPayloads, QueueName } from './queue.constants';
+
+export const JOB_QUEUE = Symbol('JOB_QUEUE');
+
+export interface EnqueueOptions {
+  /** Derive from the entity (e.g. task id + turn) so a duplicate enqueue is a no-op. */
+  jobId?: string;
+  delayMs?: number;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+/** Where work is handed off: BullMQ on Redis in durable mode, this process in embedded mode. */
+export interface JobQueue {
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: EnqueueOptions): Promise<void>;
+  /** Runs `name` every `everyMs`; idempotent, so every replica may call it at boot. */
+  schedule(name: JobName, everyMs: number): Promise<void>;
+  counts(): Promise<Record<QueueName, QueueCounts>>;
+  ping(timeoutMs: number): Promise<void>;
+}

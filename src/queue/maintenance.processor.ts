@@ -1,0 +1,12 @@
+import { Processor } from '@nestjs/bullmq';
+import { JobDispatchingWorker } from './job-dispatching-worker';
+import { JobHandlerRegistry } from './job-handler.registry';
+import { QueueName } from './queue.constants';
+
+/** Housekeeping (retention) runs one job at a time: it is periodic and never urgent. */
+@Processor(QueueName.Maintenance)
+export class MaintenanceProcessor extends JobDispatchingWorker {
+  constructor(registry: JobHandlerRegistry) {
+    super(registry, 1);
+  }
+}

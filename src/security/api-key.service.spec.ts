@@ -1,0 +1,68 @@
+import crypto = require('node:crypto');
+import { ConfigError } from '../config/config-error';
+import { ApiKeyService } from './api-key.service';
+
+const CI_KEY = 'ci-key-0123456789abcdef';
+const OPS_KEY = 'ops-key-fedcba9876543210';
+const BARE_KEY = 'bare-key-aaaaaaaaaaaaaaaa';
+
+describe('ApiKeyService', () => {
+  const service = new ApiKeyService([{ name: 'ci', key: CI_KEY }, BARE_KEY, { name: 'ops', key: OPS_KEY }]);
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('names each key: objects keep their name, bare strings become key-<position>', () => {
+    expect(service.verify(CI_KEY)).toEqual({ name: 'ci' });
+    expect(service.verify(BARE_KEY)).toEqual({ name: 'key-2' });
+    expect(service.verify(OPS_KEY)).toEqual({ name: 'ops' });
+  });
+
+  it.each([
+    ['empty', ''],
+    ['one character', 'c'],
+    ['a prefix of a key', CI_KEY.slice(0, -1)],
+    ['a key plus one character', `${CI_KEY}x`],
+    ['same length, last character differs', `${CI_KEY.slice(0, -1)}g`],
+    ['same length, first character differs', `x${CI_KEY.slice(1)}`],
+    ['a key in other case', CI_KEY.toUpperCase()],
+    ['two keys concatenated', CI_KEY + OPS_KEY],
+    ['very long', 'k'.repeat(100_000)],
+    ['non-ASCII', 'ключ-0123456789abcdef'],
+  ])('rejects a wrong key (%s)', (_case, presented) => {
+    expect(service.verify(presented)).toBeUndefined();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['short', 'x'],
+    ['same length as a key', `${CI_KEY.slice(0, -1)}g`],
+    ['long', 'k'.repeat(10_000)],
+    ['valid', OPS_KEY],
+  ])('compares fixed-size digests against every key, whatever is presented (%s)', (_case, presented) => {
+    const compare = jest.spyOn(crypto, 'timingSafeEqual');
+    service.verify(presented);
+    expect(compare).toHaveBeenCalledTimes(3);
+    for (const [a, b] of compare.mock.calls) {
+      expect((a as Buffer).length).toBe(32);
+      expect((b as Buffer).length).toBe(32);
+    }
+  });
+
+  it('requires keys only when some are configured', () => {
+    expect(service.required).toBe(true);
+    const open = new ApiKeyService([]);
+    expect(open.required).toBe(false);
+    expect(open.verify('anything-at-all-0000')).toBeUndefined();
+  });
+
+  it('refuses two keys under one name, including a generated one', () => {
+    expect(() => new ApiKeyService([BARE_KEY, { name: 'key-1', key: CI_KEY }])).toThrow(ConfigError);
+    expect(() => new ApiKeyService([BARE_KEY, { name: 'key-1', key: CI_KEY }])).toThrow(/api_keys\[1\].*"key-1"/);
+  });
+
+  it('refuses the same key configured twice, without printing it', () => {
+    const build = () => new ApiKeyService([{ name: 'a', key: CI_KEY }, { name: 'b', key: CI_KEY }]);
+    expect(build).toThrow(/api_keys\[1\]: the same key is configured twice/);
+    expect(build).not.toThrow(new RegExp(CI_KEY));
+  });
+});

@@ -1,0 +1,63 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ConfigError } from '../config/config-error';
+import type { SwitchboardConfig } from '../config/config.schema';
+import type { Principal } from './principal';
+
+type ApiKeysConfig = SwitchboardConfig['auth']['api_keys'];
+
+interface KnownKey {
+  principal: Principal;
+  digest: Buffer;
+}
+
+/**
+ * The configured API keys and the one way to check a presented key against them. Keys are compared
+ * as SHA-256 digests with `timingSafeEqual`, so neither the key's length nor its first differing
+ * byte shows in the response time; every key is compared, so neither does which one matched.
+ */
+export class ApiKeyService {
+  private readonly keys: readonly KnownKey[];
+
+  constructor(apiKeys: ApiKeysConfig) {
+    this.keys = apiKeys.map((entry, index) =>
+      typeof entry === 'string'
+        ? { principal: { name: `key-${index + 1}` }, digest: sha256(entry) }
+        : { principal: { name: entry.name }, digest: sha256(entry.key) },
+    );
+    assertUnambiguous(this.keys);
+  }
+
+  /** False when no keys are configured: the service then runs open (see listen-policy.ts). */
+  get required(): boolean {
+    return this.keys.length > 0;
+  }
+
+  /** The principal owning this key, or undefined when it matches none. */
+  verify(presented: string): Principal | undefined {
+    const digest = sha256(presented);
+    let found: Principal | undefined;
+    for (const key of this.keys) {
+      if (timingSafeEqual(digest, key.digest)) found = key.principal;
+    }
+    return found;
+  }
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Two keys with one name would share their tasks; one key under two names has no single owner. */
+function assertUnambiguous(keys: readonly KnownKey[]): void {
+  const problems: string[] = [];
+  keys.forEach((key, index) => {
+    const earlier = keys.slice(0, index);
+    if (earlier.some((other) => other.principal.name === key.principal.name)) {
+      problems.push(`auth.api_keys[${index}]: the name "${key.principal.name}" is already used by another key`);
+    }
+    if (earlier.some((other) => other.digest.equals(key.digest))) {
+      problems.push(`auth.api_keys[${index}]: the same key is configured twice`);
+    }
+  });
+  if (problems.length > 0) throw new ConfigError('auth.api_keys', problems);
+}

@@ -1,0 +1,79 @@
+import { Logger } from '@nestjs/common';
+import type { ListTasksRequest, ListTasksResponse, StreamResponse, Task } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { RedisService } from '../redis/redis.service';
+import type { RetentionPolicy, TaskEventRecord, TaskStore } from './task-store.interface';
+import { sameScope, taskScope, TaskScope } from './task-scope';
+import { TaskSnapshotCache } from './task-snapshot-cache';
+import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+
+/**
+ * Serves `load` from task snapshots cached in Redis, in front of a durable store that stays the
+ * source of truth for everything else. Every write goes to the inner store first, then refreshes the
+ * snapshot with the version the write produced; the cache keeps only the newest version it has seen,
+ * and evicted tasks leave tombstones, so a slow reader can never put back an older or deleted task.
+ *
+ * Redis trouble never fails a call: reads fall back to the store, and a failed refresh or eviction
+ * leaves the previous snapshot for at most the snapshot TTL.
+ */
+export class CachedTaskStore implements TaskStore {
+  private readonly logger = new Logger(CachedTaskStore.name);
+  private readonly cache: TaskSnapshotCache;
+
+  constructor(
+    private readonly inner: VersionedTaskStore,
+    redis: RedisService,
+  ) {
+    this.cache = new TaskSnapshotCache(redis);
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const scope = taskScope(context);
+    const cached = await this.cache.get(taskId).catch((error: Error) => this.warn('read', taskId, error));
+    if (cached) return sameScope(cached.scope, scope) ? cached.task : undefined;
+    const loaded = await this.inner.loadVersioned(taskId, context);
+    if (loaded) await this.refresh(scope, loaded);
+    return loaded?.task;
+  }
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    await this.refresh(taskScope(context), await this.inner.saveVersioned(task, context));
+  }
+
+  async update(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<Task> {
+    const updated = await this.inner.updateVersioned(taskId, context, mutate);
+    await this.refresh(taskScope(context), updated);
+    return updated.task;
+  }
+
+  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.inner.list(params, context);
+  }
+
+  appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number> {
+    return this.inner.appendEvent(taskId, context, event);
+  }
+
+  readEvents(taskId: string, context: ServerCallContext, afterSeq?: number, limit?: number): Promise<TaskEventRecord[]> {
+    return this.inner.readEvents(taskId, context, afterSeq, limit);
+  }
+
+  countByState(): Promise<Record<string, number>> {
+    return this.inner.countByState();
+  }
+
+  applyRetention(policy: RetentionPolicy): Promise<number> {
+    return this.inner.applyRetention(policy, (taskIds) =>
+      this.cache.evict(taskIds).catch((error: Error) => this.warn('evict', taskIds.join(','), error)),
+    );
+  }
+
+  private async refresh(scope: TaskScope, versioned: VersionedTask): Promise<void> {
+    await this.cache.put(scope, versioned).catch((error: Error) => this.warn('refresh', versioned.task.id, error));
+  }
+
+  private warn(operation: string, taskIds: string, error: Error): undefined {
+    this.logger.warn({ taskIds, operation, err: error.message }, 'task cache unavailable');
+    return undefined;
+  }
+}

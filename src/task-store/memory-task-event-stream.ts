@@ -1,0 +1,96 @@
+import { StreamResponse } from '@a2a-js/sdk';
+import {
+  CLOSED_STREAM_TTL_SECS,
+  TaskEventStream,
+  TaskEventStreamEntry,
+  UNCLOSED_STREAM_TTL_SECS,
+} from './task-event-stream.interface';
+
+interface Stream {
+  /** StreamResponse.toJSON of each event: readers decode their own copy, exactly as from Redis. */
+  entries: { seq: number; event: unknown }[];
+  lastSeq: number;
+  closed: boolean;
+  readers: number;
+  wake: Set<() => void>;
+  expiry?: NodeJS.Timeout;
+}
+
+/** Task event streams within one process (embedded mode): same bounds and lifetimes as on Redis. */
+export class MemoryTaskEventStream implements TaskEventStream {
+  private readonly streams = new Map<string, Stream>();
+
+  constructor(private readonly maxLen: number) {}
+
+  async publish(taskId: string, event: StreamResponse): Promise<string> {
+    const stream = this.stream(taskId);
+    const seq = ++stream.lastSeq;
+    stream.entries.push({ seq, event: StreamResponse.toJSON(event) });
+    if (stream.entries.length > this.maxLen) stream.entries.splice(0, stream.entries.length - this.maxLen);
+    this.expireAfter(taskId, stream, UNCLOSED_STREAM_TTL_SECS);
+    wakeReaders(stream);
+    return String(seq);
+  }
+
+  async close(taskId: string): Promise<void> {
+    const stream = this.stream(taskId);
+    stream.closed = true;
+    this.expireAfter(taskId, stream, CLOSED_STREAM_TTL_SECS);
+    wakeReaders(stream);
+  }
+
+  async *read(taskId: string, { afterId, signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {
+    const stream = this.stream(taskId);
+    stream.readers++;
+    let after = Number(afterId ?? 0) || 0;
+    try {
+      while (!signal?.aborted) {
+        for (const { seq, event } of stream.entries.filter((entry) => entry.seq > after)) {
+          after = seq;
+          yield { id: String(seq), event: StreamResponse.fromJSON(event) };
+          if (signal?.aborted) return;
+        }
+        if (stream.closed) return;
+        await nextChange(stream, signal);
+      }
+    } finally {
+      stream.readers--;
+      if (stream.readers === 0 && stream.lastSeq === 0 && !stream.closed) this.drop(taskId, stream);
+    }
+  }
+
+  private stream(taskId: string): Stream {
+    let stream = this.streams.get(taskId);
+    if (!stream) {
+      stream = { entries: [], lastSeq: 0, closed: false, readers: 0, wake: new Set() };
+      this.streams.set(taskId, stream);
+    }
+    return stream;
+  }
+
+  private expireAfter(taskId: string, stream: Stream, secs: number): void {
+    clearTimeout(stream.expiry);
+    stream.expiry = setTimeout(() => this.drop(taskId, stream), secs * 1000).unref();
+  }
+
+  private drop(taskId: string, stream: Stream): void {
+    clearTimeout(stream.expiry);
+    if (this.streams.get(taskId) === stream) this.streams.delete(taskId);
+  }
+}
+
+function wakeReaders(stream: Stream): void {
+  for (const wake of stream.wake) wake();
+}
+
+function nextChange(stream: Stream, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.wake.delete(done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.wake.add(done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

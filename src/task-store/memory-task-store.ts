@@ -1,0 +1,125 @@
+import { ListTasksRequest, ListTasksResponse, StreamResponse, Task } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { TaskNotFoundError, TaskScopeConflictError } from './task-store.errors';
+import type { RetentionPolicy, TaskEventRecord } from './task-store.interface';
+import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
+import { sameScope, taskScope, TaskScope } from './task-scope';
+import { isTerminal, stateName } from './task-states';
+import { VersionedTaskStoreBase } from './versioned-task-store.base';
+import type { EvictionListener, VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+
+interface Entry {
+  scope: TaskScope;
+  /** Task.toJSON of the task: every read decodes a fresh copy, exactly as from the database. */
+  data: unknown;
+  task: Task;
+  version: number;
+  position: ListPosition;
+  updatedAt: number;
+  events: { seq: number; data: unknown; createdAt: Date }[];
+}
+
+/** TaskStore for embedded mode: one process, no database. Updates are atomic because they never await. */
+export class MemoryTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
+  private readonly entries = new Map<string, Entry>();
+
+  async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
+    const entry = this.visible(taskId, context);
+    return entry && { task: Task.fromJSON(entry.data), version: entry.version };
+  }
+
+  async saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
+    const scope = taskScope(context);
+    const existing = this.entries.get(task.id);
+    if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
+    return this.write(task, scope, existing);
+  }
+
+  async updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
+    const entry = this.visible(taskId, context);
+    if (!entry) throw new TaskNotFoundError(taskId);
+    return this.write(this.mutated(Task.fromJSON(entry.data), mutate), entry.scope, entry);
+  }
+
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const scope = taskScope(context);
+    const filter = listFilter(params);
+    const matching = [...this.entries.values()]
+      .filter((entry) => sameScope(entry.scope, scope) && matches(entry, filter))
+      .sort((a, b) => compareListPositions(a.position, b.position));
+    const following = filter.after ? matching.filter((entry) => compareListPositions(entry.position, filter.after!) > 0) : matching;
+    const page = following.slice(0, pageSizeOf(params) + 1);
+    return listResponse(
+      page.map((entry) => Task.fromJSON(entry.data)),
+      matching.length,
+      params,
+    );
+  }
+
+  async appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number> {
+    const entry = this.visible(taskId, context);
+    if (!entry) throw new TaskNotFoundError(taskId);
+    const seq = entry.events.length + 1;
+    entry.events.push({ seq, data: StreamResponse.toJSON(event), createdAt: new Date() });
+    return seq;
+  }
+
+  async readEvents(taskId: string, context: ServerCallContext, afterSeq = 0, limit = Infinity): Promise<TaskEventRecord[]> {
+    const events = this.visible(taskId, context)?.events ?? [];
+    return events
+      .filter((event) => event.seq > afterSeq)
+      .slice(0, limit)
+      .map(({ seq, data, createdAt }) => ({ seq, event: StreamResponse.fromJSON(data), createdAt }));
+  }
+
+  async countByState(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const { task } of this.entries.values()) {
+      const state = stateName(task);
+      counts[state] = (counts[state] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  async applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number> {
+    const cutoff = (policy.now?.getTime() ?? Date.now()) - policy.ttlMs;
+    const terminal = [...this.entries.entries()]
+      .filter(([, entry]) => isTerminal(entry.task))
+      .sort(([idA, a], [idB, b]) => a.updatedAt - b.updatedAt || (idA < idB ? -1 : 1));
+    const expired = terminal.filter(([, entry]) => entry.updatedAt < cutoff);
+    const excess = Math.max(this.entries.size - expired.length - policy.maxTasks, 0);
+    const evicted = [...expired, ...terminal.slice(expired.length, expired.length + excess)].map(([id]) => id);
+    for (const id of evicted) this.entries.delete(id);
+    if (evicted.length > 0) await onEvicted?.(evicted);
+    return evicted.length;
+  }
+
+  private visible(taskId: string, context: ServerCallContext): Entry | undefined {
+    const entry = this.entries.get(taskId);
+    return entry && sameScope(entry.scope, taskScope(context)) ? entry : undefined;
+  }
+
+  private write(task: Task, scope: TaskScope, existing: Entry | undefined): VersionedTask {
+    const data = Task.toJSON(task);
+    const stored = Task.fromJSON(data);
+    const version = (existing?.version ?? 0) + 1;
+    this.entries.set(task.id, {
+      scope,
+      data,
+      task: stored,
+      version,
+      position: { time: statusTime(stored), id: stored.id },
+      updatedAt: Date.now(),
+      events: existing?.events ?? [],
+    });
+    return { task: Task.fromJSON(data), version };
+  }
+}
+
+function matches(entry: Entry, filter: ListFilter): boolean {
+  const { task, position } = entry;
+  if (filter.contextId !== undefined && task.contextId !== filter.contextId) return false;
+  if (filter.state !== undefined && task.status?.state !== filter.state) return false;
+  if (filter.statusAfter !== undefined && position.time.getTime() <= filter.statusAfter.getTime()) return false;
+  return true;
+}

@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { ListTasksRequest, ListTasksResponse, StreamResponse, Task, taskStateToJSON } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { PrismaService } from '../database/prisma.service';
+import { Prisma } from '../generated/prisma/client';
+import { TaskNotFoundError, TaskScopeConflictError } from './task-store.errors';
+import type { RetentionPolicy, TaskEventRecord } from './task-store.interface';
+import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
+import { taskScope, TaskScope } from './task-scope';
+import { stateName, TERMINAL_STATE_NAMES } from './task-states';
+import { VersionedTaskStoreBase } from './versioned-task-store.base';
+import type { EvictionListener, VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+
+type Db = PrismaService | Prisma.TransactionClient;
+
+/** An update waits for the row lock of a busy task; a pool slot may be queued for as long. */
+const UPDATE_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
+/** Tasks deleted per retention statement, bounding lock time and the size of one eviction notice. */
+const RETENTION_BATCH = 500;
+/** Serializes retention runs across replicas, so that two never both delete the same excess. */
+const RETENTION_LOCK = Prisma.sql`hashtext('switchboard:task-retention')`;
+
+/**
+ * The durable TaskStore: one row per task holding Task.toJSON, plus the event log. Every write
+ * bumps the row's version. `update` locks the row (SELECT ... FOR UPDATE) for its read-modify-write,
+ * so concurrent updates of one task run one after another and none is lost.
+ */
+@Injectable()
+export class PostgresTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
+  constructor(private readonly prisma: PrismaService) {
+    super();
+  }
+
+  async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
+    const { tenant, owner } = taskScope(context);
+    const row = await this.prisma.task.findFirst({ where: { id: taskId, tenant, owner }, select: { data: true, version: true } });
+    return row ? { task: Task.fromJSON(row.data), version: row.version } : undefined;
+  }
+
+  saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
+    return this.write(this.prisma, task, taskScope(context));
+  }
+
+  updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
+    const scope = taskScope(context);
+    return this.prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ data: unknown }[]>`
+        SELECT data FROM tasks WHERE id = ${taskId} AND tenant = ${scope.tenant} AND owner = ${scope.owner} FOR UPDATE`;
+      if (!row) throw new TaskNotFoundError(taskId);
+      return this.write(tx, this.mutated(Task.fromJSON(row.data), mutate), scope);
+    }, UPDATE_TRANSACTION);
+  }
+
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const { tenant, owner } = taskScope(context);
+    const filter = listFilter(params);
+    const conditions = [Prisma.sql`tenant = ${tenant}`, Prisma.sql`owner = ${owner}`];
+    if (filter.contextId !== undefined) conditions.push(Prisma.sql`context_id = ${filter.contextId}`);
+    if (filter.state !== undefined) conditions.push(Prisma.sql`state = ${taskStateToJSON(filter.state)}`);
+    if (filter.statusAfter) conditions.push(Prisma.sql`status_timestamp > ${timestamptz(filter.statusAfter)}`);
+    const matching = Prisma.join(conditions, ' AND ');
+    // Keyset paging in the same order as the ORDER BY below; ids compare bytewise whatever the database collation.
+    const following = filter.after
+      ? Prisma.sql`AND (status_timestamp < ${timestamptz(filter.after.time)}
+          OR (status_timestamp = ${timestamptz(filter.after.time)} AND id COLLATE "C" < ${filter.after.id}))`
+      : Prisma.empty;
+    const [rows, [{ total }]] = await Promise.all([
+      this.prisma.$queryRaw<{ data: unknown }[]>`
+        SELECT data FROM tasks WHERE ${matching} ${following}
+        ORDER BY status_timestamp DESC, id COLLATE "C" DESC
+        LIMIT ${pageSizeOf(params) + 1}`,
+      this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM tasks WHERE ${matching}`,
+    ]);
+    return listResponse(
+      rows.map((row) => Task.fromJSON(row.data)),
+      total,
+      params,
+    );
+  }
+
+  async appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number> {
+    const { tenant, owner } = taskScope(context);
+    // Bumping the task's counter locks its row, so concurrent appends get consecutive numbers.
+    const [row] = await this.prisma.$queryRaw<{ seq: number }[]>`
+      WITH bumped AS (
+        UPDATE tasks SET last_event_seq = last_event_seq + 1
+        WHERE id = ${taskId} AND tenant = ${tenant} AND owner = ${owner}
+        RETURNING id, last_event_seq
+      )
+      INSERT INTO task_events (task_id, seq, event)
+      SELECT id, last_event_seq, ${JSON.stringify(StreamResponse.toJSON(event))}::jsonb FROM bumped
+      RETURNING seq`;
+    if (!row) throw new TaskNotFoundError(taskId);
+    return row.seq;
+  }
+
+  async readEvents(taskId: string, context: ServerCallContext, afterSeq = 0, limit?: number): Promise<TaskEventRecord[]> {
+    const { tenant, owner } = taskScope(context);
+    const rows = await this.prisma.taskEvent.findMany({
+      where: { taskId, seq: { gt: afterSeq }, task: { tenant, owner } },
+      orderBy: { seq: 'asc' },
+      take: limit,
+      select: { seq: true, event: true, createdAt: true },
+    });
+    return rows.map((row) => ({ seq: row.seq, event: StreamResponse.fromJSON(row.event), createdAt: row.createdAt }));
+  }
+
+  async countByState(): Promise<Record<string, number>> {
+    const groups = await this.prisma.task.groupBy({ by: ['state'], _count: { _all: true } });
+    return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
+  }
+
+  async applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number> {
+    const now = policy.now ? timestamptz(policy.now) : Prisma.sql`now()`;
+    const cutoff = Prisma.sql`${now} - ${policy.ttlMs}::float8 * interval '1 millisecond'`;
+    const terminal = Prisma.sql`state IN (${Prisma.join(TERMINAL_STATE_NAMES)})`;
+    const expired = Prisma.sql`
+      SELECT id FROM tasks
+      WHERE ${terminal} AND updated_at < ${cutoff}
+      ORDER BY updated_at, id COLLATE "C" LIMIT ${RETENTION_BATCH} FOR UPDATE SKIP LOCKED`;
+    const overCap = Prisma.sql`
+      SELECT id FROM tasks WHERE ${terminal}
+      ORDER BY updated_at, id COLLATE "C"
+      LIMIT LEAST(GREATEST((SELECT count(*) FROM tasks) - ${policy.maxTasks}, 0), ${RETENTION_BATCH})
+      FOR UPDATE SKIP LOCKED`;
+    let evicted = 0;
+    for (const victims of [expired, overCap]) {
+      let ids: string[];
+      do {
+        ids = await this.evict(victims);
+        evicted += ids.length;
+        if (ids.length > 0) await onEvicted?.(ids);
+      } while (ids.length === RETENTION_BATCH);
+    }
+    await this.prisma.$executeRaw`
+      DELETE FROM push_configs p
+      WHERE created_at < ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = p.task_id)`;
+    return evicted;
+  }
+
+  /** Deletes one batch of `victims` with their push configs (events cascade); returns their ids. */
+  private async evict(victims: Prisma.Sql): Promise<string[]> {
+    const rows = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RETENTION_LOCK})`;
+      return tx.$queryRaw<{ id: string }[]>`
+        WITH victims AS (${victims}),
+        evicted AS (DELETE FROM tasks WHERE id IN (SELECT id FROM victims) RETURNING id),
+        configs AS (DELETE FROM push_configs WHERE task_id IN (SELECT id FROM evicted))
+        SELECT id FROM evicted`;
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /** Upsert that bumps the version; refuses (no row returned) when the id belongs to another scope. */
+  private async write(db: Db, task: Task, scope: TaskScope): Promise<VersionedTask> {
+    const data = Task.toJSON(task);
+    const stored = Task.fromJSON(data);
+    const [row] = await db.$queryRaw<{ version: number }[]>`
+      INSERT INTO tasks (id, tenant, owner, context_id, state, status_timestamp, data, version)
+      VALUES (${stored.id}, ${scope.tenant}, ${scope.owner}, ${stored.contextId}, ${stateName(stored)},
+              ${timestamptz(statusTime(stored))}, ${JSON.stringify(data)}::jsonb, 1)
+      ON CONFLICT (id) DO UPDATE SET
+        context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_timestamp = EXCLUDED.status_timestamp,
+        data = EXCLUDED.data, version = tasks.version + 1, updated_at = now()
+      WHERE tasks.tenant = EXCLUDED.tenant AND tasks.owner = EXCLUDED.owner
+      RETURNING version`;
+    if (!row) throw new TaskScopeConflictError(task.id);
+    return { task: stored, version: row.version };
+  }
+}
+
+/** The pg adapter sends a Date without its zone, which Postgres would read in the session's time zone. */
+function timestamptz(date: Date): Prisma.Sql {
+  return Prisma.sql`${date.toISOString()}::timestamptz`;
+}

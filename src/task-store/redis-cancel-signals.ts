@@ -1,0 +1,82 @@
+import { Logger } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { RedisService } from '../redis/redis.service';
+import { CANCEL_REQUEST_TTL_SECS, CancelSignals, CancelWatch } from './cancel-signals.interface';
+import { CancelWatchers } from './cancel-watchers';
+import { execTransaction } from './redis-transaction';
+
+/**
+ * Cancel signals across replicas: a request sets a key (so it is seen by watches that start later)
+ * and publishes the task id. Each process holds one subscriber connection and fans messages out to
+ * its local watchers.
+ */
+export class RedisCancelSignals implements CancelSignals {
+  private readonly logger = new Logger(RedisCancelSignals.name);
+  private readonly watchers = new CancelWatchers();
+  private subscription?: Promise<Redis>;
+
+  constructor(private readonly redis: RedisService) {}
+
+  async request(taskId: string): Promise<void> {
+    await execTransaction(
+      this.redis.client.multi().set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS).publish(this.channel(), taskId),
+    );
+  }
+
+  async isRequested(taskId: string): Promise<boolean> {
+    return (await this.redis.client.exists(this.key(taskId))) === 1;
+  }
+
+  async watch(taskId: string): Promise<CancelWatch> {
+    const watch = this.watchers.add(taskId);
+    try {
+      // Subscribed before checking the key: a request lands in one or the other, never in between.
+      await this.subscribe();
+      if (await this.isRequested(taskId)) this.watchers.abort(taskId);
+      return watch;
+    } catch (error) {
+      watch.dispose();
+      throw error;
+    }
+  }
+
+  private subscribe(): Promise<Redis> {
+    this.subscription ??= this.connectSubscriber().catch((error: Error) => {
+      this.subscription = undefined;
+      throw error;
+    });
+    return this.subscription;
+  }
+
+  private async connectSubscriber(): Promise<Redis> {
+    const subscriber = this.redis.dedicatedConnection('cancel-signals');
+    subscriber.on('message', (_channel: string, taskId: string) => this.watchers.abort(taskId));
+    // ioredis resubscribes after a reconnect, but requests published while it was away are lost.
+    subscriber.on('ready', () => void this.recheckAll());
+    try {
+      await subscriber.subscribe(this.channel());
+      return subscriber;
+    } catch (error) {
+      subscriber.disconnect();
+      throw error;
+    }
+  }
+
+  private async recheckAll(): Promise<void> {
+    for (const taskId of this.watchers.taskIds()) {
+      try {
+        if (await this.isRequested(taskId)) this.watchers.abort(taskId);
+      } catch (error) {
+        this.logger.warn({ taskId, err: (error as Error).message }, 'cancel signal recheck failed');
+      }
+    }
+  }
+
+  private key(taskId: string): string {
+    return this.redis.key('cancel', taskId);
+  }
+
+  private channel(): string {
+    return this.redis.key('cancel-requests');
+  }
+}

@@ -1,0 +1,88 @@
+import { StreamResponse } from '@a2a-js/sdk';
+import { RedisService } from '../redis/redis.service';
+import { execTransaction } from './redis-transaction';
+import {
+  CLOSED_STREAM_TTL_SECS,
+  TaskEventStream,
+  TaskEventStreamEntry,
+  UNCLOSED_STREAM_TTL_SECS,
+} from './task-event-stream.interface';
+
+/** Each entry holds one field: the event, or the close marker. */
+const EVENT_FIELD = 'event';
+const CLOSED_FIELD = 'closed';
+/** A blocked read wakes up this often even when nothing arrives, so a dead connection is noticed. */
+const BLOCK_MS = 5_000;
+const READ_BATCH = 100;
+
+type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
+
+/**
+ * Task event streams on Redis Streams: XADD with an approximate MAXLEN, a terminal entry marking the
+ * close, and expiry. Each reader blocks in XREAD on a connection of its own, which it closes when it
+ * finishes; aborting closes it at once, which also ends a read that is blocked.
+ */
+export class RedisTaskEventStream implements TaskEventStream {
+  constructor(
+    private readonly redis: RedisService,
+    private readonly maxLen: number,
+  ) {}
+
+  async publish(taskId: string, event: StreamResponse): Promise<string> {
+    return this.append(taskId, [EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event))], UNCLOSED_STREAM_TTL_SECS);
+  }
+
+  async close(taskId: string): Promise<void> {
+    await this.append(taskId, [CLOSED_FIELD, '1'], CLOSED_STREAM_TTL_SECS);
+  }
+
+  async *read(taskId: string, { afterId = '0-0', signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {
+    if (signal?.aborted) return;
+    const key = this.key(taskId);
+    const connection = this.redis.dedicatedConnection('task-event-reader');
+    // Only once: ioredis arms a 2 s destroy timer on every disconnect(), which a closed socket never clears.
+    const stop = once(() => connection.disconnect());
+    signal?.addEventListener('abort', stop, { once: true });
+    let last = afterId;
+    try {
+      while (!signal?.aborted) {
+        const reply = (await connection.xread('COUNT', READ_BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', key, last)) as StreamReply;
+        for (const [id, fields] of reply?.[0][1] ?? []) {
+          last = id;
+          const [field, value] = fields;
+          if (field === CLOSED_FIELD) return;
+          yield { id, event: StreamResponse.fromJSON(JSON.parse(value)) };
+          if (signal?.aborted) return;
+        }
+      }
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      stop();
+    }
+  }
+
+  private async append(taskId: string, fields: [field: string, value: string], ttlSecs: number): Promise<string> {
+    const key = this.key(taskId);
+    const [id] = await execTransaction(
+      this.redis.client
+        .multi()
+        .xadd(key, 'MAXLEN', '~', this.maxLen, '*', ...fields)
+        .expire(key, ttlSecs),
+    );
+    return id as string;
+  }
+
+  private key(taskId: string): string {
+    return this.redis.key('task-events', taskId);
+  }
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) action();
+    done = true;
+  };
+}

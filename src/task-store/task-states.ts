@@ -1,0 +1,21 @@
+import { Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+
+/** States a task never leaves; only tasks in these states are ever evicted. Same list as the SDK's. */
+export const TERMINAL_TASK_STATES: readonly TaskState[] = [
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+];
+
+/** Wire names of the terminal states, as stored in the tasks.state column. */
+export const TERMINAL_STATE_NAMES: readonly string[] = TERMINAL_TASK_STATES.map(taskStateToJSON);
+
+export function isTerminal(task: Task): boolean {
+  return task.status !== undefined && TERMINAL_TASK_STATES.includes(task.status.state);
+}
+
+/** The wire name of the task's state (`TASK_STATE_WORKING`); what counts and the database key on. */
+export function stateName(task: Task): string {
+  return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+}

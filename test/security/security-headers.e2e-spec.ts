@@ -1,0 +1,35 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { startTestApp, testConfig } from '../support/test-app';
+
+describe('security headers', () => {
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    ({ app, url } = await startTestApp(testConfig()));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it.each([
+    ['a public route', '/healthz', 200],
+    ['a refused request', '/metrics', 401],
+    ['an unknown route', '/no-such-route', 404],
+  ])('are sent on %s', async (_case, path, status) => {
+    const response = await fetch(url + path);
+    expect(response.status).toBe(status);
+    const headers = Object.fromEntries(response.headers);
+    expect(headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': expect.stringMatching(/^max-age=\d+/),
+      'cross-origin-opener-policy': 'same-origin',
+      'content-security-policy': expect.stringContaining("default-src 'none'"),
+    });
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['x-powered-by']).toBeUndefined();
+  });
+});

@@ -1,0 +1,330 @@
+import { ListTasksRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { PushNotificationStore } from '@a2a-js/sdk/server';
+import { TaskNotFoundError, TaskScopeConflictError } from '../../../src/task-store/task-store.errors';
+import type { TaskStore } from '../../../src/task-store/task-store.interface';
+import { at, callContext, makeTask, message, sleep } from '../support/fixtures';
+
+export interface TaskStoreUnderTest {
+  store: TaskStore;
+  /** The push config store sharing the task store's storage, whose configs retention must remove too. */
+  pushConfigs?: PushNotificationStore;
+}
+
+export interface TaskStoreFixture {
+  /** An empty store (storage cleared), for one test. */
+  fresh(): Promise<TaskStoreUnderTest>;
+  close(): Promise<void>;
+}
+
+const alice = callContext('alice', 'acme');
+const bob = callContext('bob', 'acme');
+const aliceElsewhere = callContext('alice', 'globex');
+const HOUR = 3_600_000;
+
+function listRequest(params: Partial<ListTasksRequest> = {}): ListTasksRequest {
+  return { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...params };
+}
+
+function statusEvent(taskId: string, text: string): StreamResponse {
+  return StreamResponse.fromJSON({
+    statusUpdate: { taskId, contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING', message: { messageId: text, role: 'ROLE_AGENT', parts: [{ text }] } } },
+  });
+}
+
+async function listAll(store: TaskStore, params: Partial<ListTasksRequest>): Promise<{ ids: string[]; pages: number; totals: number[] }> {
+  const ids: string[] = [];
+  const totals: number[] = [];
+  let pageToken = '';
+  let pages = 0;
+  do {
+    const page = await store.list(listRequest({ ...params, pageToken }), alice);
+    ids.push(...page.tasks.map((task) => task.id));
+    totals.push(page.totalSize);
+    pageToken = page.nextPageToken;
+    pages++;
+  } while (pageToken && pages < 100);
+  return { ids, pages, totals };
+}
+
+/** The behaviour every TaskStore must have, whatever it is backed by. */
+export function describeTaskStoreContract(name: string, fixture: () => Promise<TaskStoreFixture>): void {
+  describe(`${name} TaskStore contract`, () => {
+    let backing: TaskStoreFixture;
+    let store: TaskStore;
+    let pushConfigs: PushNotificationStore | undefined;
+
+    beforeAll(async () => {
+      backing = await fixture();
+    });
+    afterAll(() => backing?.close());
+    beforeEach(async () => {
+      ({ store, pushConfigs } = await backing.fresh());
+    });
+
+    describe('save and load', () => {
+      it('round-trips a task exactly as its JSON form', async () => {
+        const task = makeTask('t1', { history: ['hi', 'there'], artifacts: ['report'] });
+        await store.save(task, alice);
+        const loaded = await store.load('t1', alice);
+        expect(loaded).toBeDefined();
+        expect(Task.toJSON(loaded!)).toEqual(Task.toJSON(task));
+        expect(loaded).toEqual(Task.fromJSON(Task.toJSON(task)));
+      });
+
+      it('returns undefined for an unknown task', async () => {
+        expect(await store.load('missing', alice)).toBeUndefined();
+      });
+
+      it('replaces the task on a second save, and never shares objects with the caller', async () => {
+        const task = makeTask('t1', { history: ['one'] });
+        await store.save(task, alice);
+        task.history.push(message('mutated after save'));
+        expect((await store.load('t1', alice))!.history).toHaveLength(1);
+        await store.save(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, history: ['one', 'two'] }), alice);
+        const loaded = (await store.load('t1', alice))!;
+        expect(loaded.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(loaded.history).toHaveLength(2);
+        loaded.history = [];
+        expect((await store.load('t1', alice))!.history).toHaveLength(2);
+      });
+    });
+
+    describe('scoping by tenant and owner', () => {
+      beforeEach(() => store.save(makeTask('t1'), alice));
+
+      it('hides a task from another owner and from the same owner in another tenant', async () => {
+        expect(await store.load('t1', bob)).toBeUndefined();
+        expect(await store.load('t1', aliceElsewhere)).toBeUndefined();
+        expect((await store.list(listRequest(), bob)).tasks).toEqual([]);
+        expect((await store.list(listRequest(), aliceElsewhere)).totalSize).toBe(0);
+        expect((await store.list(listRequest(), alice)).totalSize).toBe(1);
+      });
+
+      it('refuses updates, events and overwrites from another scope', async () => {
+        await expect(store.update('t1', bob, () => undefined)).rejects.toBeInstanceOf(TaskNotFoundError);
+        await expect(store.appendEvent('t1', aliceElsewhere, statusEvent('t1', 'x'))).rejects.toBeInstanceOf(TaskNotFoundError);
+        await store.appendEvent('t1', alice, statusEvent('t1', 'mine'));
+        expect(await store.readEvents('t1', bob)).toEqual([]);
+        await expect(store.save(makeTask('t1', { state: TaskState.TASK_STATE_FAILED }), bob)).rejects.toBeInstanceOf(
+          TaskScopeConflictError,
+        );
+        expect((await store.load('t1', alice))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+      });
+    });
+
+    describe('list', () => {
+      // t00..t19 share timestamps in pairs, u0..u2 have none: newest first, ties by id descending, untimed last.
+      const expectedOrder = [...Array.from({ length: 20 }, (_, i) => `t${String(19 - i).padStart(2, '0')}`), 'u2', 'u1', 'u0'];
+
+      beforeEach(async () => {
+        const tasks = [
+          ...Array.from({ length: 20 }, (_, i) =>
+            makeTask(`t${String(i).padStart(2, '0')}`, {
+              timestamp: at(Math.floor(i / 2)),
+              contextId: i % 2 === 0 ? 'even' : 'odd',
+              state: i % 5 === 0 ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_WORKING,
+              history: ['a', 'b', 'c'],
+              artifacts: ['out'],
+            }),
+          ),
+          ...['u0', 'u1', 'u2'].map((id) => makeTask(id, { timestamp: null, contextId: 'none' })),
+        ];
+        for (const index of [7, 21, 3, 15, 0, 11, 19, 1, 22, 5, 13, 9, 17, 2, 20, 4, 8, 6, 10, 12, 14, 16, 18]) {
+          await store.save(tasks[index], alice);
+        }
+        await store.save(makeTask('other-owner', { timestamp: at(50) }), bob);
+      });
+
+      it('orders newest status first, ties by id, tasks without a timestamp last', async () => {
+        const page = await store.list(listRequest({ pageSize: 100 }), alice);
+        expect(page.tasks.map((task) => task.id)).toEqual(expectedOrder);
+        expect(page).toMatchObject({ totalSize: 23, pageSize: 100, nextPageToken: '' });
+      });
+
+      it('pages through every task once, in order, with the total on every page', async () => {
+        const { ids, pages, totals } = await listAll(store, { pageSize: 5 });
+        expect(ids).toEqual(expectedOrder);
+        expect(pages).toBe(5);
+        expect(new Set(totals)).toEqual(new Set([23]));
+      });
+
+      it('pages through a filtered list', async () => {
+        const { ids } = await listAll(store, { pageSize: 2, contextId: 'even' });
+        expect(ids).toEqual(expectedOrder.filter((id) => id.startsWith('t') && Number(id.slice(1)) % 2 === 0));
+      });
+
+      it('filters by status and by status timestamp', async () => {
+        const completed = await store.list(listRequest({ status: TaskState.TASK_STATE_COMPLETED }), alice);
+        expect(completed.tasks.map((task) => task.id)).toEqual(['t15', 't10', 't05', 't00']);
+        expect(completed.totalSize).toBe(4);
+        const recent = await store.list(listRequest({ statusTimestampAfter: at(5) }), alice);
+        expect(recent.tasks.map((task) => task.id)).toEqual(['t19', 't18', 't17', 't16', 't15', 't14', 't13', 't12']);
+      });
+
+      it('defaults to pages of 50', async () => {
+        for (let i = 0; i < 30; i++) await store.save(makeTask(`extra-${i}`, { timestamp: at(100 + i) }), alice);
+        const page = await store.list(listRequest(), alice);
+        expect(page.tasks).toHaveLength(50);
+        expect(page.pageSize).toBe(50);
+        expect(page.totalSize).toBe(53);
+        expect(page.nextPageToken).not.toBe('');
+      });
+
+      it('strips artifacts unless asked for them, and trims history to historyLength', async () => {
+        const [plain] = (await store.list(listRequest({ pageSize: 1 }), alice)).tasks;
+        expect(plain.artifacts).toEqual([]);
+        expect(plain.history).toHaveLength(3);
+        const [full] = (await store.list(listRequest({ pageSize: 1, includeArtifacts: true, historyLength: 2 }), alice)).tasks;
+        expect(full.artifacts.map((artifact) => artifact.name)).toEqual(['out']);
+        expect(full.history.map((entry) => entry.messageId)).toEqual(['m-t19-b', 'm-t19-c']);
+        const [none] = (await store.list(listRequest({ pageSize: 1, historyLength: 0 }), alice)).tasks;
+        expect(none.history).toEqual([]);
+      });
+
+      it('continues after the cursor position even when the cursor task is gone', async () => {
+        const first = await store.list(listRequest({ pageSize: 5 }), alice);
+        expect(first.tasks.map((task) => task.id).at(-1)).toBe('t15');
+        await store.applyRetention({ maxTasks: 1_000_000, ttlMs: 0, now: new Date(Date.now() + HOUR) });
+        const next = await store.list(listRequest({ pageSize: 3, pageToken: first.nextPageToken }), alice);
+        expect(next.tasks.map((task) => task.id)).toEqual(['t14', 't13', 't12']);
+      });
+
+      it('rejects a malformed page token', async () => {
+        const token = Buffer.from('no separator').toString('base64');
+        await expect(store.list(listRequest({ pageToken: token }), alice)).rejects.toBeInstanceOf(RequestMalformedError);
+      });
+    });
+
+    describe('update', () => {
+      beforeEach(() => store.save(makeTask('t1', { history: ['first'] }), alice));
+
+      it('applies an in-place change and a returned replacement, and persists both', async () => {
+        const inPlace = await store.update('t1', alice, (task) => {
+          task.history.push(message('second'));
+        });
+        expect(inPlace.history).toHaveLength(2);
+        const replaced = await store.update('t1', alice, (task) => ({ ...task, contextId: 'ctx-2' }));
+        expect(replaced.contextId).toBe('ctx-2');
+        const loaded = (await store.load('t1', alice))!;
+        expect(loaded.history).toHaveLength(2);
+        expect(loaded.contextId).toBe('ctx-2');
+      });
+
+      it('throws TaskNotFoundError for an unknown task', async () => {
+        await expect(store.update('missing', alice, () => undefined)).rejects.toBeInstanceOf(TaskNotFoundError);
+      });
+
+      it('leaves the task unchanged when the mutation throws', async () => {
+        await expect(
+          store.update('t1', alice, (task) => {
+            task.history.push(message('lost'));
+            throw new Error('agent failed');
+          }),
+        ).rejects.toThrow('agent failed');
+        expect((await store.load('t1', alice))!.history).toHaveLength(1);
+      });
+
+      it('loses no update when 50 run concurrently on one task', async () => {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            store.update('t1', alice, (task) => {
+              task.history.push(message(`concurrent-${i}`));
+            }),
+          ),
+        );
+        const texts = (await store.load('t1', alice))!.history.map((entry) => entry.messageId);
+        expect(texts).toHaveLength(51);
+        expect(new Set(texts).size).toBe(51);
+      });
+    });
+
+    describe('event log', () => {
+      beforeEach(() => store.save(makeTask('t1'), alice));
+
+      it('numbers events from 1 in append order and reads after a sequence number', async () => {
+        for (const text of ['a', 'b', 'c', 'd']) await store.appendEvent('t1', alice, statusEvent('t1', text));
+        const all = await store.readEvents('t1', alice);
+        expect(all.map((record) => record.seq)).toEqual([1, 2, 3, 4]);
+        expect(all[0].event).toEqual(statusEvent('t1', 'a'));
+        expect(all[0].createdAt).toBeInstanceOf(Date);
+        expect((await store.readEvents('t1', alice, 2)).map((record) => record.seq)).toEqual([3, 4]);
+        expect((await store.readEvents('t1', alice, 1, 2)).map((record) => record.seq)).toEqual([2, 3]);
+      });
+
+      it('gives concurrent appends distinct consecutive numbers', async () => {
+        const seqs = await Promise.all(Array.from({ length: 30 }, (_, i) => store.appendEvent('t1', alice, statusEvent('t1', `e${i}`))));
+        expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+        expect(await store.readEvents('t1', alice)).toHaveLength(30);
+      });
+
+      it('refuses events for an unknown task', async () => {
+        await expect(store.appendEvent('missing', alice, statusEvent('missing', 'x'))).rejects.toBeInstanceOf(TaskNotFoundError);
+      });
+    });
+
+    it('counts tasks by state across every scope', async () => {
+      await store.save(makeTask('w1'), alice);
+      await store.save(makeTask('w2'), bob);
+      await store.save(makeTask('c1', { state: TaskState.TASK_STATE_COMPLETED }), aliceElsewhere);
+      expect(await store.countByState()).toEqual({ TASK_STATE_WORKING: 2, TASK_STATE_COMPLETED: 1 });
+    });
+
+    describe('retention', () => {
+      const terminalStates = [
+        TaskState.TASK_STATE_COMPLETED,
+        TaskState.TASK_STATE_FAILED,
+        TaskState.TASK_STATE_CANCELED,
+        TaskState.TASK_STATE_REJECTED,
+      ];
+      const activeStates = [
+        TaskState.TASK_STATE_SUBMITTED,
+        TaskState.TASK_STATE_WORKING,
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+        TaskState.TASK_STATE_AUTH_REQUIRED,
+      ];
+      const ids = async (context = alice) => (await store.list(listRequest({ pageSize: 100 }), context)).tasks.map((task) => task.id).sort();
+
+      it('evicts only terminal tasks, leaving active ones even above the cap', async () => {
+        for (const [i, state] of [...terminalStates, ...activeStates].entries()) await store.save(makeTask(`t${i}`, { state }), alice);
+        expect(await store.applyRetention({ maxTasks: 2, ttlMs: HOUR })).toBe(4);
+        expect(await ids()).toEqual(['t4', 't5', 't6', 't7']);
+        expect(await store.applyRetention({ maxTasks: 2, ttlMs: HOUR })).toBe(0);
+      });
+
+      it('evicts terminal tasks older than the TTL and keeps younger ones', async () => {
+        await store.save(makeTask('done', { state: TaskState.TASK_STATE_COMPLETED }), alice);
+        await store.save(makeTask('running'), alice);
+        expect(await store.applyRetention({ maxTasks: 100, ttlMs: HOUR, now: new Date(Date.now() + HOUR / 2) })).toBe(0);
+        expect(await store.applyRetention({ maxTasks: 100, ttlMs: HOUR, now: new Date(Date.now() + 2 * HOUR) })).toBe(1);
+        expect(await ids()).toEqual(['running']);
+      });
+
+      it('evicts the least recently updated terminal tasks first, across scopes', async () => {
+        for (const [i, context] of [alice, bob, alice, aliceElsewhere, alice].entries()) {
+          await store.save(makeTask(`t${i}`, { state: TaskState.TASK_STATE_COMPLETED }), context);
+          await sleep(5);
+        }
+        await store.update('t0', alice, (task) => {
+          task.metadata = { touched: true };
+        });
+        expect(await store.applyRetention({ maxTasks: 3, ttlMs: HOUR })).toBe(2);
+        expect(await ids()).toEqual(['t0', 't4']);
+        expect(await store.load('t1', bob)).toBeUndefined();
+        expect(await store.load('t3', aliceElsewhere)).toBeDefined();
+      });
+
+      it('removes the events and push configs of evicted tasks', async () => {
+        await store.save(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED }), alice);
+        await store.appendEvent('t1', alice, statusEvent('t1', 'old'));
+        await pushConfigs?.save('t1', alice, { tenant: '', id: 'hook', taskId: 't1', url: 'https://example.com/hook', token: '', authentication: undefined });
+        expect(await store.applyRetention({ maxTasks: 0, ttlMs: HOUR })).toBe(1);
+
+        await store.save(makeTask('t1'), alice);
+        expect(await store.readEvents('t1', alice)).toEqual([]);
+        expect(await store.appendEvent('t1', alice, statusEvent('t1', 'new'))).toBe(1);
+        if (pushConfigs) expect(await pushConfigs.load('t1', alice)).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,0 +1,61 @@
+import { TaskState } from '@a2a-js/sdk';
+import { PostgresPushConfigStore } from '../../src/task-store/postgres-push-config-store';
+import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
+import { describeTaskStoreContract } from './contracts/task-store.contract';
+import { callContext, makeTask } from './support/fixtures';
+import { PostgresFixture } from './support/postgres-fixture';
+import { connectPrisma } from './support/services';
+
+describeTaskStoreContract('postgres', async () => {
+  const postgres = await PostgresFixture.create();
+  return {
+    fresh: async () => {
+      await postgres.truncate();
+      return { store: new PostgresTaskStore(postgres.prisma), pushConfigs: new PostgresPushConfigStore(postgres.prisma) };
+    },
+    close: () => postgres.close(),
+  };
+});
+
+describe('PostgresTaskStore', () => {
+  const hour = 3_600_000;
+  let postgres: PostgresFixture;
+
+  beforeAll(async () => {
+    postgres = await PostgresFixture.create();
+  });
+  afterAll(() => postgres?.close());
+  beforeEach(() => postgres.truncate());
+
+  it('removes push configs whose task never appeared, once they are older than the TTL', async () => {
+    const [store, pushConfigs, alice] = [new PostgresTaskStore(postgres.prisma), new PostgresPushConfigStore(postgres.prisma), callContext()];
+    const hook = { tenant: '', id: 'hook', taskId: '', url: 'https://example.com/hook', token: '', authentication: undefined };
+    await store.save(makeTask('running'), alice);
+    await pushConfigs.save('running', alice, { ...hook });
+    await pushConfigs.save('never-created', alice, { ...hook });
+
+    await store.applyRetention({ maxTasks: 10, ttlMs: hour });
+    expect(await pushConfigs.load('never-created', alice)).toHaveLength(1);
+    await store.applyRetention({ maxTasks: 10, ttlMs: hour, now: new Date(Date.now() + 2 * hour) });
+    expect(await pushConfigs.load('never-created', alice)).toEqual([]);
+    expect(await pushConfigs.load('running', alice)).toHaveLength(1);
+  });
+
+  it('stores and compares instants whatever the session time zone', async () => {
+    const url = new URL(postgres.database.url);
+    url.searchParams.set('options', '-c TimeZone=Asia/Tokyo');
+    const tokyo = connectPrisma(url.toString());
+    try {
+      const store = new PostgresTaskStore(tokyo);
+      const alice = callContext();
+      await store.save(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, timestamp: '2025-01-01T00:00:00.000Z' }), alice);
+      const [row] = await tokyo.$queryRaw<{ epoch: number }[]>`SELECT extract(epoch FROM status_timestamp)::float8 AS epoch FROM tasks`;
+      expect(row.epoch * 1000).toBe(Date.parse('2025-01-01T00:00:00.000Z'));
+
+      expect(await store.applyRetention({ maxTasks: 10, ttlMs: hour, now: new Date(Date.now() + hour / 2) })).toBe(0);
+      expect(await store.applyRetention({ maxTasks: 10, ttlMs: hour, now: new Date(Date.now() + 2 * hour) })).toBe(1);
+    } finally {
+      await tokyo.onApplicationShutdown();
+    }
+  });
+});

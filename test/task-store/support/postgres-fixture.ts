@@ -1,0 +1,25 @@
+import type { PrismaService } from '../../../src/database/prisma.service';
+import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { connectPrisma } from './services';
+
+/** This test file's own migrated database and a client on it. */
+export class PostgresFixture {
+  private constructor(
+    readonly database: TestDatabase,
+    readonly prisma: PrismaService,
+  ) {}
+
+  static async create(): Promise<PostgresFixture> {
+    const database = await createTestDatabase();
+    return new PostgresFixture(database, connectPrisma(database.url));
+  }
+
+  async truncate(): Promise<void> {
+    await this.prisma.$executeRaw`TRUNCATE tasks, task_events, push_configs`;
+  }
+
+  async close(): Promise<void> {
+    await this.prisma.onApplicationShutdown();
+    await this.database.drop();
+  }
+}

@@ -1,0 +1,74 @@
+import { InMemoryPushNotificationStore } from '@a2a-js/sdk/server';
+import { ConfigModule } from '@nestjs/config';
+import { Test, TestingModule } from '@nestjs/testing';
+import { configSchema } from '../../src/config/config.schema';
+import { storageMode } from '../../src/config/storage-mode';
+import { DatabaseModule } from '../../src/database/database.module';
+import { RedisModule } from '../../src/redis/redis.module';
+import { CachedTaskStore } from '../../src/task-store/cached-task-store';
+import { CANCEL_SIGNALS } from '../../src/task-store/cancel-signals.interface';
+import { MemoryCancelSignals } from '../../src/task-store/memory-cancel-signals';
+import { MemoryTaskEventStream } from '../../src/task-store/memory-task-event-stream';
+import { MemoryTaskStore } from '../../src/task-store/memory-task-store';
+import { PostgresPushConfigStore } from '../../src/task-store/postgres-push-config-store';
+import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
+import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
+import { RedisCancelSignals } from '../../src/task-store/redis-cancel-signals';
+import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
+import { TASK_EVENT_STREAM } from '../../src/task-store/task-event-stream.interface';
+import { TaskRetentionJob } from '../../src/task-store/task-retention.job';
+import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
+import { TaskStoreModule } from '../../src/task-store/task-store.module';
+import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { callContext, makeTask } from './support/fixtures';
+
+describe('TaskStoreModule', () => {
+  let database: TestDatabase;
+  const prefix = testRedisPrefix();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+    await deleteRedisKeys(prefix);
+  });
+
+  async function compile(urls: { database?: string; redis?: string }): Promise<TestingModule> {
+    const config = configSchema.parse({ database: { url: urls.database }, redis: { url: urls.redis, key_prefix: prefix } });
+    const mode = storageMode(config);
+    return Test.createTestingModule({
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
+        RedisModule.forRoot(mode.shared === 'redis'),
+        DatabaseModule.forRoot(mode.tasks === 'postgres'),
+        TaskStoreModule.forRoot(mode),
+      ],
+    }).compile();
+  }
+
+  const cases = [
+    { name: 'embedded', urls: {}, expected: [MemoryTaskStore, InMemoryPushNotificationStore, MemoryTaskEventStream, MemoryCancelSignals] },
+    { name: 'Postgres only', urls: { database: 'db' }, expected: [PostgresTaskStore, PostgresPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals] },
+    { name: 'Redis only', urls: { redis: 'redis' }, expected: [MemoryTaskStore, InMemoryPushNotificationStore, RedisTaskEventStream, RedisCancelSignals] },
+    { name: 'Postgres and Redis', urls: { database: 'db', redis: 'redis' }, expected: [CachedTaskStore, PostgresPushConfigStore, RedisTaskEventStream, RedisCancelSignals] },
+  ];
+
+  it.each(cases)('binds every token for $name and serves tasks through it', async ({ urls, expected }) => {
+    const module = await compile({
+      database: urls.database && database.url,
+      redis: urls.redis && testRedisUrl(),
+    });
+    try {
+      const bound = [TASK_STORE, PUSH_CONFIG_STORE, TASK_EVENT_STREAM, CANCEL_SIGNALS].map((token) => module.get(token));
+      bound.forEach((instance, i) => expect(instance).toBeInstanceOf(expected[i]));
+      expect(module.get(TaskRetentionJob)).toBeInstanceOf(TaskRetentionJob);
+
+      const store = module.get<TaskStore>(TASK_STORE);
+      await store.save(makeTask(`wired-${expected[0].name}`), callContext());
+      expect(await store.load(`wired-${expected[0].name}`, callContext())).toBeDefined();
+    } finally {
+      await module.close();
+    }
+  });
+});
