@@ -1,13 +1,15 @@
 /** Unit tests sit next to the code (src/**\/*.spec.ts); integration and e2e tests under test/. */
-const swc = ['@swc/jest', { swcrc: true }];
-
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
-  transform: { '^.+\\.(t|j)s$': swc },
-  // jose (used by @a2a-js/sdk) ships ESM only; Node's require(esm) handles it at run time, Jest needs it transformed.
+  // Type checking is `npm run typecheck`'s job; tests only transpile, which keeps them fast.
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+    // jose (used by @a2a-js/sdk) ships ESM only; Node's require(esm) loads it at run time, Jest needs it transpiled.
+    '^.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }],
+  },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

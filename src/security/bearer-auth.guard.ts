@@ -35,7 +35,7 @@ export class BearerAuthGuard implements CanActivate {
         return true;
       }
       // RFC 6750 §3.1: a token was presented and rejected.
-      this.logger.warn({ ip: request.ip, method: request.method, url: request.url }, 'rejected an invalid API key');
+      this.logger.warn({ ip: request.ip, method: request.method, route: request.routeOptions.url }, 'rejected an invalid API key');
       return this.reject(http.getResponse<FastifyReply>(), 'invalid API key', `${REALM}, error="invalid_token"`);
     }
     // No credentials, or another scheme: RFC 6750 says not to add an error code.
