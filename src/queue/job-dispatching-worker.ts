@@ -1,4 +1,4 @@
-import { WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { JobHandlerRegistry } from './job-handler.registry';
@@ -17,9 +17,17 @@ export abstract class JobDispatchingWorker extends WorkerHost implements OnAppli
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.concurrency;
-    // Without a listener, a connection error is an unhandled 'error' event and would end the process.
-    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'queue worker error'));
-    this.worker.on('failed', (job, error) => this.logger.error({ job: job?.name, jobId: job?.id, err: error.message }, 'job failed'));
+  }
+
+  /** Registered with the worker as it is created: an 'error' event without a listener would end the process. */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.logger.warn({ err: error.message }, 'queue worker error');
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, error: Error): void {
+    this.logger.error({ job: job?.name, jobId: job?.id, err: error.message }, 'job failed');
   }
 
   process(job: Job): Promise<unknown> {

@@ -16,7 +16,6 @@ describe('readiness with a Redis outage', () => {
   });
 
   afterAll(async () => {
-    await redis.restart().catch(() => undefined);
     await app?.close();
     await redis?.stop();
     await database?.drop();

@@ -19,6 +19,7 @@ export class RedisProcess {
   }
 
   async restart(): Promise<void> {
+    await this.stop();
     this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
@@ -43,11 +44,11 @@ export class RedisProcess {
       try {
         await probe.connect();
         await probe.ping();
+        await probe.quit();
         return;
       } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } finally {
         probe.disconnect();
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
     throw new Error(`redis-server on port ${this.port} did not start`);
