@@ -1,3 +1,4 @@
+import { A2A_CONTENT_TYPE } from '@a2a-js/sdk';
 import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -14,9 +15,12 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     genReqId: requestId,
     return503OnClosing: true,
   });
-  adapter.getInstance().addHook('onSend', async (request, reply) => {
+  const fastify = adapter.getInstance();
+  fastify.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  // A2A's own media type for HTTP+JSON bodies is JSON.
+  fastify.addContentTypeParser(A2A_CONTENT_TYPE, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api'), adapter, {
     bufferLogs: true,
     abortOnError: false,

@@ -1,6 +1,8 @@
 /** Root module: wires one module per role from the validated config. */
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { A2aServerModule } from './a2a-server/a2a-server.module';
+import { AgentsModule } from './agents/agents.module';
 import type { SwitchboardConfig } from './config/config.schema';
 import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
@@ -9,6 +11,7 @@ import { LoggingModule } from './logging/logging.module';
 import { ProcessRole } from './process-role';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { OutboundModule } from './security/outbound.module';
 import { SecurityModule } from './security/security.module';
 import { TaskStoreModule } from './task-store/task-store.module';
 
@@ -16,7 +19,7 @@ import { TaskStoreModule } from './task-store/task-store.module';
 export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
-    const http = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule] : [];
+    const http = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...(config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a)] : [])] : [];
     return {
       module: AppModule,
       imports: [
@@ -26,6 +29,8 @@ export class AppModule {
         DatabaseModule.forRoot(mode.tasks === 'postgres'),
         TaskStoreModule.forRoot(mode),
         QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api),
+        OutboundModule,
+        AgentsModule,
         ...http,
       ],
     };

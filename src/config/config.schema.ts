@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 const MB = 1024 * 1024;
 
+/** Served when no agent is configured, so a fresh install answers at once. */
+export const DEMO_AGENT_NAME = 'echo';
+
 const nameSchema = z
   .string()
   .min(1)
@@ -44,8 +47,7 @@ const skillSchema = z.object({
   examples: z.array(z.string()).default([]),
 });
 
-/** Executor settings are validated by the executor that owns them; here only its type is required. */
-const executorSchema = z.looseObject({ type: z.string().min(1) });
+import { executorSettingsSchema } from '../agents/executors/executor-settings.schema';
 
 const agentSchema = z.object({
   name: nameSchema,
@@ -54,7 +56,7 @@ const agentSchema = z.object({
   skills: z.array(skillSchema).default([]),
   input_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   output_modes: z.array(z.string()).default(['text/plain', 'application/json']),
-  executor: executorSchema,
+  executor: executorSettingsSchema,
 });
 
 export const configSchema = z.strictObject({
@@ -100,6 +102,10 @@ export const configSchema = z.strictObject({
     .strictObject({
       worker_in_api: z.boolean().default(true),
       concurrency: z.number().int().positive().default(8),
+      /** A turn whose worker stops renewing its lock for this long (crash, kill -9) counts as stalled. */
+      lock_duration_ms: z.number().int().positive().default(30_000),
+      /** How often workers look for stalled turns; a stalled turn's task is failed, not re-run. */
+      stalled_interval_ms: z.number().int().positive().default(30_000),
     })
     .prefault({}),
   log: z
@@ -114,9 +120,45 @@ export const configSchema = z.strictObject({
       enabled: z.boolean().default(true),
       listen_path: z.string().startsWith('/').default('/a2a'),
       external_agents: z.array(z.object({ name: nameSchema, url: z.url() })).default([]),
+      /** The agent served at `/a2a` and `/.well-known/agent-card.json`; the first configured one when unset. */
+      default_agent: nameSchema.optional(),
+      /** Prefix of the HTTP+JSON (REST) binding: `{rest_path}/message:send`, `{rest_path}/v1/...` for v0.3. */
+      rest_path: z.string().startsWith('/').default('/a2a/rest'),
+      /** Serve v0.3 clients (requests without an `A2A-Version` header) beside v1.0. */
+      legacy_compat: z.boolean().default(true),
+      /** How long a cancel waits for the running turn to stop before the task is marked canceled anyway. */
+      cancel_grace_ms: z.number().int().positive().default(2_000),
+      push: z
+        .strictObject({
+          timeout_ms: z.number().int().positive().default(10_000),
+          max_attempts: z.number().int().positive().default(5),
+          backoff_ms: z.number().int().positive().default(1_000),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  outbound: z
+    .strictObject({
+      /**
+       * Hosts (`name`, `name:port`, an IP or a CIDR) that outbound requests (webhooks, A2A and MCP
+       * servers) may reach even though they resolve to private, loopback or link-local addresses.
+       * Cloud metadata endpoints stay blocked regardless.
+       */
+      allow_hosts: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
   agents: z.array(agentSchema).default([]),
+}).superRefine((config, ctx) => {
+  const names = new Set<string>();
+  config.agents.forEach((agent, index) => {
+    if (names.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', index, 'name'], message: `duplicate agent name "${agent.name}"` });
+    names.add(agent.name);
+  });
+  const fallback = config.agents.length === 0 ? DEMO_AGENT_NAME : undefined;
+  const wanted = config.a2a.default_agent;
+  if (wanted !== undefined && !names.has(wanted) && wanted !== fallback) {
+    ctx.addIssue({ code: 'custom', path: ['a2a', 'default_agent'], message: `no agent named "${wanted}" is configured` });
+  }
 });
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;

@@ -8,6 +8,11 @@ import { QueueName } from './queue.constants';
 @Processor(QueueName.AgentTurns)
 export class AgentTurnsProcessor extends JobDispatchingWorker {
   constructor(registry: JobHandlerRegistry, config: ConfigService<SwitchboardConfig, true>) {
-    super(registry, config.get('queue', { infer: true }).concurrency);
+    const queue = config.get('queue', { infer: true });
+    super(registry, {
+      concurrency: queue.concurrency,
+      lockDurationMs: queue.lock_duration_ms,
+      stalledIntervalMs: queue.stalled_interval_ms,
+    });
   }
 }

@@ -13,9 +13,14 @@ export class BullJobQueue implements JobQueue {
 
   constructor(
     @InjectQueue(QueueName.AgentTurns) agentTurns: Queue,
+    @InjectQueue(QueueName.PushDeliveries) pushDeliveries: Queue,
     @InjectQueue(QueueName.Maintenance) maintenance: Queue,
   ) {
-    this.queues = { [QueueName.AgentTurns]: agentTurns, [QueueName.Maintenance]: maintenance };
+    this.queues = {
+      [QueueName.AgentTurns]: agentTurns,
+      [QueueName.PushDeliveries]: pushDeliveries,
+      [QueueName.Maintenance]: maintenance,
+    };
     for (const [name, queue] of Object.entries(this.queues)) {
       queue.on('error', (error) => this.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
     }
@@ -25,6 +30,8 @@ export class BullJobQueue implements JobQueue {
     await this.queues[QUEUE_OF_JOB[name]].add(name, payload, {
       jobId: options.jobId,
       delay: options.delayMs,
+      attempts: options.retry?.attempts,
+      backoff: options.retry && { type: 'exponential', delay: options.retry.backoffMs },
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 24 * 3600 },
     });

@@ -5,6 +5,13 @@ import { JobHandlerRegistry } from './job-handler.registry';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
 
+interface WaitingJob {
+  name: JobName;
+  payload: unknown;
+  attemptsStarted: number;
+  retry?: EnqueueOptions['retry'];
+}
+
 /**
  * Embedded mode's queue: jobs run in this process, at most `queue.concurrency` at a time. Nothing
  * survives a restart, which is what embedded mode promises.
@@ -13,7 +20,7 @@ import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants
 export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
   private readonly logger = new Logger(InProcessJobQueue.name);
   private readonly concurrency: number;
-  private readonly waiting: Array<{ name: JobName; payload: unknown }> = [];
+  private readonly waiting: WaitingJob[] = [];
   private readonly active = new Map<Promise<unknown>, QueueName>();
   private readonly knownJobIds = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -33,12 +40,9 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       if (this.knownJobIds.has(options.jobId)) return;
       this.knownJobIds.add(options.jobId);
     }
-    const push = () => {
-      this.waiting.push({ name, payload });
-      this.pump();
-    };
-    if (options.delayMs) this.later(push, options.delayMs);
-    else push();
+    const job: WaitingJob = { name, payload, attemptsStarted: 0, retry: options.retry };
+    if (options.delayMs) this.later(() => this.push(job), options.delayMs);
+    else this.push(job);
   }
 
   async schedule(name: JobName, everyMs: number): Promise<void> {
@@ -76,12 +80,23 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
     this.timers.add(timer);
   }
 
+  private push(job: WaitingJob): void {
+    if (this.closed) return;
+    this.waiting.push(job);
+    this.pump();
+  }
+
   private pump(): void {
     while (this.active.size < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
+      job.attemptsStarted++;
       const run = this.registry
-        .dispatch(job.name, job.payload as never)
+        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted })
         .catch((error: Error) => {
+          if (job.retry && job.attemptsStarted < job.retry.attempts) {
+            this.later(() => this.push(job), job.retry.backoffMs * 2 ** (job.attemptsStarted - 1));
+            return;
+          }
           const queue = QUEUE_OF_JOB[job.name];
           this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
           this.logger.error({ job: job.name, err: error }, 'job failed');

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ON_JOB_METADATA } from './on-job.decorator';
-import { JobName, JobPayloads } from './queue.constants';
+import { JobAttempt, JobName, JobPayloads } from './queue.constants';
 
-type JobHandler = (payload: unknown) => Promise<unknown>;
+type JobHandler = (payload: unknown, attempt: JobAttempt) => Promise<unknown>;
 
 /**
  * Finds the @OnJob methods at boot and refuses to start when a job has no handler or two, so a
@@ -37,10 +37,10 @@ export class JobHandlerRegistry implements OnModuleInit {
     }
   }
 
-  async dispatch<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<unknown> {
+  async dispatch<N extends JobName>(name: N, payload: JobPayloads[N], attempt: JobAttempt = { attemptsStarted: 1 }): Promise<unknown> {
     const entry = this.handlers.get(name);
     if (!entry) throw new Error(`No handler for job "${name}"`);
-    return entry.handler(payload);
+    return entry.handler(payload, attempt);
   }
 
   private register(name: string, owner: string, handler: JobHandler): void {

@@ -6,6 +6,8 @@ export interface EnqueueOptions {
   /** Derive from the entity (e.g. task id + turn) so a duplicate enqueue is a no-op. */
   jobId?: string;
   delayMs?: number;
+  /** Runs a failing job again, up to `attempts` runs in all, waiting `backoffMs`, then twice that... */
+  retry?: { attempts: number; backoffMs: number };
 }
 
 export interface QueueCounts {

@@ -7,6 +7,6 @@ import { QueueName } from './queue.constants';
 @Processor(QueueName.Maintenance)
 export class MaintenanceProcessor extends JobDispatchingWorker {
   constructor(registry: JobHandlerRegistry) {
-    super(registry, 1);
+    super(registry, { concurrency: 1 });
   }
 }

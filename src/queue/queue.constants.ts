@@ -1,20 +1,57 @@
 export const QueueName = {
   AgentTurns: 'agent-turns',
+  PushDeliveries: 'push-deliveries',
   Maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
 export const JobName = {
   TaskRetention: 'task-retention',
+  AgentTurn: 'agent-turn',
+  PushDelivery: 'push-delivery',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
 /** The payload each job carries; a handler receives exactly this. */
 export interface JobPayloads {
   [JobName.TaskRetention]: Record<string, never>;
+  [JobName.AgentTurn]: AgentTurnPayload;
+  [JobName.PushDelivery]: PushDeliveryPayload;
 }
 
-/** Which queue each job travels on: turns get their own so maintenance never waits behind them. */
+/** Who asked, so the worker reads and writes the task in the caller's scope. */
+export interface CallerScope {
+  tenant: string;
+  userName: string;
+  authenticated: boolean;
+}
+
+export interface AgentTurnPayload {
+  agent: string;
+  taskId: string;
+  contextId: string;
+  /** The SDK's SendMessageRequest as wire JSON, its message carrying the resolved task and context ids. */
+  request: unknown;
+  caller: CallerScope;
+}
+
+export interface PushDeliveryPayload {
+  taskId: string;
+  url: string;
+  /** Headers the client registered (its token, its auth scheme); sent as they are. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What a handler may know about the delivery of its job besides the payload. */
+export interface JobAttempt {
+  /** 1 on the first run; more when the job is run again, e.g. after its worker died mid-job. */
+  attemptsStarted: number;
+}
+
+/** Which queue each job travels on: turns and webhooks get their own so neither waits behind the other. */
 export const QUEUE_OF_JOB: Record<JobName, QueueName> = {
   [JobName.TaskRetention]: QueueName.Maintenance,
+  [JobName.AgentTurn]: QueueName.AgentTurns,
+  [JobName.PushDelivery]: QueueName.PushDeliveries,
 };

@@ -11,6 +11,7 @@ import { JobHandlerRegistry } from './job-handler.registry';
 import { JOB_QUEUE } from './job-queue.interface';
 import { MaintenanceProcessor } from './maintenance.processor';
 import { MaintenanceScheduler } from './maintenance.scheduler';
+import { PushDeliveriesProcessor } from './push-deliveries.processor';
 import { QueueName } from './queue.constants';
 
 @Global()
@@ -26,7 +27,7 @@ export class QueueModule {
         exports: [JOB_QUEUE],
       };
     }
-    const workers: Provider[] = runWorkers ? [AgentTurnsProcessor, MaintenanceProcessor, MaintenanceScheduler] : [];
+    const workers: Provider[] = runWorkers ? [AgentTurnsProcessor, PushDeliveriesProcessor, MaintenanceProcessor, MaintenanceScheduler] : [];
     return {
       module: QueueModule,
       imports: [
@@ -39,7 +40,7 @@ export class QueueModule {
             prefix: redis.key('bull'),
           }),
         }),
-        BullModule.registerQueue({ name: QueueName.AgentTurns }, { name: QueueName.Maintenance }),
+        BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name }))),
       ],
       providers: [...common, { provide: JOB_QUEUE, useClass: BullJobQueue }, ...workers],
       exports: [JOB_QUEUE],

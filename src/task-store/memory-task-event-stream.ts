@@ -32,6 +32,18 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return String(seq);
   }
 
+  async tail(taskId: string): Promise<string> {
+    return String(this.streams.get(taskId)?.lastSeq ?? 0);
+  }
+
+  async turnStart(taskId: string): Promise<string> {
+    const entries = this.streams.get(taskId)?.entries ?? [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      if ((entries[i].event as { task?: unknown }).task !== undefined) return String(entries[i].seq - 1);
+    }
+    return '0';
+  }
+
   async close(taskId: string): Promise<void> {
     const stream = this.stream(taskId);
     stream.closed = true;

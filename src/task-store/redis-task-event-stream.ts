@@ -14,6 +14,9 @@ const CLOSED_FIELD = 'closed';
 /** A blocked read wakes up this often even when nothing arrives, so a dead connection is noticed. */
 const BLOCK_MS = 5_000;
 const READ_BATCH = 100;
+const START = '0-0';
+/** How a `task` event's JSON begins (StreamResponse.toJSON puts the payload's case first). */
+const TASK_EVENT_PREFIX = '{"task":';
 
 type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | null;
 
@@ -30,6 +33,23 @@ export class RedisTaskEventStream implements TaskEventStream {
 
   async publish(taskId: string, event: StreamResponse): Promise<string> {
     return this.append(taskId, [EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event))], UNCLOSED_STREAM_TTL_SECS);
+  }
+
+  async tail(taskId: string): Promise<string> {
+    const [newest] = (await this.redis.client.xrevrange(this.key(taskId), '+', '-', 'COUNT', 1)) as [string, string[]][];
+    return newest?.[0] ?? START;
+  }
+
+  async turnStart(taskId: string): Promise<string> {
+    const key = this.key(taskId);
+    let before = '+';
+    for (;;) {
+      const page = (await this.redis.client.xrevrange(key, before, '-', 'COUNT', READ_BATCH)) as [string, string[]][];
+      const found = page.findIndex(([, [field, value]]) => field === EVENT_FIELD && value.startsWith(TASK_EVENT_PREFIX));
+      if (found >= 0) return page[found + 1]?.[0] ?? (await this.entryBefore(key, page[found][0]));
+      if (page.length < READ_BATCH) return START;
+      before = `(${page[page.length - 1][0]}`;
+    }
   }
 
   async close(taskId: string): Promise<void> {
@@ -72,6 +92,11 @@ export class RedisTaskEventStream implements TaskEventStream {
         .expire(key, ttlSecs),
     );
     return id as string;
+  }
+
+  private async entryBefore(key: string, id: string): Promise<string> {
+    const [older] = (await this.redis.client.xrevrange(key, `(${id}`, '-', 'COUNT', 1)) as [string, string[]][];
+    return older?.[0] ?? START;
   }
 
   private key(taskId: string): string {

@@ -25,6 +25,10 @@ export interface TaskEventStream {
    * expired, is waited on like an empty one: check the task's state before following it.
    */
   read(taskId: string, options: { afterId?: string; signal?: AbortSignal }): AsyncIterable<TaskEventStreamEntry>;
+  /** Position of the newest entry: reading after it yields only what is published from now on. */
+  tail(taskId: string): Promise<string>;
+  /** Position just before the newest `task` event, where the current turn began: reading after it replays the turn. */
+  turnStart(taskId: string): Promise<string>;
   /** No more events will come: readers finish after draining; the stream expires later. */
   close(taskId: string): Promise<void>;
 }

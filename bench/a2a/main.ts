@@ -1,0 +1,86 @@
+/**
+ * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
+ * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
+ * latency, errors and peak RSS, and the targets checked.
+ * Usage: npm run bench:a2a -- [--duration 10] [--connections 50]
+ * Exits non-zero when a server fails to start or answers wrongly; slow results are reported, not failed.
+ */
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ensureSwitchboardBuilt, hasA2aServer } from './build';
+import { LoadOptions, runLoad, verifyAnswer } from './load';
+import { sampleRss, shutdown } from './processes';
+import { Outcome, printReport } from './report';
+import { RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+
+const WARM_UP_SECS = 2;
+
+function options(): LoadOptions {
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
+  });
+  const positive = (name: string, raw: string) => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
+    return value;
+  };
+  return { durationSecs: positive('duration', values.duration), connections: positive('connections', values.connections) };
+}
+
+async function measure(name: ServerName, load: LoadOptions, buildError: string | undefined): Promise<Outcome> {
+  let server: RunningServer | undefined;
+  try {
+    if (name !== 'reference' && buildError) throw new Error(buildError);
+    console.log(`${name}: starting`);
+    server = await startServer(name);
+    await verifyAnswer(server);
+    console.log(`${name}: answers correctly; warming up ${WARM_UP_SECS} s`);
+    await runLoad(server, { ...load, durationSecs: WARM_UP_SECS });
+    console.log(`${name}: measuring ${load.durationSecs} s`);
+    const stopSampling = sampleRss(server.processes);
+    const result = await runLoad(server, load);
+    return { server: name, result, peakRssMb: stopSampling() };
+  } catch (error) {
+    const missing = name !== 'reference' && !hasA2aServer() ? ' (dist/a2a-server is missing: the A2A server is not built yet)' : '';
+    return { server: name, failure: `${(error as Error).message}${missing}` };
+  } finally {
+    await server?.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const load = options();
+  console.log(
+    `A2A bench: blocking SendMessage, ${load.connections} connections, ${load.durationSecs} s per server after ${WARM_UP_SECS} s of warm-up; ` +
+      `Node ${process.version}, ${availableParallelism()} cores shared by the server and the load generator`,
+  );
+  if (load.durationSecs < 10) console.log('(under 10 s: a smoke run, not a measurement)');
+  let buildError: string | undefined;
+  try {
+    if (await ensureSwitchboardBuilt()) console.log('built Switchboard (dist/ was missing or older than src/)');
+  } catch (error) {
+    buildError = (error as Error).message;
+  }
+  const outcomes: Outcome[] = [];
+  for (const name of SERVER_NAMES) outcomes.push(await measure(name, load, buildError));
+  printReport(outcomes);
+  if (outcomes.some((outcome) => outcome.failure)) process.exitCode = 1;
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // A second signal exits at once; the exit hook in processes.ts still kills the children.
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers and cleaning up (again to exit at once)`);
+    void shutdown().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: Error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(shutdown);

@@ -1,0 +1,135 @@
+/**
+ * The bench's child processes: started with a minimal environment, their output kept for the error
+ * message when they fail, stopped on every way out (normal end, error, Ctrl-C), and their peak
+ * resident memory sampled from /proc while the load runs.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const OUTPUT_TAIL_CHARS = 4_000;
+const STOP_GRACE_MS = 10_000;
+
+export class ServerProcess {
+  private output = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+  ) {
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The last few KB the process wrote, for error messages. */
+  tail(): string {
+    return this.output.trim() || '(no output)';
+  }
+
+  /** SIGTERM (Switchboard drains in-flight work), then SIGKILL if it has not exited in time. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+const started = new Set<ServerProcess>();
+
+/** Spawns `node <args>` with exactly `env` (plus PATH), so the caller's DATABASE_URL and the like do not leak in. */
+export function startNode(name: string, args: string[], env: Record<string, string>, cwd: string): ServerProcess {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server = new ServerProcess(name, child);
+  started.add(server);
+  void server.exited.then(() => started.delete(server));
+  return server;
+}
+
+const cleanups = new Set<() => Promise<void>>();
+
+/**
+ * Registers an undo step (stop a server, drop a database) for `shutdown`; returns it as a function
+ * that runs it at most once, for the normal path to call. It stays registered until it has finished,
+ * so a Ctrl-C during a cleanup waits for it instead of exiting halfway.
+ */
+export function registerCleanup(cleanup: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const once = () => (done ??= cleanup().finally(() => cleanups.delete(once)));
+  cleanups.add(once);
+  return once;
+}
+
+/** Runs (or waits for) every pending cleanup, newest first, then stops any process still running. */
+export async function shutdown(): Promise<void> {
+  while (cleanups.size > 0) {
+    for (const cleanup of [...cleanups].reverse()) {
+      await cleanup().catch((error: Error) => console.error(`cleanup failed: ${error.message}`));
+    }
+  }
+  await Promise.all([...started].map((server) => server.stop()));
+}
+
+/** Last resort when the bench exits without stopping its children (an exception, a second Ctrl-C). */
+process.once('exit', () => {
+  for (const server of started) if (server.running) server.child.kill('SIGKILL');
+});
+
+/** Resident set size of a process in MB, or undefined once it has gone. */
+export function rssMb(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples each process's RSS every `intervalMs` until stopped; returns the peak of each. */
+export function sampleRss(processes: ServerProcess[], intervalMs = 200): () => Map<string, number> {
+  const peaks = new Map(processes.map((p) => [p.name, 0]));
+  const sample = () => {
+    for (const p of processes) peaks.set(p.name, Math.max(peaks.get(p.name)!, rssMb(p.pid) ?? 0));
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peaks;
+  };
+}
+
+/** Polls `url` until it answers 2xx; fails early with the process's output if a process exits. */
+export async function waitUntilReady(url: string, processes: ServerProcess[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    const dead = processes.find((p) => !p.running);
+    if (dead) throw new Error(`${dead.name} exited (code ${dead.child.exitCode ?? dead.child.signalCode}) before it was ready:\n${dead.tail()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      last = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms (last: ${last}):\n${processes.map((p) => `--- ${p.name}\n${p.tail()}`).join('\n')}`);
+}

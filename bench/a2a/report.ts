@@ -1,0 +1,102 @@
+/**
+ * The bench's table and its targets. A run with errors keeps its figures but never meets a target,
+ * and a server that failed to start or answered wrongly has a row that says so.
+ */
+import { errorCount, LoadResult } from './load';
+import type { ServerName } from './servers';
+
+export interface Outcome {
+  server: ServerName;
+  result?: LoadResult;
+  /** Peak RSS in MB of each of the server's processes during the load. */
+  peakRssMb?: Map<string, number>;
+  /** Why the server was not measured (did not start, answered wrongly). */
+  failure?: string;
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+}
+
+function rssCell(peaks: Map<string, number>): string {
+  const values = [...peaks.values()];
+  const total = values.reduce((sum, mb) => sum + mb, 0).toFixed(1);
+  if (peaks.size === 1) return total;
+  return `${total} (${[...peaks].map(([name, mb]) => `${name.split(' ').pop()} ${mb.toFixed(1)}`).join(' + ')})`;
+}
+
+function row({ server, result, peakRssMb, failure }: Outcome): string[] {
+  if (!result) return [server, 'FAILED', '-', '-', '-', '-', 'see below'];
+  const errors = errorCount(result);
+  return [
+    server,
+    result.reqPerSec.toFixed(0),
+    result.p50Ms.toFixed(1),
+    result.p99Ms.toFixed(1),
+    errors === 0 ? '0' : `${errors} of ${result.requests}`,
+    peakRssMb ? rssCell(peakRssMb) : '-',
+    errors === 0 ? '' : 'RUN HAD ERRORS: figures are not valid',
+  ];
+}
+
+/** A measured, error-free run, or the reason there is none. */
+function valid(outcomes: Outcome[], server: ServerName): LoadResult | string {
+  const outcome = outcomes.find((o) => o.server === server);
+  if (!outcome?.result) return `${server} not measured`;
+  if (errorCount(outcome.result) > 0) return `${server} run had errors`;
+  return outcome.result;
+}
+
+interface Target {
+  label: string;
+  goal: string;
+  value: (outcomes: Outcome[]) => { shown: string; met: boolean } | string;
+}
+
+function ratio(server: ServerName, minimum: number): Target {
+  return {
+    label: `${server}/reference req/s`,
+    goal: `>= ${minimum.toFixed(1)}x`,
+    value: (outcomes) => {
+      const measured = valid(outcomes, server);
+      const reference = valid(outcomes, 'reference');
+      if (typeof measured === 'string') return measured;
+      if (typeof reference === 'string') return reference;
+      const value = measured.reqPerSec / reference.reqPerSec;
+      return { shown: `${value.toFixed(2)}x`, met: value >= minimum };
+    },
+  };
+}
+
+const TARGETS: Target[] = [
+  ratio('durable', 0.5),
+  ratio('embedded', 1.0),
+  {
+    label: 'durable p99',
+    goal: '< 100 ms',
+    value: (outcomes) => {
+      const durable = valid(outcomes, 'durable');
+      return typeof durable === 'string' ? durable : { shown: `${durable.p99Ms.toFixed(1)} ms`, met: durable.p99Ms < 100 };
+    },
+  },
+];
+
+export function printReport(outcomes: Outcome[]): void {
+  console.log('');
+  printTable(['server', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', ''], outcomes.map(row));
+  for (const { server, result, failure } of outcomes) {
+    if (failure) console.log(`\n${server} FAILED: ${failure}`);
+    else if (result?.sample) console.log(`\n${server}: first wrong response: ${result.sample}`);
+  }
+  console.log('');
+  printTable(
+    ['target', 'value', 'goal', 'verdict'],
+    TARGETS.map(({ label, goal, value }) => {
+      const measured = value(outcomes);
+      return typeof measured === 'string'
+        ? [label, '-', goal, `not assessed (${measured})`]
+        : [label, measured.shown, goal, measured.met ? 'met' : 'MISSED'];
+    }),
+  );
+}

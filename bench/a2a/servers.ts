@@ -1,0 +1,128 @@
+/**
+ * The three servers under test, each started, awaited and torn down the same way: the SDK reference
+ * server, Switchboard embedded (one process, memory), Switchboard durable (API + one worker process,
+ * on a fresh Postgres database and a Redis key prefix of its own).
+ */
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, uniqueName } from '../../test/support/test-database';
+import { freePort } from '../../test/support/free-port';
+import { compileReferenceServer, ROOT, SWITCHBOARD_BIN } from './build';
+import { registerCleanup, ServerProcess, startNode, waitUntilReady } from './processes';
+
+export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+export interface RunningServer {
+  name: string;
+  /** Where `POST /a2a` is served. */
+  baseUrl: string;
+  /** Headers every request needs besides the content type and A2A version (the API key). */
+  headers: Record<string, string>;
+  /** Whose RSS is sampled; the durable server has two. */
+  processes: ServerProcess[];
+  /** Stops the processes and removes what the server was given (database, Redis keys, directories). */
+  stop(): Promise<void>;
+}
+
+export type ServerName = 'reference' | 'embedded' | 'durable';
+export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable'];
+
+export function startServer(name: ServerName): Promise<RunningServer> {
+  return { reference: startReference, embedded: startEmbedded, durable: startDurable }[name]();
+}
+
+/** A scratch directory removed with the server: the reference build, or Switchboard's working directory. */
+function scratchDir(label: string): { path: string; remove: () => Promise<void> } {
+  const path = mkdtempSync(join(tmpdir(), `bench-a2a-${label}-`));
+  return { path, remove: async () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Wraps `stop` so that it runs once, whether main calls it or a Ctrl-C does. */
+function stoppable(server: Omit<RunningServer, 'stop'>, teardown: () => Promise<void>): RunningServer {
+  const stop = registerCleanup(async () => {
+    await Promise.all(server.processes.map((p) => p.stop()));
+    await teardown();
+  });
+  return { ...server, stop };
+}
+
+async function startReference(): Promise<RunningServer> {
+  const dir = scratchDir('reference');
+  const port = await freePort();
+  const entry = compileReferenceServer(dir.path);
+  const child = startNode('reference', [entry, String(port)], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
+  const server = stoppable({ name: 'reference', baseUrl: `http://127.0.0.1:${port}`, headers: {}, processes: [child] }, dir.remove);
+  await waitUntilReady(`${server.baseUrl}/${AGENT_CARD_PATH}`, server.processes).catch(stopAndThrow(server));
+  return server;
+}
+
+/** The environment of every Switchboard process: the bench's key, rate limits out of reach, quiet logs. */
+function switchboardEnv(extra: Record<string, string>): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    SWITCHBOARD_API_KEYS: BENCH_API_KEY,
+    SWITCHBOARD_RATE_LIMIT: '100000000',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+async function startEmbedded(): Promise<RunningServer> {
+  // An empty working directory, as the CLI tests use, so that no ./switchboard.toml is picked up.
+  const dir = scratchDir('embedded');
+  const port = await freePort();
+  const api = startNode('embedded', [SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
+  const server = stoppable(
+    { name: 'embedded', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api] },
+    dir.remove,
+  );
+  await waitUntilReady(`${server.baseUrl}/readyz`, server.processes).catch(stopAndThrow(server));
+  return server;
+}
+
+async function startDurable(): Promise<RunningServer> {
+  const dir = scratchDir('durable');
+  const prefix = `bench-${randomBytes(6).toString('hex')}:`;
+  const databaseName = uniqueName('switchboard_bench_a2a');
+  const created = createDatabase(databaseName);
+  const teardown = async () => {
+    // A Ctrl-C can come while the database is still being created: wait, then drop it.
+    await created.catch(() => undefined);
+    await dropDatabase(databaseName);
+    // The rate limiter's keys are wrapped in a Redis Cluster hash tag: `{<prefix>ratelimit:...}:hits`.
+    await deleteRedisKeys(prefix, REDIS_URL);
+    await deleteRedisKeys(`{${prefix}`, REDIS_URL);
+    await dir.remove();
+  };
+  // Registered before anything can fail, so the database is dropped on every way out.
+  const dropEarly = registerCleanup(teardown);
+  let databaseUrl: string;
+  try {
+    databaseUrl = (await created).url;
+    applyMigrations(databaseUrl);
+  } catch (error) {
+    await dropEarly();
+    throw error;
+  }
+  const port = await freePort();
+  const env = switchboardEnv({ DATABASE_URL: databaseUrl, REDIS_URL, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
+  const api = startNode('durable api', [SWITCHBOARD_BIN, 'serve'], { ...env, PORT: String(port) }, dir.path);
+  const worker = startNode('durable worker', [SWITCHBOARD_BIN, 'worker'], env, dir.path);
+  const server = stoppable(
+    { name: 'durable', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api, worker] },
+    dropEarly,
+  );
+  await waitUntilReady(`${server.baseUrl}/readyz`, server.processes).catch(stopAndThrow(server));
+  return server;
+}
+
+function stopAndThrow(server: RunningServer): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await server.stop();
+    throw error;
+  };
+}

@@ -1,0 +1,97 @@
+import { AgentCard } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { JsonRpcTransportHandler, PushNotificationStore, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { restHandler } from '@a2a-js/sdk/server/express';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import express, { Express } from 'express';
+import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
+import type { SwitchboardConfig } from '../config/config.schema';
+import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
+import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
+import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
+import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
+import { AgentCardFactory } from './agent-card.factory';
+import { callContextFor } from './call-context';
+import { QueuedAgentExecutor } from './queued-agent-executor';
+import { RequestScopedTaskStore } from './request-scoped-task-store';
+import { SwitchboardRequestHandler } from './switchboard-request-handler';
+import { TaskCanceller } from './task-canceller.service';
+import { TaskEventBusManager } from './task-event-bus.manager';
+
+/** Everything that serves one agent over A2A: the SDK's handler and its transports. */
+export interface AgentEndpoint {
+  agent: HostedAgent;
+  card: AgentCard;
+  handler: SwitchboardRequestHandler;
+  jsonRpc: JsonRpcTransportHandler;
+  /** v0.3 JSON-RPC: for requests without `A2A-Version` when legacy compat is on, and the seed routes. */
+  legacyJsonRpc: LegacyJsonRpcTransportHandler;
+  /** The SDK's HTTP+JSON binding (v1.0, and v0.3's `/v1/...` when legacy compat is on), an express app. */
+  rest: Express;
+}
+
+/** Builds each hosted agent's A2A endpoint once, at boot. */
+@Injectable()
+export class A2aEndpoints {
+  private readonly endpoints = new Map<string, AgentEndpoint>();
+  readonly legacyCompat: boolean;
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    cards: AgentCardFactory,
+    canceller: TaskCanceller,
+    config: ConfigService<SwitchboardConfig, true>,
+    @Inject(TASK_STORE) store: TaskStore,
+    @Inject(TASK_EVENT_STREAM) stream: TaskEventStream,
+    @Inject(PUSH_CONFIG_STORE) pushConfigs: PushNotificationStore,
+    @Inject(JOB_QUEUE) queue: JobQueue,
+    @Inject(CANCEL_SIGNALS) cancelSignals: CancelSignals,
+  ) {
+    this.legacyCompat = config.get('a2a', { infer: true }).legacy_compat;
+    const server = config.get('server', { infer: true });
+    const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
+    const taskStore = new RequestScopedTaskStore(store);
+    const buses = new TaskEventBusManager(stream);
+    for (const agent of agents.all()) {
+      const card = cards.card(agent.config, baseUrl);
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals);
+      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller });
+      this.endpoints.set(agent.config.name, {
+        agent,
+        card,
+        handler,
+        jsonRpc: new JsonRpcTransportHandler(handler),
+        legacyJsonRpc: new LegacyJsonRpcTransportHandler(handler),
+        rest: this.restApp(handler),
+      });
+    }
+  }
+
+  find(name: string): AgentEndpoint | undefined {
+    return this.endpoints.get(name);
+  }
+
+  all(): AgentEndpoint[] {
+    return [...this.endpoints.values()];
+  }
+
+  primary(): AgentEndpoint {
+    return this.endpoints.get(this.agents.defaultAgentName)!;
+  }
+
+  private restApp(handler: SwitchboardRequestHandler): Express {
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(
+      restHandler({
+        requestHandler: handler,
+        legacyCompat: { enabled: this.legacyCompat },
+        // The bearer guard has run on the Fastify request; the principal rides on the raw request.
+        userBuilder: async (req) => callContextFor(req, req.headers, false).user ?? new UnauthenticatedUser(),
+      }),
+    );
+    return app;
+  }
+}

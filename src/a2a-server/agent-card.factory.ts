@@ -1,0 +1,89 @@
+import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
+import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AgentConfig, SwitchboardConfig } from '../config/config.schema';
+
+const JSONRPC = 'JSONRPC';
+const HTTP_JSON = 'HTTP+JSON';
+/** How v0.3 cards spell their version. */
+const LEGACY_CARD_VERSION = '0.3.0';
+const BEARER = 'bearer';
+
+/**
+ * Agent cards. The SDK's handler gets the v1.0 card; clients get one JSON document that both
+ * protocol versions read: v1.0's fields (`supportedInterfaces`, `securityRequirements`) beside
+ * v0.3's (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`, `security`).
+ */
+@Injectable()
+export class AgentCardFactory {
+  private readonly a2a: SwitchboardConfig['a2a'];
+  private readonly authRequired: boolean;
+
+  constructor(config: ConfigService<SwitchboardConfig, true>) {
+    this.a2a = config.get('a2a', { infer: true });
+    this.authRequired = config.get('auth', { infer: true }).api_keys.length > 0;
+  }
+
+  card(agent: AgentConfig, baseUrl: string): AgentCard {
+    const { jsonRpc, rest } = this.urls(agent, baseUrl);
+    const versions = this.a2a.legacy_compat ? [A2A_PROTOCOL_VERSION, A2A_LEGACY_PROTOCOL_VERSION] : [A2A_PROTOCOL_VERSION];
+    const bindings: [string, string][] = [
+      [JSONRPC, jsonRpc],
+      [HTTP_JSON, rest],
+    ];
+    return AgentCard.fromJSON({
+      name: agent.name,
+      description: agent.description,
+      version: agent.version,
+      provider: { organization: 'Switchboard', url: baseUrl },
+      supportedInterfaces: versions.flatMap((protocolVersion) =>
+        bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion })),
+      ),
+      capabilities: { streaming: true, pushNotifications: true },
+      securitySchemes: this.authRequired
+        ? { [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An API key of this Switchboard' } } }
+        : {},
+      securityRequirements: this.authRequired ? [{ schemes: { [BEARER]: { list: [] } } }] : [],
+      defaultInputModes: agent.input_modes,
+      defaultOutputModes: agent.output_modes,
+      skills: agent.skills.map((skill) => ({ ...skill, inputModes: agent.input_modes, outputModes: agent.output_modes })),
+    });
+  }
+
+  /** The card as served: readable by v1.0 and v0.3 clients alike. */
+  document(agent: AgentConfig, baseUrl: string): Record<string, unknown> {
+    const current = AgentCard.toJSON(this.card(agent, baseUrl)) as Record<string, unknown>;
+    const { jsonRpc, rest } = this.urls(agent, baseUrl);
+    if (!this.a2a.legacy_compat) return current;
+    return {
+      ...current,
+      protocolVersion: LEGACY_CARD_VERSION,
+      url: jsonRpc,
+      preferredTransport: JSONRPC,
+      additionalInterfaces: [
+        { url: jsonRpc, transport: JSONRPC },
+        { url: rest, transport: HTTP_JSON },
+      ],
+      ...(this.authRequired && {
+        securitySchemes: {
+          [BEARER]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key of this Switchboard',
+            httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An API key of this Switchboard' },
+          },
+        },
+        security: [{ [BEARER]: [] }],
+      }),
+    };
+  }
+
+  private urls(agent: AgentConfig, baseUrl: string): { jsonRpc: string; rest: string } {
+    const base = baseUrl.replace(/\/+$/, '');
+    return {
+      jsonRpc: `${base}${this.a2a.listen_path}/agents/${agent.name}`,
+      rest: `${base}${this.a2a.rest_path}/agents/${agent.name}`,
+    };
+  }
+}

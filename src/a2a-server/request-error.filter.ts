@@ -1,0 +1,42 @@
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { ArgumentsHost, Catch, HttpException } from '@nestjs/common';
+import { BaseExceptionFilter, HttpAdapterHost } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+
+/** On a JSON-RPC route, Fastify's refusals of a body become these JSON-RPC errors. */
+const RPC_ERROR_OF_STATUS: Record<number, { code: number; httpStatus: number }> = {
+  400: { code: A2A_ERROR_CODE.PARSE_ERROR, httpStatus: 200 },
+  415: { code: A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED, httpStatus: 200 },
+  413: { code: A2A_ERROR_CODE.INVALID_REQUEST, httpStatus: 413 },
+};
+
+/**
+ * Errors answered in the protocol of the route. Fastify refuses a body (bad JSON, wrong content
+ * type, too large) before any controller runs, and Nest hands that on as an HttpException with a
+ * bare message: on a JSON-RPC route it becomes the JSON-RPC error (-32700, -32005 with HTTP 200 as
+ * the SDK's server answers; HTTP 413 with -32600), elsewhere a JSON body with `statusCode`,
+ * `error` and `message`. Everything else goes to Nest's own handling.
+ */
+@Catch()
+export class RequestErrorFilter extends BaseExceptionFilter {
+  constructor(
+    adapterHost: HttpAdapterHost,
+    private readonly isJsonRpcRoute: (method: string, path: string) => boolean,
+  ) {
+    super(adapterHost.httpAdapter);
+  }
+
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    if (!(exception instanceof HttpException) || typeof exception.getResponse() !== 'string') return super.catch(exception, host);
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const status = exception.getStatus();
+    const rpcError = RPC_ERROR_OF_STATUS[status];
+    if (rpcError && this.isJsonRpcRoute(request.method, request.url.split('?')[0])) {
+      void reply.code(rpcError.httpStatus).send({ jsonrpc: '2.0', id: null, error: { code: rpcError.code, message: exception.message } });
+      return;
+    }
+    void reply.code(status).send({ statusCode: status, error: STATUS_CODES[status], message: exception.message });
+  }
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+
+/**
+ * The seed systems' clients (PocketPaw's and OpenFang's curl bodies) speak an early A2A dialect:
+ * `tasks/send`, parts tagged `type` instead of `kind`, no `messageId`, `sessionId`, snake_case
+ * options. This rewrites such a JSON-RPC request into v0.3 so the SDK's v0.3 handler takes it; a
+ * request already in v0.3 form passes unchanged.
+ */
+const METHOD_ALIASES: Record<string, string> = {
+  'tasks/send': 'message/send',
+  'tasks/sendSubscribe': 'message/stream',
+};
+
+type Json = Record<string, unknown>;
+
+export function normalizeSeedRequest(body: unknown): unknown {
+  if (!isObject(body) || typeof body.method !== 'string') return body;
+  const method = METHOD_ALIASES[body.method] ?? body.method;
+  return { ...body, method, params: isObject(body.params) ? normalizeParams(body.params) : body.params };
+}
+
+function normalizeParams(params: Json): Json {
+  const { sessionId, history_length, configuration, message, ...rest } = params;
+  const normalized: Json = { ...rest };
+  if (history_length !== undefined && rest.historyLength === undefined) normalized.historyLength = history_length;
+  if (isObject(configuration)) normalized.configuration = normalizeConfiguration(configuration);
+  else if (configuration !== undefined) normalized.configuration = configuration;
+  if (isObject(message)) normalized.message = normalizeMessage(message, sessionId);
+  else if (message !== undefined) normalized.message = message;
+  return normalized;
+}
+
+function normalizeConfiguration({ accepted_output_modes, history_length, ...rest }: Json): Json {
+  return {
+    ...rest,
+    ...(accepted_output_modes !== undefined && rest.acceptedOutputModes === undefined && { acceptedOutputModes: accepted_output_modes }),
+    ...(history_length !== undefined && rest.historyLength === undefined && { historyLength: history_length }),
+  };
+}
+
+function normalizeMessage(message: Json, sessionId: unknown): Json {
+  return {
+    kind: 'message',
+    messageId: randomUUID(),
+    ...(typeof sessionId === 'string' && { contextId: sessionId }),
+    ...message,
+    parts: Array.isArray(message.parts) ? message.parts.map(normalizePart) : message.parts,
+  };
+}
+
+/** `{type: "text", text}` becomes `{kind: "text", text}`; the seed's file and data parts get v0.3's shape. */
+function normalizePart(part: unknown): unknown {
+  if (!isObject(part) || part.kind !== undefined || typeof part.type !== 'string') return part;
+  const { type, mime_type, name, data, ...rest } = part;
+  if (type === 'file') return { ...rest, kind: 'file', file: { name, mimeType: mime_type, bytes: data } };
+  if (type === 'data') return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
+  return { ...rest, kind: type, ...(name !== undefined && { name }), ...(data !== undefined && { data }) };
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

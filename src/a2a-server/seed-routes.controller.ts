@@ -1,0 +1,96 @@
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { A2aEndpoints } from './a2a-endpoints.service';
+import { callContextFor } from './call-context';
+import { normalizeSeedRequest } from './seed-compat';
+import { streamSse } from './sse';
+
+interface JsonRpcResponse {
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** HTTP status of a JSON-RPC error when it is answered as plain REST. */
+const STATUS_OF_CODE: Record<number, number> = {
+  [A2A_ERROR_CODE.TASK_NOT_FOUND]: 404,
+  [A2A_ERROR_CODE.TASK_NOT_CANCELABLE]: 409,
+  [A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED]: 415,
+  [A2A_ERROR_CODE.INTERNAL_ERROR]: 500,
+};
+
+/**
+ * The seeds' REST forms (OpenFang's and PocketPaw's `/a2a/tasks/...`), served by the primary agent
+ * through the SDK's v0.3 JSON-RPC handler. Bodies may be a JSON-RPC envelope (as OpenFang sends) or
+ * bare params; results are v0.3 objects, errors `{ error, code, message }` with an HTTP status.
+ */
+export function seedRoutesController(listenPath: string) {
+  @Controller(`${listenPath}/tasks`)
+  class SeedRoutesController {
+    constructor(private readonly endpoints: A2aEndpoints) {}
+
+    @Post('send')
+    @HttpCode(200)
+    async send(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+      await this.answer(reply, await this.call(request, 'message/send', paramsOf(body)));
+    }
+
+    @Post('send/stream')
+    async stream(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+      const response = await this.call(request, 'message/stream', paramsOf(body));
+      if (!isAsyncIterable(response)) return this.answer(reply, response);
+      const iterator = response[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, (error) => ({ error: String(error) }), first);
+    }
+
+    @Get(':id')
+    async get(
+      @Param('id') id: string,
+      @Query('history_length') historyLength: string | undefined,
+      @Req() request: FastifyRequest,
+      @Res() reply: FastifyReply,
+    ): Promise<void> {
+      const params = historyLength === undefined ? { id } : { id, historyLength: Number(historyLength) };
+      await this.answer(reply, await this.call(request, 'tasks/get', params));
+    }
+
+    @Post(':id/cancel')
+    @HttpCode(200)
+    async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+      await this.answer(reply, await this.call(request, 'tasks/cancel', { id }));
+    }
+
+    private call(request: FastifyRequest, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
+      const context = callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
+      const body = normalizeSeedRequest({ jsonrpc: '2.0', id: 1, method, params });
+      return this.endpoints.primary().legacyJsonRpc.handle(body as Record<string, unknown>, context) as Promise<
+        JsonRpcResponse | AsyncIterable<unknown>
+      >;
+    }
+
+    private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>): Promise<void> {
+      const { result, error } = response as JsonRpcResponse;
+      if (!error) return void (await reply.code(200).send(result));
+      const status = STATUS_OF_CODE[error.code] ?? 400;
+      await reply.code(status).send({ error: errorName(error.code), code: error.code, message: error.message });
+    }
+  }
+  return SeedRoutesController;
+}
+
+/** OpenFang posts a whole JSON-RPC request; PocketPaw-style clients post its params. */
+function paramsOf(body: unknown): unknown {
+  const envelope = body as { jsonrpc?: unknown; params?: unknown } | null;
+  return envelope && typeof envelope === 'object' && 'jsonrpc' in envelope ? envelope.params : body;
+}
+
+function errorName(code: number): string {
+  const entry = Object.entries(A2A_ERROR_CODE).find(([, value]) => value === code);
+  return entry ? entry[0].toLowerCase() : 'error';
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+}

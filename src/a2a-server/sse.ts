@@ -1,0 +1,38 @@
+import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
+import type { FastifyReply } from 'fastify';
+import { REQUEST_ID_HEADER } from '../logging/request-id';
+
+/**
+ * Streams events as Server-Sent Events on a hijacked reply. The first event is awaited before any
+ * header is sent, so an error up front can still be answered as a plain error response by the
+ * caller (`start` rejects then). A client that goes away stops the iteration, never the task.
+ */
+export async function streamSse<T>(
+  reply: FastifyReply,
+  events: AsyncIterable<T>,
+  toErrorEvent: (error: unknown) => unknown,
+  start?: IteratorResult<T>,
+): Promise<void> {
+  const iterator = events[Symbol.asyncIterator]();
+  const first = start ?? (await iterator.next());
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { ...SSE_HEADERS, [REQUEST_ID_HEADER]: String(reply.request.id) });
+  let open = true;
+  raw.on('close', () => {
+    open = false;
+    void iterator.return?.();
+  });
+  try {
+    if (!first.done) raw.write(formatSSEEvent(first.value));
+    while (open) {
+      const next = await iterator.next();
+      if (next.done || !open) break;
+      raw.write(formatSSEEvent(next.value));
+    }
+  } catch (error) {
+    if (open) raw.write(formatSSEErrorEvent(toErrorEvent(error)));
+  } finally {
+    if (!raw.writableEnded) raw.end();
+  }
+}

@@ -1,0 +1,78 @@
+import { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { ContentTypeNotSupportedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import {
+  AgentExecutor,
+  DefaultRequestHandler,
+  ExecutionEventBusManager,
+  PushNotificationSender,
+  PushNotificationStore,
+  ServerCallContext,
+  TaskStore as A2aTaskStore,
+} from '@a2a-js/sdk/server';
+import { isTerminal } from '../task-store/task-states';
+import type { TaskCanceller } from './task-canceller.service';
+
+/** Webhooks are sent by the worker recording the turn, which sees every event even with no client attached. */
+const WEBHOOKS_SENT_BY_WORKER: PushNotificationSender = { send: async () => undefined };
+
+export interface HandlerParts {
+  card: AgentCard;
+  taskStore: A2aTaskStore;
+  executor: AgentExecutor;
+  buses: ExecutionEventBusManager;
+  pushConfigs: PushNotificationStore;
+  canceller: TaskCanceller;
+}
+
+/**
+ * The SDK's DefaultRequestHandler with what a multi-replica server adds: output-mode negotiation
+ * (the spec's content-type error when the client accepts nothing the agent produces) and a cancel
+ * that reaches a turn running on any worker, or none.
+ */
+export class SwitchboardRequestHandler extends DefaultRequestHandler {
+  private readonly outputModes: string[];
+  private readonly canceller: TaskCanceller;
+
+  constructor(parts: HandlerParts) {
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
+    this.outputModes = parts.card.defaultOutputModes;
+    this.canceller = parts.canceller;
+  }
+
+  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
+    this.checkOutputModes(params);
+    return super.sendMessage(params, context);
+  }
+
+  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    this.checkOutputModes(params);
+    yield* super.sendMessageStream(params, context);
+  }
+
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = await this.getTask({ id: params.id, tenant: params.tenant }, context);
+    if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
+    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} has already ended and cannot be canceled.`);
+    await this.canceller.cancel(task, context);
+    const latest = await this.getTask({ id: params.id, tenant: params.tenant }, context);
+    if (latest.status?.state !== TaskState.TASK_STATE_CANCELED) {
+      throw new TaskNotCancelableError(`Task ${task.id} ended before it could be canceled.`);
+    }
+    return latest;
+  }
+
+  private checkOutputModes(params: SendMessageRequest): void {
+    const accepted = params.configuration?.acceptedOutputModes ?? [];
+    if (accepted.length === 0 || accepted.some((mode) => this.outputModes.some((offered) => modeMatches(mode, offered)))) return;
+    throw new ContentTypeNotSupportedError(
+      `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent, which offers ${this.outputModes.join(', ')}.`,
+    );
+  }
+}
+
+/** `*\/*`, `text/*` and exact media types, compared without parameters. */
+function modeMatches(accepted: string, offered: string): boolean {
+  const [type, subtype] = accepted.split(';')[0].trim().toLowerCase().split('/');
+  const [offeredType, offeredSubtype] = offered.toLowerCase().split('/');
+  return (type === '*' || type === offeredType) && (subtype === '*' || subtype === offeredSubtype);
+}

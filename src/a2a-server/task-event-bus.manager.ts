@@ -1,0 +1,48 @@
+import { ExecutionEventBusManager, ServerCallContext } from '@a2a-js/sdk/server';
+import type { TaskEventStream } from '../task-store/task-event-stream.interface';
+import { TaskEventBus } from './task-event-bus';
+
+/** Calls the SDK makes without a context share this key. */
+const NO_CONTEXT = new ServerCallContext();
+
+/**
+ * One bus per request and task, each reading the task's shared stream from where that request
+ * needs: a send reads what comes after the stream's current end (its turn is enqueued only once
+ * that position is known), a resubscribe replays the current turn from its start. Buses end by
+ * themselves when the turn ends, so this manager owns their settling.
+ */
+export class TaskEventBusManager implements ExecutionEventBusManager {
+  private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
+
+  constructor(private readonly stream: TaskEventStream) {}
+
+  createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
+    return this.find(taskId, context) ?? this.open(taskId, context, this.stream.tail(taskId));
+  }
+
+  getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
+    return this.find(taskId, context) ?? this.open(taskId, context, this.stream.turnStart(taskId));
+  }
+
+  cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
+    this.find(taskId, context)?.stop();
+  }
+
+  settleByTaskId(): boolean {
+    return true;
+  }
+
+  private find(taskId: string, context: ServerCallContext): TaskEventBus | undefined {
+    return this.buses.get(context)?.get(taskId);
+  }
+
+  private open(taskId: string, context: ServerCallContext, position: Promise<string>): TaskEventBus {
+    let byTask = this.buses.get(context);
+    if (!byTask) this.buses.set(context, (byTask = new Map()));
+    const bus = new TaskEventBus(this.stream, taskId, position, () => {
+      if (byTask.get(taskId) === bus) byTask.delete(taskId);
+    });
+    byTask.set(taskId, bus);
+    return bus;
+  }
+}

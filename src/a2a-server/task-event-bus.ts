@@ -1,0 +1,101 @@
+import { StreamResponse, TaskState } from '@a2a-js/sdk';
+import {
+  AgentExecutionEvent,
+  DefaultExecutionEventBus,
+  EventListener,
+  ExecutionEventName,
+  FinishedListener,
+} from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
+import type { TaskEventStream } from '../task-store/task-event-stream.interface';
+import { TERMINAL_TASK_STATES } from '../task-store/task-states';
+
+const TURN_ENDING_STATES: readonly TaskState[] = [...TERMINAL_TASK_STATES, TaskState.TASK_STATE_INPUT_REQUIRED];
+
+/**
+ * The SDK's event bus, fed from the task's shared event stream: whichever process runs the turn,
+ * its events reach this replica's listeners. Reading starts at `position` (where the turn began, or
+ * the stream's end for a turn about to be enqueued) and stops when the turn ends or the last
+ * listener leaves.
+ */
+export class TaskEventBus extends DefaultExecutionEventBus {
+  private readonly logger = new Logger(TaskEventBus.name);
+  private readonly abort = new AbortController();
+  private liveListeners = 0;
+  private reading = false;
+
+  constructor(
+    private readonly stream: TaskEventStream,
+    private readonly taskId: string,
+    /** Resolves to the stream position after which this bus's events lie. */
+    readonly position: Promise<string>,
+    private readonly onStop: () => void,
+  ) {
+    super();
+  }
+
+  override on(eventName: 'event', listener: EventListener): this;
+  override on(eventName: 'finished', listener: FinishedListener): this;
+  override on(eventName: ExecutionEventName, listener: EventListener & FinishedListener): this {
+    super.on(eventName as 'event', listener);
+    if (eventName === 'event') this.liveListeners++;
+    if (!this.reading) this.start();
+    return this;
+  }
+
+  override off(eventName: 'event', listener: EventListener): this;
+  override off(eventName: 'finished', listener: FinishedListener): this;
+  override off(eventName: ExecutionEventName, listener: EventListener & FinishedListener): this {
+    super.off(eventName as 'event', listener);
+    if (eventName === 'event' && --this.liveListeners <= 0) this.stop();
+    return this;
+  }
+
+  stop(): void {
+    if (this.abort.signal.aborted) return;
+    this.abort.abort();
+    this.onStop();
+  }
+
+  private start(): void {
+    this.reading = true;
+    void this.pump()
+      .catch((error: unknown) => {
+        if (!this.abort.signal.aborted) this.logger.warn({ taskId: this.taskId, err: error }, 'task event stream read failed');
+      })
+      .finally(() => {
+        if (!this.abort.signal.aborted) this.finished();
+        this.stop();
+      });
+  }
+
+  private async pump(): Promise<void> {
+    const afterId = await this.position;
+    for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal })) {
+      const agentEvent = toAgentEvent(event);
+      if (!agentEvent) continue;
+      this.publish(agentEvent);
+      if (endsTurn(agentEvent)) return;
+    }
+  }
+}
+
+function toAgentEvent({ payload }: StreamResponse): AgentExecutionEvent | undefined {
+  if (!payload) return undefined;
+  switch (payload.$case) {
+    case 'task':
+      return { kind: 'task', data: payload.value };
+    case 'message':
+      return { kind: 'message', data: payload.value };
+    case 'statusUpdate':
+      return { kind: 'statusUpdate', data: payload.value };
+    case 'artifactUpdate':
+      return { kind: 'artifactUpdate', data: payload.value };
+  }
+}
+
+function endsTurn(event: AgentExecutionEvent): boolean {
+  if (event.kind === 'message') return true;
+  const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
+  return state !== undefined && TURN_ENDING_STATES.includes(state);
+}

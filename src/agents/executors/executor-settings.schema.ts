@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const echoExecutorSettingsSchema = z.strictObject({
+  type: z.literal('echo'),
+  /** Pause before answering and between artifact chunks, so streaming and cancellation can be seen. */
+  delay_ms: z.number().int().min(0).max(600_000).default(0),
+  /** The echoed text is streamed as this many artifact chunks. */
+  chunks: z.number().int().min(1).max(1_000).default(1),
+});
+
+const scriptStateSchema = z.enum(['working', 'input-required', 'auth-required', 'completed', 'failed', 'rejected', 'canceled']);
+
+export const scriptStepSchema = z.union([
+  z.strictObject({ status: scriptStateSchema, text: z.string().optional() }),
+  z.strictObject({
+    artifact: z.strictObject({
+      text: z.string(),
+      name: z.string().optional(),
+      /** Adds to the previous artifact instead of starting a new one. */
+      append: z.boolean().default(false),
+      last_chunk: z.boolean().default(false),
+    }),
+  }),
+  /** Answers with a plain message: the turn creates no task. Only valid as the only step. */
+  z.strictObject({ message: z.string() }),
+  z.strictObject({ delay_ms: z.number().int().min(0).max(600_000) }),
+  /** Throws, as a buggy agent would: the task must still end `failed`. */
+  z.strictObject({ throw: z.string() }),
+]);
+
+export const scriptExecutorSettingsSchema = z
+  .strictObject({
+    type: z.literal('script'),
+    steps: z.array(scriptStepSchema).min(1),
+  })
+  .refine((settings) => !settings.steps.some((step) => 'message' in step) || settings.steps.length === 1, {
+    message: 'a "message" step answers without a task, so it must be the only step',
+    path: ['steps'],
+  });
+
+export const executorSettingsSchema = z.discriminatedUnion('type', [echoExecutorSettingsSchema, scriptExecutorSettingsSchema]);
+
+export type EchoExecutorSettings = z.infer<typeof echoExecutorSettingsSchema>;
+export type ScriptExecutorSettings = z.infer<typeof scriptExecutorSettingsSchema>;
+export type ScriptStep = z.infer<typeof scriptStepSchema>;
+export type ExecutorSettings = z.infer<typeof executorSettingsSchema>;

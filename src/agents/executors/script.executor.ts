@@ -1,0 +1,46 @@
+import { TaskState } from '@a2a-js/sdk';
+import type { ExecutionEventBus } from '@a2a-js/sdk/server';
+import { abortableSleep } from '../../common/abortable-sleep';
+import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
+import { textPart, TurnPublisher } from '../turn-publisher';
+import type { ScriptExecutorSettings, ScriptStep } from './executor-settings.schema';
+
+const STATE_OF: Record<Extract<ScriptStep, { status: unknown }>['status'], TaskState> = {
+  working: TaskState.TASK_STATE_WORKING,
+  'input-required': TaskState.TASK_STATE_INPUT_REQUIRED,
+  'auth-required': TaskState.TASK_STATE_AUTH_REQUIRED,
+  completed: TaskState.TASK_STATE_COMPLETED,
+  failed: TaskState.TASK_STATE_FAILED,
+  rejected: TaskState.TASK_STATE_REJECTED,
+  canceled: TaskState.TASK_STATE_CANCELED,
+};
+
+/** Plays a configured sequence of events: every lifecycle path, on demand, for demos and tests. */
+export class ScriptExecutor implements AgentTurnExecutor {
+  constructor(private readonly settings: ScriptExecutorSettings) {}
+
+  async run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
+    const publish = new TurnPublisher(bus, context);
+    const [first] = this.settings.steps;
+    if ('message' in first) {
+      publish.message([textPart(first.message)]);
+      return;
+    }
+    publish.task(context);
+    let artifactCount = 0;
+    for (const step of this.settings.steps) {
+      if ('delay_ms' in step) {
+        await abortableSleep(step.delay_ms, signal);
+      } else if ('status' in step) {
+        publish.status(STATE_OF[step.status], step.text);
+      } else if ('artifact' in step) {
+        const { text, name, append, last_chunk } = step.artifact;
+        if (!append || artifactCount === 0) artifactCount += 1;
+        const artifactId = `${context.taskId}-artifact-${artifactCount}`;
+        publish.artifact({ artifactId, name, parts: [textPart(text)], append, lastChunk: last_chunk });
+      } else if ('throw' in step) {
+        throw new Error(step.throw);
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { Artifact, Message, Part, Role, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { randomUUID } from 'node:crypto';
+
+export interface ArtifactChunk {
+  artifactId: string;
+  name?: string;
+  parts: Part[];
+  append?: boolean;
+  lastChunk?: boolean;
+}
+
+export function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} };
+}
+
+export interface TaskIds {
+  taskId: string;
+  contextId: string;
+}
+
+/** Builds the SDK's execution events for one turn, so executors only say what happens. */
+export class TurnPublisher {
+  constructor(
+    private readonly bus: ExecutionEventBus,
+    private readonly ids: TaskIds,
+  ) {}
+
+  /** The turn's first event: the task as it stands, the caller's message last in its history. */
+  task({ taskId, contextId, task, userMessage }: RequestContext): void {
+    const history = task?.history ?? [];
+    this.bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+        history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
+        artifacts: task?.artifacts ?? [],
+        metadata: task?.metadata ?? {},
+      }),
+    );
+  }
+
+  status(state: TaskState, text?: string): void {
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        ...this.ids,
+        status: { state, message: text === undefined ? undefined : this.agentMessage([textPart(text)]), timestamp: now() },
+        metadata: {},
+      }),
+    );
+  }
+
+  artifact(chunk: ArtifactChunk): void {
+    const artifact: Artifact = {
+      artifactId: chunk.artifactId,
+      name: chunk.name ?? '',
+      description: '',
+      parts: chunk.parts,
+      metadata: {},
+      extensions: [],
+    };
+    this.bus.publish(
+      AgentEvent.artifactUpdate({
+        ...this.ids,
+        artifact,
+        append: chunk.append ?? false,
+        lastChunk: chunk.lastChunk ?? false,
+        metadata: {},
+      }),
+    );
+  }
+
+  /** A direct answer: the turn then creates no task. */
+  message(parts: Part[]): void {
+    this.bus.publish(AgentEvent.message({ ...this.agentMessage(parts), taskId: '' }));
+  }
+
+  private agentMessage(parts: Part[]): Message {
+    return {
+      messageId: randomUUID(),
+      ...this.ids,
+      role: Role.ROLE_AGENT,
+      parts,
+      metadata: {},
+      extensions: [],
+      referenceTaskIds: [],
+    };
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,71 @@
+import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { RequestContext } from '@a2a-js/sdk/server';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { OnJob } from '../../queue/on-job.decorator';
+import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
+import { CANCEL_SIGNALS, CancelSignals } from '../../task-store/cancel-signals.interface';
+import { isTerminal } from '../../task-store/task-states';
+import { AgentRegistry } from '../agent-registry.service';
+import { TurnPublisher } from '../turn-publisher';
+import { callContextOf } from './caller-scope';
+import { TurnRecorder } from './turn-recorder';
+import { TurnRecorderFactory } from './turn-recorder.factory';
+
+/**
+ * Runs agent turns on a worker: rebuilds the SDK's request context from the job, runs the agent's
+ * executor against a TurnRecorder, and makes sure every turn ends in a state a client can see:
+ * `canceled` when a cancel arrived, `failed` when the executor threw, ended without a final state,
+ * or when this job is a re-run after its first worker died mid-turn.
+ */
+@Injectable()
+export class TurnRunner {
+  private readonly logger = new Logger(TurnRunner.name);
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly recorders: TurnRecorderFactory,
+    @Inject(CANCEL_SIGNALS) private readonly cancelSignals: CancelSignals,
+  ) {}
+
+  @OnJob(JobName.AgentTurn)
+  async run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
+    const context = callContextOf(payload.caller);
+    const existing = await this.recorders.load(payload.taskId, context);
+    if (existing && isTerminal(existing)) return;
+    const request = SendMessageRequest.fromJSON(payload.request);
+    const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, existing);
+    const recorder = this.recorders.create(payload.taskId, context, existing);
+    const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
+    const agent = this.agents.find(payload.agent);
+    if (attempt.attemptsStarted > 1) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
+    if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
+
+    const watch = await this.cancelSignals.watch(payload.taskId);
+    try {
+      if (watch.signal.aborted) return await end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
+      try {
+        await agent.executor.run({ context: requestContext, signal: watch.signal }, recorder);
+        await recorder.settled();
+      } catch (error) {
+        if (!watch.signal.aborted) {
+          this.logger.warn({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed');
+          return await end(TaskState.TASK_STATE_FAILED, `Agent error: ${(error as Error).message ?? String(error)}`);
+        }
+      }
+      if (watch.signal.aborted) return await end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
+      if (!recorder.ended) await end(TaskState.TASK_STATE_FAILED, 'The agent ended its turn without a final state.');
+    } finally {
+      watch.dispose();
+    }
+  }
+
+  /** Publishes the final state (after the task itself, if the turn never got to publish it). */
+  private async end(recorder: TurnRecorder, requestContext: RequestContext, state: TaskState, text: string): Promise<void> {
+    await recorder.settled().catch(() => undefined);
+    if (recorder.ended) return;
+    const publish = new TurnPublisher(recorder, requestContext);
+    if (!recorder.task) publish.task(requestContext);
+    publish.status(state, text);
+    await recorder.settled();
+  }
+}

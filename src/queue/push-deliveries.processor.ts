@@ -1,0 +1,14 @@
+import { Processor } from '@nestjs/bullmq';
+import { JobDispatchingWorker } from './job-dispatching-worker';
+import { JobHandlerRegistry } from './job-handler.registry';
+import { QueueName } from './queue.constants';
+
+/** Webhook deliveries wait on other people's servers, so many run at once. */
+const PUSH_DELIVERY_CONCURRENCY = 32;
+
+@Processor(QueueName.PushDeliveries)
+export class PushDeliveriesProcessor extends JobDispatchingWorker {
+  constructor(registry: JobHandlerRegistry) {
+    super(registry, { concurrency: PUSH_DELIVERY_CONCURRENCY });
+  }
+}

@@ -1,0 +1,62 @@
+import { lookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { OutboundUrlBlockedError, type OutboundUrlPolicy } from './outbound-url-policy';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * A fetch that only reaches what the policy allows. The URL is checked up front for a clear error,
+ * and every connection (redirect hops included) is checked again against the addresses it actually
+ * connects to, so DNS rebinding between the check and the connect cannot slip through.
+ * `timeoutMs` bounds the wait for response headers; a streamed body may then run longer.
+ */
+export function createGuardedFetch(policy: OutboundUrlPolicy, options: { timeoutMs?: number } = {}): typeof fetch {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const dispatcher = new Agent({ connect: guardedConnector(policy, timeoutMs) });
+
+  const guardedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (typeof input !== 'string' && !(input instanceof URL)) {
+      throw new TypeError('the guarded fetch takes a URL or a string, not a Request');
+    }
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`outbound request timed out after ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    try {
+      await policy.check(input);
+      return await undiciFetch(input, { ...init, signal, dispatcher });
+    } catch (error) {
+      throw error instanceof TypeError && error.cause instanceof OutboundUrlBlockedError ? error.cause : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return guardedFetch;
+}
+
+function guardedConnector(policy: OutboundUrlPolicy, timeoutMs: number): buildConnector.connector {
+  return (options, callback) => {
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    const url = `${options.protocol}//${options.host ?? options.hostname}`;
+    // Node skips the lookup function for IP literals, so they are checked here.
+    const reason = isIP(options.hostname) ? policy.blockedReason(options.hostname, options.hostname, port) : undefined;
+    if (reason) return callback(new OutboundUrlBlockedError(url, reason), null);
+    // One connector per connection, because the lookup needs the port for `host:port` allowlist entries.
+    buildConnector({ timeout: timeoutMs, lookup: guardedLookup(policy, port, url) })(options, callback);
+  };
+}
+
+function guardedLookup(policy: OutboundUrlPolicy, port: number, url: string): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const reason = addresses.map(({ address }) => policy.blockedReason(address, hostname, port)).find(Boolean);
+      if (reason) return callback(new OutboundUrlBlockedError(url, reason), []);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}

@@ -1,0 +1,155 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { ConfigError } from '../config/config-error';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type AllowEntry = { port?: number } & ({ hostname: string } | { network: Address; prefix: number });
+
+const SCHEMES = new Set(['http:', 'https:']);
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** Endpoints that hand out instance credentials: never reachable, whatever the allowlist says. */
+const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog']);
+const METADATA_ADDRESSES = new Set(
+  [
+    '169.254.169.254', // AWS, GCP, Azure, OpenStack, DigitalOcean, Oracle
+    '169.254.170.2', // AWS ECS task credentials
+    '169.254.170.23', // AWS EKS Pod Identity
+    'fd00:ec2::254', // AWS IMDS over IPv6
+    'fd00:ec2::23', // AWS EKS Pod Identity over IPv6
+    '100.100.100.200', // Alibaba Cloud
+    '192.0.0.192', // Oracle Cloud (legacy)
+    '168.63.129.16', // Azure WireServer: a public address, so no range rule catches it
+  ].map((address) => ipaddr.parse(address).toString()),
+);
+
+const RANGE_NAMES: Record<string, string> = {
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  linkLocal: 'a link-local',
+  loopback: 'a loopback',
+  carrierGradeNat: 'a carrier-grade NAT (CGNAT)',
+  private: 'a private',
+  uniqueLocal: 'a unique-local',
+  reserved: 'a reserved',
+};
+
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/** Thrown when an outbound URL, or an address it resolves to, is outside the SSRF policy. */
+export class OutboundUrlBlockedError extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`outbound URL ${url} blocked: ${reason}`);
+    this.name = 'OutboundUrlBlockedError';
+  }
+}
+
+/** Decides which URLs and resolved addresses outbound requests (webhooks, A2A, MCP) may reach. */
+export class OutboundUrlPolicy {
+  private readonly allowed: AllowEntry[];
+
+  constructor({ allowHosts }: { allowHosts: string[] }) {
+    const entries = allowHosts.map(parseEntry);
+    const malformed = allowHosts.filter((_, index) => entries[index] === undefined);
+    if (malformed.length > 0) {
+      throw new ConfigError(
+        'outbound policy',
+        malformed.map((entry) => `outbound.allow_hosts: "${entry}" is not a hostname, hostname:port, IP address or CIDR`),
+      );
+    }
+    this.allowed = entries.filter((entry) => entry !== undefined);
+  }
+
+  /** Resolves the URL's host and throws OutboundUrlBlockedError unless every address it resolves to may be reached. */
+  async check(input: string | URL): Promise<URL> {
+    const url = new URL(input);
+    const blocked = (reason: string) => new OutboundUrlBlockedError(redact(url), reason);
+    if (!SCHEMES.has(url.protocol)) throw blocked(`scheme ${url.protocol} is not allowed (only http: and https:)`);
+    if (url.username || url.password) throw blocked('URLs with credentials are not allowed');
+    const hostname = bareHostname(url.hostname);
+    if (METADATA_HOSTNAMES.has(hostname)) throw blocked(`${hostname} is a cloud metadata endpoint (blocked even when allowlisted)`);
+    const port = Number(url.port) || DEFAULT_PORTS[url.protocol];
+    const addresses = isIP(hostname) ? [hostname] : (await lookup(hostname, { all: true })).map((a) => a.address);
+    for (const address of addresses) {
+      const reason = this.blockedReason(address, hostname, port);
+      if (reason) throw blocked(reason);
+    }
+    return url;
+  }
+
+  /** Why `address`, resolved from `hostname`, must not be connected to on `port`; undefined when it may. */
+  blockedReason(address: string, hostname: string, port: number): string | undefined {
+    const ip = ipaddr.process(address);
+    const shown = isIP(address) === 6 && ip.kind() === 'ipv4' ? `${address} (${ip})` : address;
+    if (METADATA_ADDRESSES.has(ip.toString())) return `${shown} is a cloud metadata endpoint (blocked even when allowlisted)`;
+    const host = bareHostname(hostname).toLowerCase();
+    if (this.allowed.some((entry) => allows(entry, host, ip, port))) return undefined;
+    const range = rangeOf(ip);
+    if (range === 'unicast') return undefined;
+    return `${shown} is ${RANGE_NAMES[range] ?? `a special-purpose (${range})`} address (allow it with outbound.allow_hosts)`;
+  }
+}
+
+function parseEntry(entry: string): AllowEntry | undefined {
+  if (entry.includes('/')) {
+    const [address, prefix] = entry.split('/');
+    if (!isIP(address) || !/^\d{1,3}$/.test(prefix)) return undefined;
+    try {
+      const [network, bits] = ipaddr.parseCIDR(entry);
+      return { network, prefix: bits };
+    } catch {
+      return undefined;
+    }
+  }
+  if (isIP(entry) === 6) return singleAddress(entry);
+  const match = /^([^\s/?#@:*[\]]+|\[[^\]]+\])(?::(\d{1,5}))?$/.exec(entry);
+  const hostname = match && canonicalHostname(match[1]);
+  const port = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (!hostname || (port !== undefined && (port < 1 || port > 65535))) return undefined;
+  return isIP(hostname) ? singleAddress(hostname, port) : { hostname, port };
+}
+
+function singleAddress(address: string, port?: number): AllowEntry {
+  const network = ipaddr.process(address);
+  return { network, prefix: network.kind() === 'ipv4' ? 32 : 128, port };
+}
+
+function canonicalHostname(host: string): string | undefined {
+  try {
+    return bareHostname(new URL(`http://${host}`).hostname) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function bareHostname(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
+}
+
+function allows(entry: AllowEntry, hostname: string, ip: Address, port: number): boolean {
+  if (entry.port !== undefined && entry.port !== port) return false;
+  if ('hostname' in entry) return entry.hostname === hostname;
+  return ip.kind() === entry.network.kind() && ip.match(entry.network, entry.prefix);
+}
+
+/** ipaddr's range name; IPv6 outside 2000::/3 (global unicast) counts as reserved. */
+function rangeOf(ip: Address): string {
+  const range = ip.range();
+  if (range === 'unicast' && ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return 'reserved';
+  return range;
+}
+
+/** The URL as shown in errors and logs: credentials, query and fragment may carry secrets. */
+function redact(url: URL): string {
+  const shown = new URL(url);
+  shown.username = '';
+  shown.password = '';
+  shown.search = '';
+  shown.hash = '';
+  return shown.href;
+}
