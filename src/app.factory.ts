@@ -1,9 +1,11 @@
 import { A2A_CONTENT_TYPE } from '@a2a-js/sdk';
 import helmet from '@fastify/helmet';
-import { NestFactory } from '@nestjs/core';
+import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { isJsonRpcRoute } from './a2a-server/a2a-server.module';
 import { AppModule } from './app.module';
+import { RequestErrorFilter } from './common/request-error.filter';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
 
@@ -19,14 +21,21 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   fastify.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
-  // A2A's own media type for HTTP+JSON bodies is JSON.
-  fastify.addContentTypeParser(A2A_CONTENT_TYPE, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'));
+  // JSON bodies, also under A2A's own media type; an empty one is no body (A2A clients POST `:cancel` so).
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(['application/json', A2A_CONTENT_TYPE], { parseAs: 'string' }, (request, body, done) =>
+    body.length === 0 ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api'), adapter, {
+    // Fastify's parsers, set up above, not Nest's.
+    bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.flushLogs();
+  app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost), isJsonRpcRoute(config.a2a)));
   await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
   return app;
 }

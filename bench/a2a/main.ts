@@ -14,6 +14,7 @@ import { Outcome, printReport } from './report';
 import { RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 
 const WARM_UP_SECS = 2;
+let interrupted = false;
 
 function options(): LoadOptions {
   const { values } = parseArgs({
@@ -39,7 +40,10 @@ async function measure(name: ServerName, load: LoadOptions, buildError: string |
     console.log(`${name}: measuring ${load.durationSecs} s`);
     const stopSampling = sampleRss(server.processes);
     const result = await runLoad(server, load);
-    return { server: name, result, peakRssMb: stopSampling() };
+    const peakRssMb = stopSampling();
+    const dead = server.processes.find((p) => !p.running);
+    if (dead) throw new Error(`${dead.name} exited (${dead.exitStatus}) during the load:\n${dead.tail()}`);
+    return { server: name, result, peakRssMb };
   } catch (error) {
     const missing = name !== 'reference' && !hasA2aServer() ? ' (dist/a2a-server is missing: the A2A server is not built yet)' : '';
     return { server: name, failure: `${(error as Error).message}${missing}` };
@@ -62,12 +66,16 @@ async function main(): Promise<void> {
     buildError = (error as Error).message;
   }
   const outcomes: Outcome[] = [];
-  for (const name of SERVER_NAMES) outcomes.push(await measure(name, load, buildError));
+  for (const name of SERVER_NAMES) {
+    const outcome = await measure(name, load, buildError);
+    // After Ctrl-C a failure is most likely the interruption itself (a killed migration): no report.
+    if (interrupted) return;
+    outcomes.push(outcome);
+  }
   printReport(outcomes);
   if (outcomes.some((outcome) => outcome.failure)) process.exitCode = 1;
 }
 
-let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     // A second signal exits at once; the exit hook in processes.ts still kills the children.

@@ -11,7 +11,7 @@ const STOP_GRACE_MS = 10_000;
 
 export class ServerProcess {
   private output = '';
-  readonly exited: Promise<number | null>;
+  readonly exited: Promise<void>;
 
   constructor(
     readonly name: string,
@@ -20,7 +20,7 @@ export class ServerProcess {
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
   get pid(): number {
@@ -29,6 +29,11 @@ export class ServerProcess {
 
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** How it ended, for error messages. */
+  get exitStatus(): string {
+    return this.child.signalCode ?? `code ${this.child.exitCode}`;
   }
 
   /** The last few KB the process wrote, for error messages. */
@@ -121,7 +126,7 @@ export async function waitUntilReady(url: string, processes: ServerProcess[], ti
   let last = 'no answer';
   while (Date.now() < deadline) {
     const dead = processes.find((p) => !p.running);
-    if (dead) throw new Error(`${dead.name} exited (code ${dead.child.exitCode ?? dead.child.signalCode}) before it was ready:\n${dead.tail()}`);
+    if (dead) throw new Error(`${dead.name} exited (${dead.exitStatus}) before it was ready:\n${dead.tail()}`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;

@@ -1,4 +1,4 @@
-import { All, Controller, Get, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SwitchboardConfig } from '../config/config.schema';
@@ -8,6 +8,10 @@ import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { AgentCardFactory } from './agent-card.factory';
 import { baseUrlOf } from './base-url';
 import { JsonRpcTransport } from './json-rpc.transport';
+
+/** The HTTP+JSON binding uses GET, POST and DELETE only. */
+const AGENT_PATHS = ['agents/:name', 'agents/:name/*'];
+const PRIMARY_PATHS = ['', '*'];
 
 /**
  * The A2A routes. Their prefixes come from config (`a2a.listen_path`, `a2a.rest_path`), so the
@@ -82,14 +86,38 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
   class RestController {
     constructor(private readonly endpoints: A2aEndpoints) {}
 
-    @All(['agents/:name', 'agents/:name/*'])
-    agent(@Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-      this.forward(endpointNamed(this.endpoints, name), `${a2a.rest_path}/agents/${name}`, request, reply);
+    @Get(AGENT_PATHS)
+    getOfAgent(@Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+      this.toAgent(name, request, reply);
     }
 
-    @All(['', '*'])
-    primary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    @Post(AGENT_PATHS)
+    postToAgent(@Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+      this.toAgent(name, request, reply);
+    }
+
+    @Delete(AGENT_PATHS)
+    deleteOfAgent(@Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+      this.toAgent(name, request, reply);
+    }
+
+    @Get(PRIMARY_PATHS)
+    getOfPrimary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
       this.forward(this.endpoints.primary(), a2a.rest_path, request, reply);
+    }
+
+    @Post(PRIMARY_PATHS)
+    postToPrimary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+      this.forward(this.endpoints.primary(), a2a.rest_path, request, reply);
+    }
+
+    @Delete(PRIMARY_PATHS)
+    deleteOfPrimary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+      this.forward(this.endpoints.primary(), a2a.rest_path, request, reply);
+    }
+
+    private toAgent(name: string, request: FastifyRequest, reply: FastifyReply): void {
+      this.forward(endpointNamed(this.endpoints, name), `${a2a.rest_path}/agents/${name}`, request, reply);
     }
 
     private forward(endpoint: AgentEndpoint, prefix: string, request: FastifyRequest, reply: FastifyReply): void {

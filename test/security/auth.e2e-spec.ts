@@ -5,9 +5,16 @@ import { callableRoutes, label, recordRoutes, Route, samplePath } from './routes
 import { startAppWithTestRoutes } from './test-routes';
 
 /** Routes that answer without a key. Each one is open to anyone who reaches the port: probes and agent cards only. */
-const PUBLIC_ROUTES = ['GET /healthz', 'GET /readyz'];
+const PUBLIC_ROUTES = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /.well-known/agent-card.json',
+  'GET /.well-known/agent.json',
+  'GET /a2a/agents',
+  'GET /a2a/agents/:name/agent-card.json',
+];
 /** Routes that must exist, so that an empty enumeration cannot pass. */
-const KNOWN_ROUTES = [...PUBLIC_ROUTES, 'GET /metrics'];
+const KNOWN_ROUTES = [...PUBLIC_ROUTES, 'GET /metrics', 'POST /a2a', 'POST /a2a/agents/:name', 'POST /a2a/tasks/send', 'GET /a2a/tasks/:id'];
 const WRONG_KEY = 'wrong-key-0123456789abcdef';
 const CHALLENGE = 'Bearer realm="switchboard"';
 
