@@ -53,7 +53,14 @@ export class AgentCardFactory {
 
   /** The card as served: readable by v1.0 and v0.3 clients alike. */
   document(agent: AgentConfig, baseUrl: string): Record<string, unknown> {
-    const current = AgentCard.toJSON(this.card(agent, baseUrl)) as Record<string, unknown>;
+    const card = this.card(agent, baseUrl);
+    // Protobuf JSON leaves out empty lists, but both versions' schemas require these.
+    const current = {
+      skills: [],
+      defaultInputModes: card.defaultInputModes,
+      defaultOutputModes: card.defaultOutputModes,
+      ...(AgentCard.toJSON(card) as Record<string, unknown>),
+    };
     const { jsonRpc, rest } = this.urls(agent, baseUrl);
     if (!this.a2a.legacy_compat) return current;
     return {
