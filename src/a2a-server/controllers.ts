@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { attachPrincipal, principalOf } from '../security/principal';
@@ -7,7 +8,13 @@ import { Public } from '../security/public.decorator';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { AgentCardFactory } from './agent-card.factory';
 import { baseUrlOf } from './base-url';
+import { sendParamsProblem } from './send-params.validator';
 import { JsonRpcTransport } from './json-rpc.transport';
+
+/** A v1.0 `message:send` or `message:stream` (v0.3's live under `/v1/` and are checked by the SDK). */
+function isV1Send(request: FastifyRequest, path: string): boolean {
+  return request.method === 'POST' && /^(\/(?!v1\/)[^/]+)?\/message:(send|stream)(\?|$)/.test(path);
+}
 
 /** The HTTP+JSON binding uses GET, POST and DELETE only. */
 const AGENT_PATHS = ['agents/:name', 'agents/:name/*'];
@@ -123,6 +130,11 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
     private forward(endpoint: AgentEndpoint, prefix: string, request: FastifyRequest, reply: FastifyReply): void {
       const raw = request.raw as typeof request.raw & { body?: unknown };
       raw.url = request.url.slice(prefix.length) || '/';
+      const problem = isV1Send(request, raw.url) ? sendParamsProblem(request.body, '') : undefined;
+      if (problem) {
+        void reply.code(400).send(toRestErrorBody(new RequestMalformedError(problem), 400));
+        return;
+      }
       raw.body = request.body;
       const principal = principalOf(request);
       if (principal) attachPrincipal(raw, principal);

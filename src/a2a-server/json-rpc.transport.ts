@@ -1,4 +1,4 @@
-import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { A2A_ERROR_CODE, RequestMalformedError } from '@a2a-js/sdk/errors';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, validateVersion } from '@a2a-js/sdk/server';
 import { LEGACY_METHOD_TASKS_RESUBSCRIBE } from '@a2a-js/sdk/compat/v0_3';
@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
 import { normalizeSeedRequest } from './seed-compat';
+import { sendParamsProblem } from './send-params.validator';
 import { streamSse } from './sse';
 
 type JsonRpcId = string | number | null;
@@ -31,6 +32,7 @@ export class JsonRpcTransport {
     try {
       const context = callContextFor(request, request.headers, legacy);
       validateVersion(context.requestedVersion, endpoint.card, 'JSONRPC');
+      if (!legacy) checkSendParams(body);
       const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(body as Record<string, unknown>, context);
       if (!isAsyncIterable(result)) {
         await reply.code(200).send(result);
@@ -48,6 +50,15 @@ export class JsonRpcTransport {
       if (!reply.sent) await reply.code(internal ? 500 : 200).send(response);
     }
   }
+}
+
+const SEND_METHODS = ['SendMessage', 'SendStreamingMessage'];
+
+function checkSendParams(body: unknown): void {
+  const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
+  if (typeof method !== 'string' || !SEND_METHODS.includes(method)) return;
+  const problem = sendParamsProblem(params, 'params');
+  if (problem) throw new RequestMalformedError(problem);
 }
 
 function requestId(body: unknown): JsonRpcId {
