@@ -14,9 +14,18 @@ interface Notification {
   body: { statusUpdate?: { status?: { state?: string } }; task?: { status?: { state?: string } } };
 }
 
-describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('A2A server through the SDK client over %s (Postgres, Redis, BullMQ)', (binding) => {
-  let database: TestDatabase;
-  let redisPrefix: string;
+type Mode = 'durable' | 'embedded';
+const CASES: [Mode, Binding][] = [
+  ['durable', 'JSONRPC'],
+  ['durable', 'HTTP+JSON'],
+  ['embedded', 'JSONRPC'],
+  ['embedded', 'HTTP+JSON'],
+];
+
+/** Durable: Postgres, Redis and BullMQ workers. Embedded: memory stores and in-process turns. */
+describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, binding) => {
+  let database: TestDatabase | undefined;
+  let redisPrefix: string | undefined;
   let app: NestFastifyApplication;
   let url: string;
   let webhook: Server;
@@ -24,8 +33,6 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('A2A server through the SDK cli
   const notifications: Notification[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redisPrefix = testRedisPrefix();
     webhook = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -37,20 +44,19 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('A2A server through the SDK cli
     await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
     webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
     const configFile = writeConfigFile(`${TEST_AGENTS_TOML}\n[outbound]\nallow_hosts = ["127.0.0.1"]\n`);
-    ({ app, url } = await startTestApp(
-      testConfig({
-        SWITCHBOARD_CONFIG: configFile,
-        DATABASE_URL: database.url,
-        REDIS_URL: testRedisUrl(),
-        SWITCHBOARD_REDIS_PREFIX: redisPrefix,
-      }),
-    ));
+    let stores = {};
+    if (mode === 'durable') {
+      database = await createTestDatabase();
+      redisPrefix = testRedisPrefix();
+      stores = { DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix };
+    }
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: configFile, ...stores })));
   });
 
   afterAll(async () => {
     await app?.close();
     webhook?.close();
-    await deleteRedisKeys(redisPrefix);
+    if (redisPrefix) await deleteRedisKeys(redisPrefix);
     await database?.drop();
   });
 
