@@ -28,7 +28,7 @@ export class AppModule {
         RedisModule.forRoot(mode.shared === 'redis'),
         DatabaseModule.forRoot(mode.tasks === 'postgres'),
         TaskStoreModule.forRoot(mode),
-        QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api),
+        QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api, config.queue),
         OutboundModule,
         AgentsModule,
         ...http,

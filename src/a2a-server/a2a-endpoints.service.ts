@@ -2,10 +2,11 @@ import { AgentCard } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, PushNotificationStore, UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { restHandler } from '@a2a-js/sdk/server/express';
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import express, { Express } from 'express';
 import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
+import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
@@ -34,14 +35,16 @@ export interface AgentEndpoint {
 
 /** Builds each hosted agent's A2A endpoint once, at boot. */
 @Injectable()
-export class A2aEndpoints {
+export class A2aEndpoints implements BeforeApplicationShutdown {
   private readonly endpoints = new Map<string, AgentEndpoint>();
+  private readonly buses: TaskEventBusManager;
   readonly legacyCompat: boolean;
 
   constructor(
     private readonly agents: AgentRegistry,
     cards: AgentCardFactory,
     canceller: TaskCanceller,
+    recorders: TurnRecorderFactory,
     config: ConfigService<SwitchboardConfig, true>,
     @Inject(TASK_STORE) store: TaskStore,
     @Inject(TASK_EVENT_STREAM) stream: TaskEventStream,
@@ -53,10 +56,10 @@ export class A2aEndpoints {
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
     const taskStore = new RequestScopedTaskStore(store);
-    const buses = new TaskEventBusManager(stream);
+    const buses = (this.buses = new TaskEventBusManager(stream));
     for (const agent of agents.all()) {
       const card = cards.card(agent.config, baseUrl);
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals);
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders);
       const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller });
       this.endpoints.set(agent.config.name, {
         agent,
@@ -67,6 +70,11 @@ export class A2aEndpoints {
         rest: this.restApp(handler),
       });
     }
+  }
+
+  /** Open streams would hold the HTTP server open; they end here, before it closes. */
+  beforeApplicationShutdown(): void {
+    this.buses.finishAll();
   }
 
   find(name: string): AgentEndpoint | undefined {

@@ -13,15 +13,16 @@ const NO_CONTEXT = new ServerCallContext();
  */
 export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
+  private readonly open = new Set<TaskEventBus>();
 
   constructor(private readonly stream: TaskEventStream) {}
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.open(taskId, context, this.stream.tail(taskId));
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId));
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.open(taskId, context, this.stream.turnStart(taskId));
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.turnStart(taskId));
   }
 
   cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
@@ -32,17 +33,27 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     return true;
   }
 
+  /** Ends every stream this replica serves (at shutdown): clients resubscribe elsewhere, turns go on. */
+  finishAll(): void {
+    for (const bus of this.open) {
+      bus.finished();
+      bus.stop();
+    }
+  }
+
   private find(taskId: string, context: ServerCallContext): TaskEventBus | undefined {
     return this.buses.get(context)?.get(taskId);
   }
 
-  private open(taskId: string, context: ServerCallContext, position: Promise<string>): TaskEventBus {
+  private create(taskId: string, context: ServerCallContext, position: Promise<string>): TaskEventBus {
     let byTask = this.buses.get(context);
     if (!byTask) this.buses.set(context, (byTask = new Map()));
     const bus = new TaskEventBus(this.stream, taskId, position, () => {
       if (byTask.get(taskId) === bus) byTask.delete(taskId);
+      this.open.delete(bus);
     });
     byTask.set(taskId, bus);
+    this.open.add(bus);
     return bus;
   }
 }

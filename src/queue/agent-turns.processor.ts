@@ -1,18 +1,23 @@
 import { Processor } from '@nestjs/bullmq';
-import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JobDispatchingWorker } from './job-dispatching-worker';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { QueueName } from './queue.constants';
 
-@Processor(QueueName.AgentTurns)
-export class AgentTurnsProcessor extends JobDispatchingWorker {
-  constructor(registry: JobHandlerRegistry, config: ConfigService<SwitchboardConfig, true>) {
-    const queue = config.get('queue', { infer: true });
-    super(registry, {
-      concurrency: queue.concurrency,
-      lockDurationMs: queue.lock_duration_ms,
-      stalledIntervalMs: queue.stalled_interval_ms,
-    });
+/**
+ * The worker of agent turns. BullMQ takes its lock and stall settings when the worker is created
+ * (from @Processor's options), so the class is made for the configured values.
+ */
+export function agentTurnsProcessor(queue: SwitchboardConfig['queue']) {
+  @Processor(QueueName.AgentTurns, {
+    concurrency: queue.concurrency,
+    lockDuration: queue.lock_duration_ms,
+    stalledInterval: queue.stalled_interval_ms,
+  })
+  class AgentTurnsProcessor extends JobDispatchingWorker {
+    constructor(registry: JobHandlerRegistry) {
+      super(registry);
+    }
   }
+  return AgentTurnsProcessor;
 }

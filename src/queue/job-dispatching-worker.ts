@@ -1,33 +1,15 @@
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { JobHandlerRegistry } from './job-handler.registry';
 import type { JobName } from './queue.constants';
 
-export interface WorkerSettings {
-  concurrency: number;
-  /** A job whose worker stops renewing its lock for this long is stalled (the process died). */
-  lockDurationMs?: number;
-  stalledIntervalMs?: number;
-}
-
 /** A BullMQ worker that hands every job to its @OnJob handler. */
-export abstract class JobDispatchingWorker extends WorkerHost implements OnApplicationBootstrap {
+export abstract class JobDispatchingWorker extends WorkerHost {
   private readonly logger = new Logger(this.constructor.name);
 
-  constructor(
-    private readonly registry: JobHandlerRegistry,
-    private readonly settings: WorkerSettings,
-  ) {
+  constructor(private readonly registry: JobHandlerRegistry) {
     super();
-  }
-
-  /** BullMQ reads these options as it goes, so settings from config apply though @Processor's are static. */
-  onApplicationBootstrap(): void {
-    const { concurrency, lockDurationMs, stalledIntervalMs } = this.settings;
-    this.worker.concurrency = concurrency;
-    if (lockDurationMs) this.worker.opts.lockDuration = lockDurationMs;
-    if (stalledIntervalMs) this.worker.opts.stalledInterval = stalledIntervalMs;
   }
 
   /** Registered with the worker as it is created: an 'error' event without a listener would end the process. */

@@ -4,9 +4,9 @@ import { JobHandlerRegistry } from './job-handler.registry';
 import { QueueName } from './queue.constants';
 
 /** Housekeeping (retention) runs one job at a time: it is periodic and never urgent. */
-@Processor(QueueName.Maintenance)
+@Processor(QueueName.Maintenance, { concurrency: 1 })
 export class MaintenanceProcessor extends JobDispatchingWorker {
   constructor(registry: JobHandlerRegistry) {
-    super(registry, { concurrency: 1 });
+    super(registry);
   }
 }

@@ -6,9 +6,9 @@ import { QueueName } from './queue.constants';
 /** Webhook deliveries wait on other people's servers, so many run at once. */
 const PUSH_DELIVERY_CONCURRENCY = 32;
 
-@Processor(QueueName.PushDeliveries)
+@Processor(QueueName.PushDeliveries, { concurrency: PUSH_DELIVERY_CONCURRENCY })
 export class PushDeliveriesProcessor extends JobDispatchingWorker {
   constructor(registry: JobHandlerRegistry) {
-    super(registry, { concurrency: PUSH_DELIVERY_CONCURRENCY });
+    super(registry);
   }
 }

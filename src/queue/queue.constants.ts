@@ -33,6 +33,8 @@ export interface AgentTurnPayload {
   /** The SDK's SendMessageRequest as wire JSON, its message carrying the resolved task and context ids. */
   request: unknown;
   caller: CallerScope;
+  /** The API already recorded the task as submitted (a non-blocking send answers with it at once). */
+  announced: boolean;
 }
 
 export interface PushDeliveryPayload {

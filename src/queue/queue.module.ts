@@ -2,9 +2,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import type { SwitchboardConfig } from '../config/config.schema';
 import type { StorageMode } from '../config/storage-mode';
 import { RedisService } from '../redis/redis.service';
-import { AgentTurnsProcessor } from './agent-turns.processor';
+import { agentTurnsProcessor } from './agent-turns.processor';
 import { BullJobQueue } from './bullmq-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobHandlerRegistry } from './job-handler.registry';
@@ -17,7 +18,7 @@ import { QueueName } from './queue.constants';
 @Global()
 @Module({})
 export class QueueModule {
-  static forRoot(mode: StorageMode, runWorkers: boolean): DynamicModule {
+  static forRoot(mode: StorageMode, runWorkers: boolean, settings: SwitchboardConfig['queue']): DynamicModule {
     const common: Provider[] = [JobHandlerRegistry];
     if (mode.shared === 'memory') {
       return {
@@ -27,7 +28,7 @@ export class QueueModule {
         exports: [JOB_QUEUE],
       };
     }
-    const workers: Provider[] = runWorkers ? [AgentTurnsProcessor, PushDeliveriesProcessor, MaintenanceProcessor, MaintenanceScheduler] : [];
+    const workers: Provider[] = runWorkers ? [agentTurnsProcessor(settings), PushDeliveriesProcessor, MaintenanceProcessor, MaintenanceScheduler] : [];
     return {
       module: QueueModule,
       imports: [

@@ -124,7 +124,7 @@ describe('job queue', () => {
       const module = Test.createTestingModule({
         imports: [
           ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
-          QueueModule.forRoot({ tasks: 'memory', shared: 'memory' }, true),
+          QueueModule.forRoot({ tasks: 'memory', shared: 'memory' }, true, config.queue),
         ],
       });
       await expect(module.compile().then((m) => m.init())).rejects.toThrow(/No handler for job\(s\) task-retention, agent-turn, push-delivery: mark one/);

@@ -14,9 +14,12 @@ export class TurnRecorderFactory {
     private readonly push: PushNotifier,
   ) {}
 
-  /** A recorder for a turn on `taskId`, starting from the task as stored (undefined for a new task). */
-  create(taskId: string, context: ServerCallContext, existing: Task | undefined): TurnRecorder {
-    return new TurnRecorder({ store: this.store, stream: this.stream, push: this.push }, taskId, context, existing);
+  /**
+   * A recorder for a turn on `taskId`, starting from the task as stored (undefined for a new task).
+   * `announced`: the task's first event of this turn was already recorded (by the API).
+   */
+  create(taskId: string, context: ServerCallContext, existing: Task | undefined, announced = false): TurnRecorder {
+    return new TurnRecorder({ store: this.store, stream: this.stream, push: this.push }, taskId, context, existing, announced);
   }
 
   load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {

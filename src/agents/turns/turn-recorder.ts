@@ -1,5 +1,6 @@
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import {
+  AgentEvent,
   AgentExecutionEvent,
   DefaultExecutionEventBus,
   ResultManager,
@@ -13,6 +14,15 @@ import { TaskNotFoundError } from '../../task-store/task-store.errors';
 import type { TaskStore } from '../../task-store/task-store.interface';
 import type { PushNotifier } from '../push/push-notifier.service';
 import { SnapshotBuffer } from './snapshot-buffer';
+
+function completedWith(message: Message, taskId: string, contextId: string): AgentExecutionEvent {
+  return AgentEvent.statusUpdate({
+    taskId,
+    contextId,
+    status: { state: TaskState.TASK_STATE_COMPLETED, message: { ...message, taskId }, timestamp: new Date().toISOString() },
+    metadata: {},
+  });
+}
 
 /** A long turn's snapshot reaches the database at least this often, so other readers see progress. */
 const CHECKPOINT_MS = 1_000;
@@ -51,9 +61,11 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     private readonly taskId: string,
     private readonly context: ServerCallContext,
     existing: Task | undefined,
+    private announced = false,
   ) {
     super();
     this.persisted = existing !== undefined;
+    if (announced) this.lastSave = Date.now();
     this.buffer = new SnapshotBuffer(existing);
     this.results = new ResultManager(this.buffer, context);
   }
@@ -83,6 +95,12 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (this.ended) {
       this.logger.warn({ taskId: this.taskId, kind: event.kind }, 'event after the end of the turn ignored');
       return;
+    }
+    if (this.announced) {
+      this.announced = false;
+      // The task was already recorded and announced as submitted; a direct answer then completes it.
+      if (event.kind === 'task') return this.results.processEvent(event);
+      if (event.kind === 'message') return this.record(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
     }
     if (event.kind === 'message') {
       this.endedWith = 'message';

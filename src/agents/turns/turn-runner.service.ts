@@ -34,7 +34,7 @@ export class TurnRunner {
     if (existing && isTerminal(existing)) return;
     const request = SendMessageRequest.fromJSON(payload.request);
     const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, existing);
-    const recorder = this.recorders.create(payload.taskId, context, existing);
+    const recorder = this.recorders.create(payload.taskId, context, existing, payload.announced);
     const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
     const agent = this.agents.find(payload.agent);
     if (attempt.attemptsStarted > 1) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
