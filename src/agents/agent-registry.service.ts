@@ -1,4 +1,4 @@
-import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentConfig, DEMO_AGENT_NAME, SwitchboardConfig } from '../config/config.schema';
 import type { AgentTurnExecutor } from './agent-executor.interface';
@@ -51,11 +51,5 @@ export class AgentRegistry {
 
   find(name: string): HostedAgent | undefined {
     return this.agents.get(name);
-  }
-
-  get(name: string): HostedAgent {
-    const agent = this.agents.get(name);
-    if (!agent) throw new NotFoundException({ error: 'agent_not_found', message: `No agent named "${name}"` });
-    return agent;
   }
 }

@@ -29,6 +29,12 @@ export class TurnRunner {
 
   @OnJob(JobName.AgentTurn)
   async run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
+    const started = Date.now();
+    await this.runTurn(payload, attempt);
+    this.logger.log({ taskId: payload.taskId, agent: payload.agent, durationMs: Date.now() - started }, 'agent turn ended');
+  }
+
+  private async runTurn(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
     const context = callContextOf(payload.caller);
     const existing = await this.recorders.load(payload.taskId, context);
     if (existing && isTerminal(existing)) return;
