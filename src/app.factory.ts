@@ -5,9 +5,13 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { isJsonRpcRoute } from './a2a-server/a2a-server.module';
 import { AppModule } from './app.module';
+import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { RequestErrorFilter } from './common/request-error.filter';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
+
+/** Far beyond any protocol message; deeper values would overflow the stack of code that recurses through them. */
+const MAX_JSON_DEPTH = 64;
 
 /** Builds the HTTP application (not yet listening): Fastify with body limit, request ids and security headers. */
 export async function createHttpApp(config: SwitchboardConfig): Promise<NestFastifyApplication> {
@@ -24,9 +28,13 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   // JSON bodies, also under A2A's own media type; an empty one is no body (A2A clients POST `:cancel` so).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser(['application/json', A2A_CONTENT_TYPE], { parseAs: 'string' }, (request, body, done) =>
-    body.length === 0 ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  fastify.addContentTypeParser(['application/json', A2A_CONTENT_TYPE], { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    parseJson(request, body as string, (error, value) => {
+      if (error || !jsonDepthExceeds(value, MAX_JSON_DEPTH)) return done(error, value);
+      done(new JsonTooDeepError(MAX_JSON_DEPTH, value), undefined);
+    });
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api'), adapter, {
     // Fastify's parsers, set up above, not Nest's.
     bodyParser: false,

@@ -1,10 +1,9 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { JsonRpcTransportHandler, PushNotificationStore, UnauthenticatedUser } from '@a2a-js/sdk/server';
-import { restHandler } from '@a2a-js/sdk/server/express';
+import { JsonRpcTransportHandler, PushNotificationStore } from '@a2a-js/sdk/server';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import express, { Express } from 'express';
+import type { Express } from 'express';
 import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
 import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
 import type { SwitchboardConfig } from '../config/config.schema';
@@ -14,9 +13,9 @@ import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
 import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
 import { AgentCardFactory } from './agent-card.factory';
-import { callContextFor } from './call-context';
 import { QueuedAgentExecutor } from './queued-agent-executor';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
+import { restApp } from './rest-app';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { TaskCanceller } from './task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
@@ -67,7 +66,7 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
         handler,
         jsonRpc: new JsonRpcTransportHandler(handler),
         legacyJsonRpc: new LegacyJsonRpcTransportHandler(handler),
-        rest: this.restApp(handler),
+        rest: restApp(handler, this.legacyCompat),
       });
     }
   }
@@ -89,17 +88,4 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     return this.endpoints.get(this.agents.defaultAgentName)!;
   }
 
-  private restApp(handler: SwitchboardRequestHandler): Express {
-    const app = express();
-    app.disable('x-powered-by');
-    app.use(
-      restHandler({
-        requestHandler: handler,
-        legacyCompat: { enabled: this.legacyCompat },
-        // The bearer guard has run on the Fastify request; the principal rides on the raw request.
-        userBuilder: async (req) => callContextFor(req, req.headers, false).user ?? new UnauthenticatedUser(),
-      }),
-    );
-    return app;
-  }
 }

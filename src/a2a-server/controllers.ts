@@ -8,13 +8,7 @@ import { Public } from '../security/public.decorator';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { AgentCardFactory } from './agent-card.factory';
 import { baseUrlOf } from './base-url';
-import { sendParamsProblem } from './send-params.validator';
 import { JsonRpcTransport } from './json-rpc.transport';
-
-/** A v1.0 `message:send` or `message:stream` (v0.3's live under `/v1/` and are checked by the SDK). */
-function isV1Send(request: FastifyRequest, path: string): boolean {
-  return request.method === 'POST' && /^(\/(?!v1\/)[^/]+)?\/message:(send|stream)(\?|$)/.test(path);
-}
 
 /** The HTTP+JSON binding uses GET, POST and DELETE only. */
 const AGENT_PATHS = ['agents/:name', 'agents/:name/*'];
@@ -130,9 +124,9 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
     private forward(endpoint: AgentEndpoint, prefix: string, request: FastifyRequest, reply: FastifyReply): void {
       const raw = request.raw as typeof request.raw & { body?: unknown };
       raw.url = request.url.slice(prefix.length) || '/';
-      const problem = isV1Send(request, raw.url) ? sendParamsProblem(request.body, '') : undefined;
-      if (problem) {
-        void reply.code(400).send(toRestErrorBody(new RequestMalformedError(problem), 400));
+      if (!isObjectOrNothing(request.body)) {
+        const problem = new RequestMalformedError('The request body must be a JSON object.');
+        void reply.code(400).send(toRestErrorBody(problem, 400));
         return;
       }
       raw.body = request.body;
@@ -144,4 +138,9 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
   }
 
   return [AgentCardsController, JsonRpcController, RestController];
+}
+
+/** v0.3 clients send `null` for an empty POST body, others none at all. */
+function isObjectOrNothing(body: unknown): boolean {
+  return body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body));
 }

@@ -7,10 +7,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
 import { normalizeSeedRequest } from './seed-compat';
-import { sendParamsProblem } from './send-params.validator';
 import { streamSse } from './sse';
+import { envelopeError, JsonRpcError, requestId } from '../common/json-rpc-envelope';
+import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
 
-type JsonRpcId = string | number | null;
+interface JsonRpcResponse {
+  error?: JsonRpcError;
+}
 
 /**
  * JSON-RPC on Fastify through the SDK's transport handlers: v1.0, or v0.3 for requests without an
@@ -30,40 +33,37 @@ export class JsonRpcTransport {
     const toError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const errorResponse = (error: unknown) => ({ jsonrpc: '2.0', id, error: toError(error) });
     try {
+      const invalid = envelopeError(body);
+      if (invalid) return void (await reply.code(200).send({ jsonrpc: '2.0', id, error: invalid }));
+      const { method, params } = body as { method: string; params?: unknown };
       const context = callContextFor(request, request.headers, legacy);
       validateVersion(context.requestedVersion, endpoint.card, 'JSONRPC');
-      if (!legacy) checkSendParams(body);
+      const problem = jsonRpcParamsProblem(legacy, method, params);
+      if (problem) throw new RequestMalformedError(problem);
       const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(body as Record<string, unknown>, context);
       if (!isAsyncIterable(result)) {
-        await reply.code(200).send(result);
+        await this.answer(reply, result as JsonRpcResponse);
         return;
       }
       // v0.3 resubscribe answers errors inside the stream; everything else before it starts.
-      const inStream = legacy && (body as { method?: string }).method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
+      const inStream = legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
       const iterator = result[Symbol.asyncIterator]();
       const first = inStream ? undefined : await iterator.next();
       await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, errorResponse, first);
     } catch (error) {
-      const response = errorResponse(error);
-      const internal = response.error.code === A2A_ERROR_CODE.INTERNAL_ERROR;
-      if (internal) this.logger.error({ err: error }, 'JSON-RPC request failed');
-      if (!reply.sent) await reply.code(internal ? 500 : 200).send(response);
+      if (!reply.sent) await this.answer(reply, errorResponse(error), error);
     }
   }
-}
 
-const SEND_METHODS = ['SendMessage', 'SendStreamingMessage'];
-
-function checkSendParams(body: unknown): void {
-  const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown };
-  if (typeof method !== 'string' || !SEND_METHODS.includes(method)) return;
-  const problem = sendParamsProblem(params, 'params');
-  if (problem) throw new RequestMalformedError(problem);
-}
-
-function requestId(body: unknown): JsonRpcId {
-  const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  /**
+   * Sends a response. An internal error is the server's fault: HTTP 500, logged with its cause, and
+   * answered with a generic message, as its own (a database's, say) is no business of the client's.
+   */
+  private async answer(reply: FastifyReply, response: JsonRpcResponse, cause?: unknown): Promise<void> {
+    if (response.error?.code !== A2A_ERROR_CODE.INTERNAL_ERROR) return void (await reply.code(200).send(response));
+    this.logger.error({ err: cause ?? response.error }, 'JSON-RPC request failed');
+    await reply.code(500).send({ ...response, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' } });
+  }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -1,11 +1,12 @@
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { callContextFor } from './call-context';
 import { normalizeSeedRequest } from './seed-compat';
 import { streamSse } from './sse';
+import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
 
 interface JsonRpcResponse {
   result?: unknown;
@@ -28,6 +29,8 @@ const STATUS_OF_CODE: Record<number, number> = {
 export function seedRoutesController(listenPath: string) {
   @Controller(`${listenPath}/tasks`)
   class SeedRoutesController {
+    private readonly logger = new Logger('SeedRoutes');
+
     constructor(private readonly endpoints: A2aEndpoints) {}
 
     @Post('send')
@@ -62,19 +65,21 @@ export function seedRoutesController(listenPath: string) {
       await this.answer(reply, await this.call(request, 'tasks/cancel', { id }));
     }
 
-    private call(request: FastifyRequest, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
+    private async call(request: FastifyRequest, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
       const context = callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
-      const body = normalizeSeedRequest({ jsonrpc: '2.0', id: 1, method, params });
-      return this.endpoints.primary().legacyJsonRpc.handle(body as Record<string, unknown>, context) as Promise<
-        JsonRpcResponse | AsyncIterable<unknown>
-      >;
+      const body = normalizeSeedRequest({ jsonrpc: '2.0', id: 1, method, params }) as { method: string; params: unknown };
+      const problem = jsonRpcParamsProblem(true, body.method, body.params);
+      if (problem) return { error: { code: A2A_ERROR_CODE.INVALID_PARAMS, message: problem } };
+      return this.endpoints.primary().legacyJsonRpc.handle(body, context) as Promise<JsonRpcResponse | AsyncIterable<unknown>>;
     }
 
     private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>): Promise<void> {
       const { result, error } = response as JsonRpcResponse;
       if (!error) return void (await reply.code(200).send(result));
       const status = STATUS_OF_CODE[error.code] ?? 400;
-      await reply.code(status).send({ error: errorName(error.code), code: error.code, message: error.message });
+      if (status === 500) this.logger.error({ err: error }, 'seed A2A request failed');
+      const message = status === 500 ? 'Internal error.' : error.message;
+      await reply.code(status).send({ error: errorName(error.code), code: error.code, message });
     }
   }
   return SeedRoutesController;

@@ -1,5 +1,5 @@
-import { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { ContentTypeNotSupportedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, Task, TaskPushNotificationConfig, TaskState } from '@a2a-js/sdk';
+import { ContentTypeNotSupportedError, RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
   AgentExecutor,
   DefaultRequestHandler,
@@ -9,6 +9,7 @@ import {
   ServerCallContext,
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
+import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import { isTerminal } from '../task-store/task-states';
 import type { TaskCanceller } from './task-canceller.service';
 
@@ -26,8 +27,9 @@ export interface HandlerParts {
 
 /**
  * The SDK's DefaultRequestHandler with what a multi-replica server adds: output-mode negotiation
- * (the spec's content-type error when the client accepts nothing the agent produces) and a cancel
- * that reaches a turn running on any worker, or none.
+ * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
+ * before they start when their task could not be stored, and a cancel that reaches a turn running
+ * on any worker, or none.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
@@ -40,13 +42,18 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
-    this.checkOutputModes(params);
+    this.checkSend(params, context);
     return super.sendMessage(params, context);
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    this.checkOutputModes(params);
+    this.checkSend(params, context);
     yield* super.sendMessageStream(params, context);
+  }
+
+  override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    this.checkStorable(params, context);
+    return super.createTaskPushNotificationConfig(params, context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -59,6 +66,16 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
       throw new TaskNotCancelableError(`Task ${task.id} ended before it could be canceled.`);
     }
     return latest;
+  }
+
+  private checkSend(params: SendMessageRequest, context: ServerCallContext): void {
+    this.checkStorable(params, context);
+    this.checkOutputModes(params);
+  }
+
+  private checkStorable(params: object, context: ServerCallContext): void {
+    const unstorable = pathOfUnstorableText(params, 'params') ?? (hasUnstorableText(context.tenant) ? 'tenant' : undefined);
+    if (unstorable) throw new RequestMalformedError(`${unstorable}: must not contain U+0000 or unpaired surrogates, which cannot be stored.`);
   }
 
   private checkOutputModes(params: SendMessageRequest): void {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { taskScope } from './task-scope';
 
@@ -11,7 +12,8 @@ const LEGACY_WIRE_VERSION = '0.3';
 /**
  * The SDK's PushNotificationStore on Postgres, with the semantics of its in-memory store: scoped by
  * tenant and owner, an empty id is assigned in place, re-saving an id replaces it and moves it last,
- * and each config remembers the A2A wire version it was registered over.
+ * and each config remembers the A2A wire version it was registered over. Keys that Postgres text
+ * cannot hold (U+0000, unpaired surrogates) match nothing.
  */
 @Injectable()
 export class PostgresPushConfigStore implements PushNotificationStore {
@@ -34,6 +36,7 @@ export class PostgresPushConfigStore implements PushNotificationStore {
 
   async loadWithMetadata(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]> {
     const { tenant, owner } = taskScope(context);
+    if (hasUnstorableText(taskId, tenant)) return [];
     const rows = await this.prisma.pushConfig.findMany({
       where: { taskId, tenant, owner },
       orderBy: { position: 'asc' },
@@ -45,6 +48,7 @@ export class PostgresPushConfigStore implements PushNotificationStore {
   /** Without a config id, deletes the config whose id is the task id, as the SDK's store does. */
   async delete(taskId: string, context: ServerCallContext, configId: string = taskId): Promise<void> {
     const { tenant, owner } = taskScope(context);
+    if (hasUnstorableText(taskId, tenant, configId)) return;
     await this.prisma.pushConfig.deleteMany({ where: { taskId, tenant, owner, id: configId } });
   }
 }

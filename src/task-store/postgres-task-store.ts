@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ListTasksRequest, ListTasksResponse, StreamResponse, Task, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { TaskNotFoundError, TaskScopeConflictError } from './task-store.errors';
@@ -23,7 +24,8 @@ const RETENTION_LOCK = Prisma.sql`hashtext('switchboard:task-retention')`;
 /**
  * The durable TaskStore: one row per task holding Task.toJSON, plus the event log. Every write
  * bumps the row's version. `update` locks the row (SELECT ... FOR UPDATE) for its read-modify-write,
- * so concurrent updates of one task run one after another and none is lost.
+ * so concurrent updates of one task run one after another and none is lost. Keys that Postgres
+ * text cannot hold (U+0000, unpaired surrogates) belong to no stored task: such lookups find nothing.
  */
 @Injectable()
 export class PostgresTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
@@ -33,6 +35,7 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
 
   async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
     const { tenant, owner } = taskScope(context);
+    if (hasUnstorableText(taskId, tenant)) return undefined;
     const row = await this.prisma.task.findFirst({ where: { id: taskId, tenant, owner }, select: { data: true, version: true } });
     return row ? { task: Task.fromJSON(row.data), version: row.version } : undefined;
   }
@@ -43,6 +46,7 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
 
   updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
     const scope = taskScope(context);
+    if (hasUnstorableText(taskId, scope.tenant)) throw new TaskNotFoundError(taskId);
     return this.prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ data: unknown }[]>`
         SELECT data FROM tasks WHERE id = ${taskId} AND tenant = ${scope.tenant} AND owner = ${scope.owner} FOR UPDATE`;
@@ -54,6 +58,7 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const { tenant, owner } = taskScope(context);
     const filter = listFilter(params);
+    if (hasUnstorableText(tenant, filter.contextId, filter.after?.id)) return listResponse([], 0, params);
     const conditions = [Prisma.sql`tenant = ${tenant}`, Prisma.sql`owner = ${owner}`];
     if (filter.contextId !== undefined) conditions.push(Prisma.sql`context_id = ${filter.contextId}`);
     if (filter.state !== undefined) conditions.push(Prisma.sql`state = ${taskStateToJSON(filter.state)}`);

@@ -39,9 +39,9 @@ export function listFilter(params: ListTasksRequest): ListFilter {
   if (params.contextId) filter.contextId = params.contextId;
   if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) filter.state = params.status;
   if (params.statusTimestampAfter) {
-    const after = Date.parse(params.statusTimestampAfter);
-    if (Number.isNaN(after)) throw new RequestMalformedError('statusTimestampAfter must be a valid ISO 8601 date string');
-    filter.statusAfter = new Date(after);
+    const after = parseTimestamp(params.statusTimestampAfter);
+    if (!after) throw new RequestMalformedError('statusTimestampAfter must be an ISO 8601 date between the years 1 and 9999');
+    filter.statusAfter = after;
   }
   if (params.pageToken) filter.after = decodePageToken(params.pageToken);
   return filter;
@@ -90,8 +90,17 @@ function decodePageToken(token: string): ListPosition {
 }
 
 function parseStatusTimestamp(timestamp: string): Date {
-  const parsed = Date.parse(timestamp);
-  return Number.isNaN(parsed) ? NO_STATUS_TIMESTAMP : new Date(parsed);
+  return parseTimestamp(timestamp) ?? NO_STATUS_TIMESTAMP;
+}
+
+/** Bounds that every store, Postgres's timestamptz included, can hold and compare. */
+const EARLIEST = NO_STATUS_TIMESTAMP.getTime();
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A date within the years 1 to 9999, or undefined. */
+function parseTimestamp(text: string): Date | undefined {
+  const time = Date.parse(text);
+  return time >= EARLIEST && time <= LATEST ? new Date(time) : undefined;
 }
 
 /** List order: negative when `a` comes first (later status time, then greater id). */

@@ -1,11 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { writeConfigFile } from '../support/config-file';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { bearer, startTestApp, testConfig } from '../support/test-app';
+import { bearer } from '../support/test-app';
+import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, authenticatedFetch, Binding, collect, kinds, userMessage } from './support/sdk-client';
-import { TEST_AGENTS_TOML } from './support/test-agents';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -18,9 +15,7 @@ const POCKETPAW_SEND = {
 };
 
 describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () => {
-  let database: TestDatabase;
-  let redisPrefix: string;
-  let app: NestFastifyApplication;
+  let service: DurableTestApp;
   let url: string;
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -46,23 +41,11 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       .map((line) => JSON.parse(line.slice(6)) as Json);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redisPrefix = testRedisPrefix();
-    ({ app, url } = await startTestApp(
-      testConfig({
-        SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML),
-        DATABASE_URL: database.url,
-        REDIS_URL: testRedisUrl(),
-        SWITCHBOARD_REDIS_PREFIX: redisPrefix,
-      }),
-    ));
+    service = await startDurableTestApp();
+    url = service.url;
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await deleteRedisKeys(redisPrefix);
-    await database?.drop();
-  });
+  afterAll(() => service?.close());
 
   describe('v0.3 JSON-RPC (no A2A-Version header)', () => {
     it('takes PocketPaw\u2019s message/send body and answers a v0.3 task', async () => {

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { LEGACY_TASK_PARAMS_SCHEMAS } from './legacy-task-params.schemas';
+import { SEND_PARAMS_SCHEMAS } from './send-params.schemas';
+import { issueText } from './send-params.validator';
+
+/** Params checked before the SDK's lenient parsing, per protocol version and method. */
+const SCHEMAS: Record<'v1' | 'v03', Record<string, z.ZodType>> = {
+  v1: { SendMessage: SEND_PARAMS_SCHEMAS.v1, SendStreamingMessage: SEND_PARAMS_SCHEMAS.v1 },
+  v03: { 'message/send': SEND_PARAMS_SCHEMAS.v03, 'message/stream': SEND_PARAMS_SCHEMAS.v03, ...LEGACY_TASK_PARAMS_SCHEMAS },
+};
+
+/** Any v1.0 method may name a tenant, which the SDK sets on the call context as it comes. */
+const V1_ANY_METHOD = z.looseObject({ tenant: z.string().optional() }).optional();
+
+/** The problem with a JSON-RPC request's params, as `params.field: what is wrong`, or undefined if none. */
+export function jsonRpcParamsProblem(legacy: boolean, method: string, params: unknown): string | undefined {
+  const schemas = SCHEMAS[legacy ? 'v03' : 'v1'];
+  const schema = Object.hasOwn(schemas, method) ? schemas[method] : legacy ? undefined : V1_ANY_METHOD;
+  const result = schema?.safeParse(params);
+  return result && !result.success ? issueText(result.error.issues[0], 'params') : undefined;
+}

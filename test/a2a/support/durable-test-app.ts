@@ -1,0 +1,38 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Environment } from '../../../src/config/config.loader';
+import { writeConfigFile } from '../../support/config-file';
+import { startTestApp, testConfig } from '../../support/test-app';
+import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../../support/test-database';
+import { TEST_AGENTS_TOML } from './test-agents';
+
+export interface DurableTestApp {
+  app: NestFastifyApplication;
+  url: string;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The test agents served in durable mode: a database and a Redis key prefix of their own, an in-process worker. */
+export async function startDurableTestApp(env: Environment = {}): Promise<DurableTestApp> {
+  const database = await createTestDatabase();
+  const redisPrefix = testRedisPrefix();
+  const { app, url } = await startTestApp(
+    testConfig({
+      SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML),
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+      ...env,
+    }),
+  );
+  return {
+    app,
+    url,
+    database,
+    async close() {
+      await app.close();
+      await deleteRedisKeys(redisPrefix);
+      await database.drop();
+    },
+  };
+}
