@@ -2,48 +2,69 @@
  * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
  * latency, errors and peak RSS, and the targets checked.
- * Usage: npm run bench:a2a -- [--duration 10] [--connections 50]
+ * Usage: npm run bench:a2a -- [--duration 10] [--connections 50] [--only durable] [--profile DIR]
+ * `--profile DIR` writes a V8 CPU profile of each Switchboard process into DIR (open it in Chrome
+ * DevTools, or summarize it with `bench/cpu-profile-summary.ts`).
  * Exits non-zero when a server fails to start or answers wrongly; slow results are reported, not failed.
  */
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt, hasA2aServer } from './build';
 import { LoadOptions, runLoad, verifyAnswer } from './load';
-import { sampleRss, shutdown } from './processes';
+import { sampleUsage, shutdown } from './processes';
 import { Outcome, printReport } from './report';
 import { RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 
 const WARM_UP_SECS = 2;
 let interrupted = false;
 
-function options(): LoadOptions {
+interface BenchOptions {
+  load: LoadOptions;
+  servers: ServerName[];
+  profileDir?: string;
+}
+
+function options(): BenchOptions {
   const { values } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      only: { type: 'string' },
+      profile: { type: 'string' },
+    },
   });
   const positive = (name: string, raw: string) => {
     const value = Number(raw);
     if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
     return value;
   };
-  return { durationSecs: positive('duration', values.duration), connections: positive('connections', values.connections) };
+  const servers = values.only ? values.only.split(',') : SERVER_NAMES;
+  const unknown = servers.find((name) => !SERVER_NAMES.includes(name as ServerName));
+  if (unknown) throw new Error(`--only takes ${SERVER_NAMES.join(', ')}; got "${unknown}"`);
+  return {
+    load: { durationSecs: positive('duration', values.duration), connections: positive('connections', values.connections) },
+    servers: servers as ServerName[],
+    profileDir: values.profile && resolve(values.profile),
+  };
 }
 
-async function measure(name: ServerName, load: LoadOptions, buildError: string | undefined): Promise<Outcome> {
+async function measure(name: ServerName, load: LoadOptions, buildError: string | undefined, profileDir?: string): Promise<Outcome> {
   let server: RunningServer | undefined;
   try {
     if (name !== 'reference' && buildError) throw new Error(buildError);
     console.log(`${name}: starting`);
-    server = await startServer(name);
+    server = await startServer(name, profileDir);
     await verifyAnswer(server);
     console.log(`${name}: answers correctly; warming up ${WARM_UP_SECS} s`);
     await runLoad(server, { ...load, durationSecs: WARM_UP_SECS });
     console.log(`${name}: measuring ${load.durationSecs} s`);
-    const stopSampling = sampleRss(server.processes);
+    const stopSampling = sampleUsage(server.processes);
     const result = await runLoad(server, load);
-    const peakRssMb = stopSampling();
+    const usage = stopSampling();
     const dead = server.processes.find((p) => !p.running);
     if (dead) throw new Error(`${dead.name} exited (${dead.exitStatus}) during the load:\n${dead.tail()}`);
-    return { server: name, result, peakRssMb };
+    return { server: name, result, usage };
   } catch (error) {
     const missing = name !== 'reference' && !hasA2aServer() ? ' (dist/a2a-server is missing: the A2A server is not built yet)' : '';
     return { server: name, failure: `${(error as Error).message}${missing}` };
@@ -53,7 +74,7 @@ async function measure(name: ServerName, load: LoadOptions, buildError: string |
 }
 
 async function main(): Promise<void> {
-  const load = options();
+  const { load, servers, profileDir } = options();
   console.log(
     `A2A bench: blocking SendMessage, ${load.connections} connections, ${load.durationSecs} s per server after ${WARM_UP_SECS} s of warm-up; ` +
       `Node ${process.version}, ${availableParallelism()} cores shared by the server and the load generator`,
@@ -66,8 +87,8 @@ async function main(): Promise<void> {
     buildError = (error as Error).message;
   }
   const outcomes: Outcome[] = [];
-  for (const name of SERVER_NAMES) {
-    const outcome = await measure(name, load, buildError);
+  for (const name of servers) {
+    const outcome = await measure(name, load, buildError, profileDir);
     // After Ctrl-C a failure is most likely the interruption itself (a killed migration): no report.
     if (interrupted) return;
     outcomes.push(outcome);

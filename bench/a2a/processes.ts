@@ -105,9 +105,31 @@ export function rssMb(pid: number): number | undefined {
   }
 }
 
-/** Samples each process's RSS every `intervalMs` until stopped; returns the peak of each. */
-export function sampleRss(processes: ServerProcess[], intervalMs = 200): () => Map<string, number> {
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux everywhere that matters). */
+const USER_HZ = 100;
+
+/** CPU seconds (user + system) a process has used so far, or 0 once it has gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields overall.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+  } catch {
+    return 0;
+  }
+}
+
+export interface ProcessUsage {
+  /** Peak RSS in MB. */
+  peakRssMb: number;
+  /** CPU seconds used while sampled: comparable across noisy runs where throughput is not. */
+  cpuSeconds: number;
+}
+
+/** Samples each process's RSS every `intervalMs` and its CPU time until stopped; returns each one's usage. */
+export function sampleUsage(processes: ServerProcess[], intervalMs = 200): () => Map<string, ProcessUsage> {
   const peaks = new Map(processes.map((p) => [p.name, 0]));
+  const cpuAtStart = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
   const sample = () => {
     for (const p of processes) peaks.set(p.name, Math.max(peaks.get(p.name)!, rssMb(p.pid) ?? 0));
   };
@@ -116,7 +138,7 @@ export function sampleRss(processes: ServerProcess[], intervalMs = 200): () => M
   return () => {
     clearInterval(timer);
     sample();
-    return peaks;
+    return new Map(processes.map((p) => [p.name, { peakRssMb: peaks.get(p.name)!, cpuSeconds: cpuSeconds(p.pid) - cpuAtStart.get(p.name)! }]));
   };
 }
 

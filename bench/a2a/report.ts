@@ -3,13 +3,14 @@
  * and a server that failed to start or answered wrongly has a row that says so.
  */
 import { errorCount, LoadResult } from './load';
+import type { ProcessUsage } from './processes';
 import type { ServerName } from './servers';
 
 export interface Outcome {
   server: ServerName;
   result?: LoadResult;
-  /** Peak RSS in MB of each of the server's processes during the load. */
-  peakRssMb?: Map<string, number>;
+  /** Peak RSS and CPU time of each of the server's processes during the load. */
+  usage?: Map<string, ProcessUsage>;
   /** Why the server was not measured (did not start, answered wrongly). */
   failure?: string;
 }
@@ -19,15 +20,15 @@ function printTable(header: string[], rows: string[][]): void {
   for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
 }
 
-function rssCell(peaks: Map<string, number>): string {
-  const values = [...peaks.values()];
-  const total = values.reduce((sum, mb) => sum + mb, 0).toFixed(1);
-  if (peaks.size === 1) return total;
-  return `${total} (${[...peaks].map(([name, mb]) => `${name.split(' ').pop()} ${mb.toFixed(1)}`).join(' + ')})`;
+/** A total over the server's processes, itemized when there are several (`441.4 (api 201.1 + worker 240.3)`). */
+function perProcessCell(usage: Map<string, ProcessUsage>, value: (usage: ProcessUsage) => number, digits: number): string {
+  const total = [...usage.values()].reduce((sum, u) => sum + value(u), 0).toFixed(digits);
+  if (usage.size === 1) return total;
+  return `${total} (${[...usage].map(([name, u]) => `${name.split(' ').pop()} ${value(u).toFixed(digits)}`).join(' + ')})`;
 }
 
-function row({ server, result, peakRssMb, failure }: Outcome): string[] {
-  if (!result) return [server, 'FAILED', '-', '-', '-', '-', 'see below'];
+function row({ server, result, usage, failure }: Outcome): string[] {
+  if (!result) return [server, 'FAILED', '-', '-', '-', '-', '-', 'see below'];
   const errors = errorCount(result);
   return [
     server,
@@ -35,7 +36,8 @@ function row({ server, result, peakRssMb, failure }: Outcome): string[] {
     result.p50Ms.toFixed(1),
     result.p99Ms.toFixed(1),
     errors === 0 ? '0' : `${errors} of ${result.requests}`,
-    peakRssMb ? rssCell(peakRssMb) : '-',
+    usage ? perProcessCell(usage, (u) => u.peakRssMb, 1) : '-',
+    usage && result.requests > 0 ? perProcessCell(usage, (u) => (1000 * u.cpuSeconds) / result.requests, 2) : '-',
     errors === 0 ? '' : 'RUN HAD ERRORS: figures are not valid',
   ];
 }
@@ -84,7 +86,7 @@ const TARGETS: Target[] = [
 
 export function printReport(outcomes: Outcome[]): void {
   console.log('');
-  printTable(['server', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', ''], outcomes.map(row));
+  printTable(['server', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU ms/req', ''], outcomes.map(row));
   for (const { server, result, failure } of outcomes) {
     if (failure) console.log(`\n${server} FAILED: ${failure}`);
     else if (result?.sample) console.log(`\n${server}: first wrong response: ${result.sample}`);

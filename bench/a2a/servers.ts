@@ -31,8 +31,10 @@ export interface RunningServer {
 export type ServerName = 'reference' | 'embedded' | 'durable';
 export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable'];
 
-export function startServer(name: ServerName): Promise<RunningServer> {
-  return { reference: startReference, embedded: startEmbedded, durable: startDurable }[name]();
+/** Starts a server; with `profileDir`, Switchboard's processes write V8 CPU profiles there when they exit. */
+export function startServer(name: ServerName, profileDir?: string): Promise<RunningServer> {
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return { reference: startReference, embedded: startEmbedded, durable: startDurable }[name](nodeArgs);
 }
 
 /** A scratch directory removed with the server: the reference build, or Switchboard's working directory. */
@@ -71,11 +73,11 @@ function switchboardEnv(extra: Record<string, string>): Record<string, string> {
   };
 }
 
-async function startEmbedded(): Promise<RunningServer> {
+async function startEmbedded(nodeArgs: string[]): Promise<RunningServer> {
   // An empty working directory, as the CLI tests use, so that no ./switchboard.toml is picked up.
   const dir = scratchDir('embedded');
   const port = await freePort();
-  const api = startNode('embedded', [SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
+  const api = startNode('embedded', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
   const server = stoppable(
     { name: 'embedded', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api] },
     dir.remove,
@@ -84,7 +86,7 @@ async function startEmbedded(): Promise<RunningServer> {
   return server;
 }
 
-async function startDurable(): Promise<RunningServer> {
+async function startDurable(nodeArgs: string[]): Promise<RunningServer> {
   const dir = scratchDir('durable');
   const prefix = `bench-${randomBytes(6).toString('hex')}:`;
   const databaseName = uniqueName('switchboard_bench_a2a');
@@ -110,8 +112,8 @@ async function startDurable(): Promise<RunningServer> {
   }
   const port = await freePort();
   const env = switchboardEnv({ DATABASE_URL: databaseUrl, REDIS_URL, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
-  const api = startNode('durable api', [SWITCHBOARD_BIN, 'serve'], { ...env, PORT: String(port) }, dir.path);
-  const worker = startNode('durable worker', [SWITCHBOARD_BIN, 'worker'], env, dir.path);
+  const api = startNode('durable api', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], { ...env, PORT: String(port) }, dir.path);
+  const worker = startNode('durable worker', [...nodeArgs, SWITCHBOARD_BIN, 'worker'], env, dir.path);
   const server = stoppable(
     { name: 'durable', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api, worker] },
     dropEarly,

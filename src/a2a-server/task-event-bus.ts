@@ -11,6 +11,8 @@ import type { TaskEventStream } from '../task-store/task-event-stream.interface'
 import { TERMINAL_TASK_STATES } from '../task-store/task-states';
 
 const TURN_ENDING_STATES: readonly TaskState[] = [...TERMINAL_TASK_STATES, TaskState.TASK_STATE_INPUT_REQUIRED];
+/** The abort reason of a bus that stopped; one shared value, as `abort()` without one builds a DOMException each time. */
+const STOPPED = new Error('task event bus stopped');
 
 /**
  * The SDK's event bus, fed from the task's shared event stream: whichever process runs the turn,
@@ -53,7 +55,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
 
   stop(): void {
     if (this.abort.signal.aborted) return;
-    this.abort.abort();
+    this.abort.abort(STOPPED);
     this.onStop();
   }
 

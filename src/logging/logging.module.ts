@@ -1,5 +1,6 @@
 /** Structured JSON logs (pino), one line per event, with the request id on every request log. */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { SwitchboardConfig } from '../config/config.schema';
@@ -15,7 +16,8 @@ export class LoggingModule {
             level: log.level,
             transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
             genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
-            customProps: () => ({ service: 'switchboard' }),
+            // On the root logger, not per request (`customProps` would make every request's logger pay for it).
+            base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
             autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
             customAttributeKeys: { reqId: 'requestId' },

@@ -3,6 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import Redis, { RedisOptions } from 'ioredis';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { withTimeout } from '../common/with-timeout';
+import { BlockingConnectionPool } from './blocking-connection-pool';
+
+/** Idle connections kept for blocking reads; more are opened under load and closed when given back. */
+const MAX_IDLE_BLOCKING_CONNECTIONS = 64;
 
 /**
  * The one place that knows how to reach Redis. Owns every connection it hands out (the shared
@@ -16,6 +20,8 @@ export class RedisService implements OnApplicationShutdown {
   readonly prefix: string;
   private readonly url: string;
   private readonly dedicated = new Set<Redis>();
+  /** Reusable connections for blocking reads. */
+  readonly blocking: BlockingConnectionPool;
 
   constructor(config: ConfigService<SwitchboardConfig, true>) {
     const redis = config.get('redis', { infer: true });
@@ -23,6 +29,7 @@ export class RedisService implements OnApplicationShutdown {
     this.url = redis.url;
     this.prefix = redis.key_prefix;
     this.client = this.connect('commands');
+    this.blocking = new BlockingConnectionPool(() => this.dedicatedConnection('blocking-reads'), this.client, MAX_IDLE_BLOCKING_CONNECTIONS);
   }
 
   /** A namespaced key: every key this service writes starts with the configured prefix. */
@@ -57,8 +64,8 @@ export class RedisService implements OnApplicationShutdown {
     retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2_000),
   };
 
-  private connect(purpose: string): Redis {
-    const connection = new Redis(this.url, { ...RedisService.baseOptions, connectionName: `switchboard:${purpose}` });
+  private connect(purpose: string, options: RedisOptions = {}): Redis {
+    const connection = new Redis(this.url, { ...RedisService.baseOptions, ...options, connectionName: `switchboard:${purpose}` });
     connection.on('error', (error) => this.logger.warn({ purpose, err: error.message }, 'redis connection error'));
     return connection;
   }

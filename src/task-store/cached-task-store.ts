@@ -46,6 +46,12 @@ export class CachedTaskStore implements TaskStore {
     return updated.task;
   }
 
+  async saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task> {
+    const stored = await this.inner.saveUnlessEndedVersioned(task, context);
+    await this.refresh(taskScope(context), stored);
+    return stored.task;
+  }
+
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     return this.inner.list(params, context);
   }

@@ -22,14 +22,18 @@ export class MemoryTaskEventStream implements TaskEventStream {
 
   constructor(private readonly maxLen: number) {}
 
-  async publish(taskId: string, event: StreamResponse): Promise<string> {
+  async publish(taskId: string, events: StreamResponse[], { close = false }: { close?: boolean } = {}): Promise<string[]> {
     const stream = this.stream(taskId);
-    const seq = ++stream.lastSeq;
-    stream.entries.push({ seq, event: StreamResponse.toJSON(event) });
+    const ids = events.map((event) => {
+      const seq = ++stream.lastSeq;
+      stream.entries.push({ seq, event: StreamResponse.toJSON(event) });
+      return String(seq);
+    });
     if (stream.entries.length > this.maxLen) stream.entries.splice(0, stream.entries.length - this.maxLen);
-    this.expireAfter(taskId, stream, UNCLOSED_STREAM_TTL_SECS);
+    if (close) stream.closed = true;
+    this.expireAfter(taskId, stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
-    return String(seq);
+    return ids;
   }
 
   async tail(taskId: string): Promise<string> {
@@ -42,13 +46,6 @@ export class MemoryTaskEventStream implements TaskEventStream {
       if ((entries[i].event as { task?: unknown }).task !== undefined) return String(entries[i].seq - 1);
     }
     return '0';
-  }
-
-  async close(taskId: string): Promise<void> {
-    const stream = this.stream(taskId);
-    stream.closed = true;
-    this.expireAfter(taskId, stream, CLOSED_STREAM_TTL_SECS);
-    wakeReaders(stream);
   }
 
   async *read(taskId: string, { afterId, signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {

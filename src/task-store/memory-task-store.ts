@@ -35,6 +35,14 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     return this.write(task, scope, existing);
   }
 
+  async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
+    const scope = taskScope(context);
+    const existing = this.entries.get(task.id);
+    if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
+    if (existing && isTerminal(existing.task)) return { task: Task.fromJSON(existing.data), version: existing.version };
+    return this.write(task, scope, existing);
+  }
+
   async updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
     const entry = this.visible(taskId, context);
     if (!entry) throw new TaskNotFoundError(taskId);

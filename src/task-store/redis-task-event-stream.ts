@@ -22,8 +22,8 @@ type StreamReply = [key: string, entries: [id: string, fields: string[]][]][] | 
 
 /**
  * Task event streams on Redis Streams: XADD with an approximate MAXLEN, a terminal entry marking the
- * close, and expiry. Each reader blocks in XREAD on a connection of its own, which it closes when it
- * finishes; aborting closes it at once, which also ends a read that is blocked.
+ * close, and expiry. Each reader blocks in XREAD on a pooled connection of its own for as long as
+ * it reads; aborting wakes a blocked read at once.
  */
 export class RedisTaskEventStream implements TaskEventStream {
   constructor(
@@ -31,8 +31,14 @@ export class RedisTaskEventStream implements TaskEventStream {
     private readonly maxLen: number,
   ) {}
 
-  async publish(taskId: string, event: StreamResponse): Promise<string> {
-    return this.append(taskId, [EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event))], UNCLOSED_STREAM_TTL_SECS);
+  async publish(taskId: string, events: StreamResponse[], { close = false }: { close?: boolean } = {}): Promise<string[]> {
+    const key = this.key(taskId);
+    const transaction = this.redis.client.multi();
+    for (const event of events) transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event)));
+    if (close) transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', CLOSED_FIELD, '1');
+    transaction.expire(key, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
+    const replies = await execTransaction(transaction);
+    return replies.slice(0, events.length) as string[];
   }
 
   async tail(taskId: string): Promise<string> {
@@ -52,18 +58,12 @@ export class RedisTaskEventStream implements TaskEventStream {
     }
   }
 
-  async close(taskId: string): Promise<void> {
-    await this.append(taskId, [CLOSED_FIELD, '1'], CLOSED_STREAM_TTL_SECS);
-  }
-
   async *read(taskId: string, { afterId = '0-0', signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {
     if (signal?.aborted) return;
     const key = this.key(taskId);
-    const connection = this.redis.dedicatedConnection('task-event-reader');
-    // Only once: ioredis arms a 2 s destroy timer on every disconnect(), which a closed socket never clears.
-    const stop = once(() => connection.disconnect());
-    signal?.addEventListener('abort', stop, { once: true });
+    const { connection, release } = await this.redis.blocking.lease(signal);
     let last = afterId;
+    let healthy = true;
     try {
       while (!signal?.aborted) {
         const reply = (await connection.xread('COUNT', READ_BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', key, last)) as StreamReply;
@@ -76,22 +76,11 @@ export class RedisTaskEventStream implements TaskEventStream {
         }
       }
     } catch (error) {
-      if (!signal?.aborted) throw error;
+      healthy = false;
+      throw error;
     } finally {
-      signal?.removeEventListener('abort', stop);
-      stop();
+      release(healthy);
     }
-  }
-
-  private async append(taskId: string, fields: [field: string, value: string], ttlSecs: number): Promise<string> {
-    const key = this.key(taskId);
-    const [id] = await execTransaction(
-      this.redis.client
-        .multi()
-        .xadd(key, 'MAXLEN', '~', this.maxLen, '*', ...fields)
-        .expire(key, ttlSecs),
-    );
-    return id as string;
   }
 
   private async entryBefore(key: string, id: string): Promise<string> {
@@ -102,12 +91,4 @@ export class RedisTaskEventStream implements TaskEventStream {
   private key(taskId: string): string {
     return this.redis.key('task-events', taskId);
   }
-}
-
-function once(action: () => void): () => void {
-  let done = false;
-  return () => {
-    if (!done) action();
-    done = true;
-  };
 }

@@ -18,7 +18,12 @@ export interface TaskEventStreamEntry {
  * position. Hot data with a bounded length and lifetime; the durable copy is the TaskStore's log.
  */
 export interface TaskEventStream {
-  publish(taskId: string, event: StreamResponse): Promise<string>;
+  /**
+   * Appends `events` in order, then the close marker when `close` is set (no more events will come:
+   * readers finish after draining, the stream expires later), all in one step. Returns the positions
+   * of the events.
+   */
+  publish(taskId: string, events: StreamResponse[], options?: { close?: boolean }): Promise<string[]>;
   /**
    * Yields entries after `afterId` (from the start when omitted), then live ones as they are
    * published, until the stream is closed or `signal` aborts. A stream that never existed, or has
@@ -29,6 +34,4 @@ export interface TaskEventStream {
   tail(taskId: string): Promise<string>;
   /** Position just before the newest `task` event, where the current turn began: reading after it replays the turn. */
   turnStart(taskId: string): Promise<string>;
-  /** No more events will come: readers finish after draining; the stream expires later. */
-  close(taskId: string): Promise<void>;
 }

@@ -32,6 +32,12 @@ export interface TaskStore extends A2aTaskStore {
    * serialized, so none is lost. Throws TaskNotFoundError when the task is not visible to the caller.
    */
   update(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<Task>;
+  /**
+   * Writes the task (creating it if absent) unless the stored one has reached a terminal state, in
+   * one atomic step; returns what the store holds afterwards. How a turn records its progress
+   * without ever overwriting a cancel. TaskScopeConflictError when the id belongs to another scope.
+   */
+  saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task>;
   /** Appends an event to the task's log and returns its sequence number; TaskNotFoundError if not visible. */
   appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number>;
   /** Events with a sequence number greater than `afterSeq`, oldest first; none when the task is not visible. */

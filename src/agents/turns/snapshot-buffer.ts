@@ -4,6 +4,9 @@ import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/s
 /**
  * The task store a turn's ResultManager works against: the task lives in memory for the turn, so
  * each event costs no database round trip; the recorder decides when the snapshot is written out.
+ * The ResultManager loads, edits in place and saves back, so the buffer hands it the snapshot itself
+ * rather than copies: whatever takes the snapshot further (store, event stream, webhooks) serializes
+ * it as it takes it.
  */
 export class SnapshotBuffer implements A2aTaskStore {
   constructor(private snapshot: Task | undefined) {}
@@ -13,11 +16,11 @@ export class SnapshotBuffer implements A2aTaskStore {
   }
 
   async load(taskId: string): Promise<Task | undefined> {
-    return this.snapshot?.id === taskId ? structuredClone(this.snapshot) : undefined;
+    return this.snapshot?.id === taskId ? this.snapshot : undefined;
   }
 
   async save(task: Task): Promise<void> {
-    this.snapshot = structuredClone(task);
+    this.snapshot = task;
   }
 
   async list(_params: ListTasksRequest, _context: ServerCallContext): Promise<ListTasksResponse> {

@@ -10,7 +10,6 @@ import {
 import { Logger } from '@nestjs/common';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
-import { TaskNotFoundError } from '../../task-store/task-store.errors';
 import type { TaskStore } from '../../task-store/task-store.interface';
 import type { PushNotifier } from '../push/push-notifier.service';
 import { SnapshotBuffer } from './snapshot-buffer';
@@ -41,19 +40,21 @@ export interface TurnRecorderDeps {
  * task's stream for every replica's subscribers, and to the task's webhooks. A task that reached a
  * terminal state is never rewritten: a turn that finds it so (canceled meanwhile) stops recording.
  *
- * It is the SDK's ExecutionEventBus, so executors publish to it directly; events are recorded one at
- * a time, in order, and `settled()` waits for all of them.
+ * It is the SDK's ExecutionEventBus, so executors publish to it directly; events are recorded in
+ * order, in batches (those published while the previous batch was being recorded), and `settled()`
+ * waits for all of them.
  */
 export class TurnRecorder extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TurnRecorder.name);
   private readonly buffer: SnapshotBuffer;
   private readonly results: ResultManager;
   private chain: Promise<void> = Promise.resolve();
+  private readonly pending: AgentExecutionEvent[] = [];
   private failure: unknown;
   private persisted: boolean;
   private lastSave = 0;
   private endedWith?: 'message' | TaskState;
-  /** Webhooks of the task, reloaded at every event but artifact chunks, so one registered mid-turn counts. */
+  /** Webhooks of the task, loaded at the first event and again at the last, so one registered mid-turn hears how it ended. */
   private pushTargets?: StoredPushNotificationConfig[];
 
   constructor(
@@ -80,7 +81,10 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   }
 
   override publish(event: AgentExecutionEvent): void {
-    this.chain = this.chain.then(() => this.record(event)).catch((error: unknown) => {
+    this.pending.push(event);
+    // A batch is already waiting to be recorded: this event joins it.
+    if (this.pending.length > 1) return;
+    this.chain = this.chain.then(() => this.recordPending()).catch((error: unknown) => {
       this.failure ??= error;
     });
   }
@@ -91,66 +95,75 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (this.failure) throw this.failure;
   }
 
-  private async record(event: AgentExecutionEvent): Promise<void> {
-    if (this.ended) {
-      this.logger.warn({ taskId: this.taskId, kind: event.kind }, 'event after the end of the turn ignored');
-      return;
+  /**
+   * Records the events published since the last batch: each through the ResultManager, then one
+   * save if any of them needs it, one append to the stream and the webhooks. A turn's events come in
+   * bursts, so batches keep database and Redis round trips per turn few.
+   */
+  private async recordPending(): Promise<void> {
+    const responses: StreamResponse[] = [];
+    let mustSave = false;
+    for (const event of this.pending.splice(0)) {
+      const applied = await this.apply(event);
+      if (!applied) continue;
+      responses.push(applied.response);
+      mustSave ||= applied.mustSave;
     }
-    if (this.announced) {
-      this.announced = false;
-      // The task was already recorded and announced as submitted; a direct answer then completes it.
-      if (event.kind === 'task') return this.results.processEvent(event);
-      if (event.kind === 'message') return this.record(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
-    }
-    if (event.kind === 'message') {
-      this.endedWith = 'message';
-      await this.deps.stream.publish(this.taskId, { payload: { $case: 'message', value: event.data } });
-      await this.deps.stream.close(this.taskId);
-      return;
-    }
-    await this.results.processEvent(event);
-    const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
-    const ending = state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_STATES.includes(state));
-    if (ending || !this.persisted || Date.now() - this.lastSave >= CHECKPOINT_MS) {
+    if (responses.length === 0) return;
+    if (mustSave) {
       const kept = await this.save();
-      if (kept && isTerminal(kept) && kept.status?.state !== state) {
+      if (kept && isTerminal(kept) && kept.status?.state !== this.buffer.current?.status?.state) {
         this.endedWith = kept.status!.state;
         this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
         return;
       }
     }
-    if (ending) this.endedWith = state;
-    const response = this.streamResponse(event);
-    await this.deps.stream.publish(this.taskId, response);
-    if (!this.pushTargets || event.kind !== 'artifactUpdate') this.pushTargets = await this.deps.push.targets(this.taskId, this.context);
-    await this.deps.push.notify(this.pushTargets, response, this.buffer.current!);
-    if (state !== undefined && TERMINAL_TASK_STATES.includes(state)) await this.deps.stream.close(this.taskId);
+    const ended = this.endedWith;
+    const closes = ended === 'message' || (ended !== undefined && TERMINAL_TASK_STATES.includes(ended));
+    await this.deps.stream.publish(this.taskId, responses, { close: closes });
+    if (ended === 'message') return;
+    if (!this.pushTargets || ended !== undefined) this.pushTargets = await this.deps.push.targets(this.taskId, this.context);
+    for (const response of responses) await this.deps.push.notify(this.pushTargets, response, this.buffer.current!);
   }
 
-  /** Writes the snapshot; returns what the store holds afterwards. */
+  /** Applies one event to the snapshot; returns what to publish for it and whether the snapshot must be saved first. */
+  private async apply(event: AgentExecutionEvent): Promise<{ response: StreamResponse; mustSave: boolean } | undefined> {
+    if (this.ended) {
+      this.logger.warn({ taskId: this.taskId, kind: event.kind }, 'event after the end of the turn ignored');
+      return undefined;
+    }
+    if (this.announced) {
+      this.announced = false;
+      // The task was already recorded and announced as submitted; a direct answer then completes it.
+      if (event.kind === 'task') return void (await this.results.processEvent(event));
+      if (event.kind === 'message') return this.apply(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
+    }
+    if (event.kind === 'message') {
+      this.endedWith = 'message';
+      return { response: { payload: { $case: 'message', value: event.data } }, mustSave: false };
+    }
+    await this.results.processEvent(event);
+    const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
+    const ending = state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_STATES.includes(state));
+    if (ending) this.endedWith = state;
+    return { response: this.streamResponse(event), mustSave: ending || !this.persisted || Date.now() - this.lastSave >= CHECKPOINT_MS };
+  }
+
+  /** Writes the snapshot unless the task ended meanwhile (canceled); returns what the store holds afterwards. */
   private async save(): Promise<Task | undefined> {
     const snapshot = this.buffer.current;
     if (!snapshot) return undefined;
     this.lastSave = Date.now();
-    if (!this.persisted) {
-      await this.deps.store.save(snapshot, this.context);
-      this.persisted = true;
-      return snapshot;
-    }
-    try {
-      return await this.deps.store.update(this.taskId, this.context, (stored) => (isTerminal(stored) ? stored : snapshot));
-    } catch (error) {
-      if (!(error instanceof TaskNotFoundError)) throw error;
-      this.logger.warn({ taskId: this.taskId }, 'task vanished from the store mid-turn (evicted?); saving it again');
-      await this.deps.store.save(snapshot, this.context);
-      return snapshot;
-    }
+    const stored = await this.deps.store.saveUnlessEnded(snapshot, this.context);
+    this.persisted = true;
+    return stored;
   }
 
   private streamResponse(event: Exclude<AgentExecutionEvent, { kind: 'message' }>): StreamResponse {
     switch (event.kind) {
       case 'task':
-        return { payload: { $case: 'task', value: this.buffer.current ?? event.data } };
+        // A copy: later events of the same batch go on editing the snapshot before it is published.
+        return { payload: { $case: 'task', value: structuredClone(this.buffer.current ?? event.data) } };
       case 'statusUpdate':
         return { payload: { $case: 'statusUpdate', value: event.data } };
       case 'artifactUpdate':

@@ -43,8 +43,8 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
 
     it('replays a closed stream from the start, in order, and ends', async () => {
       const id = taskId();
-      for (const text of ['a', 'b', 'c']) await publisher.publish(id, event(text));
-      await publisher.close(id);
+      for (const text of ['a', 'b', 'c']) await publisher.publish(id, [event(text)]);
+      await publisher.publish(id, [], { close: true });
       const entries = await collect(reader.read(id, {}));
       expect(entries.map(textOf)).toEqual(['a', 'b', 'c']);
       expect(entries[0].event).toEqual(event('a'));
@@ -53,8 +53,8 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
     it('resumes right after a given entry id', async () => {
       const id = taskId();
       const ids = [];
-      for (const text of ['a', 'b', 'c']) ids.push(await publisher.publish(id, event(text)));
-      await publisher.close(id);
+      for (const text of ['a', 'b', 'c']) ids.push(...(await publisher.publish(id, [event(text)])));
+      await publisher.publish(id, [], { close: true });
       const entries = await collect(reader.read(id, { afterId: ids[0] }));
       expect(entries.map(textOf)).toEqual(['b', 'c']);
       expect(entries.map((entry) => entry.id)).toEqual(ids.slice(1));
@@ -62,13 +62,13 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
 
     it('follows live events after replaying earlier ones, until the stream closes', async () => {
       const id = taskId();
-      await publisher.publish(id, event('before'));
+      await publisher.publish(id, [event('before')]);
       const reading = collect(reader.read(id, {}));
       await sleep(100);
-      await publisher.publish(id, event('live-1'));
+      await publisher.publish(id, [event('live-1')]);
       await sleep(50);
-      await publisher.publish(id, event('live-2'));
-      await publisher.close(id);
+      await publisher.publish(id, [event('live-2')]);
+      await publisher.publish(id, [], { close: true });
       expect((await reading).map(textOf)).toEqual(['before', 'live-1', 'live-2']);
     });
 
@@ -76,7 +76,7 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       const id = taskId();
       const readers = [collect(reader.read(id, {})), collect(backing.stream().read(id, {}))];
       await sleep(100);
-      await publisher.close(id);
+      await publisher.publish(id, [], { close: true });
       expect(await Promise.all(readers)).toEqual([[], []]);
     });
 
@@ -93,7 +93,7 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
 
     it('stops after the entry being read when the signal aborts mid-stream', async () => {
       const id = taskId();
-      for (const text of ['a', 'b', 'c']) await publisher.publish(id, event(text));
+      for (const text of ['a', 'b', 'c']) await publisher.publish(id, [event(text)]);
       const controller = new AbortController();
       const seen: string[] = [];
       for await (const entry of reader.read(id, { signal: controller.signal })) {
@@ -105,15 +105,15 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
 
     it('yields nothing for an already aborted signal', async () => {
       const id = taskId();
-      await publisher.publish(id, event('a'));
+      await publisher.publish(id, [event('a')]);
       expect(await collect(reader.read(id, { signal: AbortSignal.abort() }))).toEqual([]);
     });
 
     it('keeps about the last maxLen entries', async () => {
       const id = taskId();
       const bounded = backing.stream(10);
-      for (let i = 0; i < 300; i++) await bounded.publish(id, event(`e${i}`));
-      await bounded.close(id);
+      for (let i = 0; i < 300; i++) await bounded.publish(id, [event(`e${i}`)]);
+      await bounded.publish(id, [], { close: true });
       const entries = await collect(bounded.read(id, {}));
       expect(entries.length).toBeGreaterThanOrEqual(10);
       expect(entries.length).toBeLessThan(300);

@@ -239,6 +239,29 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       });
     });
 
+    describe('saveUnlessEnded', () => {
+      it('creates a task, then replaces it while it is active', async () => {
+        expect((await store.saveUnlessEnded(makeTask('t1', { history: ['a'] }), alice)).history).toHaveLength(1);
+        const replaced = await store.saveUnlessEnded(makeTask('t1', { history: ['a', 'b'], state: TaskState.TASK_STATE_COMPLETED }), alice);
+        expect(replaced.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect((await store.load('t1', alice))!.history).toHaveLength(2);
+      });
+
+      it('never rewrites a terminal task, and answers with the stored one', async () => {
+        await store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice);
+        const kept = await store.saveUnlessEnded(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, history: ['late'] }), alice);
+        expect(kept.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+        expect(await store.load('t1', alice)).toEqual(kept);
+      });
+
+      it('refuses a task id of another scope', async () => {
+        await store.save(makeTask('t1'), alice);
+        await expect(store.saveUnlessEnded(makeTask('t1'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
+        await store.save(makeTask('t2', { state: TaskState.TASK_STATE_FAILED }), alice);
+        await expect(store.saveUnlessEnded(makeTask('t2'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
+      });
+    });
+
     describe('event log', () => {
       beforeEach(() => store.save(makeTask('t1'), alice));
 
