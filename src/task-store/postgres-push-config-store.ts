@@ -6,6 +6,8 @@ import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { taskScope } from './task-scope';
 
+const LOAD = 'SELECT config, wire_version AS "wireVersion" FROM push_configs WHERE task_id = $1 AND tenant = $2 AND owner = $3 ORDER BY position';
+
 /** What the SDK's store records when a context names no version: requests without A2A-Version are v0.3. */
 const LEGACY_WIRE_VERSION = '0.3';
 
@@ -37,10 +39,8 @@ export class PostgresPushConfigStore implements PushNotificationStore {
   async loadWithMetadata(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]> {
     const { tenant, owner } = taskScope(context);
     if (hasUnstorableText(taskId, tenant)) return [];
-    // Raw SQL: read at every turn, and Prisma's query builder costs about three times the CPU of $queryRaw.
-    const rows = await this.prisma.$queryRaw<{ config: unknown; wireVersion: string }[]>`
-      SELECT config, wire_version AS "wireVersion" FROM push_configs
-      WHERE task_id = ${taskId} AND tenant = ${tenant} AND owner = ${owner} ORDER BY position`;
+    // Read by every turn: a hot statement.
+    const rows = await this.prisma.hotQuery<{ config: unknown; wireVersion: string }>('push-configs-load', LOAD, [taskId, tenant, owner]);
     return rows.map((row) => ({ config: TaskPushNotificationConfig.fromJSON(row.config), wireVersion: row.wireVersion }));
   }
 

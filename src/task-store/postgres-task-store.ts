@@ -12,12 +12,25 @@ import { stateName, TERMINAL_STATE_NAMES } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { EvictionListener, VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
 
-type Db = PrismaService | Prisma.TransactionClient;
 
 /** An update waits for the row lock of a busy task; a pool slot may be queued for as long. */
 const UPDATE_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
 /** Tasks deleted per retention statement, bounding lock time and the size of one eviction notice. */
 const RETENTION_BATCH = 500;
+/** The statements every turn runs ($1 id, $2 tenant, $3 owner), kept as text for `hotQuery`. */
+const LOAD = 'SELECT data, version FROM tasks WHERE id = $1 AND tenant = $2 AND owner = $3';
+/** Upsert that bumps the version, and returns nothing when the id belongs to another scope. */
+const UPSERT_ANY = `
+  INSERT INTO tasks (id, tenant, owner, context_id, state, status_timestamp, data, version)
+  VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb, 1)
+  ON CONFLICT (id) DO UPDATE SET
+    context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_timestamp = EXCLUDED.status_timestamp,
+    data = EXCLUDED.data, version = tasks.version + 1, updated_at = now()
+  WHERE tasks.tenant = EXCLUDED.tenant AND tasks.owner = EXCLUDED.owner`;
+const UPSERT = `${UPSERT_ANY} RETURNING version`;
+/** The same, leaving a terminal row as it is. */
+const UPSERT_UNLESS_ENDED = `${UPSERT_ANY} AND tasks.state NOT IN (${TERMINAL_STATE_NAMES.map((name) => `'${name}'`).join(', ')}) RETURNING version`;
+
 /** Serializes retention runs across replicas, so that two never both delete the same excess. */
 const RETENTION_LOCK = Prisma.sql`hashtext('switchboard:task-retention')`;
 
@@ -36,14 +49,14 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
     const { tenant, owner } = taskScope(context);
     if (hasUnstorableText(taskId, tenant)) return undefined;
-    // Raw SQL on the hot path: Prisma's query builder costs about three times the CPU of $queryRaw here.
-    const [row] = await this.prisma.$queryRaw<{ data: unknown; version: number }[]>`
-      SELECT data, version FROM tasks WHERE id = ${taskId} AND tenant = ${tenant} AND owner = ${owner}`;
+    const [row] = await this.prisma.hotQuery<{ data: unknown; version: number }>('task-load', LOAD, [taskId, tenant, owner]);
     return row ? { task: Task.fromJSON(row.data), version: row.version } : undefined;
   }
 
-  saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
-    return this.write(this.prisma, task, taskScope(context));
+  async saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
+    const written = await this.upsert(task, taskScope(context), UPSERT);
+    if (!written) throw new TaskScopeConflictError(task.id);
+    return written;
   }
 
   updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
@@ -53,14 +66,15 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
       const [row] = await tx.$queryRaw<{ data: unknown }[]>`
         SELECT data FROM tasks WHERE id = ${taskId} AND tenant = ${scope.tenant} AND owner = ${scope.owner} FOR UPDATE`;
       if (!row) throw new TaskNotFoundError(taskId);
-      return this.write(tx, this.mutated(Task.fromJSON(row.data), mutate), scope);
+      const written = await this.upsert(this.mutated(Task.fromJSON(row.data), mutate), scope, UPSERT, tx);
+      if (!written) throw new TaskScopeConflictError(taskId);
+      return written;
     }, UPDATE_TRANSACTION);
   }
 
   /** One statement: the upsert skips a terminal row, and only then is the row read back. */
   async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
-    const unlessEnded = Prisma.sql`AND tasks.state NOT IN (${Prisma.join(TERMINAL_STATE_NAMES)})`;
-    const written = await this.upsert(this.prisma, task, taskScope(context), unlessEnded);
+    const written = await this.upsert(task, taskScope(context), UPSERT_UNLESS_ENDED);
     if (written) return written;
     const stored = await this.loadVersioned(task.id, context);
     if (!stored) throw new TaskScopeConflictError(task.id);
@@ -169,26 +183,17 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     return rows.map((row) => row.id);
   }
 
-  /** Upsert that bumps the version; refuses when the id belongs to another scope. */
-  private async write(db: Db, task: Task, scope: TaskScope): Promise<VersionedTask> {
-    const written = await this.upsert(db, task, scope, Prisma.empty);
-    if (!written) throw new TaskScopeConflictError(task.id);
-    return written;
-  }
-
-  /** Upsert that bumps the version; undefined when the id belongs to another scope or the stored row fails `unless`. */
-  private async upsert(db: Db, task: Task, scope: TaskScope, unless: Prisma.Sql): Promise<VersionedTask | undefined> {
+  /**
+   * Runs an upsert (UPSERT or UPSERT_UNLESS_ENDED) as a hot statement, or inside `tx`; undefined
+   * when the id belongs to another scope or the stored row fails the statement's condition.
+   */
+  private async upsert(task: Task, scope: TaskScope, sql: string, tx?: Prisma.TransactionClient): Promise<VersionedTask | undefined> {
     const data = Task.toJSON(task);
     const stored = Task.fromJSON(data);
-    const [row] = await db.$queryRaw<{ version: number }[]>`
-      INSERT INTO tasks (id, tenant, owner, context_id, state, status_timestamp, data, version)
-      VALUES (${stored.id}, ${scope.tenant}, ${scope.owner}, ${stored.contextId}, ${stateName(stored)},
-              ${timestamptz(statusTime(stored))}, ${JSON.stringify(data)}::jsonb, 1)
-      ON CONFLICT (id) DO UPDATE SET
-        context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_timestamp = EXCLUDED.status_timestamp,
-        data = EXCLUDED.data, version = tasks.version + 1, updated_at = now()
-      WHERE tasks.tenant = EXCLUDED.tenant AND tasks.owner = EXCLUDED.owner ${unless}
-      RETURNING version`;
+    const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data)];
+    const [row] = tx
+      ? await tx.$queryRawUnsafe<{ version: number }[]>(sql, ...values)
+      : await this.prisma.hotQuery<{ version: number }>(sql === UPSERT ? 'task-upsert' : 'task-upsert-unless-ended', sql, values);
     return row && { task: stored, version: row.version };
   }
 }
