@@ -7,6 +7,7 @@ import {
   FinishedListener,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
+import { toAgentEvent } from '../agents/stream-events';
 import type { TaskEventStream } from '../task-store/task-event-stream.interface';
 import { TERMINAL_TASK_STATES } from '../task-store/task-states';
 
@@ -79,20 +80,6 @@ export class TaskEventBus extends DefaultExecutionEventBus {
       this.publish(agentEvent);
       if (endsTurn(agentEvent)) return;
     }
-  }
-}
-
-function toAgentEvent({ payload }: StreamResponse): AgentExecutionEvent | undefined {
-  if (!payload) return undefined;
-  switch (payload.$case) {
-    case 'task':
-      return { kind: 'task', data: payload.value };
-    case 'message':
-      return { kind: 'message', data: payload.value };
-    case 'statusUpdate':
-      return { kind: 'statusUpdate', data: payload.value };
-    case 'artifactUpdate':
-      return { kind: 'artifactUpdate', data: payload.value };
   }
 }
 

@@ -12,6 +12,7 @@ import type { TaskEventStream } from '../../task-store/task-event-stream.interfa
 import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore } from '../../task-store/task-store.interface';
 import type { PushNotifier } from '../push/push-notifier.service';
+import { toAgentEvent } from '../stream-events';
 import { SnapshotBuffer } from './snapshot-buffer';
 
 function completedWith(message: Message, taskId: string, contextId: string): AgentExecutionEvent {
@@ -87,6 +88,20 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     this.chain = this.chain.then(() => this.recordPending()).catch((error: unknown) => {
       this.failure ??= error;
     });
+  }
+
+  /**
+   * Brings the snapshot up to date with this turn's events already on the task's stream, without
+   * publishing them again: what a previous worker streamed after its last checkpoint before it died.
+   */
+  async catchUp(): Promise<void> {
+    const [start, end] = await Promise.all([this.deps.stream.turnStart(this.taskId), this.deps.stream.tail(this.taskId)]);
+    if (start === end) return;
+    for await (const { id, event } of this.deps.stream.read(this.taskId, { afterId: start })) {
+      const agentEvent = toAgentEvent(event);
+      if (agentEvent && agentEvent.kind !== 'message') await this.results.processEvent(agentEvent);
+      if (id === end) return;
+    }
   }
 
   /** Waits until every published event is recorded; rejects if recording one failed. */

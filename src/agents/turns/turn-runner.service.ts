@@ -15,7 +15,8 @@ import { TurnRecorderFactory } from './turn-recorder.factory';
  * Runs agent turns on a worker: rebuilds the SDK's request context from the job, runs the agent's
  * executor against a TurnRecorder, and makes sure every turn ends in a state a client can see:
  * `canceled` when a cancel arrived, `failed` when the executor threw, ended without a final state,
- * or when this job is a re-run after its first worker died mid-turn.
+ * or when this job is a re-run after its first worker died mid-turn (the task then keeps everything
+ * that worker streamed, saved or not).
  */
 @Injectable()
 export class TurnRunner {
@@ -43,7 +44,10 @@ export class TurnRunner {
     const recorder = this.recorders.create(payload.taskId, context, existing, payload.announced);
     const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
     const agent = this.agents.find(payload.agent);
-    if (attempt.attemptsStarted > 1) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
+    if (attempt.attemptsStarted > 1) {
+      await recorder.catchUp();
+      return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
+    }
     if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
 
     const watch = await this.cancelSignals.watch(payload.taskId);
