@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, QueryResultRow } from 'pg';
@@ -16,6 +16,7 @@ const POOL_SIZE = 10;
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(PrismaService.name);
   private readonly pool: Pool;
 
   constructor(config: ConfigService<SwitchboardConfig, true>) {
@@ -24,6 +25,9 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     const pool = new Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
+    // An idle connection the server drops (a restart, a terminated backend) is an event, not a crash:
+    // the pool discards it and opens another on demand.
+    pool.on('error', (error) => this.logger.warn({ err: error.message }, 'idle Postgres connection lost'));
   }
 
   /**

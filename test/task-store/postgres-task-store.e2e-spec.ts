@@ -41,6 +41,25 @@ describe('PostgresTaskStore', () => {
     expect(await pushConfigs.load('running', alice)).toHaveLength(1);
   });
 
+  it('keeps working when Postgres terminates its idle connections (a restart, an admin)', async () => {
+    // A service whose only queries so far are the hot ones, which bypass Prisma's own pool handling.
+    const service = connectPrisma(postgres.database.url);
+    try {
+      const store = new PostgresTaskStore(service);
+      const alice = callContext();
+      await store.save(makeTask('t1'), alice);
+      const database = new URL(postgres.database.url).pathname.slice(1);
+      const [{ terminated }] = await postgres.prisma.$queryRaw<{ terminated: number }[]>`
+        SELECT count(pg_terminate_backend(pid))::int AS terminated FROM pg_stat_activity
+        WHERE datname = ${database} AND pid <> pg_backend_pid()`;
+      expect(terminated).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await store.load('t1', alice))?.id).toBe('t1');
+    } finally {
+      await service.onApplicationShutdown();
+    }
+  });
+
   it('stores and compares instants whatever the session time zone', async () => {
     const url = new URL(postgres.database.url);
     url.searchParams.set('options', '-c TimeZone=Asia/Tokyo');
