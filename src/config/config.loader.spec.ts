@@ -98,6 +98,13 @@ url = "https://research.example.com"
     expect(problems[0]).toMatch(/^auth\.api_keys\[0\]\.key: references \$\{CI_KEY\}, which is not set/);
   });
 
+  it("reads an LLM agent's API key from the variable it names, and names the agent when it is unset", () => {
+    const file = writeConfig('[[agents]]\nname = "llm"\n[agents.executor]\ntype = "llm"\nbase_url = "https://api.example.com/v1"\nmodel = "m"\napi_key_env = "LLM_KEY"\n');
+    const { config } = loadConfig({ SWITCHBOARD_CONFIG: file, LLM_KEY: 'sk-secret' });
+    expect(config.agents[0].executor).toMatchObject({ type: 'llm', api_key: 'sk-secret' });
+    expect(problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual(['agents[0].executor.api_key_env: environment variable LLM_KEY is not set']);
+  });
+
   it('lets the environment override the file', () => {
     const file = writeConfig('[server]\nport = 9000\n');
     const { config } = loadConfig({

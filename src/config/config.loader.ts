@@ -39,6 +39,7 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
       }
     }
   }
+  if (result.success) resolveApiKeys(result.data, env, problems);
   if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);
   return { config: result.data!, file };
 }
@@ -78,6 +79,16 @@ function resolveReferences(value: unknown, path: PropertyKey[], env: Environment
     );
   }
   return value;
+}
+
+/** An LLM agent names its key's environment variable (`api_key_env`); the key itself is read here. */
+function resolveApiKeys(config: SwitchboardConfig, env: Environment, problems: string[]): void {
+  config.agents.forEach(({ executor }, index) => {
+    if (executor.type !== 'llm' || executor.api_key_env === undefined) return;
+    const key = env[executor.api_key_env];
+    if (key) executor.api_key = key;
+    else problems.push(`agents[${index}].executor.api_key_env: environment variable ${executor.api_key_env} is not set`);
+  });
 }
 
 /** Returns which config keys were set from which environment variable, for error messages. */

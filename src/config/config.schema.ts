@@ -18,23 +18,32 @@ const apiKeySchema = z.union([
   }),
 ]);
 
+/** A command path that climbs out of its directory (`../bin/server`) is refused: stdio servers run what the config names, nothing relative to it. */
+const stdioCommandSchema = z
+  .string()
+  .min(1)
+  .refine((command) => !command.split(/[\\/]/).includes('..'), 'must not contain a ".." path segment');
+
 const mcpTransportSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('stdio'),
-    command: z.string().min(1),
+    command: stdioCommandSchema,
     args: z.array(z.string()).default([]),
   }),
   z.object({ type: z.literal('sse'), url: z.url() }),
   z.object({
     type: z.literal('http'),
     url: z.url(),
-    headers: z.record(z.string(), z.string()).default({}),
+    /** Sent on every request; values take `${VAR}` references, resolved from the environment at load. */
+    headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name'), z.string()).default({}),
   }),
 ]);
 
 const mcpServerSchema = z.object({
   name: nameSchema,
+  /** Deadline of every request to the server: connecting, listing tools, each tool call. */
   timeout_secs: z.number().int().positive().default(30),
+  /** The only variables (besides PATH) a stdio server's process sees, passed from Switchboard's environment. */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
   transport: mcpTransportSchema,
 });
@@ -57,6 +66,8 @@ const agentSchema = z.object({
   input_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   output_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   executor: executorSettingsSchema,
+  /** Tools the agent may call: names or `*` patterns (`mcp_github_*`); none when empty. */
+  tools: z.array(z.string().min(1)).default([]),
 });
 
 export const configSchema = z.strictObject({
@@ -147,19 +158,34 @@ export const configSchema = z.strictObject({
       allow_hosts: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  tools: z
+    .strictObject({
+      /** A tool call that has not answered after this long ends with an error result for the model. */
+      timeout_secs: z.number().positive().default(60),
+      /** Longer tool results are cut, with a marker saying so. */
+      max_result_chars: z.number().int().positive().default(50_000),
+    })
+    .prefault({}),
   agents: z.array(agentSchema).default([]),
 }).superRefine((config, ctx) => {
-  const names = new Set<string>();
-  config.agents.forEach((agent, index) => {
-    if (names.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', index, 'name'], message: `duplicate agent name "${agent.name}"` });
-    names.add(agent.name);
-  });
+  const names = uniqueNames(config.agents, 'agents', 'agent', ctx);
+  uniqueNames(config.mcp_servers, 'mcp_servers', 'MCP server', ctx);
   const fallback = config.agents.length === 0 ? DEMO_AGENT_NAME : undefined;
   const wanted = config.a2a.default_agent;
   if (wanted !== undefined && !names.has(wanted) && wanted !== fallback) {
     ctx.addIssue({ code: 'custom', path: ['a2a', 'default_agent'], message: `no agent named "${wanted}" is configured` });
   }
 });
+
+/** Reports every repeated name in `items` (at `section[i].name`); returns the names seen. */
+function uniqueNames(items: { name: string }[], section: string, what: string, ctx: z.RefinementCtx): Set<string> {
+  const names = new Set<string>();
+  items.forEach((item, index) => {
+    if (names.has(item.name)) ctx.addIssue({ code: 'custom', path: [section, index, 'name'], message: `duplicate ${what} name "${item.name}"` });
+    names.add(item.name);
+  });
+  return names;
+}
 
 export type SwitchboardConfig = z.infer<typeof configSchema>;
 export type AgentConfig = SwitchboardConfig['agents'][number];

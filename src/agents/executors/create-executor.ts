@@ -1,13 +1,32 @@
+import type { AgentConfig } from '../../config/config.schema';
+import { createGuardedFetch } from '../../security/guarded-fetch';
+import type { OutboundUrlPolicy } from '../../security/outbound-url-policy';
 import type { AgentTurnExecutor } from '../agent-executor.interface';
+import type { ToolPipeline } from '../tools/tool-pipeline.service';
 import { EchoExecutor } from './echo.executor';
-import type { ExecutorSettings } from './executor-settings.schema';
+import { ChatCompletionsClient } from './llm/chat-completions.client';
+import { LlmExecutor } from './llm/llm.executor';
 import { ScriptExecutor } from './script.executor';
 
-export function createExecutor(settings: ExecutorSettings): AgentTurnExecutor {
+export interface ExecutorDeps {
+  tools: ToolPipeline;
+  /** The SSRF rules every outbound URL (an LLM provider's included) passes. */
+  outbound: OutboundUrlPolicy;
+}
+
+export function createExecutor(agent: AgentConfig, deps: ExecutorDeps): AgentTurnExecutor {
+  const settings = agent.executor;
   switch (settings.type) {
     case 'echo':
       return new EchoExecutor(settings);
     case 'script':
       return new ScriptExecutor(settings);
+    case 'llm':
+      return new LlmExecutor(
+        agent,
+        settings,
+        new ChatCompletionsClient(settings, createGuardedFetch(deps.outbound, { timeoutMs: settings.request_timeout_secs * 1000 })),
+        deps.tools,
+      );
   }
 }

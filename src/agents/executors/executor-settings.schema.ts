@@ -38,9 +38,31 @@ export const scriptExecutorSettingsSchema = z
     path: ['steps'],
   });
 
-export const executorSettingsSchema = z.discriminatedUnion('type', [echoExecutorSettingsSchema, scriptExecutorSettingsSchema]);
+/** An agent backed by any OpenAI-compatible chat-completions endpoint, calling tools through the pipeline. */
+export const llmExecutorSettingsSchema = z.strictObject({
+  type: z.literal('llm'),
+  /** The API root, e.g. `https://api.openai.com/v1`; requests go to `{base_url}/chat/completions`. */
+  base_url: z.url(),
+  model: z.string().min(1),
+  /** Name of the environment variable holding the API key; the config loader reads it into `api_key`. */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  api_key: z.string().min(1).optional(),
+  system_prompt: z.string().default(''),
+  /** Model calls per turn at most: each tool round is one. */
+  max_iterations: z.number().int().min(1).max(100).default(10),
+  /** How long one model call may take, streaming included. */
+  request_timeout_secs: z.number().positive().default(120),
+  temperature: z.number().min(0).max(2).optional(),
+});
+
+export const executorSettingsSchema = z.discriminatedUnion('type', [
+  echoExecutorSettingsSchema,
+  scriptExecutorSettingsSchema,
+  llmExecutorSettingsSchema,
+]);
 
 export type EchoExecutorSettings = z.infer<typeof echoExecutorSettingsSchema>;
 export type ScriptExecutorSettings = z.infer<typeof scriptExecutorSettingsSchema>;
 export type ScriptStep = z.infer<typeof scriptStepSchema>;
+export type LlmExecutorSettings = z.infer<typeof llmExecutorSettingsSchema>;
 export type ExecutorSettings = z.infer<typeof executorSettingsSchema>;
