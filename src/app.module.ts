@@ -8,6 +8,7 @@ import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
+import { McpClientModule } from './mcp-client/mcp-client.module';
 import { ProcessRole } from './process-role';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
@@ -31,6 +32,7 @@ export class AppModule {
         QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api, config.queue),
         OutboundModule,
         AgentsModule,
+        McpClientModule,
         ...http,
       ],
     };

@@ -1,0 +1,235 @@
+import { Logger } from '@nestjs/common';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  type CallToolResult,
+  type PriorDiscovery,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/config.schema';
+import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.errors';
+import type { McpCallOptions } from './mcp-tool-source.interface';
+import { reconnectDelayMs } from './reconnect-backoff';
+
+const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
+
+/** Errors that mean the connection or session is gone, so a new one may succeed where this one failed. */
+const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed]);
+
+export type McpConnectionState = 'connecting' | 'connected' | 'retrying' | 'closed';
+
+export interface McpConnectionStatus {
+  state: McpConnectionState;
+  /** Why the last attempt failed or the connection dropped; cleared once connected. */
+  error?: string;
+  /** `modern` (2026-07-28, `server/discover`) or `legacy` (2025-era `initialize`). */
+  era?: string;
+  protocolVersion?: string;
+}
+
+/**
+ * One configured MCP server: connects in the background, keeps its tool list current (refreshed on
+ * `notifications/tools/list_changed`), and reconnects on its own. The SDK's client does not recover
+ * from a dropped connection or a stale session, so each attempt builds a new Client and transport;
+ * the old client is closed first, which ends its stdio child.
+ */
+export class McpConnection {
+  private readonly logger = new Logger(McpConnection.name);
+  private readonly timeoutMs: number;
+  private state: McpConnectionState = 'connecting';
+  private session?: Client;
+  private pending?: { client: Client; done: Promise<boolean> };
+  private retryTimer?: NodeJS.Timeout;
+  private failures = 0;
+  private lastError?: string;
+  /** The era found by the first connect, so reconnects skip the probe (on stdio, a second spawn). */
+  private prior?: PriorDiscovery;
+  /** As last listed; kept while reconnecting, so calls to them fail with the reason, not as unknown. */
+  private toolList: Tool[] = [];
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly newTransport: () => Transport,
+    private readonly onToolsChanged: () => void,
+  ) {
+    this.timeoutMs = config.timeout_secs * 1000;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get connected(): boolean {
+    return this.session !== undefined;
+  }
+
+  get tools(): Tool[] {
+    return this.toolList;
+  }
+
+  status(): McpConnectionStatus {
+    return {
+      state: this.state,
+      error: this.lastError,
+      era: this.session?.getProtocolEra(),
+      protocolVersion: this.session?.getNegotiatedProtocolVersion(),
+    };
+  }
+
+  /** Connects in the background; failures are retried with backoff, never thrown. */
+  start(): void {
+    void this.connect();
+  }
+
+  /**
+   * Calls a tool by its name on the server. While the server is down this fails at once, except
+   * that an attempt already under way is waited for. A call that finds the connection gone
+   * reconnects at once and is retried, once.
+   */
+  async call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+    const client = await this.liveClient();
+    try {
+      return await this.callOn(client, tool, args, options);
+    } catch (error) {
+      if (options.signal?.aborted || !isConnectionLost(error)) throw error;
+      this.drop(client, describe(error));
+      await this.connect();
+      return this.callOn(await this.liveClient(), tool, args, options);
+    }
+  }
+
+  /** Stops reconnecting and closes the connection, ending a stdio server's process. */
+  async close(): Promise<void> {
+    this.state = 'closed';
+    clearTimeout(this.retryTimer);
+    const clients = [this.session, this.pending?.client].filter((client) => client !== undefined);
+    this.session = undefined;
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+    await this.pending?.done;
+  }
+
+  private connect(): Promise<boolean> {
+    if (this.session || this.state === 'closed') return Promise.resolve(this.session !== undefined);
+    if (this.pending) return this.pending.done;
+    clearTimeout(this.retryTimer);
+    this.state = 'connecting';
+    const client = this.newClient();
+    const done = this.open(client).finally(() => (this.pending = undefined));
+    this.pending = { client, done };
+    return done;
+  }
+
+  private async open(client: Client): Promise<boolean> {
+    try {
+      await client.connect(this.newTransport(), { timeout: this.timeoutMs, prior: this.prior });
+      const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
+      if (this.state === 'closed') throw new Error('shutting down');
+      this.prior = verdictOf(client);
+      this.session = client;
+      this.toolList = tools;
+      this.state = 'connected';
+      this.failures = 0;
+      this.lastError = undefined;
+      this.logger.log(
+        { server: this.name, era: client.getProtocolEra(), protocolVersion: client.getNegotiatedProtocolVersion(), tools: tools.length },
+        'MCP server connected',
+      );
+      this.onToolsChanged();
+      return true;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      if (this.state === 'closed') return false;
+      // A remembered era may be what failed (the server was replaced): probe again next time.
+      this.prior = undefined;
+      this.lastError = describe(error);
+      this.logger.warn({ server: this.name, err: this.lastError, failures: this.failures + 1 }, 'MCP server connection failed');
+      this.scheduleRetry();
+      return false;
+    }
+  }
+
+  private newClient(): Client {
+    const client = new Client(CLIENT_INFO, {
+      // `auto` probes `server/discover` (2026-07-28) and falls back to `initialize`. The HTTP+SSE
+      // transport predates 2026-07-28, so SSE servers skip the probe.
+      versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
+      listChanged: { tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) } },
+    });
+    client.onclose = () => this.drop(client, 'the connection closed');
+    client.onerror = (error) => {
+      if (isConnectionLost(error)) this.drop(client, describe(error));
+      else this.logger.debug({ server: this.name, err: error.message }, 'MCP connection error');
+    };
+    return client;
+  }
+
+  private toolsRefreshed(client: Client, error: Error | null, tools: Tool[] | null): void {
+    if (client !== this.session) return;
+    if (error || !tools) {
+      this.logger.warn({ server: this.name, err: error?.message }, 'MCP tool list refresh failed');
+      return;
+    }
+    this.toolList = tools;
+    this.logger.log({ server: this.name, tools: tools.length }, 'MCP tool list changed');
+    this.onToolsChanged();
+  }
+
+  /** The connection is gone: close what is left of it (ending a stdio child) and reconnect later. */
+  private drop(client: Client, reason: string): void {
+    if (client !== this.session) return;
+    this.session = undefined;
+    this.lastError = reason;
+    this.logger.warn({ server: this.name, err: reason }, 'MCP server connection lost; reconnecting');
+    // Not from inside the transport's own error callback: an EventSource closed there still arms its retry timer.
+    setImmediate(() => void client.close().catch(() => undefined));
+    this.onToolsChanged();
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.state === 'closed') return;
+    this.state = 'retrying';
+    this.retryTimer = setTimeout(() => void this.connect(), reconnectDelayMs(this.failures++));
+    this.retryTimer.unref();
+  }
+
+  private async liveClient(): Promise<Client> {
+    if (!this.session && this.pending) await this.pending.done;
+    if (this.session) return this.session;
+    const reason = this.state === 'closed' ? 'shutting down' : `${this.lastError ?? 'not connected'} (reconnecting)`;
+    throw new McpServerUnavailableError(this.name, reason);
+  }
+
+  private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
+    try {
+      return await client.callTool({ name: tool, arguments: args }, { timeout, signal: options.signal });
+    } catch (error) {
+      // The SDK reports an aborted call as a timeout too.
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new McpToolTimeoutError(this.name, tool, timeout);
+      throw error;
+    }
+  }
+}
+
+function verdictOf(client: Client): PriorDiscovery {
+  const discover = client.getDiscoverResult();
+  return client.getProtocolEra() === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
+}
+
+function isConnectionLost(error: unknown): boolean {
+  // A session the server no longer knows: 404 per the spec, 400 from some servers (server-everything).
+  if (error instanceof SdkHttpError) return error.status === 404 || error.status === 400;
+  if (error instanceof SdkError) return LOST_CONNECTION_CODES.has(error.code);
+  // The SSE stream of an HTTP+SSE session broke, or the server could not be reached at all.
+  return error instanceof SseError || (error instanceof TypeError && error.message === 'fetch failed');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

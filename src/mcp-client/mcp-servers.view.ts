@@ -1,0 +1,49 @@
+import type { McpServerConfig } from '../config/config.schema';
+import type { McpConnection, McpConnectionStatus } from './mcp-connection';
+import type { McpTool } from './mcp-tool-source.interface';
+import type { ToolNameCollision } from './tool-namespace';
+
+/** `GET /api/mcp/servers`: the OpenFang seed's shape, plus each server's status and any name collisions. */
+export interface McpServersView {
+  configured: (McpServerConfig & { status: McpConnectionStatus })[];
+  connected: {
+    name: string;
+    tools_count: number;
+    tools: { name: string; description: string }[];
+    connected: true;
+    era?: string;
+    protocol_version?: string;
+  }[];
+  collisions: ToolNameCollision[];
+}
+
+export function describeServers(connections: McpConnection[], tools: McpTool[], collisions: ToolNameCollision[]): McpServersView {
+  return {
+    configured: connections.map((connection) => ({
+      ...connection.config,
+      transport: withoutSecrets(connection.config.transport),
+      status: connection.status(),
+    })),
+    connected: connections
+      .filter((connection) => connection.connected)
+      .map((connection) => {
+        const own = tools.filter((tool) => tool.server === connection.name);
+        const { era, protocolVersion } = connection.status();
+        return {
+          name: connection.name,
+          tools_count: own.length,
+          tools: own.map(({ name, description }) => ({ name, description })),
+          connected: true,
+          era,
+          protocol_version: protocolVersion,
+        };
+      }),
+    collisions,
+  };
+}
+
+/** Header values are where credentials go (`${VAR}` references, already resolved): only their names are shown. */
+function withoutSecrets(transport: McpServerConfig['transport']): McpServerConfig['transport'] {
+  if (transport.type !== 'http') return transport;
+  return { ...transport, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
+}

@@ -1,0 +1,23 @@
+import { stdioLaunch } from './stdio-launch';
+
+describe('stdioLaunch', () => {
+  const source = { PATH: '/usr/bin:/bin', HOME: '/root', USER: 'root', GITHUB_TOKEN: 'ghp_x', DATABASE_URL: 'postgres://secret' };
+
+  it('passes PATH and the whitelisted variables only, by value in the environment', () => {
+    const launch = stdioLaunch({ command: 'npx', args: ['-y', 'server'] }, ['GITHUB_TOKEN', 'NOT_SET'], source);
+    expect(launch.env).toEqual({ PATH: '/usr/bin:/bin', GITHUB_TOKEN: 'ghp_x' });
+    expect(launch.args?.join(' ')).not.toContain('ghp_x');
+  });
+
+  it("runs the command under env, unsetting what the SDK would add from Switchboard's environment", () => {
+    const launch = stdioLaunch({ command: 'npx', args: ['-y', 'server'] }, [], source);
+    expect(launch.command).toBe('/usr/bin/env');
+    expect(launch.args).toEqual(['-u', 'HOME', '-u', 'LOGNAME', '-u', 'SHELL', '-u', 'TERM', '-u', 'USER', '--', 'npx', '-y', 'server']);
+  });
+
+  it('keeps a default variable that is whitelisted', () => {
+    const launch = stdioLaunch({ command: 'node', args: [] }, ['HOME'], source);
+    expect(launch.env).toEqual({ PATH: '/usr/bin:/bin', HOME: '/root' });
+    expect(launch.args).not.toContain('HOME');
+  });
+});
