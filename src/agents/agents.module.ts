@@ -1,14 +1,18 @@
 /** The agent runtime: configured agents, their tools, their turns on the queue's workers, and webhook deliveries. */
 import { Module } from '@nestjs/common';
+import { McpClientModule } from '../mcp-client/mcp-client.module';
+import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AgentRegistry } from './agent-registry.service';
 import { ToolPipeline } from './tools/tool-pipeline.service';
-import { TOOL_PROVIDERS } from './tools/tool-provider.interface';
+import { McpToolProvider } from './tools/mcp-tool.provider';
+import { TOOL_PROVIDERS, ToolProvider } from './tools/tool-provider.interface';
 import { PushDeliveryJob } from './push/push-delivery.job';
 import { PushNotifier } from './push/push-notifier.service';
 import { TurnRecorderFactory } from './turns/turn-recorder.factory';
 import { TurnRunner } from './turns/turn-runner.service';
 
 @Module({
+  imports: [McpClientModule],
   providers: [
     AgentRegistry,
     PushNotifier,
@@ -16,8 +20,11 @@ import { TurnRunner } from './turns/turn-runner.service';
     TurnRecorderFactory,
     TurnRunner,
     ToolPipeline,
-    // Tool families register here as they arrive (MCP servers next).
-    { provide: TOOL_PROVIDERS, useValue: [] },
+    {
+      provide: TOOL_PROVIDERS,
+      inject: [MCP_TOOL_SOURCE],
+      useFactory: (mcp: McpToolSource): ToolProvider[] => [new McpToolProvider(mcp)],
+    },
   ],
   exports: [AgentRegistry, TurnRecorderFactory],
 })
