@@ -9,6 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';
+import { McpServerModule } from './mcp-server/mcp-server.module';
 import { ProcessRole } from './process-role';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
@@ -20,7 +21,9 @@ import { TaskStoreModule } from './task-store/task-store.module';
 export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
-    const http = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...(config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a)] : [])] : [];
+    const a2a = A2aServerModule.forRoot(config.a2a);
+    const protocols = config.a2a.enabled ? [a2a, ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode, a2a)] : [])] : [];
+    const http = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : [];
     return {
       module: AppModule,
       imports: [

@@ -22,6 +22,7 @@ export class A2aServerModule {
         JsonRpcTransport,
         TaskCanceller,
       ],
+      exports: [A2aEndpoints],
     };
   }
 }

@@ -148,6 +148,21 @@ export const configSchema = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  mcp_server: z
+    .strictObject({
+      /** Serve the hosted agents and connected MCP tools as an MCP server at `/mcp` (needs `a2a.enabled`). */
+      enabled: z.boolean().default(true),
+      /**
+       * Hostnames (no port; IPv6 in brackets) whose Host header `/mcp` accepts, against DNS rebinding.
+       * Loopback names, `server.host` and `server.public_url`'s host are always accepted.
+       */
+      allowed_hosts: z.array(z.string().min(1)).default([]),
+      /** Browser Origin hostnames accepted at `/mcp`; loopback and `server.public_url`'s are always. Requests without Origin pass. */
+      allowed_origins: z.array(z.string().min(1)).default([]),
+      /** A 2025-era client's session (Mcp-Session-Id) ends after this long without a request. */
+      session_ttl_secs: z.number().int().positive().default(3600),
+    })
+    .prefault({}),
   outbound: z
     .strictObject({
       /**

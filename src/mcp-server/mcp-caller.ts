@@ -1,0 +1,9 @@
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+
+/** Who is calling `/mcp`, as the tools need it: the A2A call context of the caller, and its 2025-era session if any. */
+export interface McpCaller {
+  /** The principal's name (empty when the service runs without keys); sessions belong to it. */
+  owner: string;
+  context: ServerCallContext;
+  sessionId?: string;
+}

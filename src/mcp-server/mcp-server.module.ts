@@ -1,0 +1,41 @@
+/** The MCP server: hosted agents and connected MCP tools as MCP tools, over Streamable HTTP at `/mcp`, for clients of both protocol eras. */
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { SwitchboardConfig } from '../config/config.schema';
+import type { StorageMode } from '../config/storage-mode';
+import { McpClientModule } from '../mcp-client/mcp-client.module';
+import { RedisService } from '../redis/redis.service';
+import { AgentToolCall } from './agent-tool-call';
+import { McpController } from './mcp.controller';
+import { McpHttpEndpoint } from './mcp-http-endpoint.service';
+import { MCP_SESSION_STORE } from './mcp-session-store.interface';
+import { MemoryMcpSessionStore } from './memory-mcp-session-store';
+import { RedisMcpSessionStore } from './redis-mcp-session-store';
+import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+
+type Config = ConfigService<SwitchboardConfig, true>;
+
+const sessionTtlSecs = (config: Config) => config.get('mcp_server', { infer: true }).session_ttl_secs;
+
+function sessionStore(mode: StorageMode): Provider {
+  return mode.shared === 'redis'
+    ? {
+        provide: MCP_SESSION_STORE,
+        inject: [RedisService, ConfigService],
+        useFactory: (redis: RedisService, config: Config) => new RedisMcpSessionStore(redis, sessionTtlSecs(config)),
+      }
+    : { provide: MCP_SESSION_STORE, inject: [ConfigService], useFactory: (config: Config) => new MemoryMcpSessionStore(sessionTtlSecs(config) * 1000) };
+}
+
+@Module({})
+export class McpServerModule {
+  /** `a2a` is the A2A server module: agent tools run their turns through its per-agent handlers. */
+  static forRoot(mode: StorageMode, a2a: DynamicModule): DynamicModule {
+    return {
+      module: McpServerModule,
+      imports: [a2a, McpClientModule],
+      controllers: [McpController],
+      providers: [sessionStore(mode), AgentToolCall, SwitchboardMcpServerFactory, McpHttpEndpoint],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { McpSessionStore, RunningCall } from './mcp-session-store.interface';
+
+/** Sessions of one process: embedded mode, where one process is the whole service. */
+export class MemoryMcpSessionStore implements McpSessionStore {
+  private readonly sessions = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly calls = new Map<string, RunningCall>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  async open(owner: string): Promise<string> {
+    const id = randomUUID();
+    this.sessions.set(id, { owner, expiresAt: Date.now() + this.ttlMs });
+    return id;
+  }
+
+  async owner(sessionId: string): Promise<string | undefined> {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.expiresAt <= Date.now()) {
+      this.sessions.delete(sessionId);
+      return undefined;
+    }
+    session.expiresAt = Date.now() + this.ttlMs;
+    return session.owner;
+  }
+
+  async close(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+
+  async trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void> {
+    this.calls.set(callKey(sessionId, requestId), call);
+  }
+
+  async runningCall(sessionId: string, requestId: string): Promise<RunningCall | undefined> {
+    return this.calls.get(callKey(sessionId, requestId));
+  }
+
+  async untrackCall(sessionId: string, requestId: string): Promise<void> {
+    this.calls.delete(callKey(sessionId, requestId));
+  }
+}
+
+function callKey(sessionId: string, requestId: string): string {
+  return `${sessionId}\n${requestId}`;
+}

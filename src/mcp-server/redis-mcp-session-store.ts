@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { RedisService } from '../redis/redis.service';
+import { execTransaction } from '../task-store/redis-transaction';
+import type { McpSessionStore, RunningCall } from './mcp-session-store.interface';
+
+/** Sessions in Redis with a sliding TTL: a client keeps its session whichever replica answers it. */
+export class RedisMcpSessionStore implements McpSessionStore {
+  constructor(
+    private readonly redis: RedisService,
+    private readonly ttlSecs: number,
+  ) {}
+
+  async open(owner: string): Promise<string> {
+    const id = randomUUID();
+    await this.redis.client.set(this.sessionKey(id), owner, 'EX', this.ttlSecs);
+    return id;
+  }
+
+  async owner(sessionId: string): Promise<string | undefined> {
+    const key = this.sessionKey(sessionId);
+    const [owner] = await execTransaction(this.redis.client.multi().get(key).expire(key, this.ttlSecs));
+    return (owner as string | null) ?? undefined;
+  }
+
+  async close(sessionId: string): Promise<void> {
+    await this.redis.client.del(this.sessionKey(sessionId));
+  }
+
+  async trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void> {
+    await this.redis.client.set(this.callKey(sessionId, requestId), JSON.stringify(call), 'EX', this.ttlSecs);
+  }
+
+  async runningCall(sessionId: string, requestId: string): Promise<RunningCall | undefined> {
+    const value = await this.redis.client.get(this.callKey(sessionId, requestId));
+    return value ? (JSON.parse(value) as RunningCall) : undefined;
+  }
+
+  async untrackCall(sessionId: string, requestId: string): Promise<void> {
+    await this.redis.client.del(this.callKey(sessionId, requestId));
+  }
+
+  private sessionKey(sessionId: string): string {
+    return this.redis.key('mcp', 'session', sessionId);
+  }
+
+  private callKey(sessionId: string, requestId: string): string {
+    return this.redis.key('mcp', 'call', sessionId, requestId);
+  }
+}

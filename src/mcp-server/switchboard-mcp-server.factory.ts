@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CallToolResult, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
+import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { AgentToolCall } from './agent-tool-call';
+import type { McpCaller } from './mcp-caller';
+
+const SERVER_INFO = { name: 'switchboard', version: '0.1.0' };
+const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
+
+/** Name of the MCP tool that runs a turn of agent `name`. */
+export function agentToolName(name: string): string {
+  return `switchboard_agent_${name}`;
+}
+
+/**
+ * Builds the MCP server that answers one request (the SDK's per-request factory): every hosted
+ * agent as `switchboard_agent_{name}`, and every tool of the MCP servers Switchboard is connected to.
+ */
+@Injectable()
+export class SwitchboardMcpServerFactory {
+  constructor(
+    private readonly endpoints: A2aEndpoints,
+    private readonly agentCalls: AgentToolCall,
+    @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
+  ) {}
+
+  create(caller: McpCaller): McpServer {
+    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+    for (const endpoint of this.endpoints.all()) {
+      const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
+      server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
+        this.agentCalls.run(endpoint, message, caller, ctx),
+      );
+    }
+    for (const tool of this.mcpTools.list()) {
+      server.registerTool(tool.name, { description: tool.description, inputSchema: fromJsonSchema(tool.inputSchema as never) }, (args, ctx) =>
+        this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),
+      );
+    }
+    return server;
+  }
+
+  /** An unavailable or slow upstream is the tool's failure (`isError`), not a protocol error. */
+  private async callMcpTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    try {
+      return await this.mcpTools.call(name, args, { signal });
+    } catch (error) {
+      return { content: [{ type: 'text', text: (error as Error).message }], isError: true };
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * `/mcp` through the official SDK clients of both eras (1.x: 2025-era sessions; v2 in `auto`
+ * negotiation: 2026-07-28, stateless), against the test agents running real turns on the queue.
+ */
+import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
+import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { writeConfigFile } from '../support/config-file';
+import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, textOf } from './support/mcp-clients';
+import { rawMcp, rpc } from './support/raw-mcp';
+
+describe('MCP server over Streamable HTTP at /mcp', () => {
+  let app: DurableTestApp;
+
+  beforeAll(async () => {
+    app = await startDurableTestApp({
+      SWITCHBOARD_CONFIG: writeConfigFile(`${TEST_AGENTS_TOML}\n[mcp_server]\nallowed_origins = ["app.example.com"]\n`),
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('a 2025-era client (SDK 1.x)', () => {
+    it('initializes a session and lists every hosted agent as a tool', async () => {
+      const { client, transport } = await connectV1(app.url);
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(transport.protocolVersion).toBe('2025-11-25');
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['switchboard_agent_echo', 'switchboard_agent_slow', 'switchboard_agent_broken']));
+      await client.close();
+    });
+
+    it("runs the agent's turn and answers with its text", async () => {
+      const { client } = await connectV1(app.url);
+      const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello from 1.x' } });
+      expect(textOf(result)).toBe('hello from 1.x');
+      expect(result.isError).toBeFalsy();
+      await client.close();
+    });
+
+    it('reports progress while a slow turn runs', async () => {
+      const { client } = await connectV1(app.url);
+      const messages: string[] = [];
+      const result = await client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, {
+        onprogress: (progress) => messages.push(progress.message ?? ''),
+      });
+      expect(textOf(result)).toBe('0123456789');
+      expect(messages[0]).toMatch(TASK_ID_MESSAGE);
+      expect(messages).toEqual(expect.arrayContaining(['01', '23', '45', '67', '89']));
+      await client.close();
+    });
+
+    it('cancels the task when the client cancels the call', async () => {
+      const { client } = await connectV1(app.url);
+      const cancel = cancelOnFirstChunk();
+      await expect(client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel)).rejects.toThrow();
+      await expectCanceled(app.url, cancel.taskId());
+      await client.close();
+    });
+
+    it('ends a failed turn with an error result', async () => {
+      const { client } = await connectV1(app.url);
+      const result = await client.callTool({ name: 'switchboard_agent_broken', arguments: { message: 'go' } });
+      expect(result.isError).toBe(true);
+      await client.close();
+    });
+
+    it('forgets a session on DELETE: its id then answers 404', async () => {
+      const { client, transport } = await connectV1(app.url);
+      const sessionId = transport.sessionId!;
+      await transport.terminateSession();
+      const after = await rawMcp(app.url, 'POST', rpc('tools/list'), { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+      expect(after.status).toBe(404);
+      await client.close();
+    });
+  });
+
+  describe('a 2026-07-28 client (SDK v2, auto negotiation)', () => {
+    it('negotiates the stateless era and calls an agent', async () => {
+      const client = await connectV2(app.url);
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
+      const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello from v2' } });
+      expect(textOf(result)).toBe('hello from v2');
+      await client.close();
+    });
+
+    it('reports progress while a slow turn runs', async () => {
+      const client = await connectV2(app.url);
+      const messages: string[] = [];
+      const result = await client.callTool(
+        { name: 'switchboard_agent_slow', arguments: { message: '0123456789' } },
+        { onprogress: (progress) => messages.push(progress.message ?? '') },
+      );
+      expect(textOf(result)).toBe('0123456789');
+      expect(messages).toEqual(expect.arrayContaining(['01', '23', '45', '67', '89']));
+      await client.close();
+    });
+
+    it('cancels the task when the client cancels the call', async () => {
+      const client = await connectV2(app.url);
+      const cancel = cancelOnFirstChunk();
+      await expect(client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel)).rejects.toThrow();
+      await expectCanceled(app.url, cancel.taskId());
+      await client.close();
+    });
+  });
+
+  describe('access', () => {
+    it('answers 401 without a bearer token', async () => {
+      const response = await rawMcp(app.url, 'POST', rpc('tools/list'), { authorization: '' });
+      expect(response.status).toBe(401);
+    });
+
+    it('answers 401 to a wrong key', async () => {
+      const response = await rawMcp(app.url, 'POST', rpc('tools/list'), { authorization: 'Bearer not-the-key-0123456789' });
+      expect(response.status).toBe(401);
+    });
+
+    it('rejects a Host that is not allowed (DNS rebinding)', async () => {
+      const response = await rawMcp(app.url, 'POST', rpc('tools/list'), { host: 'evil.example:8080' });
+      expect(response.status).toBe(403);
+    });
+
+    it('rejects a browser Origin that is not allowed, accepts a configured one', async () => {
+      expect((await rawMcp(app.url, 'POST', rpc('tools/list'), { origin: 'https://evil.example' })).status).toBe(403);
+      const allowed = await rawMcp(app.url, 'POST', rpc('tools/list'), { origin: 'https://app.example.com' });
+      expect(allowed.status).toBe(200);
+      expect(allowed.message?.result).toBeDefined();
+    });
+  });
+
+  describe('protocol errors', () => {
+    it('answers an unknown method with -32601', async () => {
+      const response = await rawMcp(app.url, 'POST', rpc('tools/frobnicate'));
+      expect(response.message?.error?.code).toBe(-32601);
+    });
+
+    it('answers a tools/call without a tool name with -32602', async () => {
+      const response = await rawMcp(app.url, 'POST', rpc('tools/call', { arguments: {} }));
+      expect(response.message?.error?.code).toBe(-32602);
+    });
+
+    it('answers a call to an unknown tool with -32602', async () => {
+      const response = await rawMcp(app.url, 'POST', rpc('tools/call', { name: 'switchboard_agent_nobody', arguments: { message: 'x' } }));
+      expect(response.message?.error?.code).toBe(-32602);
+    });
+
+    it.each([
+      ['not JSON', '{"jsonrpc":'],
+      ['a JSON array of numbers', '[1,2,3]'],
+      ['a message without a method', '{"jsonrpc":"2.0","id":1}'],
+      ['a string', '"tools/list"'],
+    ])('answers %s with a client error and keeps serving', async (_label, body) => {
+      const response = await rawMcp(app.url, 'POST', body);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect((await rawMcp(app.url, 'POST', rpc('tools/list'))).message?.result).toBeDefined();
+    });
+  });
+});
