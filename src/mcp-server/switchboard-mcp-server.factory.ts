@@ -27,7 +27,8 @@ export class SwitchboardMcpServerFactory {
   ) {}
 
   create(caller: McpCaller): McpServer {
-    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+    // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
+    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {}, logging: {} } });
     for (const endpoint of this.endpoints.all()) {
       const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
       server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
