@@ -9,6 +9,7 @@ import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { RequestErrorFilter } from './common/request-error.filter';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
+import type { ProcessRole } from './process-role';
 
 /** Far beyond any protocol message; deeper values would overflow the stack of code that recurses through them. */
 const MAX_JSON_DEPTH = 64;
@@ -49,8 +50,13 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
 }
 
 /** Builds a worker-only process: no HTTP, just the queue workers and the stores they need. */
-export async function createWorkerApp(config: SwitchboardConfig) {
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, 'worker'), {
+export function createWorkerApp(config: SwitchboardConfig) {
+  return createAppContext(config, 'worker');
+}
+
+/** Builds the modules of a role without an HTTP listener (the worker; the API's modules for `switchboard mcp` over stdio). */
+export async function createAppContext(config: SwitchboardConfig, role: ProcessRole) {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, role), {
     bufferLogs: true,
     abortOnError: false,
   });

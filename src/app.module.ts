@@ -23,7 +23,7 @@ export class AppModule {
     const mode = storageMode(config);
     const a2a = A2aServerModule.forRoot(config.a2a);
     const protocols = config.a2a.enabled ? [a2a, ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode, a2a)] : [])] : [];
-    const http = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : [];
+    const served = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : role === 'stdio' ? protocols : [];
     return {
       module: AppModule,
       imports: [
@@ -36,7 +36,7 @@ export class AppModule {
         OutboundModule,
         AgentsModule,
         McpClientModule,
-        ...http,
+        ...served,
       ],
     };
   }

@@ -1,11 +1,14 @@
-/** The `switchboard` command: `serve` (HTTP API) and `worker` (queue workers). */
+/** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers) and `mcp` (MCP over stdio). */
 import 'reflect-metadata';
-import { INestApplicationContext, Logger } from '@nestjs/common';
-import { createHttpApp, createWorkerApp } from '../app.factory';
+import { ConsoleLogger, INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
+import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory';
 import { ConfigError } from '../config/config-error';
 import { loadConfig, LoadedConfig } from '../config/config.loader';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { isEmbedded, storageMode } from '../config/storage-mode';
+import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
+import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
+import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
 import { assertSafeToListen } from '../security/listen-policy';
 
 const USAGE = `Usage: switchboard <command>
@@ -13,6 +16,8 @@ const USAGE = `Usage: switchboard <command>
 Commands:
   serve    Run the HTTP API (A2A, MCP, health). Default command.
   worker   Run queue workers only (agent turns, retention).
+  mcp      Serve MCP over stdio: relays to the Switchboard at SWITCHBOARD_URL (with
+           SWITCHBOARD_API_KEY) if it answers, else runs the agents in this process.
 
 Configuration: ./switchboard.toml or the file named by SWITCHBOARD_CONFIG, then environment
 overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;
@@ -27,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (command === 'mcp') return mcp();
   if (command !== 'serve' && command !== 'worker') {
     process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
     process.exit(64);
@@ -54,6 +60,52 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   await app.init();
   logger.log('switchboard worker running');
   stopOnSignals(app, config);
+}
+
+/** How long `switchboard mcp` waits for SWITCHBOARD_URL's health check before running in-process. */
+const PROXY_PROBE_TIMEOUT_MS = 2_000;
+
+/** MCP over stdio. Stdout carries the protocol, so every log line goes to stderr. */
+async function mcp(): Promise<void> {
+  // The client's settings for this command (the `env` of an `mcpServers` entry), like arguments.
+  const url = process.env.SWITCHBOARD_URL?.replace(/\/+$/, '');
+  Logger.overrideLogger(new StderrLogger());
+  const wire = new FramedStdioTransport();
+  if (url && (await answers(`${url}/healthz`))) {
+    logger.log(`relaying MCP over stdio to ${url}/mcp`);
+    await proxyStdio(new URL(`${url}/mcp`), process.env.SWITCHBOARD_API_KEY || undefined, wire);
+    process.exit(0);
+  }
+  const loaded = loadConfig();
+  const config: SwitchboardConfig = { ...loaded.config, log: { ...loaded.config.log, destination: 'stderr' } };
+  if (!config.a2a.enabled || !config.mcp_server.enabled) {
+    throw new ConfigError('mcp', ['a2a.enabled and mcp_server.enabled: `switchboard mcp` serves the agents, which need both']);
+  }
+  const app = await createAppContext(config, 'stdio');
+  logger.warn(
+    { switchboardUrl: url ?? null },
+    url ? `no Switchboard answers at ${url}: running EMBEDDED in this process` : 'SWITCHBOARD_URL not set: running EMBEDDED in this process',
+  );
+  announce(app, config, loaded.file);
+  await app.init();
+  await serveEmbeddedStdio(app.get(SwitchboardMcpServerFactory, { strict: false }), wire);
+  await app.close();
+  process.exit(0);
+}
+
+/** Nest's console logger (used until an app's pino logger takes over), writing to stderr. */
+class StderrLogger extends ConsoleLogger {
+  protected override printMessages(messages: unknown[], context?: string, logLevel?: LogLevel, _stream?: 'stdout' | 'stderr', errorStack?: unknown): void {
+    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
+  }
+}
+
+async function answers(healthUrl: string): Promise<boolean> {
+  try {
+    return (await fetch(healthUrl, { signal: AbortSignal.timeout(PROXY_PROBE_TIMEOUT_MS) })).ok;
+  } catch {
+    return false;
+  }
 }
 
 function announce(app: INestApplicationContext, config: SwitchboardConfig, file: string | undefined): void {

@@ -123,6 +123,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       pretty: z.boolean().default(false),
+      /** `stderr` where stdout carries a protocol (`switchboard mcp`). */
+      destination: z.enum(['stdout', 'stderr']).default('stdout'),
     })
     .prefault({}),
   mcp_servers: z.array(mcpServerSchema).default([]),

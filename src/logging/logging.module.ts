@@ -3,29 +3,34 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { destination } from 'pino';
+import type { Options } from 'pino-http';
 import type { SwitchboardConfig } from '../config/config.schema';
 
 @Module({})
 export class LoggingModule {
   static forRoot(log: SwitchboardConfig['log']): DynamicModule {
+    const fd = log.destination === 'stderr' ? 2 : 1;
+    const options: Options = {
+      level: log.level,
+      transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true, destination: fd } } : undefined,
+      genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
+      // On the root logger, not per request (`customProps` would make every request's logger pay for it).
+      base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      customAttributeKeys: { reqId: 'requestId' },
+      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+      wrapSerializers: true,
+      quietReqLogger: true,
+      customSuccessMessage: () => 'request completed',
+    };
     return {
       module: LoggingModule,
       imports: [
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: log.level,
-            transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
-            genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
-            // On the root logger, not per request (`customProps` would make every request's logger pay for it).
-            base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-            autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-            customAttributeKeys: { reqId: 'requestId' },
-            serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
-            wrapSerializers: true,
-            quietReqLogger: true,
-            customSuccessMessage: () => 'request completed',
-          },
+          // A transport (pino-pretty) writes where its options say; plain JSON goes to the fd given here.
+          pinoHttp: log.pretty ? options : [options, destination(fd)],
           renameContext: 'module',
           forRoutes: ['*path'],
         }),

@@ -1,0 +1,66 @@
+import { Logger } from '@nestjs/common';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { INTERNAL_ERROR, isJSONRPCRequest, isJSONRPCResultResponse, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { callContextFor } from '../a2a-server/call-context';
+import type { McpCaller } from './mcp-caller';
+import { FramedStdioTransport } from './framed-stdio-transport';
+import type { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+
+const logger = new Logger('McpStdio');
+
+/** The local user at the other end of the pipe: no key, like a service that runs without keys. */
+const STDIO_CALLER: McpCaller = { owner: '', context: callContextFor({}, {}, false) };
+
+/**
+ * Serves the in-process tools over stdio, both protocol eras (the SDK's `serveStdio` pins one
+ * server per connection). Resolves when the client closes the pipe.
+ */
+export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = new FramedStdioTransport()): Promise<void> {
+  return new Promise((done) => {
+    serveStdio(() => factory.create(STDIO_CALLER), { transport: wire, onerror: (error) => logger.warn({ err: error.message }, 'MCP stdio error') });
+    const onclose = wire.onclose;
+    wire.onclose = () => {
+      onclose?.();
+      done();
+    };
+  });
+}
+
+/**
+ * Relays every message between stdio and a running Switchboard's `/mcp` (the official client
+ * transport keeps the session id and protocol headers). A request the service cannot take is
+ * answered here with an error naming it, so the client is never left waiting. Resolves when the
+ * client closes the pipe.
+ */
+export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire = new FramedStdioTransport()): Promise<void> {
+  const upstream = new StreamableHTTPClientTransport(mcpUrl, {
+    requestInit: apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : undefined,
+  });
+  const initializing = new Set<RequestId>();
+  const failed = (message: JSONRPCMessage) => (error: Error) => {
+    logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP request to Switchboard failed');
+    if (isJSONRPCRequest(message)) {
+      void wire.send({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: `Switchboard at ${mcpUrl.origin}: ${error.message}` } });
+    }
+  };
+  wire.onmessage = (message) => {
+    if (isJSONRPCRequest(message) && message.method === 'initialize') initializing.add(message.id);
+    upstream.send(message).catch(failed(message));
+  };
+  upstream.onmessage = (message) => {
+    // A 2025-era session sends its negotiated version on every later request.
+    if (isJSONRPCResultResponse(message) && initializing.delete(message.id)) {
+      upstream.setProtocolVersion(String((message.result as { protocolVersion?: unknown }).protocolVersion));
+    }
+    void wire.send(message);
+  };
+  upstream.onerror = (error) => logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP connection to Switchboard reported an error');
+  wire.onerror = (error) => logger.warn({ err: error.message }, 'MCP stdio error');
+  const closed = new Promise<void>((done) => (wire.onclose = done));
+  await upstream.start();
+  await wire.start();
+  await closed;
+  if (upstream.sessionId) await upstream.terminateSession().catch(() => undefined);
+  await upstream.close();
+}

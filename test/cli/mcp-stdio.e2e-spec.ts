@@ -1,0 +1,142 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sdkClient } from '../a2a/support/sdk-client';
+import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
+
+const BIN = resolve(__dirname, '../../bin/switchboard.js');
+const ENV = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn' };
+
+/** The official 1.x client over `node bin/switchboard.js mcp`, started from an unrelated directory. */
+async function connect(env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+function emptyDir(): string {
+  return mkdtempSync(join(tmpdir(), 'switchboard-mcp-'));
+}
+
+/** A raw child: write bytes, read what comes back on stdout. */
+function raw(): { child: ChildProcess; stdout: () => string; waitFor: (pattern: RegExp) => Promise<string> } {
+  const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: emptyDir(), env: ENV });
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.resume();
+  const waitFor = async (pattern: RegExp) => {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const match = pattern.exec(stdout);
+      if (match) return match[0];
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${pattern} in stdout:\n${stdout.slice(0, 2000)}`);
+  };
+  return { child, stdout: () => stdout, waitFor };
+}
+
+const line = (message: object) => `${JSON.stringify(message)}\n`;
+
+describe('switchboard mcp (stdio)', () => {
+  describe('embedded (no Switchboard running)', () => {
+    let client: Client;
+    let stderr: () => string;
+
+    beforeAll(async () => {
+      ({ client, stderr } = await connect({ SWITCHBOARD_URL: 'http://127.0.0.1:9' }));
+    });
+    afterAll(() => client?.close());
+
+    it('says on stderr that it runs embedded, and lists the agents as tools', async () => {
+      expect(stderr()).toContain('running EMBEDDED');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
+    });
+
+    it('runs an agent turn for switchboard_agent_echo', async () => {
+      const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello stdio' } });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.content)).toContain('hello stdio');
+      expect(result.structuredContent).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    });
+
+    it('answers an unknown tool with -32602', async () => {
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+
+  describe('raw input', () => {
+    let proc: ReturnType<typeof raw>;
+    beforeAll(() => {
+      proc = raw();
+    });
+    afterAll(() => proc.child.kill());
+
+    it('answers malformed JSON with -32700, an unknown method with -32601, and Content-Length framed input in kind', async () => {
+      proc.child.stdin!.write('{"jsonrpc":"2.0", nope\n');
+      await proc.waitFor(/"id":null,"error":\{"code":-32700/);
+      proc.child.stdin!.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+      await proc.waitFor(/"id":1\}/);
+      proc.child.stdin!.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      proc.child.stdin!.write(line({ jsonrpc: '2.0', id: 2, method: 'no/such/method' }));
+      await proc.waitFor(/\{"jsonrpc":"2\.0","id":2,"error":\{"code":-32601/);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+      proc.child.stdin!.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const framed = await proc.waitFor(/Content-Length: (\d+)\r\n\r\n\{"result":\{"tools":[^\n]*?"id":3\}/);
+      expect(framed).toContain('switchboard_agent_echo');
+      const length = Number(/Content-Length: (\d+)/.exec(framed)![1]);
+      expect(length).toBe(Buffer.byteLength(framed.slice(framed.indexOf('{'))));
+    });
+
+    it('drains an 11 MB line, answers it with an error, and keeps serving', async () => {
+      const huge = Buffer.alloc(11 * 1024 * 1024, 'x');
+      proc.child.stdin!.write('{"jsonrpc":"2.0","id":4,"method":"ping","params":{"pad":"');
+      proc.child.stdin!.write(huge);
+      proc.child.stdin!.write('"}}\n');
+      await proc.waitFor(/"id":null,"error":\{"code":-32600,"message":"Message too large/);
+      proc.child.stdin!.write(line({ jsonrpc: '2.0', id: 5, method: 'ping' }));
+      await proc.waitFor(/\{"result":\{\},"jsonrpc":"2\.0","id":5\}|\{"jsonrpc":"2\.0","id":5,"result":\{\}\}/);
+      expect(proc.stdout()).not.toContain('"id":4');
+      expect(proc.child.exitCode).toBeNull();
+    });
+  });
+
+  describe('proxy (a Switchboard answers at SWITCHBOARD_URL)', () => {
+    let app: NestFastifyApplication;
+    let url: string;
+    let client: Client;
+    let stderr: () => string;
+
+    beforeAll(async () => {
+      ({ app, url } = await startTestApp(testConfig()));
+      ({ client, stderr } = await connect({ SWITCHBOARD_URL: url, SWITCHBOARD_API_KEY: TEST_API_KEY }));
+    });
+    afterAll(async () => {
+      await client?.close();
+      await app?.close();
+    });
+
+    it('runs the tool call on the running service: its task is found there over A2A', async () => {
+      expect(stderr()).toContain(`relaying MCP over stdio to ${url}/mcp`);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
+      const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'via proxy' } });
+      expect(JSON.stringify(result.content)).toContain('via proxy');
+      const { taskId } = result.structuredContent as { taskId: string };
+      const a2a = await sdkClient(url, 'echo', 'JSONRPC');
+      expect((await a2a.getTask({ id: taskId, tenant: '' })).id).toBe(taskId);
+    });
+
+    it('relays protocol errors of the service', async () => {
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+});
