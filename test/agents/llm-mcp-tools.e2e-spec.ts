@@ -1,13 +1,20 @@
 /**
  * An LLM agent calling a real MCP server's tool: the scripted model picks `mcp_everything_echo`,
  * Switchboard runs it on server-everything (stdio) through the tool pipeline, and the model's
- * answer uses the result.
+ * answer uses the result. The agent is reached over A2A, and as an MCP tool itself: over `/mcp`
+ * and over `switchboard mcp` (stdio, relaying to this service).
  */
 import { TaskState } from '@a2a-js/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
 import { writeConfigFile } from '../support/config-file';
-import { startTestApp, testConfig } from '../support/test-app';
+import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
+import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { stdioServer, toolsListed } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
@@ -41,13 +48,52 @@ ${stdioServer('everything', EVERYTHING_SERVER, ['stdio'])}`;
     await llm?.close();
   });
 
-  it('offers only the allowed MCP tools, runs the one the model picks, and answers with its result', async () => {
+  const toolThenAnswer = () =>
     llm.play({ toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: 'from the model' } }] }, { tokens: ['The tool said it.'] });
+
+  /** The model saw the MCP tool's real result before it answered. */
+  const expectToolResultReachedModel = () =>
+    expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Echo: from the model' });
+
+  it('offers only the allowed MCP tools, runs the one the model picks, and answers with its result', async () => {
+    toolThenAnswer();
     const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the echo tool')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-    const [first, second] = llm.requests;
-    expect(first.body.tools?.map((tool) => tool.function.name)).toEqual(['mcp_everything_echo']);
-    expect(second.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Echo: from the model' });
+    expect(llm.requests[0].body.tools?.map((tool) => tool.function.name)).toEqual(['mcp_everything_echo']);
+    expectToolResultReachedModel();
+  });
+
+  it('is itself a tool over /mcp, for the SDK client', async () => {
+    toolThenAnswer();
+    const { client } = await connectV1(url);
+    try {
+      const result = await client.callTool({ name: 'switchboard_agent_assistant', arguments: { message: 'Use the echo tool' } });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toBe('The tool said it.');
+      expectToolResultReachedModel();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('is itself a tool over `switchboard mcp` (stdio), relayed to this service', async () => {
+    toolThenAnswer();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [resolve(__dirname, '../../bin/switchboard.js'), 'mcp'],
+      cwd: mkdtempSync(join(tmpdir(), 'switchboard-mcp-')),
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', SWITCHBOARD_URL: url, SWITCHBOARD_API_KEY: TEST_API_KEY },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'llm-agent-over-stdio', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'switchboard_agent_assistant', arguments: { message: 'Use the echo tool' } });
+      expect(textOf(result)).toBe('The tool said it.');
+      expectToolResultReachedModel();
+    } finally {
+      await client.close();
+    }
   });
 });
