@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sdkClient } from '../a2a/support/sdk-client';
+import { eventually } from '../support/eventually';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
 
 const BIN = resolve(__dirname, '../../bin/switchboard.js');
@@ -56,7 +57,8 @@ describe('switchboard mcp (stdio)', () => {
     afterAll(() => client?.close());
 
     it('says on stderr that it runs embedded, and lists the agents as tools', async () => {
-      expect(stderr()).toContain('running EMBEDDED');
+      // Logs are written asynchronously: the warning may come just after the handshake.
+      await eventually(async () => stderr(), (text) => text.includes('running EMBEDDED'), 5_000);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
     });
