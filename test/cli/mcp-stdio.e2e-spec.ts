@@ -127,7 +127,7 @@ describe('switchboard mcp (stdio)', () => {
     });
 
     it('runs the tool call on the running service: its task is found there over A2A', async () => {
-      expect(stderr()).toContain(`relaying MCP over stdio to ${url}/mcp`);
+      await eventually(async () => stderr(), (text) => text.includes(`relaying MCP over stdio to ${url}/mcp`), 5_000);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
       const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'via proxy' } });
