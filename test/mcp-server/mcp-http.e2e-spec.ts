@@ -76,6 +76,25 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     });
   });
 
+  describe('a 2024-11-05 client (raw requests, as the oldest clients send them)', () => {
+    it('gets its own version back, a session, and tools it can call', async () => {
+      const init = await rawMcp(
+        app.url,
+        'POST',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '0' } } }),
+      );
+      expect(init.status).toBe(200);
+      expect(init.message?.result).toMatchObject({ protocolVersion: '2024-11-05', capabilities: { tools: {} } });
+      const session = init.headers['mcp-session-id'] as string;
+      expect(session).toMatch(/^[0-9a-f-]{36}$/);
+      // 2024-11-05 predates the MCP-Protocol-Version header: the session alone carries the version.
+      const headers = { 'mcp-session-id': session };
+      expect((await rawMcp(app.url, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers)).status).toBe(202);
+      const call = await rawMcp(app.url, 'POST', rpc('tools/call', { name: 'switchboard_agent_echo', arguments: { message: 'from 2024' } }, 2), headers);
+      expect(call.message?.result).toMatchObject({ content: [{ type: 'text', text: 'from 2024' }] });
+    });
+  });
+
   describe('a 2026-07-28 client (SDK v2, auto negotiation)', () => {
     it('negotiates the stateless era and calls an agent', async () => {
       const client = await connectV2(app.url);
