@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
 import { normalizeSeedRequest } from './seed-compat';
-import { streamSse } from './sse';
+import { isAsyncIterable, streamSse } from './sse';
 import { envelopeError, JsonRpcError, requestId } from '../common/json-rpc-envelope';
 import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
 
@@ -64,8 +64,4 @@ export class JsonRpcTransport {
     this.logger.error({ err: cause ?? response.error }, 'JSON-RPC request failed');
     await reply.code(500).send({ ...response, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' } });
   }
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { callContextFor } from './call-context';
 import { normalizeSeedRequest } from './seed-compat';
-import { streamSse } from './sse';
+import { isAsyncIterable, streamSse } from './sse';
 import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
 
 interface JsonRpcResponse {
@@ -94,8 +94,4 @@ function paramsOf(body: unknown): unknown {
 function errorName(code: number): string {
   const entry = Object.entries(A2A_ERROR_CODE).find(([, value]) => value === code);
   return entry ? entry[0].toLowerCase() : 'error';
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
 }

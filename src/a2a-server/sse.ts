@@ -36,3 +36,8 @@ export async function streamSse<T>(
     if (!raw.writableEnded) raw.end();
   }
 }
+
+/** A handler's answer that is a stream of events rather than one response. */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+}

@@ -14,6 +14,11 @@ export function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} };
 }
 
+/** The text of A2A parts; non-text parts are left out. */
+export function partsText(parts: Part[]): string {
+  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+}
+
 export interface TaskIds {
   taskId: string;
   contextId: string;

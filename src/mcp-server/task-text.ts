@@ -1,9 +1,5 @@
-import { Message, Part, Task } from '@a2a-js/sdk';
-
-/** The text of A2A parts; non-text parts are left out. */
-export function partsText(parts: Part[]): string {
-  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
-}
+import { Message, Task } from '@a2a-js/sdk';
+import { partsText } from '../agents/turn-publisher';
 
 /** A task's answer: its artifacts' text, else its status message. */
 export function taskText(task: Task): string {

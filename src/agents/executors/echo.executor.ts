@@ -2,7 +2,7 @@ import { Part, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
-import { textPart, TurnPublisher } from '../turn-publisher';
+import { partsText, textPart, TurnPublisher } from '../turn-publisher';
 import type { EchoExecutorSettings } from './executor-settings.schema';
 
 /** Answers with the caller's own parts: working, the echo as an artifact (in `chunks` pieces), completed. */
@@ -21,14 +21,14 @@ export class EchoExecutor implements AgentTurnExecutor {
       const lastChunk = index === chunks.length - 1;
       publish.artifact({ artifactId, name: 'echo', parts: chunk, append: index > 0, lastChunk });
     }
-    publish.status(TaskState.TASK_STATE_COMPLETED, textOf(parts));
+    publish.status(TaskState.TASK_STATE_COMPLETED, partsText(parts));
   }
 }
 
 /** Text is cut into `count` pieces of about equal length; other parts travel with the last piece. */
 function splitIntoChunks(parts: Part[], count: number): Part[][] {
   if (count === 1) return [parts];
-  const text = textOf(parts);
+  const text = partsText(parts);
   const others = parts.filter((part) => part.content?.$case !== 'text');
   const size = Math.max(1, Math.ceil(text.length / count));
   const chunks: Part[][] = [];
@@ -38,8 +38,4 @@ function splitIntoChunks(parts: Part[], count: number): Part[][] {
   const rest = text.slice(chunks.length * size);
   chunks.push([...(rest ? [textPart(rest)] : []), ...others]);
   return chunks;
-}
-
-function textOf(parts: Part[]): string {
-  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
 }
