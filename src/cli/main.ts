@@ -5,6 +5,7 @@ import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory
 import { ConfigError } from '../config/config-error';
 import { loadConfig, LoadedConfig } from '../config/config.loader';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
 import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
@@ -67,13 +68,12 @@ const PROXY_PROBE_TIMEOUT_MS = 2_000;
 
 /** MCP over stdio. Stdout carries the protocol, so every log line goes to stderr. */
 async function mcp(): Promise<void> {
-  // The client's settings for this command (the `env` of an `mcpServers` entry), like arguments.
-  const url = process.env.SWITCHBOARD_URL?.replace(/\/+$/, '');
+  const { url, apiKey } = loadStdioRelaySettings();
   Logger.overrideLogger(new StderrLogger());
   const wire = new FramedStdioTransport();
   if (url && (await answers(`${url}/healthz`))) {
     logger.log(`relaying MCP over stdio to ${url}/mcp`);
-    await proxyStdio(new URL(`${url}/mcp`), process.env.SWITCHBOARD_API_KEY || undefined, wire);
+    await proxyStdio(new URL(`${url}/mcp`), apiKey, wire);
     process.exit(0);
   }
   const loaded = loadConfig();

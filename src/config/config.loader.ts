@@ -39,7 +39,10 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
       }
     }
   }
-  if (result.success) resolveApiKeys(result.data, env, problems);
+  if (result.success) {
+    resolveApiKeys(result.data, env, problems);
+    resolveMcpServerEnv(result.data, env);
+  }
   if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);
   return { config: result.data!, file };
 }
@@ -89,6 +92,21 @@ function resolveApiKeys(config: SwitchboardConfig, env: Environment, problems: s
     if (key) executor.api_key = key;
     else problems.push(`agents[${index}].executor.api_key_env: environment variable ${executor.api_key_env} is not set`);
   });
+}
+
+/**
+ * A stdio MCP server's process sees PATH and the variables its `env` whitelists, nothing else of
+ * Switchboard's environment; their values are read here, at boot. Unset ones are left out.
+ */
+function resolveMcpServerEnv(config: SwitchboardConfig, env: Environment): void {
+  for (const server of config.mcp_servers) {
+    if (server.transport.type !== 'stdio') continue;
+    server.env_values = {};
+    for (const name of ['PATH', ...server.env]) {
+      const value = env[name];
+      if (value !== undefined) server.env_values[name] = value;
+    }
+  }
 }
 
 /** Returns which config keys were set from which environment variable, for error messages. */

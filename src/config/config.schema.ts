@@ -45,6 +45,8 @@ const mcpServerSchema = z.object({
   timeout_secs: z.number().int().positive().default(30),
   /** The only variables (besides PATH) a stdio server's process sees, passed from Switchboard's environment. */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
+  /** Not a file key: for a stdio server, the config loader fills it with the values of PATH and of `env`'s variables that are set. */
+  env_values: z.record(z.string(), z.string()).optional(),
   transport: mcpTransportSchema,
 });
 

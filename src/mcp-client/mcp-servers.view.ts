@@ -5,7 +5,7 @@ import type { ToolNameCollision } from './tool-namespace';
 
 /** `GET /api/mcp/servers`: the OpenFang seed's shape, plus each server's status and any name collisions. */
 export interface McpServersView {
-  configured: (McpServerConfig & { status: McpConnectionStatus })[];
+  configured: (Omit<McpServerConfig, 'env_values'> & { status: McpConnectionStatus })[];
   connected: {
     name: string;
     tools_count: number;
@@ -19,11 +19,11 @@ export interface McpServersView {
 
 export function describeServers(connections: McpConnection[], tools: McpTool[], collisions: ToolNameCollision[]): McpServersView {
   return {
-    configured: connections.map((connection) => ({
-      ...connection.config,
-      transport: withoutSecrets(connection.config.transport),
-      status: connection.status(),
-    })),
+    configured: connections.map((connection) => {
+      // The environment's values are secrets (tokens); the whitelist in `env` names them.
+      const { env_values: _values, ...config } = connection.config;
+      return { ...config, transport: withoutSecrets(config.transport), status: connection.status() };
+    }),
     connected: connections
       .filter((connection) => connection.connected)
       .map((connection) => {

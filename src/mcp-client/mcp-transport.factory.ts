@@ -13,9 +13,7 @@ export function createMcpTransport(server: McpServerConfig, fetch: typeof global
   const { transport } = server;
   switch (transport.type) {
     case 'stdio': {
-      // The whitelist passes variables of Switchboard's own environment through by design, so it is
-      // read here, when the server is spawned, rather than copied into the config.
-      const stdio = new StdioClientTransport(stdioLaunch(transport, server.env, process.env));
+      const stdio = new StdioClientTransport(stdioLaunch(transport, server.env_values ?? {}));
       // Read it always: an unread pipe would fill up and block the server's writes.
       createInterface({ input: stdio.stderr as Readable }).on('line', onStderr);
       return stdio;

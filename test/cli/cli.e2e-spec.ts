@@ -60,6 +60,12 @@ describe('switchboard command', () => {
     expect(serve.output()).toMatch(/refusing to listen on 0\.0\.0\.0 without authentication/);
   });
 
+  it('exits non-zero naming SWITCHBOARD_URL when `mcp` is given one that is not an http(s) URL', async () => {
+    const mcp = run(['mcp'], { SWITCHBOARD_URL: 'localhost:8080' });
+    expect(await mcp.exit).toBe(78);
+    expect(mcp.output()).toContain('SWITCHBOARD_URL: must be an http(s) URL');
+  });
+
   it('prints usage for an unknown command', async () => {
     const bad = run(['frobnicate']);
     expect(await bad.exit).toBe(64);

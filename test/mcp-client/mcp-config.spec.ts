@@ -29,6 +29,13 @@ describe('[[mcp_servers]] configuration', () => {
     expect(problemsOf(stdio('x', command))).toEqual([]);
   });
 
+  it("resolves a stdio server's PATH and whitelisted variables from the environment at load, leaving out unset ones", () => {
+    const toml = stdio('github', 'npx').replace('[mcp_servers.transport]', 'env = ["GITHUB_TOKEN", "NOT_SET"]\n[mcp_servers.transport]');
+    const { config } = loadConfig({ PATH: '/usr/bin:/bin', GITHUB_TOKEN: 'ghp_x', DATABASE_SECRET: 's', SWITCHBOARD_CONFIG: writeConfigFile(toml) });
+    expect(config.mcp_servers[0].env).toEqual(['GITHUB_TOKEN', 'NOT_SET']);
+    expect(config.mcp_servers[0].env_values).toEqual({ PATH: '/usr/bin:/bin', GITHUB_TOKEN: 'ghp_x' });
+  });
+
   it('rejects two servers with the same name', () => {
     expect(problemsOf(stdio('twice', 'npx') + stdio('twice', 'node'))).toEqual(['mcp_servers[1].name: duplicate MCP server name "twice"']);
   });

@@ -14,11 +14,13 @@ let target: McpTestApp;
 
 beforeAll(async () => {
   writeFileSync(join(files, 'hello.txt'), 'hello from disk');
-  process.env[SECRET] = 'service-secret-value';
-  process.env[ALLOWED] = 'whitelisted-value';
+  // Both in the environment the config is loaded from and in this process's own.
+  const serviceEnv = { [SECRET]: 'service-secret-value', [ALLOWED]: 'whitelisted-value' };
+  Object.assign(process.env, serviceEnv);
   target = await startMcpApp(
     stdioServer('everything', EVERYTHING_SERVER, ['stdio'], `timeout_secs = 3\nenv = ["${ALLOWED}"]`) +
       stdioServer('filesystem', FILESYSTEM_SERVER, [files]),
+    serviceEnv,
   );
   await toolsListed(target.tools, ['mcp_everything_echo', 'mcp_filesystem_list_directory']);
 });

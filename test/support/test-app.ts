@@ -15,6 +15,8 @@ export function testConfig(env: Environment = {}): SwitchboardConfig {
     SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY}`,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // As the service has it: stdio MCP servers are given PATH.
+    PATH: process.env.PATH,
     ...env,
   }).config;
 }

@@ -1,0 +1,27 @@
+import { ConfigError } from './config-error';
+import { loadStdioRelaySettings } from './mcp-relay.settings';
+
+describe('loadStdioRelaySettings', () => {
+  it('gives the URL without trailing slashes, and the API key', () => {
+    expect(loadStdioRelaySettings({ SWITCHBOARD_URL: 'https://switchboard.example.com/base//', SWITCHBOARD_API_KEY: 'k' })).toEqual({
+      url: 'https://switchboard.example.com/base',
+      apiKey: 'k',
+    });
+  });
+
+  it('treats unset and empty variables alike: nothing to relay to', () => {
+    expect(loadStdioRelaySettings({})).toEqual({ url: undefined, apiKey: undefined });
+    expect(loadStdioRelaySettings({ SWITCHBOARD_URL: '', SWITCHBOARD_API_KEY: '' })).toEqual({ url: undefined, apiKey: undefined });
+  });
+
+  it.each(['localhost:8080', 'ftp://switchboard.example.com', 'not a url'])('rejects SWITCHBOARD_URL=%s with an error naming it', (url) => {
+    let thrown: unknown;
+    try {
+      loadStdioRelaySettings({ SWITCHBOARD_URL: url });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).problems).toEqual(['SWITCHBOARD_URL: must be an http(s) URL, such as http://127.0.0.1:8080']);
+  });
+});
