@@ -1,6 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { INTERNAL_ERROR, isJSONRPCRequest, isJSONRPCResultResponse, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import {
+  INTERNAL_ERROR,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  isJSONRPCResultResponse,
+  JSONRPCMessage,
+  RequestId,
+} from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { callContextFor } from '../a2a-server/call-context';
 import type { McpCaller } from './mcp-caller';
@@ -30,14 +38,18 @@ export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = 
 /**
  * Relays every message between stdio and a running Switchboard's `/mcp` (the official client
  * transport keeps the session id and protocol headers). A request the service cannot take is
- * answered here with an error naming it, so the client is never left waiting. Resolves when the
- * client closes the pipe.
+ * answered here with an error naming it, so the client is never left waiting. A stdio client
+ * cancels with `notifications/cancelled` in both eras, but over HTTP only a 2025-era session
+ * reads that notification: a 2026-07-28 server takes the end of the request's own stream as
+ * the cancellation, so the relay does both. Resolves when the client closes the pipe.
  */
 export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire = new FramedStdioTransport()): Promise<void> {
   const upstream = new StreamableHTTPClientTransport(mcpUrl, {
     requestInit: apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : undefined,
   });
   const initializing = new Set<RequestId>();
+  /** Each request's own upstream stream, until its response comes back. */
+  const inFlight = new Map<RequestId, AbortController>();
   const failed = (message: JSONRPCMessage) => (error: Error) => {
     logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP request to Switchboard failed');
     if (isJSONRPCRequest(message)) {
@@ -45,10 +57,26 @@ export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire =
     }
   };
   wire.onmessage = (message) => {
-    if (isJSONRPCRequest(message) && message.method === 'initialize') initializing.add(message.id);
-    upstream.send(message).catch(failed(message));
+    if (!isJSONRPCRequest(message)) {
+      const canceled = cancelledRequestId(message);
+      if (canceled !== undefined) {
+        inFlight.get(canceled)?.abort();
+        inFlight.delete(canceled);
+      }
+      upstream.send(message).catch(failed(message));
+      return;
+    }
+    if (message.method === 'initialize') initializing.add(message.id);
+    const stream = new AbortController();
+    inFlight.set(message.id, stream);
+    upstream.send(message, { requestSignal: stream.signal }).catch((error: Error) => {
+      if (stream.signal.aborted) return; // canceled: the client expects no answer
+      inFlight.delete(message.id);
+      failed(message)(error);
+    });
   };
   upstream.onmessage = (message) => {
+    if (isJSONRPCResponse(message) && message.id !== undefined) inFlight.delete(message.id);
     // A 2025-era session sends its negotiated version on every later request.
     if (isJSONRPCResultResponse(message) && initializing.delete(message.id)) {
       upstream.setProtocolVersion(String((message.result as { protocolVersion?: unknown }).protocolVersion));
@@ -63,4 +91,10 @@ export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire =
   await closed;
   if (upstream.sessionId) await upstream.terminateSession().catch(() => undefined);
   await upstream.close();
+}
+
+/** The request a `notifications/cancelled` names, if `message` is one. */
+function cancelledRequestId(message: JSONRPCMessage): RequestId | undefined {
+  if (!isJSONRPCNotification(message) || message.method !== 'notifications/cancelled') return undefined;
+  return (message.params as { requestId?: RequestId } | undefined)?.requestId;
 }

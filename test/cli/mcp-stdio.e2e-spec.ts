@@ -1,3 +1,5 @@
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -6,6 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sdkClient } from '../a2a/support/sdk-client';
+import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { cancelOnFirstChunk, expectCanceled, textOf } from '../mcp-server/support/mcp-clients';
+import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
 
@@ -20,6 +25,28 @@ async function connect(env: Record<string, string> = {}): Promise<{ client: Clie
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr };
+}
+
+/** The v2 client negotiating the era (`auto`) over `node bin/switchboard.js mcp`: 2026-07-28 when the server offers it. */
+async function connectV2(env: Record<string, string> = {}): Promise<ClientV2> {
+  const transport = new StdioTransportV2({ command: process.execPath, args: [BIN, 'mcp'], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'ignore' });
+  const client = new ClientV2({ name: 'stdio-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  return client;
+}
+
+/** Negotiates 2026-07-28 (a fallback to 2025 would pass the rest), lists the tools and calls the echo agent. */
+async function expectModernEra(env: Record<string, string>): Promise<void> {
+  const client = await connectV2(env);
+  try {
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
+    const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello from 2026' } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('hello from 2026');
+  } finally {
+    await client.close();
+  }
 }
 
 function emptyDir(): string {
@@ -73,6 +100,10 @@ describe('switchboard mcp (stdio)', () => {
     it('answers an unknown tool with -32602', async () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     });
+
+    it('serves a 2026-07-28 client (SDK v2, auto negotiation)', async () => {
+      await expectModernEra({ SWITCHBOARD_URL: 'http://127.0.0.1:9' });
+    });
   });
 
   describe('raw input', () => {
@@ -117,9 +148,11 @@ describe('switchboard mcp (stdio)', () => {
     let client: Client;
     let stderr: () => string;
 
+    const relayEnv = () => ({ SWITCHBOARD_URL: url, SWITCHBOARD_API_KEY: TEST_API_KEY });
+
     beforeAll(async () => {
-      ({ app, url } = await startTestApp(testConfig()));
-      ({ client, stderr } = await connect({ SWITCHBOARD_URL: url, SWITCHBOARD_API_KEY: TEST_API_KEY }));
+      ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML) })));
+      ({ client, stderr } = await connect(relayEnv()));
     });
     afterAll(async () => {
       await client?.close();
@@ -139,6 +172,29 @@ describe('switchboard mcp (stdio)', () => {
 
     it('relays protocol errors of the service', async () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    });
+
+    it('relays a 2026-07-28 client (SDK v2, auto negotiation)', async () => {
+      await expectModernEra(relayEnv());
+    });
+
+    it("cancels the service's task when a 2025-era client cancels the call", async () => {
+      const cancel = cancelOnFirstChunk();
+      await expect(
+        client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel),
+      ).rejects.toThrow();
+      await expectCanceled(url, cancel.taskId());
+    });
+
+    it("cancels the service's task when a 2026-07-28 client cancels the call", async () => {
+      const modern = await connectV2(relayEnv());
+      try {
+        const cancel = cancelOnFirstChunk();
+        await expect(modern.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel)).rejects.toThrow();
+        await expectCanceled(url, cancel.taskId());
+      } finally {
+        await modern.close();
+      }
     });
   });
 });
