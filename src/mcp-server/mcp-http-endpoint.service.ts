@@ -1,15 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJSONRPCNotification,
-  isLegacyRequest,
-  legacyStatelessFallback,
-  LegacyHttpHandler,
   McpHttpHandler,
   McpRequestContext,
   originValidationResponse,
@@ -19,6 +15,7 @@ import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { principalOf } from '../security/principal';
 import { AgentToolCall } from './agent-tool-call';
+import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
@@ -31,8 +28,8 @@ const SESSION_HEADER = 'mcp-session-id';
  *
  * - 2026-07-28 clients are stateless by design: the SDK's handler answers each request.
  * - 2025-era clients get a session (`Mcp-Session-Id`) at `initialize`; the session lives in the
- *   shared session store and every request is then served by a fresh, stateless server, so any
- *   replica answers any request of any session. A `notifications/cancelled` finds its running task
+ *   shared session store and every request is then served by the SDK's stateless fallback for
+ *   that era, so any replica answers any request of any session. A `notifications/cancelled` finds its running task
  *   through the store. What this gives up: the GET stream (405, as for stateless servers) and
  *   server-to-client requests, which would need the replica holding the stream.
  */
@@ -40,9 +37,8 @@ const SESSION_HEADER = 'mcp-session-id';
 export class McpHttpEndpoint implements OnApplicationShutdown {
   private readonly logger = new Logger(McpHttpEndpoint.name);
   private readonly policy: RequestOriginPolicy;
-  private readonly modern: McpHttpHandler;
-  private readonly legacy: LegacyHttpHandler;
-  private readonly serve: ReturnType<typeof toNodeHandler>;
+  /** Both eras: the SDK tells them apart and serves 2025-era requests statelessly. */
+  private readonly handler: McpHttpHandler;
 
   constructor(
     factory: SwitchboardMcpServerFactory,
@@ -53,44 +49,40 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: config.get('mcp_server', { infer: true }) });
     const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
-    this.modern = createMcpHandler(create, { legacy: 'reject', responseMode: 'auto', onerror });
-    this.legacy = legacyStatelessFallback(create, onerror);
-    this.serve = toNodeHandler({ fetch: (request, options) => this.fetch(request, options?.parsedBody, callerOf(options?.authInfo)) }, { onerror });
+    this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
   }
 
-  /** Serves one request on the raw Node objects; Fastify has parsed the body already. */
+  /** Serves one request; Fastify has parsed the body already. */
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const principal = principalOf(request);
     const caller: McpCaller = { owner: principal?.name ?? '', context: callContextFor(request, request.headers, false) };
-    const raw = Object.assign(request.raw, { auth: authInfoFor(caller) });
-    reply.hijack();
-    await this.serve(raw, reply.raw, request.body);
+    const response = await this.respond(toFetchRequest(request, clientGoneSignal(reply)), request.body, caller);
+    await sendFetchResponse(reply, response);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.modern.close();
+    await this.handler.close();
   }
 
-  private async fetch(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
+  private async respond(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const rejected = hostHeaderValidationResponse(request, this.policy.hosts) ?? originValidationResponse(request, this.policy.origins);
     if (rejected) {
       this.logger.warn({ host: request.headers.get('host'), origin: request.headers.get('origin') }, 'rejected an MCP request from a host or origin not allowed');
       return rejected;
     }
-    if (!(await isLegacyRequest(request, body))) return this.modern.fetch(request, { parsedBody: body, authInfo: authInfoFor(caller) });
-    return this.legacySession(request, body, caller);
+    // Only 2025-era clients send a session id, and they open one with `initialize`: everything else
+    // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
+    if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
+    const response = await this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(caller) });
+    if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
+      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner));
+    }
+    return response;
   }
 
-  /** The 2025-era leg: sessions from the shared store, each request served statelessly. */
-  private async legacySession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
-    const sessionId = request.headers.get(SESSION_HEADER) ?? undefined;
-    if (!sessionId) {
-      const response = await this.legacy(request, { parsedBody: body, authInfo: authInfoFor(caller) });
-      if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
-        response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner));
-      }
-      return response;
-    }
+  /** A request of a 2025-era session from the shared store, served statelessly. */
+  private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
+    const sessionId = request.headers.get(SESSION_HEADER)!;
     // A session of another caller is as unknown as an expired one.
     if ((await this.sessions.owner(sessionId)) !== caller.owner) return sessionNotFound();
     if (request.method === 'DELETE') {
@@ -99,7 +91,7 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     }
     const inSession = { ...caller, sessionId };
     for (const requestId of cancelledRequestIds(body)) await this.agentCalls.cancelTracked(requestId, inSession);
-    return this.legacy(request, { parsedBody: body, authInfo: authInfoFor(inSession) });
+    return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession) });
   }
 }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallToolResult, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AgentToolCall } from './agent-tool-call';
 import type { McpCaller } from './mcp-caller';
 
@@ -20,6 +20,9 @@ export function agentToolName(name: string): string {
  */
 @Injectable()
 export class SwitchboardMcpServerFactory {
+  /** Input schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
+  private readonly inputSchemas = new WeakMap<McpTool, ReturnType<typeof fromJsonSchema>>();
+
   constructor(
     private readonly endpoints: A2aEndpoints,
     private readonly agentCalls: AgentToolCall,
@@ -36,11 +39,17 @@ export class SwitchboardMcpServerFactory {
       );
     }
     for (const tool of this.mcpTools.list()) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: fromJsonSchema(tool.inputSchema as never) }, (args, ctx) =>
+      server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, (args, ctx) =>
         this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),
       );
     }
     return server;
+  }
+
+  private inputSchemaOf(tool: McpTool): ReturnType<typeof fromJsonSchema> {
+    let schema = this.inputSchemas.get(tool);
+    if (!schema) this.inputSchemas.set(tool, (schema = fromJsonSchema(tool.inputSchema as never)));
+    return schema;
   }
 
   /** An unavailable or slow upstream is the tool's failure (`isError`), not a protocol error. */

@@ -5,8 +5,10 @@
 import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
-import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, textOf } from './support/mcp-clients';
-import { rawMcp, rpc } from './support/raw-mcp';
+import { TaskState } from '@a2a-js/sdk';
+import { bearer } from '../support/test-app';
+import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
+import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
 
 describe('MCP server over Streamable HTTP at /mcp', () => {
   let app: DurableTestApp;
@@ -123,6 +125,28 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       await expect(client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel)).rejects.toThrow();
       await expectCanceled(app.url, cancel.taskId());
       await client.close();
+    });
+
+    it('cancels the task when the client drops the connection before any output', async () => {
+      // No progress token: the answer would be plain JSON, so only the closed connection tells.
+      const text = `dropped ${Date.now()}`;
+      const call = {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'switchboard_agent_slow', arguments: { message: text }, _meta: modernMeta() },
+      };
+      const dropped = new AbortController();
+      const sent = fetch(new URL('/mcp', app.url), {
+        method: 'POST',
+        headers: { ...modernHeaders('tools/call', 'switchboard_agent_slow'), ...bearer() },
+        body: JSON.stringify(call),
+        signal: dropped.signal,
+      });
+      setTimeout(() => dropped.abort(), 400);
+      await expect(sent).rejects.toThrow();
+      const task = await taskWithMessage(app.url, 'slow', text, TaskState.TASK_STATE_CANCELED);
+      expect(task?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     });
   });
 

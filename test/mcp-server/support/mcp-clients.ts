@@ -1,7 +1,8 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, Role, Task, TaskState } from '@a2a-js/sdk';
+import { partsText } from '../../../src/agents/turn-publisher';
 import { sdkClient } from '../../a2a/support/sdk-client';
 import { eventually } from '../../support/eventually';
 import { bearer } from '../../support/test-app';
@@ -57,4 +58,14 @@ export async function expectCanceled(baseUrl: string, taskId: string | undefined
   expect(taskId).toBeDefined();
   const client = await sdkClient(baseUrl, 'slow', 'JSONRPC');
   await eventually(async () => (await client.getTask({ id: taskId!, tenant: '' })).status?.state, (state) => state === TaskState.TASK_STATE_CANCELED);
+}
+
+/** The task of agent `agent` whose first message is `text`, read over A2A once it has reached `state`. */
+export async function taskWithMessage(baseUrl: string, agent: string, text: string, state: TaskState): Promise<Task | undefined> {
+  const client = await sdkClient(baseUrl, agent, 'JSONRPC');
+  const find = async () => {
+    const { tasks } = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }));
+    return tasks.find((task) => task.history.some((message) => message.role === Role.ROLE_USER && partsText(message.parts) === text));
+  };
+  return eventually(find, (task) => task?.status?.state === state);
 }

@@ -36,6 +36,26 @@ export function rpc(method: string, params?: unknown, id: number | string = 1): 
   return JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 }
 
+/** The `_meta` every 2026-07-28 request carries in place of a session. */
+export function modernMeta(): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-test-client', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+}
+
+/** The HTTP headers of a 2026-07-28 request: the version, and the method (and tool) mirrored from the body. */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(name === undefined ? {} : { 'mcp-name': name }),
+  };
+}
+
 function messageOf(text: string): RawResponse['message'] {
   const data = text.split('\n').filter((line) => line.startsWith('data:')).at(-1)?.slice(5) ?? text;
   try {

@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The MCP SDK's HTTP handlers speak the fetch API (`Request` in, `Response` out); these two
+ * functions carry an exchange across from Fastify and back. Fastify has already parsed the body,
+ * and the handlers take it as `parsedBody`, so the `Request` carries none: no second serialization.
+ */
+export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Request {
+  const raw = request.raw.rawHeaders;
+  const headers: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (!raw[i].startsWith(':')) headers.push([raw[i], raw[i + 1]]);
+  }
+  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal });
+}
+
+/** A JSON answer is sent as one string; an SSE stream is piped as it comes (Fastify cancels it if the client leaves). */
+export async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<void> {
+  if (response.body === null || response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await reply.send(response);
+    return;
+  }
+  reply.code(response.status);
+  for (const [name, value] of response.headers) reply.header(name, value);
+  await reply.send(await response.text());
+}
+
+/** An abort signal that fires if the client goes away before the answer is complete. */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
