@@ -1,7 +1,7 @@
 /**
- * Task store throughput: create (save of a new task), update (atomic read-modify-write) and load,
- * for Postgres, Postgres behind the Redis cache, and memory. Creates and drops its own database and
- * Redis namespace. Usage: npm run bench:taskstore -- [count] [concurrency]
+ * Task store throughput: create (save of a new task), record (saveUnlessEnded, the write a turn
+ * makes) and load, for Postgres, Postgres behind the Redis cache, and memory. Creates and drops its
+ * own database and Redis namespace. Usage: npm run bench:taskstore -- [count] [concurrency]
  * Reads TEST_DATABASE_URL and REDIS_URL (or TEST_REDIS_URL), with the tests' defaults.
  */
 import { Message, Task } from '@a2a-js/sdk';
@@ -46,8 +46,13 @@ function task(i: number): Task {
   });
 }
 
-const reply = (i: number) =>
-  Message.fromJSON({ messageId: `r-${i}`, role: 'ROLE_AGENT', parts: [{ text: 'Here is the summary you asked for.' }] });
+/** The task as a turn records it once the agent has answered. */
+function answered(i: number): Task {
+  const reply = Message.fromJSON({ messageId: `r-${i}`, role: 'ROLE_AGENT', parts: [{ text: 'Here is the summary you asked for.' }] });
+  const recorded = task(i);
+  recorded.history.push(reply);
+  return recorded;
+}
 
 /** Runs `operation` for 0..count-1 with `concurrency` in flight; returns throughput and latency percentiles (ms). */
 async function measure(operation: (i: number) => Promise<unknown>): Promise<Omit<Result, 'store' | 'operation'>> {
@@ -72,7 +77,7 @@ async function measure(operation: (i: number) => Promise<unknown>): Promise<Omit
 async function bench(name: string, store: TaskStore): Promise<Result[]> {
   const operations: [string, (i: number) => Promise<unknown>][] = [
     ['create', (i) => store.save(task(i), context)],
-    ['update', (i) => store.update(`bench-${i}`, context, (loaded) => void loaded.history.push(reply(i)))],
+    ['record', (i) => store.saveUnlessEnded(answered(i), context)],
     ['load', async (i) => {
       if (!(await store.load(`bench-${i}`, context))) throw new Error(`bench-${i} missing`);
     }],
@@ -114,7 +119,7 @@ async function main(): Promise<void> {
 }
 
 async function truncated<T>(prisma: PrismaService, run: () => Promise<T>): Promise<T> {
-  await prisma.$executeRaw`TRUNCATE tasks, task_events, push_configs`;
+  await prisma.$executeRaw`TRUNCATE tasks, push_configs`;
   return run();
 }
 

@@ -6,7 +6,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { withTimeout } from '../common/with-timeout';
 import { PrismaClient } from '../generated/prisma/client';
 
-/** Connections per process; row-locking updates hold one for a few milliseconds each. */
+/** Connections per process; a statement holds one for a few milliseconds. */
 const POOL_SIZE = 10;
 
 /**

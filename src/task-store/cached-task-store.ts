@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { ListTasksRequest, ListTasksResponse, StreamResponse, Task } from '@a2a-js/sdk';
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RedisService } from '../redis/redis.service';
-import type { RetentionPolicy, TaskEventRecord, TaskStore } from './task-store.interface';
+import type { RetentionPolicy, TaskStore } from './task-store.interface';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
 import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
@@ -40,12 +40,6 @@ export class CachedTaskStore implements TaskStore {
     await this.refresh(taskScope(context), await this.inner.saveVersioned(task, context));
   }
 
-  async update(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<Task> {
-    const updated = await this.inner.updateVersioned(taskId, context, mutate);
-    await this.refresh(taskScope(context), updated);
-    return updated.task;
-  }
-
   async saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task> {
     const stored = await this.inner.saveUnlessEndedVersioned(task, context);
     await this.refresh(taskScope(context), stored);
@@ -54,14 +48,6 @@ export class CachedTaskStore implements TaskStore {
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     return this.inner.list(params, context);
-  }
-
-  appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number> {
-    return this.inner.appendEvent(taskId, context, event);
-  }
-
-  readEvents(taskId: string, context: ServerCallContext, afterSeq?: number, limit?: number): Promise<TaskEventRecord[]> {
-    return this.inner.readEvents(taskId, context, afterSeq, limit);
   }
 
   countByState(): Promise<Record<string, number>> {

@@ -1,7 +1,7 @@
-import { ListTasksRequest, ListTasksResponse, StreamResponse, Task } from '@a2a-js/sdk';
+import { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { TaskNotFoundError, TaskScopeConflictError } from './task-store.errors';
-import type { RetentionPolicy, TaskEventRecord } from './task-store.interface';
+import { TaskScopeConflictError } from './task-store.errors';
+import type { RetentionPolicy } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { isTerminal, stateName } from './task-states';
@@ -16,10 +16,9 @@ interface Entry {
   version: number;
   position: ListPosition;
   updatedAt: number;
-  events: { seq: number; data: unknown; createdAt: Date }[];
 }
 
-/** TaskStore for embedded mode: one process, no database. Updates are atomic because they never await. */
+/** TaskStore for embedded mode: one process, no database. Writes are atomic because they never await. */
 export class MemoryTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
   private readonly entries = new Map<string, Entry>();
 
@@ -43,12 +42,6 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     return this.write(task, scope, existing);
   }
 
-  async updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
-    const entry = this.visible(taskId, context);
-    if (!entry) throw new TaskNotFoundError(taskId);
-    return this.write(this.mutated(Task.fromJSON(entry.data), mutate), entry.scope, entry);
-  }
-
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const scope = taskScope(context);
     const filter = listFilter(params);
@@ -62,22 +55,6 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
       matching.length,
       params,
     );
-  }
-
-  async appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number> {
-    const entry = this.visible(taskId, context);
-    if (!entry) throw new TaskNotFoundError(taskId);
-    const seq = entry.events.length + 1;
-    entry.events.push({ seq, data: StreamResponse.toJSON(event), createdAt: new Date() });
-    return seq;
-  }
-
-  async readEvents(taskId: string, context: ServerCallContext, afterSeq = 0, limit = Infinity): Promise<TaskEventRecord[]> {
-    const events = this.visible(taskId, context)?.events ?? [];
-    return events
-      .filter((event) => event.seq > afterSeq)
-      .slice(0, limit)
-      .map(({ seq, data, createdAt }) => ({ seq, event: StreamResponse.fromJSON(data), createdAt }));
   }
 
   async countByState(): Promise<Record<string, number>> {
@@ -118,7 +95,6 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
       version,
       position: { time: statusTime(stored), id: stored.id },
       updatedAt: Date.now(),
-      events: existing?.events ?? [],
     });
     return { task: Task.fromJSON(data), version };
   }

@@ -1,20 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { ListTasksRequest, ListTasksResponse, StreamResponse, Task, taskStateToJSON } from '@a2a-js/sdk';
+import { ListTasksRequest, ListTasksResponse, Task, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
-import { TaskNotFoundError, TaskScopeConflictError } from './task-store.errors';
-import type { RetentionPolicy, TaskEventRecord } from './task-store.interface';
+import { TaskScopeConflictError } from './task-store.errors';
+import type { RetentionPolicy } from './task-store.interface';
 import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
 import { taskScope, TaskScope } from './task-scope';
 import { stateName, TERMINAL_STATE_NAMES } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { EvictionListener, VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
 
-
-/** An update waits for the row lock of a busy task; a pool slot may be queued for as long. */
-const UPDATE_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
 /** Tasks deleted per retention statement, bounding lock time and the size of one eviction notice. */
 const RETENTION_BATCH = 500;
 /** The statements every turn runs ($1 id, $2 tenant, $3 owner), kept as text for `hotQuery`. */
@@ -35,10 +32,9 @@ const UPSERT_UNLESS_ENDED = `${UPSERT_ANY} AND tasks.state NOT IN (${TERMINAL_ST
 const RETENTION_LOCK = Prisma.sql`hashtext('switchboard:task-retention')`;
 
 /**
- * The durable TaskStore: one row per task holding Task.toJSON, plus the event log. Every write
- * bumps the row's version. `update` locks the row (SELECT ... FOR UPDATE) for its read-modify-write,
- * so concurrent updates of one task run one after another and none is lost. Keys that Postgres
- * text cannot hold (U+0000, unpaired surrogates) belong to no stored task: such lookups find nothing.
+ * The durable TaskStore: one row per task holding Task.toJSON. Every write is one upsert statement
+ * that bumps the row's version. Keys that Postgres text cannot hold (U+0000, unpaired surrogates)
+ * belong to no stored task: such lookups find nothing.
  */
 @Injectable()
 export class PostgresTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
@@ -57,19 +53,6 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     const written = await this.upsert(task, taskScope(context), UPSERT);
     if (!written) throw new TaskScopeConflictError(task.id);
     return written;
-  }
-
-  updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask> {
-    const scope = taskScope(context);
-    if (hasUnstorableText(taskId, scope.tenant)) throw new TaskNotFoundError(taskId);
-    return this.prisma.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ data: unknown }[]>`
-        SELECT data FROM tasks WHERE id = ${taskId} AND tenant = ${scope.tenant} AND owner = ${scope.owner} FOR UPDATE`;
-      if (!row) throw new TaskNotFoundError(taskId);
-      const written = await this.upsert(this.mutated(Task.fromJSON(row.data), mutate), scope, UPSERT, tx);
-      if (!written) throw new TaskScopeConflictError(taskId);
-      return written;
-    }, UPDATE_TRANSACTION);
   }
 
   /** One statement: the upsert skips a terminal row, and only then is the row read back. */
@@ -109,33 +92,6 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     );
   }
 
-  async appendEvent(taskId: string, context: ServerCallContext, event: StreamResponse): Promise<number> {
-    const { tenant, owner } = taskScope(context);
-    // Bumping the task's counter locks its row, so concurrent appends get consecutive numbers.
-    const [row] = await this.prisma.$queryRaw<{ seq: number }[]>`
-      WITH bumped AS (
-        UPDATE tasks SET last_event_seq = last_event_seq + 1
-        WHERE id = ${taskId} AND tenant = ${tenant} AND owner = ${owner}
-        RETURNING id, last_event_seq
-      )
-      INSERT INTO task_events (task_id, seq, event)
-      SELECT id, last_event_seq, ${JSON.stringify(StreamResponse.toJSON(event))}::jsonb FROM bumped
-      RETURNING seq`;
-    if (!row) throw new TaskNotFoundError(taskId);
-    return row.seq;
-  }
-
-  async readEvents(taskId: string, context: ServerCallContext, afterSeq = 0, limit?: number): Promise<TaskEventRecord[]> {
-    const { tenant, owner } = taskScope(context);
-    const rows = await this.prisma.taskEvent.findMany({
-      where: { taskId, seq: { gt: afterSeq }, task: { tenant, owner } },
-      orderBy: { seq: 'asc' },
-      take: limit,
-      select: { seq: true, event: true, createdAt: true },
-    });
-    return rows.map((row) => ({ seq: row.seq, event: StreamResponse.fromJSON(row.event), createdAt: row.createdAt }));
-  }
-
   async countByState(): Promise<Record<string, number>> {
     const groups = await this.prisma.task.groupBy({ by: ['state'], _count: { _all: true } });
     return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
@@ -170,7 +126,7 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     return evicted;
   }
 
-  /** Deletes one batch of `victims` with their push configs (events cascade); returns their ids. */
+  /** Deletes one batch of `victims` with their push configs; returns their ids. */
   private async evict(victims: Prisma.Sql): Promise<string[]> {
     const rows = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RETENTION_LOCK})`;
@@ -184,16 +140,14 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   }
 
   /**
-   * Runs an upsert (UPSERT or UPSERT_UNLESS_ENDED) as a hot statement, or inside `tx`; undefined
-   * when the id belongs to another scope or the stored row fails the statement's condition.
+   * Runs an upsert (UPSERT or UPSERT_UNLESS_ENDED) as a hot statement; undefined when the id belongs
+   * to another scope or the stored row fails the statement's condition.
    */
-  private async upsert(task: Task, scope: TaskScope, sql: string, tx?: Prisma.TransactionClient): Promise<VersionedTask | undefined> {
+  private async upsert(task: Task, scope: TaskScope, sql: string): Promise<VersionedTask | undefined> {
     const data = Task.toJSON(task);
     const stored = Task.fromJSON(data);
     const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data)];
-    const [row] = tx
-      ? await tx.$queryRawUnsafe<{ version: number }[]>(sql, ...values)
-      : await this.prisma.hotQuery<{ version: number }>(sql === UPSERT ? 'task-upsert' : 'task-upsert-unless-ended', sql, values);
+    const [row] = await this.prisma.hotQuery<{ version: number }>(sql === UPSERT ? 'task-upsert' : 'task-upsert-unless-ended', sql, values);
     return row && { task: stored, version: row.version };
   }
 }

@@ -15,7 +15,8 @@ export interface TaskEventStreamEntry {
 
 /**
  * Live, shared fan-out of a task's events: a worker publishes, any API replica reads from any
- * position. Hot data with a bounded length and lifetime; the durable copy is the TaskStore's log.
+ * position. Hot data with a bounded length and lifetime; what lasts is the task's snapshot in the
+ * TaskStore.
  */
 export interface TaskEventStream {
   /**

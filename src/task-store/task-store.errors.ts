@@ -1,10 +1,3 @@
-export class TaskNotFoundError extends Error {
-  constructor(readonly taskId: string) {
-    super(`Task ${taskId} not found`);
-    this.name = 'TaskNotFoundError';
-  }
-}
-
 /**
  * Task ids are unique across scopes: saving a task whose id already belongs to another tenant or
  * owner is refused rather than letting one caller overwrite another's task.

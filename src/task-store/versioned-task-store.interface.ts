@@ -18,7 +18,6 @@ export type EvictionListener = (taskIds: string[]) => Promise<void>;
 export interface VersionedTaskStore extends TaskStore {
   loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
-  updateVersioned(taskId: string, context: ServerCallContext, mutate: (task: Task) => Task | void): Promise<VersionedTask>;
   saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
   applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number>;
 }

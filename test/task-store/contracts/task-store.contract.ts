@@ -1,7 +1,7 @@
-import { ListTasksRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore } from '@a2a-js/sdk/server';
-import { TaskNotFoundError, TaskScopeConflictError } from '../../../src/task-store/task-store.errors';
+import { TaskScopeConflictError } from '../../../src/task-store/task-store.errors';
 import type { TaskStore } from '../../../src/task-store/task-store.interface';
 import { at, callContext, makeTask, message, sleep } from '../support/fixtures';
 
@@ -24,12 +24,6 @@ const HOUR = 3_600_000;
 
 function listRequest(params: Partial<ListTasksRequest> = {}): ListTasksRequest {
   return { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...params };
-}
-
-function statusEvent(taskId: string, text: string): StreamResponse {
-  return StreamResponse.fromJSON({
-    statusUpdate: { taskId, contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING', message: { messageId: text, role: 'ROLE_AGENT', parts: [{ text }] } } },
-  });
 }
 
 async function listAll(store: TaskStore, params: Partial<ListTasksRequest>): Promise<{ ids: string[]; pages: number; totals: number[] }> {
@@ -101,11 +95,7 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         expect((await store.list(listRequest(), alice)).totalSize).toBe(1);
       });
 
-      it('refuses updates, events and overwrites from another scope', async () => {
-        await expect(store.update('t1', bob, () => undefined)).rejects.toBeInstanceOf(TaskNotFoundError);
-        await expect(store.appendEvent('t1', aliceElsewhere, statusEvent('t1', 'x'))).rejects.toBeInstanceOf(TaskNotFoundError);
-        await store.appendEvent('t1', alice, statusEvent('t1', 'mine'));
-        expect(await store.readEvents('t1', bob)).toEqual([]);
+      it('refuses overwrites from another scope', async () => {
         await expect(store.save(makeTask('t1', { state: TaskState.TASK_STATE_FAILED }), bob)).rejects.toBeInstanceOf(
           TaskScopeConflictError,
         );
@@ -196,49 +186,6 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       });
     });
 
-    describe('update', () => {
-      beforeEach(() => store.save(makeTask('t1', { history: ['first'] }), alice));
-
-      it('applies an in-place change and a returned replacement, and persists both', async () => {
-        const inPlace = await store.update('t1', alice, (task) => {
-          task.history.push(message('second'));
-        });
-        expect(inPlace.history).toHaveLength(2);
-        const replaced = await store.update('t1', alice, (task) => ({ ...task, contextId: 'ctx-2' }));
-        expect(replaced.contextId).toBe('ctx-2');
-        const loaded = (await store.load('t1', alice))!;
-        expect(loaded.history).toHaveLength(2);
-        expect(loaded.contextId).toBe('ctx-2');
-      });
-
-      it('throws TaskNotFoundError for an unknown task', async () => {
-        await expect(store.update('missing', alice, () => undefined)).rejects.toBeInstanceOf(TaskNotFoundError);
-      });
-
-      it('leaves the task unchanged when the mutation throws', async () => {
-        await expect(
-          store.update('t1', alice, (task) => {
-            task.history.push(message('lost'));
-            throw new Error('agent failed');
-          }),
-        ).rejects.toThrow('agent failed');
-        expect((await store.load('t1', alice))!.history).toHaveLength(1);
-      });
-
-      it('loses no update when 50 run concurrently on one task', async () => {
-        await Promise.all(
-          Array.from({ length: 50 }, (_, i) =>
-            store.update('t1', alice, (task) => {
-              task.history.push(message(`concurrent-${i}`));
-            }),
-          ),
-        );
-        const texts = (await store.load('t1', alice))!.history.map((entry) => entry.messageId);
-        expect(texts).toHaveLength(51);
-        expect(new Set(texts).size).toBe(51);
-      });
-    });
-
     describe('saveUnlessEnded', () => {
       it('creates a task, then replaces it while it is active', async () => {
         expect((await store.saveUnlessEnded(makeTask('t1', { history: ['a'] }), alice)).history).toHaveLength(1);
@@ -259,30 +206,6 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         await expect(store.saveUnlessEnded(makeTask('t1'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
         await store.save(makeTask('t2', { state: TaskState.TASK_STATE_FAILED }), alice);
         await expect(store.saveUnlessEnded(makeTask('t2'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
-      });
-    });
-
-    describe('event log', () => {
-      beforeEach(() => store.save(makeTask('t1'), alice));
-
-      it('numbers events from 1 in append order and reads after a sequence number', async () => {
-        for (const text of ['a', 'b', 'c', 'd']) await store.appendEvent('t1', alice, statusEvent('t1', text));
-        const all = await store.readEvents('t1', alice);
-        expect(all.map((record) => record.seq)).toEqual([1, 2, 3, 4]);
-        expect(all[0].event).toEqual(statusEvent('t1', 'a'));
-        expect(all[0].createdAt).toBeInstanceOf(Date);
-        expect((await store.readEvents('t1', alice, 2)).map((record) => record.seq)).toEqual([3, 4]);
-        expect((await store.readEvents('t1', alice, 1, 2)).map((record) => record.seq)).toEqual([2, 3]);
-      });
-
-      it('gives concurrent appends distinct consecutive numbers', async () => {
-        const seqs = await Promise.all(Array.from({ length: 30 }, (_, i) => store.appendEvent('t1', alice, statusEvent('t1', `e${i}`))));
-        expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-        expect(await store.readEvents('t1', alice)).toHaveLength(30);
-      });
-
-      it('refuses events for an unknown task', async () => {
-        await expect(store.appendEvent('missing', alice, statusEvent('missing', 'x'))).rejects.toBeInstanceOf(TaskNotFoundError);
       });
     });
 
@@ -328,24 +251,18 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
           await store.save(makeTask(`t${i}`, { state: TaskState.TASK_STATE_COMPLETED }), context);
           await sleep(5);
         }
-        await store.update('t0', alice, (task) => {
-          task.metadata = { touched: true };
-        });
+        await store.save(makeTask('t0', { state: TaskState.TASK_STATE_COMPLETED }), alice);
         expect(await store.applyRetention({ maxTasks: 3, ttlMs: HOUR })).toBe(2);
         expect(await ids()).toEqual(['t0', 't4']);
         expect(await store.load('t1', bob)).toBeUndefined();
         expect(await store.load('t3', aliceElsewhere)).toBeDefined();
       });
 
-      it('removes the events and push configs of evicted tasks', async () => {
+      it('removes the push configs of evicted tasks', async () => {
         await store.save(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED }), alice);
-        await store.appendEvent('t1', alice, statusEvent('t1', 'old'));
         await pushConfigs?.save('t1', alice, { tenant: '', id: 'hook', taskId: 't1', url: 'https://example.com/hook', token: '', authentication: undefined });
         expect(await store.applyRetention({ maxTasks: 0, ttlMs: HOUR })).toBe(1);
-
-        await store.save(makeTask('t1'), alice);
-        expect(await store.readEvents('t1', alice)).toEqual([]);
-        expect(await store.appendEvent('t1', alice, statusEvent('t1', 'new'))).toBe(1);
+        expect(await store.load('t1', alice)).toBeUndefined();
         if (pushConfigs) expect(await pushConfigs.load('t1', alice)).toEqual([]);
       });
     });

@@ -15,7 +15,7 @@ export class PostgresFixture {
   }
 
   async truncate(): Promise<void> {
-    await this.prisma.$executeRaw`TRUNCATE tasks, task_events, push_configs`;
+    await this.prisma.$executeRaw`TRUNCATE tasks, push_configs`;
   }
 
   async close(): Promise<void> {
