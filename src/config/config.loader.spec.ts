@@ -80,6 +80,14 @@ url = "https://research.example.com"
     expect(problems).toEqual(["server.prot: unknown key"]);
   });
 
+  it('refuses env_values in an [[mcp_servers]] entry by name: the loader reads those values from the environment', () => {
+    const file = writeConfig(
+      '[[mcp_servers]]\nname = "github"\nenv_values = { GITHUB_TOKEN = "ghp_from_file" }\n[mcp_servers.transport]\ntype = "stdio"\ncommand = "npx"\n',
+    );
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file, GITHUB_TOKEN: 'ghp_from_env' }));
+    expect(problems).toEqual(['mcp_servers[0].env_values: unknown key']);
+  });
+
   it('says which environment variable carried a bad value', () => {
     const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, PORT: 'eighty' }));
     expect(problems[0]).toMatch(/^server\.port \(from PORT\): /);

@@ -39,14 +39,12 @@ const mcpTransportSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-const mcpServerSchema = z.object({
+const mcpServerSchema = z.strictObject({
   name: nameSchema,
   /** Deadline of every request to the server: connecting, listing tools, each tool call. */
   timeout_secs: z.number().int().positive().default(30),
   /** The only variables (besides PATH) a stdio server's process sees, passed from Switchboard's environment. */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
-  /** Not a file key: for a stdio server, the config loader fills it with the values of PATH and of `env`'s variables that are set. */
-  env_values: z.record(z.string(), z.string()).optional(),
   transport: mcpTransportSchema,
 });
 
@@ -206,6 +204,12 @@ function uniqueNames(items: { name: string }[], section: string, what: string, c
   return names;
 }
 
-export type SwitchboardConfig = z.infer<typeof configSchema>;
+/**
+ * An `[[mcp_servers]]` entry as the loader hands it on. For a stdio server, `env_values` holds the
+ * values of PATH and of `env`'s variables that are set, read from the environment at boot; it is no
+ * file key, so the file schema does not know it and refuses it as unknown.
+ */
+export type McpServerConfig = z.infer<typeof mcpServerSchema> & { env_values?: Record<string, string> };
+/** The validated config, as the loader resolves it from the file and the environment. */
+export type SwitchboardConfig = Omit<z.infer<typeof configSchema>, 'mcp_servers'> & { mcp_servers: McpServerConfig[] };
 export type AgentConfig = SwitchboardConfig['agents'][number];
-export type McpServerConfig = SwitchboardConfig['mcp_servers'][number];
