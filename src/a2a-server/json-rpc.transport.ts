@@ -6,6 +6,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
+import { clientFacingError } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { envelopeError, JsonRpcError, requestId } from '../common/json-rpc-envelope';
@@ -55,13 +56,10 @@ export class JsonRpcTransport {
     }
   }
 
-  /**
-   * Sends a response. An internal error is the server's fault: HTTP 500, logged with its cause, and
-   * answered with a generic message, as its own (a database's, say) is no business of the client's.
-   */
+  /** Sends a response: HTTP 200, or 500 for an internal error, which the client sees only as such. */
   private async answer(reply: FastifyReply, response: JsonRpcResponse, cause?: unknown): Promise<void> {
-    if (response.error?.code !== A2A_ERROR_CODE.INTERNAL_ERROR) return void (await reply.code(200).send(response));
-    this.logger.error({ err: cause ?? response.error }, 'JSON-RPC request failed');
-    await reply.code(500).send({ ...response, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' } });
+    if (!response.error) return void (await reply.code(200).send(response));
+    const error = clientFacingError(response.error, this.logger, 'JSON-RPC request failed', cause);
+    await reply.code(error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200).send({ ...response, error });
   }
 }

@@ -4,6 +4,7 @@ import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res }
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { callContextFor } from './call-context';
+import { clientFacingError } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
@@ -76,10 +77,8 @@ export function seedRoutesController(listenPath: string) {
     private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>): Promise<void> {
       const { result, error } = response as JsonRpcResponse;
       if (!error) return void (await reply.code(200).send(result));
-      const status = STATUS_OF_CODE[error.code] ?? 400;
-      if (status === 500) this.logger.error({ err: error }, 'seed A2A request failed');
-      const message = status === 500 ? 'Internal error.' : error.message;
-      await reply.code(status).send({ error: errorName(error.code), code: error.code, message });
+      const { code, message } = clientFacingError(error, this.logger, 'seed A2A request failed');
+      await reply.code(STATUS_OF_CODE[code] ?? 400).send({ error: errorName(code), code, message });
     }
   }
   return SeedRoutesController;
