@@ -1,3 +1,6 @@
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { JsonRpcRefusal, requestId } from './json-rpc-envelope';
+
 /**
  * Parsed JSON can be nested deeper than code that later recurses through it (protobuf's `fromJSON`,
  * `JSON.stringify`, `String()` of an array) has stack for. Walks iteratively.
@@ -13,14 +16,16 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A body refused for its nesting; it was valid JSON, so a JSON-RPC answer can still carry its id. */
+/** A body refused for its nesting. It was valid JSON: a JSON-RPC answer is an invalid request, with its id. */
 export class JsonTooDeepError extends Error {
   readonly statusCode = 400;
+  readonly jsonRpc: JsonRpcRefusal;
 
   constructor(
     readonly limit: number,
-    readonly body: unknown,
+    body: unknown,
   ) {
     super(`JSON nested deeper than ${limit} levels`);
+    this.jsonRpc = { code: A2A_ERROR_CODE.INVALID_REQUEST, id: requestId(body) };
   }
 }

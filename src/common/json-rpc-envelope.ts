@@ -7,6 +7,15 @@ export interface JsonRpcError {
   message: string;
 }
 
+/**
+ * How to answer a body refused while it was read, on a JSON-RPC route: an error raised then may carry
+ * it as `jsonRpc`, with the request's id when the body could be read far enough to know it.
+ */
+export interface JsonRpcRefusal {
+  code: number;
+  id: JsonRpcId;
+}
+
 /** The request's id when it is one JSON-RPC allows, else null (as the spec answers an unreadable id). */
 export function requestId(body: unknown): JsonRpcId {
   const id = (body as { id?: unknown } | null)?.id;

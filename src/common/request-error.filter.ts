@@ -3,8 +3,7 @@ import { ArgumentsHost, Catch, HttpException } from '@nestjs/common';
 import { BaseExceptionFilter, HttpAdapterHost } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { JsonTooDeepError } from './json-depth';
-import { requestId } from './json-rpc-envelope';
+import type { JsonRpcRefusal } from './json-rpc-envelope';
 
 /** On a JSON-RPC route, Fastify's refusals of a body become these JSON-RPC errors. */
 const RPC_ERROR_OF_STATUS: Record<number, { code: number; httpStatus: number }> = {
@@ -17,9 +16,10 @@ const RPC_ERROR_OF_STATUS: Record<number, { code: number; httpStatus: number }> 
  * Errors answered in the protocol of the route. Fastify refuses a body (bad JSON, wrong content
  * type, too large, too deep) before any controller runs, and Nest hands that on as an HttpException
  * with a bare message, or as the parser's error with its `statusCode`. On a JSON-RPC route that
- * becomes the JSON-RPC error (-32700, -32005 with HTTP 200 as the SDK's server answers, -32600 for
- * JSON too deep, HTTP 413 with -32600), elsewhere a JSON body with `statusCode`, `error` and
- * `message`. Everything else goes to Nest's own handling.
+ * becomes the JSON-RPC error (-32700, -32005 with HTTP 200 as the SDK's server answers, HTTP 413
+ * with -32600), or the code and id a parser's error carries as `jsonRpc` (JSON too deep: -32600);
+ * elsewhere a JSON body with `statusCode`, `error` and `message`. Everything else goes to Nest's
+ * own handling.
  */
 @Catch()
 export class RequestErrorFilter extends BaseExceptionFilter {
@@ -35,24 +35,29 @@ export class RequestErrorFilter extends BaseExceptionFilter {
     if (!refusal) return super.catch(exception, host);
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, message } = refusal;
+    const { status, message, jsonRpc } = refusal;
     const rpcError = RPC_ERROR_OF_STATUS[status];
     if (rpcError && this.isJsonRpcRoute(request.method, request.url.split('?')[0])) {
-      const tooDeep = exception instanceof JsonTooDeepError;
-      const error = { code: tooDeep ? A2A_ERROR_CODE.INVALID_REQUEST : rpcError.code, message };
-      void reply.code(rpcError.httpStatus).send({ jsonrpc: '2.0', id: tooDeep ? requestId(exception.body) : null, error });
+      const error = { code: jsonRpc?.code ?? rpcError.code, message };
+      void reply.code(rpcError.httpStatus).send({ jsonrpc: '2.0', id: jsonRpc?.id ?? null, error });
       return;
     }
     void reply.code(status).send({ statusCode: status, error: STATUS_CODES[status], message });
   }
 }
 
+interface RequestRefusal {
+  status: number;
+  message: string;
+  jsonRpc?: JsonRpcRefusal;
+}
+
 /** A refusal of the request itself: an HttpException with a bare message, or a 4xx error raised while reading the body. */
-function requestRefusal(exception: unknown): { status: number; message: string } | undefined {
+function requestRefusal(exception: unknown): RequestRefusal | undefined {
   if (exception instanceof HttpException) {
     return typeof exception.getResponse() === 'string' ? { status: exception.getStatus(), message: exception.message } : undefined;
   }
-  const { statusCode, message } = (exception ?? {}) as { statusCode?: unknown; message?: unknown };
+  const { statusCode, message, jsonRpc } = (exception ?? {}) as { statusCode?: unknown; message?: unknown; jsonRpc?: JsonRpcRefusal };
   const isClientError = typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
-  return isClientError && typeof message === 'string' ? { status: statusCode, message } : undefined;
+  return isClientError && typeof message === 'string' ? { status: statusCode, message, jsonRpc } : undefined;
 }
