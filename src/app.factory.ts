@@ -7,6 +7,7 @@ import { isJsonRpcRoute } from './a2a-server/a2a-server.module';
 import { AppModule } from './app.module';
 import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { RequestErrorFilter } from './common/request-error.filter';
+import { closeUnusedConnectionsAtShutdown } from './common/unused-connections';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
 import type { ProcessRole } from './process-role';
@@ -23,6 +24,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance();
+  closeUnusedConnectionsAtShutdown(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });

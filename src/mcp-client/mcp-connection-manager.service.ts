@@ -21,6 +21,7 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
   private readonly connections: Map<string, McpConnection>;
   private tools = new Map<string, McpTool>();
   private collisions: ToolNameCollision[] = [];
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy) {
     const servers = config.get('mcp_servers', { infer: true });
@@ -37,6 +38,11 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
 
   list(): McpTool[] {
     return [...this.tools.values()].filter((tool) => this.connections.get(tool.server)?.connected);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
@@ -64,5 +70,6 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
       this.logger.warn({ ...collision }, 'MCP tool left out: another tool already has its namespaced name');
     }
     this.collisions = collisions;
+    for (const listener of this.changeListeners) listener();
   }
 }

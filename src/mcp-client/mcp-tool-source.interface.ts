@@ -26,6 +26,11 @@ export interface McpToolSource {
   /** Tools of the servers connected right now. */
   list(): McpTool[];
   /**
+   * Calls `listener` whenever `list()` may have changed: a server connected, dropped, or announced
+   * a new list. Returns the unsubscribe function.
+   */
+  onChange(listener: () => void): () => void;
+  /**
    * Calls a tool by its namespaced name. A tool's own failure is a result with `isError`; throws
    * McpUnknownToolError, McpServerUnavailableError, McpToolTimeoutError, or the signal's reason.
    */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   AuthInfo,
@@ -6,6 +6,7 @@ import {
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJSONRPCNotification,
+  isJSONRPCRequest,
   McpHttpHandler,
   McpRequestContext,
   originValidationResponse,
@@ -13,12 +14,14 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
 import { AgentToolCall } from './agent-tool-call';
 import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
+import { SessionEventStream, sessionEventStream } from './session-event-stream';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -29,35 +32,54 @@ const SESSION_HEADER = 'mcp-session-id';
  * - 2026-07-28 clients are stateless by design: the SDK's handler answers each request.
  * - 2025-era clients get a session (`Mcp-Session-Id`) at `initialize`; the session lives in the
  *   shared session store and every request is then served by the SDK's stateless fallback for
- *   that era, so any replica answers any request of any session. A `notifications/cancelled` finds its running task
- *   through the store. What this gives up: the GET stream (405, as for stateless servers) and
- *   server-to-client requests, which would need the replica holding the stream.
+ *   that era, so any replica answers any request of any session. A `notifications/cancelled`
+ *   finds its running task through the store.
+ *
+ * Changes to the tool list reach clients of both eras: 2026-07-28 `subscriptions/listen` streams
+ * (the SDK's) and 2025-era GET streams (ours), from one event bus. What this gives up:
+ * server-to-client requests in the middle of a 2025-era call, which would need the replica holding
+ * the stream.
  */
 @Injectable()
-export class McpHttpEndpoint implements OnApplicationShutdown {
+export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(McpHttpEndpoint.name);
   private readonly policy: RequestOriginPolicy;
   /** Both eras: the SDK tells them apart and serves 2025-era requests statelessly. */
   private readonly handler: McpHttpHandler;
+  /** The 2025-era GET streams open on this replica, by session. */
+  private readonly streams = new Map<string, Set<SessionEventStream>>();
+  private readonly stopWatchingTools: () => void;
+  /** Ends the streams that would otherwise hold the HTTP server open at shutdown. */
+  private readonly stopping = new AbortController();
 
   constructor(
     factory: SwitchboardMcpServerFactory,
     private readonly agentCalls: AgentToolCall,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: config.get('mcp_server', { infer: true }) });
     const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
+    this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
   }
 
   /** Serves one request; Fastify has parsed the body already. */
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const principal = principalOf(request);
     const caller: McpCaller = { owner: principal?.name ?? '', context: callContextFor(request, request.headers, false) };
-    const response = await this.respond(toFetchRequest(request, clientGoneSignal(reply)), request.body, caller);
+    const gone = clientGoneSignal(reply);
+    const signal = isStream(request.method, request.body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
+    const response = await this.respond(toFetchRequest(request, signal), request.body, caller);
     await sendFetchResponse(reply, response);
+  }
+
+  /** Streams end before the HTTP server closes; calls in flight are left to finish. */
+  beforeApplicationShutdown(): void {
+    this.stopWatchingTools();
+    this.stopping.abort();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -87,17 +109,45 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     if ((await this.sessions.owner(sessionId)) !== caller.owner) return sessionNotFound();
     if (request.method === 'DELETE') {
       await this.sessions.close(sessionId);
+      this.closeStreams(sessionId);
       return new Response(null, { status: 200 });
     }
+    if (request.method === 'GET') return this.openStream(request, sessionId);
     const inSession = { ...caller, sessionId };
     for (const requestId of cancelledRequestIds(body)) await this.agentCalls.cancelTracked(requestId, inSession);
     return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession) });
+  }
+
+  /** A GET stream for the session's server-initiated notifications. */
+  private openStream(request: Request, sessionId: string): Response {
+    if (!request.headers.get('accept')?.includes('text/event-stream')) {
+      return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' }, id: null }, { status: 406 });
+    }
+    const stream = sessionEventStream(this.handler.bus);
+    const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
+    this.streams.set(sessionId, open.add(stream));
+    request.signal.addEventListener('abort', () => {
+      stream.close();
+      open.delete(stream);
+      if (open.size === 0 && this.streams.get(sessionId) === open) this.streams.delete(sessionId);
+    });
+    return stream.response;
+  }
+
+  private closeStreams(sessionId: string): void {
+    for (const stream of this.streams.get(sessionId) ?? []) stream.close();
+    this.streams.delete(sessionId);
   }
 }
 
 /** The caller rides to the per-request server factory in the SDK's pass-through `authInfo`. */
 function authInfoFor(caller: McpCaller): AuthInfo {
   return { token: '', clientId: caller.owner, scopes: [], extra: { caller } };
+}
+
+/** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */
+function isStream(method: string, body: unknown): boolean {
+  return method === 'GET' || (isJSONRPCRequest(body) && body.method === 'subscriptions/listen');
 }
 
 function callerOf(authInfo: AuthInfo | undefined): McpCaller {

@@ -13,7 +13,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { callContextFor } from '../a2a-server/call-context';
 import type { McpCaller } from './mcp-caller';
 import { FramedStdioTransport } from './framed-stdio-transport';
-import type { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+import type { LiveMcpServer, SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 
 const logger = new Logger('McpStdio');
 
@@ -22,14 +22,22 @@ const STDIO_CALLER: McpCaller = { owner: '', context: callContextFor({}, {}, fal
 
 /**
  * Serves the in-process tools over stdio, both protocol eras (the SDK's `serveStdio` pins one
- * server per connection). Resolves when the client closes the pipe.
+ * server per connection, which follows the tool list). Resolves when the client closes the pipe.
  */
 export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = new FramedStdioTransport()): Promise<void> {
+  const live: LiveMcpServer[] = [];
   return new Promise((done) => {
-    serveStdio(() => factory.create(STDIO_CALLER), { transport: wire, onerror: (error) => logger.warn({ err: error.message }, 'MCP stdio error') });
+    // Called again if a `server/discover` probe is followed by `initialize`; the probe's instance is discarded.
+    const create = () => {
+      const instance = factory.createLive(STDIO_CALLER);
+      live.push(instance);
+      return instance.server;
+    };
+    serveStdio(create, { transport: wire, onerror: (error) => logger.warn({ err: error.message }, 'MCP stdio error') });
     const onclose = wire.onclose;
     wire.onclose = () => {
       onclose?.();
+      for (const instance of live) instance.stop();
       done();
     };
   });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallToolResult, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { CallToolResult, fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
@@ -14,9 +14,17 @@ export function agentToolName(name: string): string {
   return `switchboard_agent_${name}`;
 }
 
+/** An MCP server that stays connected (stdio) and keeps its tools current; `stop` ends the keeping. */
+export interface LiveMcpServer {
+  server: McpServer;
+  stop(): void;
+}
+
 /**
- * Builds the MCP server that answers one request (the SDK's per-request factory): every hosted
- * agent as `switchboard_agent_{name}`, and every tool of the MCP servers Switchboard is connected to.
+ * Builds Switchboard's MCP server: every hosted agent as `switchboard_agent_{name}`, and every tool
+ * of the MCP servers Switchboard is connected to. Over HTTP, one server answers one request (the
+ * SDK's per-request factory), so it lists the tools of that moment; over stdio one server lives as
+ * long as the connection and follows the tool list as servers connect, drop and change.
  */
 @Injectable()
 export class SwitchboardMcpServerFactory {
@@ -30,20 +38,43 @@ export class SwitchboardMcpServerFactory {
   ) {}
 
   create(caller: McpCaller): McpServer {
+    const server = this.newServer(caller);
+    this.registerMcpTools(server);
+    return server;
+  }
+
+  createLive(caller: McpCaller): LiveMcpServer {
+    const server = this.newServer(caller);
+    let registered = this.registerMcpTools(server);
+    // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
+    const stop = this.mcpTools.onChange(() => {
+      for (const tool of registered) tool.remove();
+      registered = this.registerMcpTools(server);
+    });
+    return { server, stop };
+  }
+
+  private newServer(caller: McpCaller): McpServer {
     // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
-    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {}, logging: {} } });
+    const server = new McpServer(SERVER_INFO, {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+    });
     for (const endpoint of this.endpoints.all()) {
       const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
       server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
         this.agentCalls.run(endpoint, message, caller, ctx),
       );
     }
-    for (const tool of this.mcpTools.list()) {
+    return server;
+  }
+
+  private registerMcpTools(server: McpServer): RegisteredTool[] {
+    return this.mcpTools.list().map((tool) =>
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, (args, ctx) =>
         this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),
-      );
-    }
-    return server;
+      ),
+    );
   }
 
   private inputSchemaOf(tool: McpTool): ReturnType<typeof fromJsonSchema> {

@@ -1,0 +1,57 @@
+import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+
+/** Comment frames this often keep proxies and load balancers from closing an idle stream. */
+const KEEP_ALIVE_MS = 15_000;
+
+/** The notifications Switchboard announces; the bus also knows prompt and resource events, which it never publishes. */
+const NOTIFICATION_METHODS: Partial<Record<ServerEvent['kind'], string>> = {
+  tools_list_changed: 'notifications/tools/list_changed',
+};
+
+export interface SessionEventStream {
+  response: Response;
+  /** Ends the stream from the server's side (the session ended, or the service is stopping). */
+  close(): void;
+}
+
+/**
+ * The GET stream of a 2025-era session: server-initiated notifications as server-sent events, fed
+ * by the same event bus as the 2026-07-28 `subscriptions/listen` streams. Every replica hears the
+ * same changes from its own MCP connections, so a stream on any replica carries them. Ends when the
+ * client goes away or `close` is called.
+ */
+export function sessionEventStream(bus: ServerEventBus): SessionEventStream {
+  const encoder = new TextEncoder();
+  let open = true;
+  let stop = () => {};
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(streamController) {
+      controller = streamController;
+      const write = (frame: string) => controller.enqueue(encoder.encode(frame));
+      const unsubscribe = bus.subscribe((event) => {
+        const method = NOTIFICATION_METHODS[event.kind];
+        if (method) write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, ...(event.params && { params: event.params }) })}\n\n`);
+      });
+      // A first frame at once, so the client has the response headers without waiting for an event.
+      write(': open\n\n');
+      const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      keepAlive.unref();
+      stop = () => {
+        open = false;
+        clearInterval(keepAlive);
+        unsubscribe();
+      };
+    },
+    cancel: () => stop(),
+  });
+  const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+  return {
+    response: new Response(body, { status: 200, headers }),
+    close: () => {
+      if (!open) return;
+      stop();
+      controller.close();
+    },
+  };
+}
