@@ -80,6 +80,15 @@ url = "https://research.example.com"
     expect(problems).toEqual(["server.prot: unknown key"]);
   });
 
+  it.each([
+    ['an agent', '[[agents]]\nname = "a"\nmodle = "x"\n[agents.executor]\ntype = "echo"\n', 'agents[0].modle: unknown key'],
+    ['a skill', '[[agents]]\nname = "a"\n[agents.executor]\ntype = "echo"\n[[agents.skills]]\nid = "s"\nname = "S"\ntag = "x"\n', 'agents[0].skills[0].tag: unknown key'],
+    ['an MCP transport', '[[mcp_servers]]\nname = "m"\n[mcp_servers.transport]\ntype = "sse"\nurl = "https://mcp.example.com/sse"\nheaders = {}\n', 'mcp_servers[0].transport.headers: unknown key'],
+  ])('rejects an unknown key in %s by name', (_, toml, problem) => {
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(toml) }));
+    expect(problems).toEqual([problem]);
+  });
+
   it('refuses env_values in an [[mcp_servers]] entry by name: the loader reads those values from the environment', () => {
     const file = writeConfig(
       '[[mcp_servers]]\nname = "github"\nenv_values = { GITHUB_TOKEN = "ghp_from_file" }\n[mcp_servers.transport]\ntype = "stdio"\ncommand = "npx"\n',

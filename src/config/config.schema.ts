@@ -12,7 +12,7 @@ const nameSchema = z
 
 const apiKeySchema = z.union([
   z.string().min(16, 'an API key must be at least 16 characters'),
-  z.object({
+  z.strictObject({
     name: nameSchema,
     key: z.string().min(16, 'an API key must be at least 16 characters'),
   }),
@@ -25,13 +25,13 @@ const stdioCommandSchema = z
   .refine((command) => !command.split(/[\\/]/).includes('..'), 'must not contain a ".." path segment');
 
 const mcpTransportSchema = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('stdio'),
     command: stdioCommandSchema,
     args: z.array(z.string()).default([]),
   }),
-  z.object({ type: z.literal('sse'), url: z.url() }),
-  z.object({
+  z.strictObject({ type: z.literal('sse'), url: z.url() }),
+  z.strictObject({
     type: z.literal('http'),
     url: z.url(),
     /** Sent on every request; values take `${VAR}` references, resolved from the environment at load. */
@@ -48,7 +48,7 @@ const mcpServerSchema = z.strictObject({
   transport: mcpTransportSchema,
 });
 
-const skillSchema = z.object({
+const skillSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
   description: z.string().default(''),
@@ -58,7 +58,7 @@ const skillSchema = z.object({
 
 import { executorSettingsSchema } from '../agents/executors/executor-settings.schema';
 
-const agentSchema = z.object({
+const agentSchema = z.strictObject({
   name: nameSchema,
   description: z.string().default(''),
   version: z.string().default('1.0.0'),
@@ -132,7 +132,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       listen_path: z.string().startsWith('/').default('/a2a'),
-      external_agents: z.array(z.object({ name: nameSchema, url: z.url() })).default([]),
+      external_agents: z.array(z.strictObject({ name: nameSchema, url: z.url() })).default([]),
       /** The agent served at `/a2a` and `/.well-known/agent-card.json`; the first configured one when unset. */
       default_agent: nameSchema.optional(),
       /** Prefix of the HTTP+JSON (REST) binding: `{rest_path}/message:send`, `{rest_path}/v1/...` for v0.3. */
