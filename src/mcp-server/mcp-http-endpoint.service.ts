@@ -60,7 +60,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: config.get('mcp_server', { infer: true }) });
-    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo));
+    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledTool(ctx));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
@@ -143,6 +143,18 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
 /** The caller rides to the per-request server factory in the SDK's pass-through `authInfo`. */
 function authInfoFor(caller: McpCaller): AuthInfo {
   return { token: '', clientId: caller.owner, scopes: [], extra: { caller } };
+}
+
+/**
+ * The tool a 2026-07-28 `tools/call` names in its `Mcp-Name` header, which the SDK has already checked
+ * against the body: the server for that request needs no other. A name in the header's encoded form
+ * (tool names here never need it) leaves the server whole.
+ */
+function calledTool(ctx: McpRequestContext): string | undefined {
+  const headers = ctx.era === 'modern' ? ctx.requestInfo?.headers : undefined;
+  if (headers?.get('mcp-method') !== 'tools/call') return undefined;
+  const name = headers.get('mcp-name')?.trim();
+  return name && /^[A-Za-z0-9_-]+$/.test(name) ? name : undefined;
 }
 
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */

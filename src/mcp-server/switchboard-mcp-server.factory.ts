@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallToolResult, fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
+import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AgentToolCall } from './agent-tool-call';
 import type { McpCaller } from './mcp-caller';
@@ -37,30 +37,38 @@ export class SwitchboardMcpServerFactory {
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
   ) {}
 
-  create(caller: McpCaller): McpServer {
-    const server = this.newServer(caller);
-    this.registerMcpTools(server);
+  /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
+  create(caller: McpCaller, onlyTool?: string): McpServer {
+    const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
+    const server = this.newServer(
+      caller,
+      this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name))),
+    );
+    this.registerMcpTools(
+      server,
+      this.mcpTools.list().filter((tool) => wanted(tool.name)),
+    );
     return server;
   }
 
   createLive(caller: McpCaller): LiveMcpServer {
-    const server = this.newServer(caller);
-    let registered = this.registerMcpTools(server);
+    const server = this.newServer(caller, this.endpoints.all());
+    let registered = this.registerMcpTools(server, this.mcpTools.list());
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
       for (const tool of registered) tool.remove();
-      registered = this.registerMcpTools(server);
+      registered = this.registerMcpTools(server, this.mcpTools.list());
     });
     return { server, stop };
   }
 
-  private newServer(caller: McpCaller): McpServer {
+  private newServer(caller: McpCaller, agents: AgentEndpoint[]): McpServer {
     // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
     const server = new McpServer(SERVER_INFO, {
       capabilities: { tools: { listChanged: true }, logging: {} },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
-    for (const endpoint of this.endpoints.all()) {
+    for (const endpoint of agents) {
       const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
       server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
         this.agentCalls.run(endpoint, message, caller, ctx),
@@ -69,8 +77,8 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
-  private registerMcpTools(server: McpServer): RegisteredTool[] {
-    return this.mcpTools.list().map((tool) =>
+  private registerMcpTools(server: McpServer, tools: McpTool[]): RegisteredTool[] {
+    return tools.map((tool) =>
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, (args, ctx) =>
         this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),
       ),

@@ -190,6 +190,18 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       expect(response.message?.error?.code).toBe(-32602);
     });
 
+    it('answers a 2026-07-28 call to an unknown tool with -32602 too', async () => {
+      const params = { name: 'switchboard_agent_nobody', arguments: { message: 'x' }, _meta: modernMeta() };
+      const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_nobody'));
+      expect(response.message?.error?.code).toBe(-32602);
+    });
+
+    it('runs a 2026-07-28 call without the other tools in its server', async () => {
+      const params = { name: 'switchboard_agent_echo', arguments: { message: 'just me' }, _meta: modernMeta() };
+      const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_echo'));
+      expect(response.message?.result).toMatchObject({ content: [{ type: 'text', text: 'just me' }] });
+    });
+
     it.each([
       ['not JSON', '{"jsonrpc":'],
       ['a JSON array of numbers', '[1,2,3]'],
