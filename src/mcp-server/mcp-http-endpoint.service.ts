@@ -27,7 +27,8 @@ import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 const SESSION_HEADER = 'mcp-session-id';
 
 /**
- * Streamable HTTP at `/mcp` for both protocol eras, with nothing kept in the process between requests:
+ * Streamable HTTP at `/mcp` for both protocol eras, with nothing a later request depends on kept in
+ * the process:
  *
  * - 2026-07-28 clients are stateless by design: the SDK's handler answers each request.
  * - 2025-era clients get a session (`Mcp-Session-Id`) at `initialize`; the session lives in the
