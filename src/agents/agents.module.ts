@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AgentRegistry } from './agent-registry.service';
+import { BuiltinToolProvider } from './tools/builtin-tool.provider';
 import { ToolPipeline } from './tools/tool-pipeline.service';
 import { McpToolProvider } from './tools/mcp-tool.provider';
 import { TOOL_PROVIDERS, ToolProvider } from './tools/tool-provider.interface';
@@ -20,12 +21,13 @@ import { TurnRunner } from './turns/turn-runner.service';
     TurnRecorderFactory,
     TurnRunner,
     ToolPipeline,
+    BuiltinToolProvider,
     {
       provide: TOOL_PROVIDERS,
-      inject: [MCP_TOOL_SOURCE],
-      useFactory: (mcp: McpToolSource): ToolProvider[] => [new McpToolProvider(mcp)],
+      inject: [MCP_TOOL_SOURCE, BuiltinToolProvider],
+      useFactory: (mcp: McpToolSource, builtin: BuiltinToolProvider): ToolProvider[] => [new McpToolProvider(mcp), builtin],
     },
   ],
-  exports: [AgentRegistry, TurnRecorderFactory],
+  exports: [AgentRegistry, TurnRecorderFactory, BuiltinToolProvider],
 })
 export class AgentsModule {}

@@ -4,6 +4,8 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
@@ -20,7 +22,7 @@ allow_hosts = ["127.0.0.1"]
 [[agents]]
 name = "assistant"
 description = "An LLM agent"
-tools = ["mcp_files_*"]
+tools = ["mcp_files_*", "web_fetch"]
 [agents.executor]
 type = "llm"
 base_url = "${baseUrl}"
@@ -87,6 +89,22 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
     const followUp = llm.requests[1].body.messages;
     expect(followUp.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_0', function: { name: 'shell_exec', arguments: '{"command":"id"}' } }] });
     expect(followUp.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Error: Tool "shell_exec" is not available to this agent.' });
+  });
+
+  it('runs the built-in web_fetch on a page the model asks for, and answers from its text', async () => {
+    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Lisbon</h1><p>Sunny, 24 &#176;C</p>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    try {
+      const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/weather`;
+      llm.play({ toolCalls: [{ name: 'web_fetch', arguments: { url: pageUrl } }] }, { tokens: ['Sunny in Lisbon.'] });
+      const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Weather in Lisbon?')));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(statusText(task)).toBe('Sunny in Lisbon.');
+      expect(llm.requests[0].body.tools?.map((tool) => tool.function.name)).toEqual(['web_fetch']);
+      expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Lisbon\nSunny, 24 °C' });
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
   });
 
   it('fails the task with the provider’s error when the provider fails', async () => {

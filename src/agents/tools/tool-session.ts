@@ -65,7 +65,8 @@ export class ToolSession {
   }
 }
 
-function failure(text: string): ToolResult {
+/** An error result: the tool refused or failed, and the model reads why. */
+export function failure(text: string): ToolResult {
   return { text, isError: true };
 }
 
