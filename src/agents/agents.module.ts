@@ -28,6 +28,6 @@ import { TurnRunner } from './turns/turn-runner.service';
       useFactory: (mcp: McpToolSource, builtin: BuiltinToolProvider): ToolProvider[] => [new McpToolProvider(mcp), builtin],
     },
   ],
-  exports: [AgentRegistry, TurnRecorderFactory, BuiltinToolProvider],
+  exports: [AgentRegistry, TurnRecorderFactory, BuiltinToolProvider, ToolPipeline],
 })
 export class AgentsModule {}

@@ -1,8 +1,9 @@
-/** The MCP server: hosted agents and connected MCP tools as MCP tools, over Streamable HTTP at `/mcp`, for clients of both protocol eras. */
+/** The MCP server: hosted agents, built-in tools and connected MCP tools as MCP tools, over Streamable HTTP at `/mcp`, for clients of both protocol eras. */
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { StorageMode } from '../config/storage-mode';
+import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { RedisService } from '../redis/redis.service';
 import { AgentToolCall } from './agent-tool-call';
@@ -33,7 +34,7 @@ export class McpServerModule {
   static forRoot(mode: StorageMode, a2a: DynamicModule): DynamicModule {
     return {
       module: McpServerModule,
-      imports: [a2a, McpClientModule],
+      imports: [a2a, McpClientModule, AgentsModule],
       controllers: [McpController],
       providers: [sessionStore(mode), AgentToolCall, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };

@@ -3,6 +3,9 @@ import { CallToolResult, fromJsonSchema, McpServer, RegisteredTool } from '@mode
 import { z } from 'zod';
 import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
+import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
+import type { ToolDefinition } from '../agents/tools/tool-provider.interface';
 import { AgentToolCall } from './agent-tool-call';
 import type { McpCaller } from './mcp-caller';
 
@@ -21,20 +24,22 @@ export interface LiveMcpServer {
 }
 
 /**
- * Builds Switchboard's MCP server: every hosted agent as `switchboard_agent_{name}`, and every tool
- * of the MCP servers Switchboard is connected to. Over HTTP, one server answers one request (the
+ * Builds Switchboard's MCP server: every hosted agent as `switchboard_agent_{name}`, the built-in
+ * tools (`web_fetch`), and every tool of the MCP servers Switchboard is connected to. Over HTTP, one server answers one request (the
  * SDK's per-request factory), so it lists the tools of that moment; over stdio one server lives as
  * long as the connection and follows the tool list as servers connect, drop and change.
  */
 @Injectable()
 export class SwitchboardMcpServerFactory {
   /** Input schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
-  private readonly inputSchemas = new WeakMap<McpTool, ReturnType<typeof fromJsonSchema>>();
+  private readonly inputSchemas = new WeakMap<ToolDefinition | McpTool, ReturnType<typeof fromJsonSchema>>();
 
   constructor(
     private readonly endpoints: A2aEndpoints,
     private readonly agentCalls: AgentToolCall,
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
+    private readonly builtins: BuiltinToolProvider,
+    private readonly toolPipeline: ToolPipeline,
   ) {}
 
   /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
@@ -43,6 +48,7 @@ export class SwitchboardMcpServerFactory {
     const server = this.newServer(
       caller,
       this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name))),
+      this.builtins.definitions().filter((tool) => wanted(tool.name)),
     );
     this.registerMcpTools(
       server,
@@ -52,7 +58,7 @@ export class SwitchboardMcpServerFactory {
   }
 
   createLive(caller: McpCaller): LiveMcpServer {
-    const server = this.newServer(caller, this.endpoints.all());
+    const server = this.newServer(caller, this.endpoints.all(), this.builtins.definitions());
     let registered = this.registerMcpTools(server, this.mcpTools.list());
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
@@ -62,7 +68,8 @@ export class SwitchboardMcpServerFactory {
     return { server, stop };
   }
 
-  private newServer(caller: McpCaller, agents: AgentEndpoint[]): McpServer {
+  /** A server with the tools that never change while Switchboard runs: the agents and the built-in tools. */
+  private newServer(caller: McpCaller, agents: AgentEndpoint[], builtins: ToolDefinition[]): McpServer {
     // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
     const server = new McpServer(SERVER_INFO, {
       capabilities: { tools: { listChanged: true }, logging: {} },
@@ -73,6 +80,12 @@ export class SwitchboardMcpServerFactory {
       server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
         this.agentCalls.run(endpoint, message, caller, ctx),
       );
+    }
+    for (const tool of builtins) {
+      server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, async (args, ctx) => {
+        const { text, isError } = await this.toolPipeline.call(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal, `mcp:${caller.owner}`);
+        return { content: [{ type: 'text', text }], isError };
+      });
     }
     return server;
   }
@@ -85,7 +98,7 @@ export class SwitchboardMcpServerFactory {
     );
   }
 
-  private inputSchemaOf(tool: McpTool): ReturnType<typeof fromJsonSchema> {
+  private inputSchemaOf(tool: ToolDefinition | McpTool): ReturnType<typeof fromJsonSchema> {
     let schema = this.inputSchemas.get(tool);
     if (!schema) this.inputSchemas.set(tool, (schema = fromJsonSchema(tool.inputSchema as never)));
     return schema;

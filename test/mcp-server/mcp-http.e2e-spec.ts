@@ -6,6 +6,8 @@ import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { TaskState } from '@a2a-js/sdk';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { bearer } from '../support/test-app';
 import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
 import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
@@ -15,7 +17,7 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
 
   beforeAll(async () => {
     app = await startDurableTestApp({
-      SWITCHBOARD_CONFIG: writeConfigFile(`${TEST_AGENTS_TOML}\n[mcp_server]\nallowed_origins = ["app.example.com"]\n`),
+      SWITCHBOARD_CONFIG: writeConfigFile(`${TEST_AGENTS_TOML}\n[mcp_server]\nallowed_origins = ["app.example.com"]\n[outbound]\nallow_hosts = ["127.0.0.1"]\n`),
     });
   });
 
@@ -147,6 +149,26 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       await expect(sent).rejects.toThrow();
       const task = await taskWithMessage(app.url, 'slow', text, TaskState.TASK_STATE_CANCELED);
       expect(task?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    });
+  });
+
+  describe('built-in tools', () => {
+    it('offers web_fetch and runs it under the SSRF rules', async () => {
+      const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Hello <b>from</b> a page</p>'));
+      await new Promise<void>((listening) => page.listen(0, '127.0.0.1', listening));
+      const client = await connectV2(app.url);
+      try {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('web_fetch');
+        const fetched = await client.callTool({ name: 'web_fetch', arguments: { url: `http://127.0.0.1:${(page.address() as AddressInfo).port}/` } });
+        expect(fetched.isError).toBeFalsy();
+        expect(textOf(fetched)).toContain('Hello from a page');
+        const refused = await client.callTool({ name: 'web_fetch', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/^Refused: /);
+      } finally {
+        await client.close();
+        page.close();
+      }
     });
   });
 

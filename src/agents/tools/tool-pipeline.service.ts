@@ -1,8 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { TOOL_PROVIDERS, ToolProvider } from './tool-provider.interface';
-import { ToolLimits, ToolSession, ToolSessionScope } from './tool-session';
+import { callWithinLimits, failure, ToolLimits } from './tool-limits';
+import { TOOL_PROVIDERS, ToolProvider, ToolResult } from './tool-provider.interface';
+import { ToolSession, ToolSessionScope } from './tool-session';
+
+const logger = new Logger('ToolCall');
 
 /** Every tool an agent may call, from every provider, each turn's calls going through one ToolSession. */
 @Injectable()
@@ -19,5 +22,15 @@ export class ToolPipeline {
 
   session(scope: ToolSessionScope): ToolSession {
     return new ToolSession(this.providers, scope, this.limits);
+  }
+
+  /** A call from outside any agent turn (an MCP client's): the same limits and log line, no agent allowlist. */
+  async call(name: string, args: Record<string, unknown>, signal: AbortSignal, caller: string): Promise<ToolResult> {
+    const provider = this.providers.find((candidate) => candidate.has(name));
+    if (!provider) return failure(`Unknown tool "${name}".`);
+    const started = Date.now();
+    const [outcome, result] = await callWithinLimits(provider, name, args, signal, this.limits);
+    logger.log({ caller, tool: name, durationMs: Date.now() - started, outcome }, 'tool call');
+    return result;
   }
 }

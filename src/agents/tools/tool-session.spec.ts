@@ -1,5 +1,6 @@
 import type { ToolProvider, ToolResult } from './tool-provider.interface';
-import { ToolSession, truncated } from './tool-session';
+import { truncated } from './tool-limits';
+import { ToolSession } from './tool-session';
 
 /** Tools with scripted behaviour: the session is ours to test, not a provider. */
 function provider(behaviours: Record<string, (args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>>): ToolProvider {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ToolAllowlist } from './tool-allowlist';
+import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
 import type { ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
 export interface ToolSessionScope {
@@ -8,13 +9,6 @@ export interface ToolSessionScope {
   /** The agent's allowlist (`tools` in its config). */
   allow: readonly string[];
 }
-
-export interface ToolLimits {
-  timeoutMs: number;
-  maxResultChars: number;
-}
-
-type Outcome = 'ok' | 'tool_error' | 'refused' | 'timeout' | 'failed';
 
 const logger = new Logger('ToolCall');
 
@@ -45,7 +39,7 @@ export class ToolSession {
     return result;
   }
 
-  private async run(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<[Outcome, ToolResult]> {
+  private async run(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<[ToolCallOutcome, ToolResult]> {
     const provider = this.allowlist.allows(name) ? this.providers.find((candidate) => candidate.has(name)) : undefined;
     if (!provider) return ['refused', failure(`Tool "${name}" is not available to this agent.`)];
     const key = `${name} ${canonicalJson(args)}`;
@@ -53,27 +47,8 @@ export class ToolSession {
       return ['refused', failure(`Refused: "${name}" was already called with these arguments in this turn; use its earlier result.`)];
     }
     this.calls.add(key);
-    const timeout = AbortSignal.timeout(this.limits.timeoutMs);
-    try {
-      const result = await provider.call(name, args, AbortSignal.any([signal, timeout]));
-      return [result.isError ? 'tool_error' : 'ok', { ...result, text: truncated(result.text, this.limits.maxResultChars) }];
-    } catch (error) {
-      if (signal.aborted) throw error;
-      if (timeout.aborted) return ['timeout', failure(`Tool "${name}" did not answer within ${this.limits.timeoutMs} ms.`)];
-      return ['failed', failure(`Tool "${name}" failed: ${(error as Error).message}`)];
-    }
+    return callWithinLimits(provider, name, args, signal, this.limits);
   }
-}
-
-/** An error result: the tool refused or failed, and the model reads why. */
-export function failure(text: string): ToolResult {
-  return { text, isError: true };
-}
-
-/** Cut at `max` characters with a marker saying so, so the model knows it saw part of the result. */
-export function truncated(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[truncated: ${max} of ${text.length} characters shown]`;
 }
 
 /** JSON with object keys sorted, so that the same arguments in another order count as the same call. */

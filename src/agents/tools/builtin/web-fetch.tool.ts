@@ -1,7 +1,7 @@
 import { TextDecoder } from 'node:util';
 import { createGuardedFetch } from '../../../security/guarded-fetch';
 import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../../../security/outbound-url-policy';
-import { failure, truncated } from '../tool-session';
+import { failure, truncated } from '../tool-limits';
 import type { ToolDefinition, ToolResult } from '../tool-provider.interface';
 import type { BuiltinTool } from './builtin-tool.interface';
 import { htmlToText } from './html-to-text';
