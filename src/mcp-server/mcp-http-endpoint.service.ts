@@ -45,6 +45,7 @@ const SESSION_HEADER = 'mcp-session-id';
 export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(McpHttpEndpoint.name);
   private readonly policy: RequestOriginPolicy;
+  private readonly sessionTtlMs: number;
   /** Both eras: the SDK tells them apart and serves 2025-era requests statelessly. */
   private readonly handler: McpHttpHandler;
   /** The 2025-era GET streams open on this replica, by session. */
@@ -60,7 +61,9 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
-    this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: config.get('mcp_server', { infer: true }) });
+    const mcpServer = config.get('mcp_server', { infer: true });
+    this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
+    this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
     const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledTool(ctx));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
@@ -124,7 +127,11 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (!request.headers.get('accept')?.includes('text/event-stream')) {
       return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' }, id: null }, { status: 406 });
     }
-    const stream = sessionEventStream(this.handler.bus);
+    const stream = sessionEventStream(this.handler.bus, {
+      sessionTtlMs: this.sessionTtlMs,
+      // Reading the owner extends the session's life.
+      keepSession: () => void this.sessions.owner(sessionId).catch(() => undefined),
+    });
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
     request.signal.addEventListener('abort', () => {

@@ -1,12 +1,19 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 
-/** Comment frames this often keep proxies and load balancers from closing an idle stream. */
-const KEEP_ALIVE_MS = 15_000;
+/** Comment frames at most this far apart keep proxies and load balancers from closing an idle stream. */
+const MAX_KEEP_ALIVE_MS = 15_000;
 
 /** The notifications Switchboard announces; the bus also knows prompt and resource events, which it never publishes. */
 const NOTIFICATION_METHODS: Partial<Record<ServerEvent['kind'], string>> = {
   tools_list_changed: 'notifications/tools/list_changed',
 };
+
+export interface SessionEventStreamOptions {
+  /** The session's time to live: the stream keeps it alive while open. */
+  sessionTtlMs: number;
+  /** Extends the session's life; called with every keep-alive frame. */
+  keepSession: () => void;
+}
 
 export interface SessionEventStream {
   response: Response;
@@ -17,10 +24,11 @@ export interface SessionEventStream {
 /**
  * The GET stream of a 2025-era session: server-initiated notifications as server-sent events, fed
  * by the same event bus as the 2026-07-28 `subscriptions/listen` streams. Every replica hears the
- * same changes from its own MCP connections, so a stream on any replica carries them. Ends when the
- * client goes away or `close` is called.
+ * same changes from its own MCP connections, so a stream on any replica carries them. An open stream
+ * means a live client, so it keeps the session from expiring. Ends when the client goes away or
+ * `close` is called.
  */
-export function sessionEventStream(bus: ServerEventBus): SessionEventStream {
+export function sessionEventStream(bus: ServerEventBus, { sessionTtlMs, keepSession }: SessionEventStreamOptions): SessionEventStream {
   const encoder = new TextEncoder();
   let open = true;
   let stop = () => {};
@@ -35,7 +43,13 @@ export function sessionEventStream(bus: ServerEventBus): SessionEventStream {
       });
       // A first frame at once, so the client has the response headers without waiting for an event.
       write(': open\n\n');
-      const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const keepAlive = setInterval(
+        () => {
+          write(': keep-alive\n\n');
+          keepSession();
+        },
+        Math.min(MAX_KEEP_ALIVE_MS, sessionTtlMs / 3),
+      );
       keepAlive.unref();
       stop = () => {
         open = false;

@@ -118,6 +118,30 @@ describe('tool-list changes announced to MCP clients', () => {
   });
 });
 
+describe('a session whose GET stream is open', () => {
+  it('does not expire while the stream is open; one without a stream does', async () => {
+    const target = await startMcpApp('[mcp_server]\nsession_ttl_secs = 2\n');
+    try {
+      const [idle, streaming] = [await openSession(target.url), await openSession(target.url)];
+      const stream = await fetch(new URL('/mcp', target.url), {
+        headers: { ...bearer(), accept: 'text/event-stream', 'mcp-session-id': streaming },
+      });
+      expect(stream.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3_500));
+      const ping = (sessionId: string) =>
+        rawMcp(target.url, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), {
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        });
+      expect((await ping(idle)).status).toBe(404);
+      expect((await ping(streaming)).status).toBe(200);
+      await stream.body?.cancel();
+    } finally {
+      await target.app.close();
+    }
+  });
+});
+
 describe('shutdown with change streams open', () => {
   it('ends GET streams and subscriptions/listen streams, so the HTTP server closes at once', async () => {
     const target = await startMcpApp('');
