@@ -70,6 +70,13 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
       this.logger.warn({ ...collision }, 'MCP tool left out: another tool already has its namespaced name');
     }
     this.collisions = collisions;
-    for (const listener of this.changeListeners) listener();
+    for (const listener of this.changeListeners) {
+      // A failing listener must not pass for a failed connection (this runs inside the connect).
+      try {
+        listener();
+      } catch (error) {
+        this.logger.error({ err: (error as Error).message }, 'a tool-list change listener failed');
+      }
+    }
   }
 }

@@ -142,7 +142,9 @@ export class FramedStdioTransport implements Transport {
 
   async start(): Promise<void> {
     this.input.on('data', this.onData);
+    // `close` too: a destroyed stdin ends without `end`.
     this.input.on('end', this.onEnd);
+    this.input.on('close', this.onEnd);
     this.input.on('error', this.onError);
     this.output.on('error', this.onError);
   }
@@ -162,6 +164,7 @@ export class FramedStdioTransport implements Transport {
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
+    this.input.off('close', this.onEnd);
     this.input.off('error', this.onError);
     this.input.pause();
     this.onclose?.();

@@ -129,16 +129,23 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     }
     const stream = sessionEventStream(this.handler.bus, {
       sessionTtlMs: this.sessionTtlMs,
-      // Reading the owner extends the session's life.
-      keepSession: () => void this.sessions.owner(sessionId).catch(() => undefined),
+      // Reading the owner extends the session's life; a session gone (expired, deleted on another replica) ends the stream.
+      keepSession: () =>
+        void this.sessions.owner(sessionId).then(
+          (owner) => owner === undefined && end(),
+          () => undefined,
+        ),
     });
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
-    request.signal.addEventListener('abort', () => {
+    const end = () => {
       stream.close();
       open.delete(stream);
       if (open.size === 0 && this.streams.get(sessionId) === open) this.streams.delete(sessionId);
-    });
+    };
+    // The client may have left during the session lookup, before this listener existed.
+    if (request.signal.aborted) end();
+    else request.signal.addEventListener('abort', end, { once: true });
     return stream.response;
   }
 

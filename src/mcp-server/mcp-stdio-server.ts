@@ -55,13 +55,15 @@ export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire =
   const upstream = new StreamableHTTPClientTransport(mcpUrl, {
     requestInit: apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : undefined,
   });
+  // A write fails once the client has hung up (EPIPE): reported, never an unhandled rejection.
+  const toClient = (message: JSONRPCMessage) => void wire.send(message).catch((error: Error) => wire.onerror?.(error));
   const initializing = new Set<RequestId>();
   /** Each request's own upstream stream, until its response comes back. */
   const inFlight = new Map<RequestId, AbortController>();
   const failed = (message: JSONRPCMessage) => (error: Error) => {
     logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP request to Switchboard failed');
     if (isJSONRPCRequest(message)) {
-      void wire.send({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: `Switchboard at ${mcpUrl.origin}: ${error.message}` } });
+      toClient({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: `Switchboard at ${mcpUrl.origin}: ${error.message}` } });
     }
   };
   wire.onmessage = (message) => {
@@ -89,7 +91,7 @@ export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire =
     if (isJSONRPCResultResponse(message) && initializing.delete(message.id)) {
       upstream.setProtocolVersion(String((message.result as { protocolVersion?: unknown }).protocolVersion));
     }
-    void wire.send(message);
+    toClient(message);
   };
   upstream.onerror = (error) => logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP connection to Switchboard reported an error');
   wire.onerror = (error) => logger.warn({ err: error.message }, 'MCP stdio error');

@@ -27,7 +27,12 @@ export class BlockingConnectionPool {
     const connection = this.idle.pop() ?? this.open();
     let clientId = this.clientIds.get(connection);
     if (clientId === undefined) {
-      clientId = (await connection.client('ID')) as number;
+      try {
+        clientId = (await connection.client('ID')) as number;
+      } catch (error) {
+        connection.disconnect();
+        throw error;
+      }
       this.clientIds.set(connection, clientId);
     }
     const id = clientId;

@@ -6,6 +6,7 @@ import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { TaskState } from '@a2a-js/sdk';
+import { SwitchboardMcpServerFactory } from '../../src/mcp-server/switchboard-mcp-server.factory';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearer } from '../support/test-app';
@@ -219,9 +220,15 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     });
 
     it('runs a 2026-07-28 call without the other tools in its server', async () => {
-      const params = { name: 'switchboard_agent_echo', arguments: { message: 'just me' }, _meta: modernMeta() };
-      const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_echo'));
-      expect(response.message?.result).toMatchObject({ content: [{ type: 'text', text: 'just me' }] });
+      const built = jest.spyOn(app.app.get(SwitchboardMcpServerFactory), 'create');
+      try {
+        const params = { name: 'switchboard_agent_echo', arguments: { message: 'just me' }, _meta: modernMeta() };
+        const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_echo'));
+        expect(response.message?.result).toMatchObject({ content: [{ type: 'text', text: 'just me' }] });
+        expect(built).toHaveBeenCalledWith(expect.anything(), 'switchboard_agent_echo');
+      } finally {
+        built.mockRestore();
+      }
     });
 
     it.each([

@@ -50,6 +50,15 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       expect(entries[0].event).toEqual(event('a'));
     });
 
+    it('takes a batch and the close in one publish: ids of the events only, all read before the end', async () => {
+      const id = taskId();
+      const ids = await publisher.publish(id, [event('a'), event('b')], { close: true });
+      expect(ids).toHaveLength(2);
+      const entries = await collect(reader.read(id, {}));
+      expect(entries.map(textOf)).toEqual(['a', 'b']);
+      expect(entries.map((entry) => entry.id)).toEqual(ids);
+    });
+
     it('resumes right after a given entry id', async () => {
       const id = taskId();
       const ids = [];

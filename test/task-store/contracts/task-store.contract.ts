@@ -201,6 +201,13 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         expect(await store.load('t1', alice)).toEqual(kept);
       });
 
+      it('never undoes a cancel that races with the turn\'s writes', async () => {
+        await store.save(makeTask('t1'), alice);
+        const writes = Array.from({ length: 20 }, (_, i) => store.saveUnlessEnded(makeTask('t1', { history: [`w${i}`] }), alice));
+        await Promise.all([...writes.slice(0, 10), store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice), ...writes.slice(10)]);
+        expect((await store.load('t1', alice))!.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      });
+
       it('refuses a task id of another scope', async () => {
         await store.save(makeTask('t1'), alice);
         await expect(store.saveUnlessEnded(makeTask('t1'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
