@@ -88,7 +88,8 @@ export class McpConnection {
   /**
    * Calls a tool by its name on the server. While the server is down this fails at once, except
    * that an attempt already under way is waited for. A call that finds the connection gone
-   * reconnects at once and is retried, once.
+   * reconnects at once; it is retried, once, only if the server cannot have run it (a tool may not
+   * be safe to run twice).
    */
   async call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
     const client = await this.liveClient();
@@ -97,6 +98,7 @@ export class McpConnection {
     } catch (error) {
       if (options.signal?.aborted || !isConnectionLost(error)) throw error;
       this.drop(client, describe(error));
+      if (!neverReachedTheServer(error)) throw new McpServerUnavailableError(this.name, `${describe(error)}; the call may have run, so it is not retried`);
       await this.connect();
       return this.callOn(await this.liveClient(), tool, args, options);
     }
@@ -228,6 +230,12 @@ function isConnectionLost(error: unknown): boolean {
   if (error instanceof SdkError) return LOST_CONNECTION_CODES.has(error.code);
   // The SSE stream of an HTTP+SSE session broke, or the server could not be reached at all.
   return error instanceof SseError || (error instanceof TypeError && error.message === 'fetch failed');
+}
+
+/** The request was refused or never sent: a session the server no longer knows, or a transport that could not send. */
+function neverReachedTheServer(error: unknown): boolean {
+  if (error instanceof SdkHttpError) return error.status === 404 || error.status === 400;
+  return error instanceof SdkError && (error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed);
 }
 
 function describe(error: unknown): string {

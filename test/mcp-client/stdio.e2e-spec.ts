@@ -107,6 +107,14 @@ describe('MCP servers over stdio', () => {
     expect(JSON.stringify(view)).not.toContain(TEST_API_KEY);
   });
 
+  it('does not retry a call the server may have run before it died', async () => {
+    const [pid] = childProcesses(EVERYTHING_SERVER);
+    const call = target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 2, steps: 2 });
+    setTimeout(() => process.kill(pid, 'SIGKILL'), 300);
+    await expect(call).rejects.toMatchObject({ name: 'McpServerUnavailableError', message: expect.stringMatching(/not retried/) });
+    await serverState(target.url, 'everything', 'connected');
+  });
+
   it('restarts a killed server and reconnects, leaving no stray process', async () => {
     const [before] = childProcesses(EVERYTHING_SERVER);
     expect(before).toBeGreaterThan(0);
