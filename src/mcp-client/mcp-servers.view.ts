@@ -42,8 +42,16 @@ export function describeServers(connections: McpConnection[], tools: McpTool[], 
   };
 }
 
-/** Header values are where credentials go (`${VAR}` references, already resolved): only their names are shown. */
+/**
+ * Where credentials go in a remote server's config (`${VAR}` references, already resolved): header
+ * values, and a URL's user info and query values. Only their names are shown. A stdio server takes
+ * its secrets through its `env` whitelist, whose values are never shown.
+ */
 function withoutSecrets(transport: McpServerConfig['transport']): McpServerConfig['transport'] {
-  if (transport.type !== 'http') return transport;
-  return { ...transport, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
+  if (transport.type === 'stdio') return transport;
+  const url = new URL(transport.url);
+  if (url.username || url.password) [url.username, url.password] = ['redacted', ''];
+  for (const name of new Set(url.searchParams.keys())) url.searchParams.set(name, '[redacted]');
+  if (transport.type === 'sse') return { ...transport, url: url.href };
+  return { ...transport, url: url.href, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
 }
