@@ -9,6 +9,9 @@ export class MemoryMcpSessionStore implements McpSessionStore {
   constructor(private readonly ttlMs: number) {}
 
   async open(owner: string): Promise<string> {
+    // Clients that leave without DELETE would otherwise stay for the life of the process.
+    const now = Date.now();
+    for (const [id, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(id);
     const id = randomUUID();
     this.sessions.set(id, { owner, expiresAt: Date.now() + this.ttlMs });
     return id;
