@@ -23,7 +23,8 @@ export class AppModule {
     const mode = storageMode(config);
     const a2a = A2aServerModule.forRoot(config.a2a);
     const protocols = config.a2a.enabled ? [a2a, ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode, a2a)] : [])] : [];
-    const served = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : role === 'stdio' ? protocols : [];
+    // Workers need the A2A handlers too (not their routes): delegation runs tasks through them.
+    const served = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : role === 'stdio' ? protocols : config.a2a.enabled ? [a2a] : [];
     return {
       module: AppModule,
       imports: [

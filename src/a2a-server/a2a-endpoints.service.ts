@@ -32,10 +32,14 @@ export interface AgentEndpoint {
   rest: Express;
 }
 
-/** Builds each hosted agent's A2A endpoint once, at boot. */
+/**
+ * Builds each hosted agent's A2A endpoint once, at boot; and one for each external agent's delegate,
+ * which is not routed over HTTP: delegation (`a2a_send`, the MCP bridge) runs its tasks through it.
+ */
 @Injectable()
 export class A2aEndpoints implements BeforeApplicationShutdown {
   private readonly endpoints = new Map<string, AgentEndpoint>();
+  private readonly delegateEndpoints = new Map<string, AgentEndpoint>();
   private readonly buses: TaskEventBusManager;
   readonly legacyCompat: boolean;
 
@@ -56,19 +60,21 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
     const taskStore = new RequestScopedTaskStore(store);
     const buses = (this.buses = new TaskEventBusManager(stream));
-    for (const agent of agents.all()) {
+    const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
       const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders);
       const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller });
-      this.endpoints.set(agent.config.name, {
+      return {
         agent,
         card,
         handler,
         jsonRpc: new JsonRpcTransportHandler(handler),
         legacyJsonRpc: new LegacyJsonRpcTransportHandler(handler),
         rest: restApp(handler, this.legacyCompat),
-      });
-    }
+      };
+    };
+    for (const agent of agents.all()) this.endpoints.set(agent.config.name, endpointOf(agent));
+    for (const agent of agents.delegates()) this.delegateEndpoints.set(agent.config.name, endpointOf(agent));
   }
 
   /** Open streams would hold the HTTP server open; they end here, before it closes. */
@@ -82,6 +88,15 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
 
   all(): AgentEndpoint[] {
     return [...this.endpoints.values()];
+  }
+
+  /** An external agent's delegate endpoint. */
+  findDelegate(name: string): AgentEndpoint | undefined {
+    return this.delegateEndpoints.get(name);
+  }
+
+  delegates(): AgentEndpoint[] {
+    return [...this.delegateEndpoints.values()];
   }
 
   primary(): AgentEndpoint {

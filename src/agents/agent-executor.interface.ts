@@ -16,4 +16,10 @@ export interface AgentTurn {
  */
 export interface AgentTurnExecutor {
   run(turn: AgentTurn, events: ExecutionEventBus): Promise<void>;
+  /**
+   * Picks up a turn whose worker died mid-turn, from the task as that worker left it. Only for
+   * executors whose work goes on elsewhere (a remote agent's task), so that nothing runs twice; a
+   * turn of any other executor ends `failed` instead.
+   */
+  resume?(turn: AgentTurn, events: ExecutionEventBus): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AgentConfig, DEMO_AGENT_NAME, SwitchboardConfig } from '../config/config.schema';
+import { ExternalAgents } from '../a2a-client/external-agents.service';
+import { AgentConfig, DEMO_AGENT_NAME, ExternalAgentConfig, SwitchboardConfig } from '../config/config.schema';
+import { redactedUrl } from '../security/redacted-url';
 import type { AgentTurnExecutor } from './agent-executor.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { createExecutor } from './executors/create-executor';
@@ -29,32 +31,67 @@ const DEMO_AGENT: AgentConfig = {
   output_modes: ['text/plain', 'application/json'],
   executor: { type: 'echo', delay_ms: 0, chunks: 1 },
   tools: [],
+  delegates: [],
 };
 
-/** The agents this service hosts, from config; the demo echo agent when none is configured. */
+/**
+ * An external agent as a local agent that forwards to it: what `a2a_send` and the MCP bridge's
+ * `subagent_*` tools run their turns through, so that every delegated task is a durable local task
+ * linked to the remote one. Not served over A2A unless an `a2a` agent is configured for it.
+ */
+function delegateAgent(external: ExternalAgentConfig): AgentConfig {
+  return {
+    name: external.name,
+    description: external.manifest?.description ?? `External A2A agent at ${redactedUrl(external.url)}`,
+    version: external.manifest?.version ?? '1.0.0',
+    skills: [],
+    input_modes: ['text/plain', 'application/json'],
+    output_modes: ['text/plain', 'application/json'],
+    executor: { type: 'a2a', agent: external.name },
+    tools: [],
+    delegates: [],
+  };
+}
+
+/**
+ * The agents this service hosts, from config (the demo echo agent when none is configured), and a
+ * delegate agent for each external agent.
+ */
 @Injectable()
 export class AgentRegistry {
   private readonly logger = new Logger(AgentRegistry.name);
   private readonly agents = new Map<string, HostedAgent>();
+  private readonly delegateAgents = new Map<string, HostedAgent>();
   readonly defaultAgentName: string;
 
-  constructor(config: ConfigService<SwitchboardConfig, true>, tools: ToolPipeline, outbound: OutboundUrlPolicy) {
+  constructor(config: ConfigService<SwitchboardConfig, true>, tools: ToolPipeline, outbound: OutboundUrlPolicy, externalAgents: ExternalAgents) {
     const configured = config.get('agents', { infer: true });
     if (configured.length === 0) {
       this.logger.warn(`No agents configured: serving the demo agent "${DEMO_AGENT_NAME}"`);
     }
-    const deps = { tools, outbound };
+    const deps = { tools, outbound, externalAgents };
     for (const agent of configured.length > 0 ? configured : [DEMO_AGENT]) {
       this.agents.set(agent.name, { config: agent, executor: createExecutor(agent, deps) });
+    }
+    for (const external of config.get('a2a', { infer: true }).external_agents) {
+      const agent = delegateAgent(external);
+      this.delegateAgents.set(agent.name, { config: agent, executor: createExecutor(agent, deps) });
     }
     this.defaultAgentName = config.get('a2a', { infer: true }).default_agent ?? [...this.agents.keys()][0];
   }
 
+  /** The hosted agents: served over A2A and MCP. */
   all(): HostedAgent[] {
     return [...this.agents.values()];
   }
 
+  /** The external agents' delegates. */
+  delegates(): HostedAgent[] {
+    return [...this.delegateAgents.values()];
+  }
+
+  /** A hosted agent, or else an external agent's delegate (a worker runs turns of both). */
   find(name: string): HostedAgent | undefined {
-    return this.agents.get(name);
+    return this.agents.get(name) ?? this.delegateAgents.get(name);
   }
 }

@@ -1,5 +1,6 @@
 /** The agent runtime: configured agents, their tools, their turns on the queue's workers, and webhook deliveries. */
 import { Module } from '@nestjs/common';
+import { A2aClientModule } from '../a2a-client/a2a-client.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AgentRegistry } from './agent-registry.service';
@@ -13,7 +14,7 @@ import { TurnRecorderFactory } from './turns/turn-recorder.factory';
 import { TurnRunner } from './turns/turn-runner.service';
 
 @Module({
-  imports: [McpClientModule],
+  imports: [McpClientModule, A2aClientModule],
   providers: [
     AgentRegistry,
     PushNotifier,

@@ -31,8 +31,8 @@ export class TurnPublisher {
     private readonly ids: TaskIds,
   ) {}
 
-  /** The turn's first event: the task as it stands, the caller's message last in its history. */
-  task({ taskId, contextId, task, userMessage }: RequestContext): void {
+  /** The turn's first event: the task as it stands, the caller's message last in its history; `metadata` is merged into the task's. */
+  task({ taskId, contextId, task, userMessage }: RequestContext, metadata: Record<string, unknown> = {}): void {
     const history = task?.history ?? [];
     this.bus.publish(
       AgentEvent.task({
@@ -41,16 +41,21 @@ export class TurnPublisher {
         status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
         history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
         artifacts: task?.artifacts ?? [],
-        metadata: task?.metadata ?? {},
+        metadata: { ...task?.metadata, ...metadata },
       }),
     );
   }
 
   status(state: TaskState, text?: string): void {
+    this.statusWith(state, text === undefined ? undefined : [textPart(text)]);
+  }
+
+  /** A status whose message (if any) carries these parts. */
+  statusWith(state: TaskState, parts?: Part[]): void {
     this.bus.publish(
       AgentEvent.statusUpdate({
         ...this.ids,
-        status: { state, message: text === undefined ? undefined : this.agentMessage([textPart(text)]), timestamp: now() },
+        status: { state, message: parts === undefined ? undefined : this.agentMessage(parts), timestamp: now() },
         metadata: {},
       }),
     );

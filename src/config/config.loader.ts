@@ -1,14 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError } from './config-error';
 import { configSchema, SwitchboardConfig } from './config.schema';
 import { CONFIG_FILE_ENV, ENV_OVERRIDES } from './env-overrides';
+import { formatPath, joinKey, resolveReferences } from './variable-references';
+import { resolveExternalAgents } from '../a2a-client/external-agents.config';
 
-export type Environment = Record<string, string | undefined>;
+import type { Environment } from './variable-references';
+
+export type { Environment };
 
 const DEFAULT_CONFIG_FILE = 'switchboard.toml';
-const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export interface LoadedConfig {
   config: SwitchboardConfig;
@@ -42,6 +45,7 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
   if (result.success) {
     resolveApiKeys(result.data, env, problems);
     resolveMcpServerEnv(result.data, env);
+    resolveExternalAgents(result.data, { env, baseDir: file ? dirname(file) : process.cwd() }, problems);
   }
   if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);
   return { config: result.data!, file };
@@ -64,24 +68,6 @@ function readToml(file: string): Record<string, unknown> {
   } catch (error) {
     throw new ConfigError(file, [`not valid TOML: ${(error as Error).message}`]);
   }
-}
-
-/** Secrets live in the environment; the file names them as `${VAR}`. */
-function resolveReferences(value: unknown, path: PropertyKey[], env: Environment, problems: string[]): unknown {
-  if (typeof value === 'string') {
-    return value.replace(VARIABLE_REFERENCE, (_match, name: string) => {
-      const found = env[name];
-      if (found === undefined) problems.push(`${formatPath(path)}: references \${${name}}, which is not set in the environment`);
-      return found ?? '';
-    });
-  }
-  if (Array.isArray(value)) return value.map((item, i) => resolveReferences(item, [...path, i], env, problems));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, resolveReferences(item, [...path, key], env, problems)]),
-    );
-  }
-  return value;
 }
 
 /** An LLM agent names its key's environment variable (`api_key_env`); the key itself is read here. */
@@ -124,13 +110,4 @@ function applyEnvOverrides(target: Record<string, unknown>, env: Environment): M
     applied.set(override.path.join('.'), override.env);
   }
   return applied;
-}
-
-function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>((acc, segment) => joinKey(acc, segment), '');
-}
-
-function joinKey(prefix: string, segment: PropertyKey): string {
-  if (typeof segment === 'number') return `${prefix}[${segment}]`;
-  return prefix ? `${prefix}.${String(segment)}` : String(segment);
 }

@@ -1,14 +1,13 @@
 import { z } from 'zod';
+import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from '../a2a-client/external-agent.schema';
+import type { SubagentManifest } from '../a2a-client/subagent-manifest.schema';
+import { envVarNameSchema, headerNameSchema, nameSchema } from './names.schema';
 
 const MB = 1024 * 1024;
 
 /** Served when no agent is configured, so a fresh install answers at once. */
 export const DEMO_AGENT_NAME = 'echo';
 
-const nameSchema = z
-  .string()
-  .min(1)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must start with a letter or digit and contain only letters, digits, "_" or "-"');
 
 const apiKeySchema = z.union([
   z.string().min(16, 'an API key must be at least 16 characters'),
@@ -35,7 +34,7 @@ const mcpTransportSchema = z.discriminatedUnion('type', [
     type: z.literal('http'),
     url: z.url(),
     /** Sent on every request; values take `${VAR}` references, resolved from the environment at load. */
-    headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name'), z.string()).default({}),
+    headers: z.record(headerNameSchema, z.string()).default({}),
   }),
 ]);
 
@@ -44,7 +43,7 @@ const mcpServerSchema = z.strictObject({
   /** Deadline of every request to the server: connecting, listing tools, each tool call. */
   timeout_secs: z.number().int().positive().default(30),
   /** The only variables (besides PATH) a stdio server's process sees, passed from Switchboard's environment. */
-  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
+  env: z.array(envVarNameSchema).default([]),
   transport: mcpTransportSchema,
 });
 
@@ -68,6 +67,8 @@ const agentSchema = z.strictObject({
   executor: executorSettingsSchema,
   /** Tools the agent may call: names or `*` patterns (`mcp_github_*`); none when empty. */
   tools: z.array(z.string().min(1)).default([]),
+  /** External agents this agent may delegate to with `a2a_send`, besides the `trusted` ones. */
+  delegates: z.array(nameSchema).default([]),
 });
 
 export const configSchema = z.strictObject({
@@ -132,7 +133,10 @@ export const configSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       listen_path: z.string().startsWith('/').default('/a2a'),
-      external_agents: z.array(z.strictObject({ name: nameSchema, url: z.url() })).default([]),
+      external_agents: z.array(externalAgentSchema).default([]),
+      /** ARDF `subagent@v0.1` manifest files (`*` and `?` match within a file name); each adds an external agent. */
+      subagent_manifests: z.array(z.string().min(1)).default([]),
+      client: a2aClientSettingsSchema.prefault({}),
       /** The agent served at `/a2a` and `/.well-known/agent-card.json`; the first configured one when unset. */
       default_agent: nameSchema.optional(),
       /** Prefix of the HTTP+JSON (REST) binding: `{rest_path}/message:send`, `{rest_path}/v1/...` for v0.3. */
@@ -210,6 +214,18 @@ function uniqueNames(items: { name: string }[], section: string, what: string, c
  * file key, so the file schema does not know it and refuses it as unknown.
  */
 export type McpServerConfig = z.infer<typeof mcpServerSchema> & { env_values?: Record<string, string> };
+/**
+ * An external A2A agent as the loader hands it on: from `[[a2a.external_agents]]` or an ARDF manifest
+ * (`manifest`), with its client certificate's PEM read from the files `tls` names (or the manifest's values).
+ */
+export type ExternalAgentConfig = ExternalAgentSettings & {
+  client_certificate?: { cert: string; key: string; ca?: string };
+  manifest?: SubagentManifest;
+};
+type ParsedConfig = z.infer<typeof configSchema>;
 /** The validated config, as the loader resolves it from the file and the environment. */
-export type SwitchboardConfig = Omit<z.infer<typeof configSchema>, 'mcp_servers'> & { mcp_servers: McpServerConfig[] };
+export type SwitchboardConfig = Omit<ParsedConfig, 'mcp_servers' | 'a2a'> & {
+  mcp_servers: McpServerConfig[];
+  a2a: Omit<ParsedConfig['a2a'], 'external_agents'> & { external_agents: ExternalAgentConfig[] };
+};
 export type AgentConfig = SwitchboardConfig['agents'][number];

@@ -14,8 +14,9 @@ import type { McpServerConfig } from '../config/config.schema';
 import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.errors';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
+import { SWITCHBOARD_VERSION } from '../version';
 
-const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
+const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 
 /** Errors that mean the connection or session is gone, so a new one may succeed where this one failed. */
 const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed]);

@@ -1,4 +1,5 @@
 import type { McpServerConfig } from '../config/config.schema';
+import { redactedUrl } from '../security/redacted-url';
 import type { McpConnection, McpConnectionStatus } from './mcp-connection';
 import type { McpTool } from './mcp-tool-source.interface';
 import type { ToolNameCollision } from './tool-namespace';
@@ -49,9 +50,7 @@ export function describeServers(connections: McpConnection[], tools: McpTool[], 
  */
 function withoutSecrets(transport: McpServerConfig['transport']): McpServerConfig['transport'] {
   if (transport.type === 'stdio') return transport;
-  const url = new URL(transport.url);
-  if (url.username || url.password) [url.username, url.password] = ['redacted', ''];
-  for (const name of new Set(url.searchParams.keys())) url.searchParams.set(name, '[redacted]');
-  if (transport.type === 'sse') return { ...transport, url: url.href };
-  return { ...transport, url: url.href, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
+  const url = redactedUrl(transport.url);
+  if (transport.type === 'sse') return { ...transport, url };
+  return { ...transport, url, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
 }

@@ -8,8 +8,9 @@ import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import type { ToolDefinition } from '../agents/tools/tool-provider.interface';
 import { AgentToolCall } from './agent-tool-call';
 import type { McpCaller } from './mcp-caller';
+import { SWITCHBOARD_VERSION } from '../version';
 
-const SERVER_INFO = { name: 'switchboard', version: '0.1.0' };
+const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
 
 /** Name of the MCP tool that runs a turn of agent `name`. */

@@ -1,9 +1,17 @@
 import { lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { OutboundUrlBlockedError, type OutboundUrlPolicy } from './outbound-url-policy';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface GuardedFetchOptions {
+  /** Bounds the wait for response headers (default 30 s). */
+  timeoutMs?: number;
+  /** A client certificate for mTLS (PEM), and a CA to trust besides the system's. */
+  clientCertificate?: { cert: string; key: string; ca?: string };
+}
 
 /**
  * A fetch that only reaches what the policy allows. The URL is checked up front for a clear error,
@@ -11,9 +19,9 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * connects to, so DNS rebinding between the check and the connect cannot slip through.
  * `timeoutMs` bounds the wait for response headers; a streamed body may then run longer.
  */
-export function createGuardedFetch(policy: OutboundUrlPolicy, options: { timeoutMs?: number } = {}): typeof fetch {
+export function createGuardedFetch(policy: OutboundUrlPolicy, options: GuardedFetchOptions = {}): typeof fetch {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const dispatcher = new Agent({ connect: guardedConnector(policy, timeoutMs) });
+  const dispatcher = new Agent({ connect: guardedConnector(policy, timeoutMs, tlsOptions(options.clientCertificate)) });
 
   const guardedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (typeof input !== 'string' && !(input instanceof URL)) {
@@ -37,7 +45,12 @@ export function createGuardedFetch(policy: OutboundUrlPolicy, options: { timeout
   return guardedFetch;
 }
 
-function guardedConnector(policy: OutboundUrlPolicy, timeoutMs: number): buildConnector.connector {
+function tlsOptions(certificate: GuardedFetchOptions['clientCertificate']): buildConnector.BuildOptions {
+  if (!certificate) return {};
+  return { cert: certificate.cert, key: certificate.key, ...(certificate.ca && { ca: [...rootCertificates, certificate.ca] }) };
+}
+
+function guardedConnector(policy: OutboundUrlPolicy, timeoutMs: number, tls: buildConnector.BuildOptions): buildConnector.connector {
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const url = `${options.protocol}//${options.host ?? options.hostname}`;
@@ -45,7 +58,7 @@ function guardedConnector(policy: OutboundUrlPolicy, timeoutMs: number): buildCo
     const reason = isIP(options.hostname) ? policy.blockedReason(options.hostname, options.hostname, port) : undefined;
     if (reason) return callback(new OutboundUrlBlockedError(url, reason), null);
     // One connector per connection, because the lookup needs the port for `host:port` allowlist entries.
-    buildConnector({ timeout: timeoutMs, lookup: guardedLookup(policy, port, url) })(options, callback);
+    buildConnector({ ...tls, timeout: timeoutMs, lookup: guardedLookup(policy, port, url) })(options, callback);
   };
 }
 

@@ -1,8 +1,10 @@
+import type { ExternalAgents } from '../../a2a-client/external-agents.service';
 import type { AgentConfig } from '../../config/config.schema';
 import { createGuardedFetch } from '../../security/guarded-fetch';
 import type { OutboundUrlPolicy } from '../../security/outbound-url-policy';
 import type { AgentTurnExecutor } from '../agent-executor.interface';
 import type { ToolPipeline } from '../tools/tool-pipeline.service';
+import { A2aForwardingExecutor } from './a2a/a2a-forwarding.executor';
 import { EchoExecutor } from './echo.executor';
 import { ChatCompletionsClient } from './llm/chat-completions.client';
 import { LlmExecutor } from './llm/llm.executor';
@@ -12,6 +14,7 @@ export interface ExecutorDeps {
   tools: ToolPipeline;
   /** The SSRF rules every outbound URL (an LLM provider's included) passes. */
   outbound: OutboundUrlPolicy;
+  externalAgents: ExternalAgents;
 }
 
 export function createExecutor(agent: AgentConfig, deps: ExecutorDeps): AgentTurnExecutor {
@@ -28,5 +31,7 @@ export function createExecutor(agent: AgentConfig, deps: ExecutorDeps): AgentTur
         new ChatCompletionsClient(settings, createGuardedFetch(deps.outbound, { timeoutMs: settings.request_timeout_secs * 1000 })),
         deps.tools,
       );
+    case 'a2a':
+      return new A2aForwardingExecutor(deps.externalAgents.get(settings.agent), deps.externalAgents.settings);
   }
 }

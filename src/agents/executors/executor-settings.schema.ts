@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../../config/names.schema';
 
 export const echoExecutorSettingsSchema = z.strictObject({
   type: z.literal('echo'),
@@ -55,14 +56,23 @@ export const llmExecutorSettingsSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
 });
 
+/** A gateway agent: its turns are forwarded to an external A2A agent, and the remote task followed to its end. */
+export const a2aExecutorSettingsSchema = z.strictObject({
+  type: z.literal('a2a'),
+  /** The external agent (`[[a2a.external_agents]]` or an ARDF manifest's id). */
+  agent: nameSchema,
+});
+
 export const executorSettingsSchema = z.discriminatedUnion('type', [
   echoExecutorSettingsSchema,
   scriptExecutorSettingsSchema,
   llmExecutorSettingsSchema,
+  a2aExecutorSettingsSchema,
 ]);
 
 export type EchoExecutorSettings = z.infer<typeof echoExecutorSettingsSchema>;
 export type ScriptExecutorSettings = z.infer<typeof scriptExecutorSettingsSchema>;
 export type ScriptStep = z.infer<typeof scriptStepSchema>;
 export type LlmExecutorSettings = z.infer<typeof llmExecutorSettingsSchema>;
+export type A2aExecutorSettings = z.infer<typeof a2aExecutorSettingsSchema>;
 export type ExecutorSettings = z.infer<typeof executorSettingsSchema>;

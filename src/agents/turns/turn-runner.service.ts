@@ -16,7 +16,8 @@ import { TurnRecorderFactory } from './turn-recorder.factory';
  * executor against a TurnRecorder, and makes sure every turn ends in a state a client can see:
  * `canceled` when a cancel arrived, `failed` when the executor threw, ended without a final state,
  * or when this job is a re-run after its first worker died mid-turn (the task then keeps everything
- * that worker streamed, saved or not).
+ * that worker streamed, saved or not), unless the executor can resume the turn (a gateway agent
+ * following a remote task).
  */
 @Injectable()
 export class TurnRunner {
@@ -46,15 +47,28 @@ export class TurnRunner {
     const agent = this.agents.find(payload.agent);
     if (attempt.attemptsStarted > 1) {
       await recorder.catchUp();
-      return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
+      const executor = agent?.executor;
+      if (!executor?.resume || !recorder.task) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
+      this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');
+      const resumed = new RequestContext(request, payload.taskId, payload.contextId, context, recorder.task);
+      return this.execute(payload, recorder, end, (signal) => executor.resume!({ context: resumed, signal }, recorder));
     }
     if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
+    return this.execute(payload, recorder, end, (signal) => agent.executor.run({ context: requestContext, signal }, recorder));
+  }
 
+  /** Runs the executor under the task's cancel signal, and ends the turn in a state a client can see whatever happens. */
+  private async execute(
+    payload: AgentTurnPayload,
+    recorder: TurnRecorder,
+    end: (state: TaskState, text: string) => Promise<void>,
+    executor: (signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
     const watch = await this.cancelSignals.watch(payload.taskId);
     try {
       if (watch.signal.aborted) return await end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
       try {
-        await agent.executor.run({ context: requestContext, signal: watch.signal }, recorder);
+        await executor(watch.signal);
         await recorder.settled();
       } catch (error) {
         if (!watch.signal.aborted) {

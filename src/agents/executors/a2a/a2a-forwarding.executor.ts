@@ -1,0 +1,83 @@
+import { Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import type { ExecutionEventBus } from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
+import { ExternalAgentUnavailableError } from '../../../a2a-client/a2a-client.errors';
+import type { ExternalAgent } from '../../../a2a-client/external-agent';
+import type { A2aClientSettings } from '../../../a2a-client/external-agent.schema';
+import { followRemote, sendToRemote } from '../../../a2a-client/remote-task-events';
+import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
+import { remoteTaskLinkOf } from './remote-task-link';
+import { RemoteTaskRelay } from './remote-task-relay';
+
+/**
+ * A gateway agent's turn: the caller's message is forwarded to an external agent (continuing the
+ * remote task this local task is linked to, if any) and the remote task's events are relayed as
+ * they arrive, until it ends or waits for input. Cancelling the local task cancels the remote one;
+ * so does the task's deadline (`task_timeout_secs`), which then fails the turn naming the agent.
+ * A worker that picks the turn up after a crash follows the remote task again (`resume`).
+ */
+export class A2aForwardingExecutor implements AgentTurnExecutor {
+  private readonly logger = new Logger(A2aForwardingExecutor.name);
+
+  constructor(
+    private readonly target: ExternalAgent,
+    private readonly settings: A2aClientSettings,
+  ) {}
+
+  run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
+    const link = remoteTaskLinkOf(context.task);
+    // The caller's webhooks are Switchboard's to call, so no push config travels on.
+    const request: SendMessageRequest = {
+      tenant: '',
+      message: forwardedMessage(context.userMessage, link?.task_id ?? '', link?.context_id ?? ''),
+      configuration: {
+        acceptedOutputModes: context.request.configuration?.acceptedOutputModes ?? [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: false,
+      },
+      metadata: context.request.metadata,
+    };
+    const relay = new RemoteTaskRelay(bus, context, this.target.name);
+    return this.relayUntilDone(relay, (within) => sendToRemote(this.target, request, this.settings, within), signal);
+  }
+
+  resume({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
+    const link = remoteTaskLinkOf(context.task);
+    if (!link) throw new Error('the worker running this task stopped before the external agent had named its task');
+    const relay = new RemoteTaskRelay(bus, context, this.target.name, context.task);
+    return this.relayUntilDone(relay, (within) => followRemote(this.target, link.task_id, this.settings, within), signal);
+  }
+
+  private async relayUntilDone(relay: RemoteTaskRelay, events: (signal: AbortSignal) => AsyncIterable<StreamResponse>, signal: AbortSignal): Promise<void> {
+    const timeoutMs = this.target.config.task_timeout_secs * 1000;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    let remoteTaskId: string | undefined = relay.remoteTaskId;
+    try {
+      for await (const event of events(AbortSignal.any([signal, deadline]))) {
+        relay.relay(event);
+        remoteTaskId = relay.remoteTaskId;
+      }
+    } catch (error) {
+      if (!signal.aborted && !deadline.aborted) throw error;
+      if (remoteTaskId) await this.cancelRemote(remoteTaskId);
+      if (signal.aborted) throw signal.reason;
+      throw new ExternalAgentUnavailableError(this.target.name, `the task did not end within ${timeoutMs / 1000} s (task_timeout_secs); it was canceled there`);
+    }
+  }
+
+  /** Best effort: the local task ends either way, and the remote agent may have ended the task first. */
+  private async cancelRemote(taskId: string): Promise<void> {
+    try {
+      const client = await this.target.client();
+      await client.cancelTask({ id: taskId, tenant: '', metadata: {} }, { signal: AbortSignal.timeout(this.target.config.timeout_secs * 1000) });
+      this.logger.log({ agent: this.target.name, remoteTaskId: taskId }, 'remote task canceled');
+    } catch (error) {
+      this.logger.warn({ agent: this.target.name, remoteTaskId: taskId, err: (error as Error).message }, 'could not cancel the remote task');
+    }
+  }
+}
+
+/** The caller's message as the external agent gets it: its own task and context ids, nothing local. */
+function forwardedMessage(message: Message, taskId: string, contextId: string): Message {
+  return { ...message, taskId, contextId, referenceTaskIds: [] };
+}
