@@ -40,9 +40,9 @@ export class RemoteTaskRelay {
         return this.relayMessage(payload.value);
       case 'task':
         this.start(payload.value.id, payload.value.contextId);
-        this.relayStatus(payload.value.status);
+        // Artifacts first: a final state ends the local turn, and nothing after it is recorded.
         for (const artifact of payload.value.artifacts) this.relayArtifact(artifact, false, true);
-        return;
+        return this.relayStatus(payload.value.status);
       case 'statusUpdate':
         this.start(payload.value.taskId, payload.value.contextId);
         return this.relayStatus(payload.value.status);
