@@ -5,7 +5,7 @@
  */
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, uniqueName } from '../../test/support/test-database';
@@ -28,13 +28,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export type ServerName = 'reference' | 'embedded' | 'durable';
-export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable'];
+export type ServerName = 'reference' | 'embedded' | 'durable' | 'gateway';
+export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'gateway'];
 
 /** Starts a server; with `profileDir`, Switchboard's processes write V8 CPU profiles there when they exit. */
 export function startServer(name: ServerName, profileDir?: string): Promise<RunningServer> {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return { reference: startReference, embedded: startEmbedded, durable: startDurable }[name](nodeArgs);
+  return { reference: startReference, embedded: startEmbedded, durable: startDurable, gateway: startGateway }[name](nodeArgs);
 }
 
 /** A scratch directory removed with the server: the reference build, or Switchboard's working directory. */
@@ -81,6 +81,31 @@ async function startEmbedded(nodeArgs: string[]): Promise<RunningServer> {
   const server = stoppable(
     { name: 'embedded', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api] },
     dir.remove,
+  );
+  await waitUntilReady(`${server.baseUrl}/readyz`, server.processes).catch(stopAndThrow(server));
+  return server;
+}
+
+/**
+ * Switchboard embedded whose primary agent is an `a2a` gateway to a reference server of its own:
+ * the same load as `reference`, through Switchboard. Only Switchboard's process is sampled.
+ */
+async function startGateway(nodeArgs: string[]): Promise<RunningServer> {
+  const upstream = await startReference();
+  const dir = scratchDir('gateway');
+  writeFileSync(
+    join(dir.path, 'switchboard.toml'),
+    `[outbound]\nallow_hosts = ["127.0.0.1"]\n[[a2a.external_agents]]\nname = "reference"\nurl = "${upstream.baseUrl}"\n` +
+      `[[agents]]\nname = "gateway"\n[agents.executor]\ntype = "a2a"\nagent = "reference"\n`,
+  );
+  const port = await freePort();
+  const api = startNode('gateway', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
+  const server = stoppable(
+    { name: 'gateway', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api] },
+    async () => {
+      await upstream.stop();
+      await dir.remove();
+    },
   );
   await waitUntilReady(`${server.baseUrl}/readyz`, server.processes).catch(stopAndThrow(server));
   return server;
