@@ -4,7 +4,7 @@ import { freePort } from '../support/free-port';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer } from './support/peer-process';
+import { killAllPeers, PeerAgent, startPeer, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 const API_KEY = 'peer-api-key-0123456789';
@@ -36,17 +36,17 @@ async function settled(): Promise<Record<string, AgentView>> {
 }
 
 beforeAll(async () => {
-  const [v1, rest, v03, bearerPeer, apiKey, legacyPath, garbage, oversized, missing, metadata] = await Promise.all([
-    startPeer({ mode: 'v1' }),
-    startPeer({ mode: 'v1-rest', streaming: false }),
-    startPeer({ mode: 'v03' }),
-    startPeer({ mode: 'v1', auth: { bearer: TOKEN } }),
-    startPeer({ mode: 'v1', auth: { apiKey: { header: 'X-API-Key', value: API_KEY } } }),
-    startPeer({ mode: 'v1', cardPath: '/.well-known/agent.json' }),
-    startPeer({ mode: 'v1', card: 'garbage' }),
-    startPeer({ mode: 'v1', card: 'oversized' }),
-    startPeer({ mode: 'v1', card: 'missing-fields' }),
-    startPeer({ mode: 'v1', card: 'metadata-url' }),
+  const [v1, rest, v03, bearerPeer, apiKey, legacyPath, garbage, oversized, missing, metadata] = await startPeers([
+    { mode: 'v1' },
+    { mode: 'v1-rest', streaming: false },
+    { mode: 'v03' },
+    { mode: 'v1', auth: { bearer: TOKEN } },
+    { mode: 'v1', auth: { apiKey: { header: 'X-API-Key', value: API_KEY } } },
+    { mode: 'v1', cardPath: '/.well-known/agent.json' },
+    { mode: 'v1', card: 'garbage' },
+    { mode: 'v1', card: 'oversized' },
+    { mode: 'v1', card: 'missing-fields' },
+    { mode: 'v1', card: 'metadata-url' },
   ]);
   peers = { v1, rest, v03, bearer: bearerPeer, apiKey, legacyPath, garbage, oversized, missing, metadata };
   latePort = await freePort();

@@ -6,7 +6,7 @@ import { REMOTE_TASK_METADATA_KEY, type RemoteTaskLink } from '../../src/agents/
 import { asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer } from './support/peer-process';
+import { killAllPeers, PeerAgent, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 
@@ -40,14 +40,14 @@ async function remoteTask(peer: PeerAgent, id: string): Promise<Task> {
 }
 
 beforeAll(async () => {
-  const [v1, rest, v03, bearerPeer, broken, garbage, hanging] = await Promise.all([
-    startPeer({ mode: 'v1' }),
-    startPeer({ mode: 'v1-rest', streaming: false }),
-    startPeer({ mode: 'v03' }),
-    startPeer({ mode: 'v1', auth: { bearer: TOKEN } }),
-    startPeer({ mode: 'v1', rpc: '500' }),
-    startPeer({ mode: 'v1', rpc: 'garbage' }),
-    startPeer({ mode: 'v1', rpc: 'hang' }),
+  const [v1, rest, v03, bearerPeer, broken, garbage, hanging] = await startPeers([
+    { mode: 'v1' },
+    { mode: 'v1-rest', streaming: false },
+    { mode: 'v03' },
+    { mode: 'v1', auth: { bearer: TOKEN } },
+    { mode: 'v1', rpc: '500' },
+    { mode: 'v1', rpc: 'garbage' },
+    { mode: 'v1', rpc: 'hang' },
   ]);
   peers = { v1, rest, v03, bearer: bearerPeer, broken, garbage, hanging };
   const external = (name: string, peer: PeerAgent, extra = '') => `[[a2a.external_agents]]\nname = "${name}"\nurl = "${peer.url}"\n${extra}\n`;

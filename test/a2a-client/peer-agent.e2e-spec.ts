@@ -2,7 +2,7 @@
 import { CancelTaskRequest, Message, Part, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
-import { killAllPeers, PeerAgent, startPeer } from './support/peer-process';
+import { killAllPeers, PeerAgent, startPeers } from './support/peer-process';
 
 const legacyCompat = { enabled: true };
 
@@ -43,13 +43,13 @@ async function drain(stream: AsyncIterable<StreamResponse>): Promise<StreamRespo
 const TOKEN = 'peer-token-0123456789';
 let peers: Record<'v1' | 'v1-rest' | 'v03' | 'bearer', PeerAgent>;
 
-// Started together: each start is a ts-node compile of about a second.
+// One process for all four: each process start is a ts-node compile of about a second.
 beforeAll(async () => {
-  const [v1, v1Rest, v03, bearer] = await Promise.all([
-    startPeer({ mode: 'v1' }),
-    startPeer({ mode: 'v1-rest' }),
-    startPeer({ mode: 'v03' }),
-    startPeer({ mode: 'v1', auth: { bearer: TOKEN } }),
+  const [v1, v1Rest, v03, bearer] = await startPeers([
+    { mode: 'v1' },
+    { mode: 'v1-rest' },
+    { mode: 'v03' },
+    { mode: 'v1', auth: { bearer: TOKEN } },
   ]);
   peers = { v1, 'v1-rest': v1Rest, v03, bearer };
 });

@@ -2,8 +2,8 @@
  * A real external A2A agent for the A2A client's tests: the SDK's own server stack (express,
  * `DefaultRequestHandler`, `InMemoryTaskStore`) speaking v1.0 or only v0.3, with switches for auth
  * and misbehaviour. Run by peer-process.ts as
- * `node -r ts-node/register/transpile-only peer-agent.ts '<PeerSettings as JSON>'`; prints
- * `{"listening":<port>}` once it accepts connections.
+ * `node -r ts-node/register/transpile-only peer-agent.ts '<PeerSettings[] as JSON>'`; prints
+ * `{"listening":[<port>, ...]}` once every peer accepts connections.
  *
  * It imports nothing from src/: it stands for someone else's agent, not for Switchboard.
  */
@@ -298,18 +298,27 @@ function peerApp(settings: Settings, baseUrl: string): express.Express {
   return app;
 }
 
-function main(): void {
-  const settings = settingsSchema.parse(JSON.parse(process.argv[2] ?? '{}'));
+/** Serves one peer; resolves with its port. */
+function listen(settings: Settings): Promise<number> {
   const server = createServer();
   server.on('error', (error) => {
     throw error;
   });
-  // The card names the port, so the app is built once the port is known.
-  server.listen(settings.port, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    server.on('request', peerApp(settings, `http://127.0.0.1:${port}`));
-    process.stdout.write(`${JSON.stringify({ listening: port })}\n`);
+  return new Promise((resolvePort) => {
+    // The card names the port, so the app is built once the port is known.
+    server.listen(settings.port, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.on('request', peerApp(settings, `http://127.0.0.1:${port}`));
+      resolvePort(port);
+    });
   });
 }
 
-if (require.main === module) main();
+/** One peer per settings object of the JSON array argument, each on a port of its own: one process start for all of them. */
+async function main(): Promise<void> {
+  const all = z.array(settingsSchema).parse(JSON.parse(process.argv[2] ?? '[]'));
+  const ports = await Promise.all(all.map(listen));
+  process.stdout.write(`${JSON.stringify({ listening: ports })}\n`);
+}
+
+if (require.main === module) void main();
