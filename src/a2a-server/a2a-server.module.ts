@@ -1,5 +1,7 @@
 /** The A2A server: agent cards, JSON-RPC (v1.0 and v0.3), the HTTP+JSON binding and the seeds' REST forms. */
 import { DynamicModule, Module } from '@nestjs/common';
+import { A2aClientModule } from '../a2a-client/a2a-client.module';
+import { DelegationToolProvider } from '../a2a-client/delegation/delegation-tool.provider';
 import { AgentsModule } from '../agents/agents.module';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { A2aEndpoints } from './a2a-endpoints.service';
@@ -14,13 +16,15 @@ export class A2aServerModule {
   static forRoot(a2a: SwitchboardConfig['a2a']): DynamicModule {
     return {
       module: A2aServerModule,
-      imports: [AgentsModule],
+      imports: [AgentsModule, A2aClientModule],
       controllers: [...a2aControllers(a2a), seedRoutesController(a2a.listen_path)],
       providers: [
         A2aEndpoints,
         AgentCardFactory,
         JsonRpcTransport,
         TaskCanceller,
+        // Here, not in AgentsModule: a2a_send runs its tasks through A2aEndpoints' handlers.
+        DelegationToolProvider,
       ],
       exports: [A2aEndpoints],
     };

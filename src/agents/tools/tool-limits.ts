@@ -1,4 +1,4 @@
-import type { ToolProvider, ToolResult } from './tool-provider.interface';
+import type { ToolCallContext, ToolProvider, ToolResult } from './tool-provider.interface';
 
 export interface ToolLimits {
   timeoutMs: number;
@@ -17,10 +17,11 @@ export async function callWithinLimits(
   args: Record<string, unknown>,
   signal: AbortSignal,
   limits: ToolLimits,
+  context?: ToolCallContext,
 ): Promise<[ToolCallOutcome, ToolResult]> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   try {
-    const result = await provider.call(name, args, AbortSignal.any([signal, timeout]));
+    const result = await provider.call(name, args, AbortSignal.any([signal, timeout]), context);
     return [result.isError ? 'tool_error' : 'ok', { ...result, text: truncated(result.text, limits.maxResultChars) }];
   } catch (error) {
     if (signal.aborted) throw error;

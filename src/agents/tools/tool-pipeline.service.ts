@@ -10,14 +10,23 @@ const logger = new Logger('ToolCall');
 /** Every tool an agent may call, from every provider, each turn's calls going through one ToolSession. */
 @Injectable()
 export class ToolPipeline {
+  private readonly providers: ToolProvider[];
   private readonly limits: ToolLimits;
 
-  constructor(
-    @Inject(TOOL_PROVIDERS) private readonly providers: ToolProvider[],
-    config: ConfigService<SwitchboardConfig, true>,
-  ) {
+  constructor(@Inject(TOOL_PROVIDERS) providers: ToolProvider[], config: ConfigService<SwitchboardConfig, true>) {
+    this.providers = [...providers];
     const tools = config.get('tools', { infer: true });
     this.limits = { timeoutMs: tools.timeout_secs * 1000, maxResultChars: tools.max_result_chars };
+  }
+
+  /**
+   * A provider that cannot be one of TOOL_PROVIDERS because it needs a module that imports this one:
+   * the delegation tools run tasks through the A2A server's handlers, and A2aServerModule imports
+   * AgentsModule. Such a provider registers itself as it is built, before any turn can run (queue
+   * workers may start during the init hooks); sessions opened afterwards offer its tools.
+   */
+  addProvider(provider: ToolProvider): void {
+    this.providers.push(provider);
   }
 
   session(scope: ToolSessionScope): ToolSession {

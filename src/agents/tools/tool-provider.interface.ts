@@ -1,3 +1,5 @@
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+
 /** A tool an agent may call, described as LLM providers take it (JSON Schema input). */
 export interface ToolDefinition {
   name: string;
@@ -11,12 +13,24 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/**
+ * The agent turn a tool call is made in. Most tools ignore it; those that act on the caller's behalf
+ * (delegation runs a task in the caller's scope, limited to the agent's delegates) need it.
+ */
+export interface ToolCallContext {
+  agent: string;
+  taskId: string;
+  /** The turn's call context: the caller (tenant, user) whose task the turn is. */
+  callContext: ServerCallContext;
+}
+
 /** A family of tools (MCP servers, built-ins, A2A delegation) behind one interface. */
 export interface ToolProvider {
   definitions(): ToolDefinition[];
   /** Whether `name` is one of this provider's tools. */
   has(name: string): boolean;
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+  /** `context` is absent for a call from outside any agent turn (an MCP client's, through ToolPipeline.call). */
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult>;
 }
 
 export const TOOL_PROVIDERS = Symbol('TOOL_PROVIDERS');

@@ -1,18 +1,22 @@
-import type { ToolProvider, ToolResult } from './tool-provider.interface';
+import { ServerCallContext } from '@a2a-js/sdk/server';
+import type { ToolCallContext, ToolProvider, ToolResult } from './tool-provider.interface';
 import { truncated } from './tool-limits';
 import { ToolSession } from './tool-session';
 
 /** Tools with scripted behaviour: the session is ours to test, not a provider. */
-function provider(behaviours: Record<string, (args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>>): ToolProvider {
+type Behaviour = (args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext) => Promise<ToolResult>;
+
+function provider(behaviours: Record<string, Behaviour>): ToolProvider {
   return {
     definitions: () => Object.keys(behaviours).map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
     has: (name) => name in behaviours,
-    call: (name, args, signal) => behaviours[name](args, signal),
+    call: (name, args, signal, context) => behaviours[name](args, signal, context),
   };
 }
 
 const ok = (text: string) => async (): Promise<ToolResult> => ({ text, isError: false });
-const scope = { taskId: 't1', agent: 'a1', allow: ['mcp_fs_*', 'slow'] };
+const callContext = new ServerCallContext();
+const scope = { taskId: 't1', agent: 'a1', callContext, allow: ['mcp_fs_*', 'slow'] };
 const limits = { timeoutMs: 200, maxResultChars: 10 };
 const live = () => new AbortController().signal;
 
@@ -22,6 +26,14 @@ describe('ToolSession', () => {
     expect(session.definitions.map((tool) => tool.name)).toEqual(['mcp_fs_read']);
     expect(await session.call('mcp_fs_read', {}, live())).toEqual({ text: 'data', isError: false });
     expect(await session.call('shell', {}, live())).toEqual({ text: expect.stringMatching(/not available/), isError: true });
+  });
+
+  it("tells the provider which turn calls: the agent, the task and the caller's call context", async () => {
+    let seen: ToolCallContext | undefined;
+    const session = new ToolSession([provider({ mcp_fs_read: async (_args, _signal, context) => ((seen = context), { text: '', isError: false }) })], scope, limits);
+    await session.call('mcp_fs_read', {}, live());
+    expect(seen).toEqual({ taskId: 't1', agent: 'a1', callContext });
+    expect(seen?.callContext).toBe(callContext);
   });
 
   it('refuses the same call twice in a turn, whatever the key order', async () => {

@@ -1,11 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { ToolAllowlist } from './tool-allowlist';
 import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
-import type { ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
+import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
-export interface ToolSessionScope {
-  taskId: string;
-  agent: string;
+/** The turn whose calls the session runs (what each call's provider is told), and what the agent may call. */
+export interface ToolSessionScope extends ToolCallContext {
   /** The agent's allowlist (`tools` in its config). */
   allow: readonly string[];
 }
@@ -21,6 +20,7 @@ const logger = new Logger('ToolCall');
 export class ToolSession {
   readonly definitions: ToolDefinition[];
   private readonly allowlist: ToolAllowlist;
+  private readonly context: ToolCallContext;
   private readonly calls = new Set<string>();
 
   constructor(
@@ -29,6 +29,7 @@ export class ToolSession {
     private readonly limits: ToolLimits,
   ) {
     this.allowlist = new ToolAllowlist(scope.allow);
+    this.context = { agent: scope.agent, taskId: scope.taskId, callContext: scope.callContext };
     this.definitions = providers.flatMap((provider) => provider.definitions()).filter((tool) => this.allowlist.allows(tool.name));
   }
 
@@ -47,7 +48,7 @@ export class ToolSession {
       return ['refused', failure(`Refused: "${name}" was already called with these arguments in this turn; use its earlier result.`)];
     }
     this.calls.add(key);
-    return callWithinLimits(provider, name, args, signal, this.limits);
+    return callWithinLimits(provider, name, args, signal, this.limits, this.context);
   }
 }
 

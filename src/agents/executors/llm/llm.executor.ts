@@ -30,7 +30,7 @@ export class LlmExecutor implements AgentTurnExecutor {
     const publish = new TurnPublisher(bus, context);
     publish.task(context);
     publish.status(TaskState.TASK_STATE_WORKING);
-    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, allow: this.agent.tools });
+    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools });
     const answer = new AnswerStream(publish, `answer-${context.userMessage.messageId}`);
     const messages = this.conversation([...(context.task?.history ?? []), context.userMessage]);
     for (let call = 1; call <= this.settings.max_iterations; call++) {

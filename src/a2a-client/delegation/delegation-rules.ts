@@ -1,0 +1,29 @@
+import type { AgentRegistry } from '../../agents/agent-registry.service';
+import type { ExternalAgent } from '../external-agent';
+import type { ExternalAgents } from '../external-agents.service';
+
+/** Which external agents an agent may delegate to: the `trusted` ones, and those its `delegates` names. */
+export class DelegationRules {
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly externalAgents: ExternalAgents,
+  ) {}
+
+  /** The external agents `agent` may delegate to, in configuration order, reachable or not. */
+  allowedFor(agent: string): ExternalAgent[] {
+    const named = new Set(this.agents.find(agent)?.config.delegates ?? []);
+    return this.externalAgents.all().filter((external) => external.config.trusted || named.has(external.name));
+  }
+
+  /** The external agent `name` when `agent` may delegate to it and it is discovered; else why not, for the model to read. */
+  target(agent: string, name: string): { external: ExternalAgent } | { refused: string } {
+    const external = this.externalAgents.find(name);
+    if (!external) return { refused: `No external agent is named "${name}"; a2a_discover lists those this agent may delegate to.` };
+    if (!this.allowedFor(agent).includes(external)) {
+      return { refused: `Agent "${agent}" may not delegate to "${name}" (it is neither trusted nor one of this agent's delegates).` };
+    }
+    const { state } = external.status();
+    if (state !== 'ready') return { refused: `External agent "${name}" is not available: its card has not been read (${state}). Try again later.` };
+    return { external };
+  }
+}
