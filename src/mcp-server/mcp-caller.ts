@@ -6,4 +6,6 @@ export interface McpCaller {
   owner: string;
   context: ServerCallContext;
   sessionId?: string;
+  /** Where the caller reaches this service (agent card URLs are given relative to it); the configured address when unset. */
+  baseUrl?: string;
 }

@@ -12,7 +12,9 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { baseUrlOf } from '../a2a-server/base-url';
 import { callContextFor } from '../a2a-server/call-context';
+import { isTerminal } from '../task-store/task-states';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
@@ -21,8 +23,13 @@ import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exc
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
+import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
+import { followSessionSubscriptions, LocalSubscriptionChanges } from './session-subscriptions';
+import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+import { taskIdOf, taskUri } from './task-resource';
+import { TaskUpdates } from './task-updates';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -46,6 +53,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   private readonly logger = new Logger(McpHttpEndpoint.name);
   private readonly policy: RequestOriginPolicy;
   private readonly sessionTtlMs: number;
+  private readonly publicUrl: string | undefined;
   /** Both eras: the SDK tells them apart and serves 2025-era requests statelessly. */
   private readonly handler: McpHttpHandler;
   /** The 2025-era GET streams open on this replica, by session. */
@@ -59,9 +67,13 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     private readonly agentCalls: AgentToolCall,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
+    private readonly bridge: SubagentBridge,
+    private readonly updates: TaskUpdates,
+    private readonly subscriptionChanges: LocalSubscriptionChanges,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     const mcpServer = config.get('mcp_server', { infer: true });
+    this.publicUrl = config.get('server', { infer: true }).public_url;
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
     this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
     const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledTool(ctx));
@@ -73,10 +85,15 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** Serves one request; Fastify has parsed the body already. */
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const principal = principalOf(request);
-    const caller: McpCaller = { owner: principal?.name ?? '', context: callContextFor(request, request.headers, false) };
+    const caller: McpCaller = {
+      owner: principal?.name ?? '',
+      context: callContextFor(request, request.headers, false),
+      baseUrl: baseUrlOf(request, this.publicUrl),
+    };
     const gone = clientGoneSignal(reply);
-    const signal = isStream(request.method, request.body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
-    const response = await this.respond(toFetchRequest(request, signal), request.body, caller);
+    const body = fromSeedEnvelope(request.body);
+    const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
+    const response = await this.respond(toFetchRequest(request, signal), body, caller);
     await sendFetchResponse(reply, response);
   }
 
@@ -99,7 +116,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     // Only 2025-era clients send a session id, and they open one with `initialize`: everything else
     // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
     if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
-    const response = await this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(caller) });
+    const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
+    const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
       response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner));
     }
@@ -117,6 +135,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       return new Response(null, { status: 200 });
     }
     if (request.method === 'GET') return this.openStream(request, sessionId);
+    // A 2025-era client may still name a listen in a session; it gets the same guard.
+    if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
     for (const requestId of cancelledRequestIds(body)) await this.agentCalls.cancelTracked(requestId, inSession);
     return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession) });
@@ -138,7 +158,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     });
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
+    const following = new AbortController();
+    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, sessionId, stream.send, following.signal);
     const end = () => {
+      following.abort();
       stream.close();
       open.delete(stream);
       if (open.size === 0 && this.streams.get(sessionId) === open) this.streams.delete(sessionId);
@@ -147,6 +170,29 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (request.signal.aborted) end();
     else request.signal.addEventListener('abort', end, { once: true });
     return stream.response;
+  }
+
+  /**
+   * A 2026-07-28 `subscriptions/listen` keeps, of the resources it names, only the caller's own
+   * tasks (the SDK would accept any URI, so anyone could hear of anyone's task), in canonical form;
+   * those still running are followed on this replica while the listen stream is open, each change
+   * published to the handler's bus, whose listen streams pass it on to those that asked for it.
+   */
+  private async listenToOwnTasks(body: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
+    const requested = body.params?.notifications?.resourceSubscriptions;
+    if (!Array.isArray(requested)) return body;
+    const accepted: string[] = [];
+    for (const uri of new Set(requested)) {
+      const taskId = typeof uri === 'string' ? taskIdOf(uri) : undefined;
+      const task = taskId === undefined ? undefined : await this.bridge.ownTask(taskId, caller);
+      if (!task) continue;
+      const canonical = taskUri(task.id);
+      accepted.push(canonical);
+      if (isTerminal(task) || signal.aborted) continue;
+      const stop = this.updates.shared(task.id, () => this.handler.notify.resourceUpdated(canonical));
+      signal.addEventListener('abort', stop, { once: true });
+    }
+    return { ...body, params: { ...body.params, notifications: { ...body.params!.notifications, resourceSubscriptions: accepted } } };
   }
 
   private closeStreams(sessionId: string): void {
@@ -174,7 +220,18 @@ function calledTool(ctx: McpRequestContext): string | undefined {
 
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */
 function isStream(method: string, body: unknown): boolean {
-  return method === 'GET' || (isJSONRPCRequest(body) && body.method === 'subscriptions/listen');
+  return method === 'GET' || isListen(body);
+}
+
+interface ListenRequest {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: 'subscriptions/listen';
+  params?: { notifications?: { resourceSubscriptions?: unknown } & Record<string, unknown> } & Record<string, unknown>;
+}
+
+function isListen(body: unknown): body is ListenRequest {
+  return isJSONRPCRequest(body) && body.method === 'subscriptions/listen';
 }
 
 function callerOf(authInfo: AuthInfo | undefined): McpCaller {

@@ -1,8 +1,10 @@
-/** The MCP server: hosted agents, built-in tools and connected MCP tools as MCP tools, over Streamable HTTP at `/mcp`, for clients of both protocol eras. */
+/** The MCP server: hosted agents, built-in tools and connected MCP tools as MCP tools, and the ARDF MCP<->A2A bridge, over Streamable HTTP at `/mcp` and stdio, for clients of both protocol eras. */
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { StorageMode } from '../config/storage-mode';
+import { A2aClientModule } from '../a2a-client/a2a-client.module';
+import { AgentCardFactory } from '../a2a-server/agent-card.factory';
 import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { RedisService } from '../redis/redis.service';
@@ -12,7 +14,10 @@ import { McpHttpEndpoint } from './mcp-http-endpoint.service';
 import { MCP_SESSION_STORE } from './mcp-session-store.interface';
 import { MemoryMcpSessionStore } from './memory-mcp-session-store';
 import { RedisMcpSessionStore } from './redis-mcp-session-store';
+import { LocalSubscriptionChanges } from './session-subscriptions';
+import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+import { TaskUpdates } from './task-updates';
 
 type Config = ConfigService<SwitchboardConfig, true>;
 
@@ -34,9 +39,10 @@ export class McpServerModule {
   static forRoot(mode: StorageMode, a2a: DynamicModule): DynamicModule {
     return {
       module: McpServerModule,
-      imports: [a2a, McpClientModule, AgentsModule],
+      imports: [a2a, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
-      providers: [sessionStore(mode), AgentToolCall, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      // AgentCardFactory is stateless: the bridge builds hosted agents' cards as the A2A server does.
+      providers: [sessionStore(mode), AgentToolCall, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }

@@ -19,4 +19,16 @@ export interface McpSessionStore {
   trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void>;
   runningCall(sessionId: string, requestId: string): Promise<RunningCall | undefined>;
   untrackCall(sessionId: string, requestId: string): Promise<void>;
+  /**
+   * Records the session's subscription to resource `uri` (`resources/subscribe`) with where the
+   * task's event stream stood then (`ended` for a task that has ended), so the replica holding the
+   * session's GET stream, wherever it is, misses no change. Lives and ends with the session.
+   */
+  subscribe(sessionId: string, uri: string, position: string): Promise<void>;
+  unsubscribe(sessionId: string, uri: string): Promise<void>;
+  /** The session's subscriptions: URI to the stream position at subscription. */
+  subscriptions(sessionId: string): Promise<Map<string, string>>;
 }
+
+/** The position recorded for a task that had ended when it was subscribed to: there is nothing to follow. */
+export const ENDED_POSITION = 'ended';

@@ -3,7 +3,7 @@ import type { McpSessionStore, RunningCall } from './mcp-session-store.interface
 
 /** Sessions of one process: embedded mode, where one process is the whole service. */
 export class MemoryMcpSessionStore implements McpSessionStore {
-  private readonly sessions = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly sessions = new Map<string, { owner: string; expiresAt: number; subscriptions: Map<string, string> }>();
   private readonly calls = new Map<string, RunningCall>();
 
   constructor(private readonly ttlMs: number) {}
@@ -13,7 +13,7 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     const now = Date.now();
     for (const [id, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(id);
     const id = randomUUID();
-    this.sessions.set(id, { owner, expiresAt: Date.now() + this.ttlMs });
+    this.sessions.set(id, { owner, expiresAt: Date.now() + this.ttlMs, subscriptions: new Map() });
     return id;
   }
 
@@ -29,6 +29,19 @@ export class MemoryMcpSessionStore implements McpSessionStore {
 
   async close(sessionId: string): Promise<void> {
     this.sessions.delete(sessionId);
+  }
+
+  async subscribe(sessionId: string, uri: string, position: string): Promise<void> {
+    this.sessions.get(sessionId)?.subscriptions.set(uri, position);
+  }
+
+  async unsubscribe(sessionId: string, uri: string): Promise<void> {
+    this.sessions.get(sessionId)?.subscriptions.delete(uri);
+  }
+
+  async subscriptions(sessionId: string): Promise<Map<string, string>> {
+    const session = this.sessions.get(sessionId);
+    return new Map(session && session.expiresAt > Date.now() ? session.subscriptions : []);
   }
 
   async trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void> {

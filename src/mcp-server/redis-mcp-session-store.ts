@@ -18,12 +18,25 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   async owner(sessionId: string): Promise<string | undefined> {
     const key = this.sessionKey(sessionId);
-    const [owner] = await execTransaction(this.redis.client.multi().get(key).expire(key, this.ttlSecs));
+    const [owner] = await execTransaction(this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs));
     return (owner as string | null) ?? undefined;
   }
 
   async close(sessionId: string): Promise<void> {
-    await this.redis.client.del(this.sessionKey(sessionId));
+    await this.redis.client.del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId));
+  }
+
+  async subscribe(sessionId: string, uri: string, position: string): Promise<void> {
+    const key = this.subscriptionsKey(sessionId);
+    await execTransaction(this.redis.client.multi().hset(key, uri, position).expire(key, this.ttlSecs));
+  }
+
+  async unsubscribe(sessionId: string, uri: string): Promise<void> {
+    await this.redis.client.hdel(this.subscriptionsKey(sessionId), uri);
+  }
+
+  async subscriptions(sessionId: string): Promise<Map<string, string>> {
+    return new Map(Object.entries(await this.redis.client.hgetall(this.subscriptionsKey(sessionId))));
   }
 
   async trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void> {
@@ -41,6 +54,11 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   private sessionKey(sessionId: string): string {
     return this.redis.key('mcp', 'session', sessionId);
+  }
+
+  /** A hash of the session's subscribed URIs, each with the task stream's position at subscription. */
+  private subscriptionsKey(sessionId: string): string {
+    return this.redis.key('mcp', 'subscriptions', sessionId);
   }
 
   private callKey(sessionId: string, requestId: string): string {

@@ -3,7 +3,11 @@ import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 /** Comment frames at most this far apart keep proxies and load balancers from closing an idle stream. */
 const MAX_KEEP_ALIVE_MS = 15_000;
 
-/** The notifications Switchboard announces; the bus also knows prompt and resource events, which it never publishes. */
+/**
+ * The bus's events a session's stream carries: tool-list changes, which concern every session. Its
+ * `resource_updated` events are for 2026-07-28 listen streams (the SDK filters them per URI); a
+ * session's own resource updates are `send` to it.
+ */
 const NOTIFICATION_METHODS: Partial<Record<ServerEvent['kind'], string>> = {
   tools_list_changed: 'notifications/tools/list_changed',
 };
@@ -17,6 +21,8 @@ export interface SessionEventStreamOptions {
 
 export interface SessionEventStream {
   response: Response;
+  /** Sends one notification of this session alone (a no-op once the stream has ended). */
+  send(message: object): void;
   /** Ends the stream from the server's side (the session ended, or the service is stopping). */
   close(): void;
 }
@@ -33,13 +39,16 @@ export function sessionEventStream(bus: ServerEventBus, { sessionTtlMs, keepSess
   let open = true;
   let stop = () => {};
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const write = (frame: string) => {
+    if (open) controller.enqueue(encoder.encode(frame));
+  };
+  const send = (message: object) => write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   const body = new ReadableStream<Uint8Array>({
     start(streamController) {
       controller = streamController;
-      const write = (frame: string) => controller.enqueue(encoder.encode(frame));
       const unsubscribe = bus.subscribe((event) => {
         const method = NOTIFICATION_METHODS[event.kind];
-        if (method) write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, ...(event.params && { params: event.params }) })}\n\n`);
+        if (method) send({ jsonrpc: '2.0', method, ...(event.params && { params: event.params }) });
       });
       // A first frame at once, so the client has the response headers without waiting for an event.
       write(': open\n\n');
@@ -62,6 +71,7 @@ export function sessionEventStream(bus: ServerEventBus, { sessionTtlMs, keepSess
   const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
   return {
     response: new Response(body, { status: 200, headers }),
+    send,
     close: () => {
       if (!open) return;
       stop();

@@ -7,7 +7,12 @@ import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import type { ToolDefinition } from '../agents/tools/tool-provider.interface';
 import { AgentToolCall } from './agent-tool-call';
+import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
 import type { McpCaller } from './mcp-caller';
+import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
+import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
+import { SubagentBridge } from './subagent-bridge';
+import { TaskUpdates } from './task-updates';
 import { SWITCHBOARD_VERSION } from '../version';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
@@ -24,9 +29,13 @@ export interface LiveMcpServer {
   stop(): void;
 }
 
+/** The ARDF bridge's tools all start so: a call to one of them needs the bridge. */
+const BRIDGE_TOOL_PREFIX = 'subagent_';
+
 /**
  * Builds Switchboard's MCP server: every hosted agent as `switchboard_agent_{name}`, the built-in
- * tools (`web_fetch`), and every tool of the MCP servers Switchboard is connected to. Over HTTP, one server answers one request (the
+ * tools (`web_fetch`), every tool of the MCP servers Switchboard is connected to, and the ARDF
+ * bridge (agents and tasks as resources, the `subagent_*` tools). Over HTTP, one server answers one request (the
  * SDK's per-request factory), so it lists the tools of that moment; over stdio one server lives as
  * long as the connection and follows the tool list as servers connect, drop and change.
  */
@@ -41,6 +50,10 @@ export class SwitchboardMcpServerFactory {
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
     private readonly builtins: BuiltinToolProvider,
     private readonly toolPipeline: ToolPipeline,
+    private readonly bridge: SubagentBridge,
+    private readonly updates: TaskUpdates,
+    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    private readonly subscriptionChanges: LocalSubscriptionChanges,
   ) {}
 
   /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
@@ -55,25 +68,63 @@ export class SwitchboardMcpServerFactory {
       server,
       this.mcpTools.list().filter((tool) => wanted(tool.name)),
     );
+    if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
+      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId));
+    }
     return server;
   }
 
   createLive(caller: McpCaller): LiveMcpServer {
     const server = this.newServer(caller, this.endpoints.all(), this.builtins.definitions());
+    const subscriptions = this.liveSubscriptions((uri) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined));
+    registerBridge(server, this.bridge, this.updates, caller, subscriptions);
     let registered = this.registerMcpTools(server, this.mcpTools.list());
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
       for (const tool of registered) tool.remove();
       registered = this.registerMcpTools(server, this.mcpTools.list());
     });
-    return { server, stop };
+    return {
+      server,
+      stop: () => {
+        stop();
+        subscriptions.stop();
+      },
+    };
+  }
+
+  /**
+   * A live connection's subscriptions, kept with it: each subscribed task followed from the moment
+   * of subscription until unsubscribed or the connection ends. In the 2026-07-28 era the SDK's
+   * listen router passes on only the URIs the client listens to.
+   */
+  private liveSubscriptions(notify: (uri: string) => void): ResourceSubscriptions & { stop(): void } {
+    const followed = new Map<string, AbortController>();
+    const remove = async (uri: string) => {
+      followed.get(uri)?.abort();
+      followed.delete(uri);
+    };
+    return {
+      add: async (uri, taskId, position) => {
+        await remove(uri);
+        if (position === undefined) return;
+        const stop = new AbortController();
+        followed.set(uri, stop);
+        void this.updates.follow(taskId, position, stop.signal, () => notify(uri));
+      },
+      remove,
+      stop: () => {
+        for (const stop of followed.values()) stop.abort();
+        followed.clear();
+      },
+    };
   }
 
   /** A server with the tools that never change while Switchboard runs: the agents and the built-in tools. */
   private newServer(caller: McpCaller, agents: AgentEndpoint[], builtins: ToolDefinition[]): McpServer {
     // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {}, ...BRIDGE_RESOURCE_CAPABILITIES },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
     for (const endpoint of agents) {

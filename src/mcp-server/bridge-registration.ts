@@ -1,0 +1,73 @@
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { isTerminal } from '../task-store/task-states';
+import type { McpCaller } from './mcp-caller';
+import type { SubagentBridge } from './subagent-bridge';
+import { AGENT_URI_TEMPLATE, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from './task-resource';
+import type { TaskUpdates } from './task-updates';
+
+/** The capabilities the bridge needs: resources that can be subscribed to, and a list that does not change. */
+export const BRIDGE_RESOURCE_CAPABILITIES = { resources: { subscribe: true, listChanged: false } } as const;
+
+/**
+ * Where a connection's `resources/subscribe` subscriptions live: a 2025-era HTTP session's in the
+ * shared session store (its GET stream may be on another replica), a stdio connection's with it.
+ */
+export interface ResourceSubscriptions {
+  /** `position`: where the task's event stream stood when subscribed; undefined when the task has ended (nothing will change). */
+  add(uri: string, taskId: string, position: string | undefined): Promise<void>;
+  remove(uri: string): Promise<void>;
+}
+
+const startInput = z.object({
+  subagentUri: z.string().min(1).describe('The subagent, as a2a-agent://{name} (see resources/list)'),
+  text: z.string().min(1).describe('The first message of the task'),
+});
+const sendInput = z.object({ taskId: z.string().min(1).describe('The task, from subagent_start'), text: z.string().min(1).describe('The next message') });
+const cancelInput = z.object({ taskId: z.string().min(1).describe('The task, from subagent_start') });
+const startOutput = z.object({ taskUri: z.string(), taskId: z.string() });
+
+/** Registers the ARDF bridge on `server`: the agent and task resources, the `subagent_*` tools and subscriptions. */
+export function registerBridge(server: McpServer, bridge: SubagentBridge, updates: TaskUpdates, caller: McpCaller, subscriptions: ResourceSubscriptions): void {
+  const agents = new ResourceTemplate(AGENT_URI_TEMPLATE, {
+    list: () => ({ resources: bridge.agents().map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })) }),
+  });
+  server.registerResource('subagent', agents, { description: 'An agent (hosted or external): its ARDF subagent@v0.1 manifest, then its A2A agent card', mimeType: 'application/json' }, (uri, variables) => {
+    const contents = bridge.readAgent(String(variables.name), caller.baseUrl);
+    if (!contents) throw new ResourceNotFoundError(uri.href);
+    return contents;
+  });
+  const tasks = new ResourceTemplate(TASK_URI_TEMPLATE, { list: undefined });
+  server.registerResource('task', tasks, { description: "A task of yours: its state, status message, history and artifacts (subscribe to hear of changes)", mimeType: 'application/json' }, async (uri) => {
+    const taskId = taskIdOf(uri.href);
+    const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, caller);
+    if (!task) throw new ResourceNotFoundError(uri.href);
+    return { contents: [{ uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) }] };
+  });
+
+  server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }) =>
+    bridge.start(subagentUri, text, caller),
+  );
+  server.registerTool('subagent_send', { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput }, ({ taskId, text }) => bridge.send(taskId, text, caller));
+  server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) => bridge.cancel(taskId, caller));
+
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
+    const taskId = subscribableTask(request.params.uri);
+    // The position first: a change between reading it and reading the task is then still heard.
+    const position = await updates.position(taskId);
+    const task = await bridge.ownTask(taskId, caller);
+    if (!task) throw new ResourceNotFoundError(request.params.uri);
+    await subscriptions.add(taskUri(taskId), taskId, isTerminal(task) ? undefined : position);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+    await subscriptions.remove(taskUri(subscribableTask(request.params.uri)));
+    return {};
+  });
+}
+
+function subscribableTask(uri: string): string {
+  const taskId = taskIdOf(uri);
+  if (taskId === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Only task resources (a2a://task/{taskId}) can be subscribed to, not ${uri}`);
+  return taskId;
+}

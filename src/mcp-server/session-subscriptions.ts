@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { ResourceSubscriptions } from './bridge-registration';
+import { ENDED_POSITION, McpSessionStore } from './mcp-session-store.interface';
+import { taskIdOf } from './task-resource';
+import type { TaskUpdates } from './task-updates';
+
+/** How often the replica holding a GET stream looks for subscriptions made (on any replica) since. */
+const REFRESH_MS = 1_000;
+
+/**
+ * Tells this replica's GET streams of a session that its subscriptions changed here, so they act
+ * on them before the (un)subscribe is answered; streams on other replicas find out by polling.
+ */
+@Injectable()
+export class LocalSubscriptionChanges {
+  private readonly refreshers = new Map<string, Set<() => Promise<void>>>();
+
+  /** Resolves once this replica's streams of the session follow what the store now holds. */
+  async changed(sessionId: string): Promise<void> {
+    await Promise.all([...(this.refreshers.get(sessionId) ?? [])].map((refresh) => refresh()));
+  }
+
+  watch(sessionId: string, refresh: () => Promise<void>): () => void {
+    const set = this.refreshers.get(sessionId) ?? new Set();
+    this.refreshers.set(sessionId, set.add(refresh));
+    return () => {
+      set.delete(refresh);
+      if (set.size === 0 && this.refreshers.get(sessionId) === set) this.refreshers.delete(sessionId);
+    };
+  }
+}
+
+/** A 2025-era HTTP session's subscriptions, kept in the shared session store. */
+export function sessionSubscriptions(store: McpSessionStore, changes: LocalSubscriptionChanges, sessionId: string | undefined): ResourceSubscriptions {
+  const session = () => {
+    if (sessionId === undefined) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'resources/subscribe needs a session (initialize first); 2026-07-28 clients subscribe in subscriptions/listen');
+    }
+    return sessionId;
+  };
+  return {
+    add: async (uri, _taskId, position) => {
+      await store.subscribe(session(), uri, position ?? ENDED_POSITION);
+      await changes.changed(session());
+    },
+    remove: async (uri) => {
+      await store.unsubscribe(session(), uri);
+      await changes.changed(session());
+    },
+  };
+}
+
+/**
+ * What a session's GET stream carries besides tool-list changes: `notifications/resources/updated`
+ * for every change of a task the session subscribed to. The subscriptions are re-read every second
+ * (they may be made on any replica); each is followed from the position recorded when it was made,
+ * so a change that happened before this replica noticed the subscription is still announced. Stops
+ * following a task when it is unsubscribed, and everything when `signal` aborts.
+ */
+export function followSessionSubscriptions(
+  store: McpSessionStore,
+  changes: LocalSubscriptionChanges,
+  updates: TaskUpdates,
+  sessionId: string,
+  send: (message: object) => void,
+  signal: AbortSignal,
+): void {
+  /** By URI: the position followed from, and the switch that stops following. */
+  const followed = new Map<string, { position: string; stop: AbortController }>();
+  const refresh = async () => {
+    const wanted = await store.subscriptions(sessionId).catch(() => undefined);
+    if (!wanted || signal.aborted) return;
+    for (const [uri, entry] of followed) {
+      if (wanted.get(uri) !== entry.position) {
+        entry.stop.abort();
+        followed.delete(uri);
+      }
+    }
+    for (const [uri, position] of wanted) {
+      const taskId = taskIdOf(uri);
+      if (followed.has(uri) || taskId === undefined) continue;
+      const stop = new AbortController();
+      // An ended task is recorded but never followed: it stays in `followed` so it is not started again.
+      followed.set(uri, { position, stop });
+      if (position === ENDED_POSITION) continue;
+      const notify = () => send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+      void updates.follow(taskId, position, AbortSignal.any([stop.signal, signal]), notify);
+    }
+  };
+  // One refresh at a time, in order: a later one sees at least what an earlier one saw.
+  let running = refresh();
+  const queued = () => (running = running.then(refresh));
+  const timer = setInterval(queued, REFRESH_MS);
+  timer.unref();
+  const unwatch = changes.watch(sessionId, queued);
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearInterval(timer);
+      unwatch();
+      for (const { stop } of followed.values()) stop.abort();
+    },
+    { once: true },
+  );
+}
