@@ -125,6 +125,8 @@ export class FramedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each message before `onmessage` (which the SDK's server owns): for what the host must know of the traffic. */
+  observe?: (message: JSONRPCMessage) => void;
   private readonly reader: StdioFrameReader;
   /** Framing of the latest input, for messages that answer nothing in particular. */
   private framing: Framing = 'newline';
@@ -193,6 +195,7 @@ export class FramedStdioTransport implements Transport {
       return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
     }
     if ('id' in message && 'method' in message) this.requestFraming.set(message.id, this.framing);
+    this.observe?.(message);
     this.onmessage?.(message);
   }
 

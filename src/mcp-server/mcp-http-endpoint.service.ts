@@ -6,7 +6,6 @@ import {
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJSONRPCNotification,
-  isJSONRPCRequest,
   McpHttpHandler,
   McpRequestContext,
   originValidationResponse,
@@ -14,7 +13,6 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { baseUrlOf } from '../a2a-server/base-url';
 import { callContextFor } from '../a2a-server/call-context';
-import { isTerminal } from '../task-store/task-states';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
@@ -23,12 +21,12 @@ import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exc
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
+import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions } from './listened-tasks';
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
 import { followSessionSubscriptions, LocalSubscriptionChanges } from './session-subscriptions';
 import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
-import { taskIdOf, taskUri } from './task-resource';
 import { TaskUpdates } from './task-updates';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -172,27 +170,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     return stream.response;
   }
 
-  /**
-   * A 2026-07-28 `subscriptions/listen` keeps, of the resources it names, only the caller's own
-   * tasks (the SDK would accept any URI, so anyone could hear of anyone's task), in canonical form;
-   * those still running are followed on this replica while the listen stream is open, each change
-   * published to the handler's bus, whose listen streams pass it on to those that asked for it.
-   */
-  private async listenToOwnTasks(body: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
-    const requested = body.params?.notifications?.resourceSubscriptions;
-    if (!Array.isArray(requested)) return body;
-    const accepted: string[] = [];
-    for (const uri of new Set(requested)) {
-      const taskId = typeof uri === 'string' ? taskIdOf(uri) : undefined;
-      const task = taskId === undefined ? undefined : await this.bridge.ownTask(taskId, caller);
-      if (!task) continue;
-      const canonical = taskUri(task.id);
-      accepted.push(canonical);
-      if (isTerminal(task) || signal.aborted) continue;
-      const stop = this.updates.shared(task.id, () => this.handler.notify.resourceUpdated(canonical));
-      signal.addEventListener('abort', stop, { once: true });
-    }
-    return { ...body, params: { ...body.params, notifications: { ...body.params!.notifications, resourceSubscriptions: accepted } } };
+  /** A 2026-07-28 listen, kept to the caller's own tasks, which this replica follows while the listen is open. */
+  private async listenToOwnTasks(listen: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
+    const notify = (uri: string) => this.handler.notify.resourceUpdated(uri);
+    return withResourceSubscriptions(listen, await followListenedTasks(listen, caller, this.bridge, this.updates, notify, signal));
   }
 
   private closeStreams(sessionId: string): void {
@@ -221,17 +202,6 @@ function calledTool(ctx: McpRequestContext): string | undefined {
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */
 function isStream(method: string, body: unknown): boolean {
   return method === 'GET' || isListen(body);
-}
-
-interface ListenRequest {
-  jsonrpc: '2.0';
-  id: string | number;
-  method: 'subscriptions/listen';
-  params?: { notifications?: { resourceSubscriptions?: unknown } & Record<string, unknown> } & Record<string, unknown>;
-}
-
-function isListen(body: unknown): body is ListenRequest {
-  return isJSONRPCRequest(body) && body.method === 'subscriptions/listen';
 }
 
 function callerOf(authInfo: AuthInfo | undefined): McpCaller {

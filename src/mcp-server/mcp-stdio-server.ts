@@ -13,6 +13,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { callContextFor } from '../a2a-server/call-context';
 import type { McpCaller } from './mcp-caller';
 import { FramedStdioTransport } from './framed-stdio-transport';
+import { isListen } from './listened-tasks';
 import type { LiveMcpServer, SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 
 const logger = new Logger('McpStdio');
@@ -26,6 +27,11 @@ const STDIO_CALLER: McpCaller = { owner: '', context: callContextFor({}, {}, fal
  */
 export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = new FramedStdioTransport()): Promise<void> {
   const live: LiveMcpServer[] = [];
+  const connection = new AbortController();
+  // A 2026-07-28 client names the tasks it wants to hear of in `subscriptions/listen`, which the SDK answers alone.
+  wire.observe = (message) => {
+    if (isListen(message)) void factory.followListened(message, STDIO_CALLER, (uri) => live.at(-1)?.notifyResourceUpdated(uri), connection.signal);
+  };
   return new Promise((done) => {
     // Called again if a `server/discover` probe is followed by `initialize`; the probe's instance is discarded.
     const create = () => {
@@ -37,6 +43,7 @@ export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = 
     const onclose = wire.onclose;
     wire.onclose = () => {
       onclose?.();
+      connection.abort();
       for (const instance of live) instance.stop();
       done();
     };

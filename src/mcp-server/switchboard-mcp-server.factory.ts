@@ -8,6 +8,7 @@ import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import type { ToolDefinition } from '../agents/tools/tool-provider.interface';
 import { AgentToolCall } from './agent-tool-call';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
+import { followListenedTasks, ListenRequest } from './listened-tasks';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
@@ -26,6 +27,8 @@ export function agentToolName(name: string): string {
 /** An MCP server that stays connected (stdio) and keeps its tools current; `stop` ends the keeping. */
 export interface LiveMcpServer {
   server: McpServer;
+  /** Tells the client task resource `uri` changed (the SDK passes it on in the 2026-07-28 era only to listens that named it). */
+  notifyResourceUpdated(uri: string): void;
   stop(): void;
 }
 
@@ -76,7 +79,8 @@ export class SwitchboardMcpServerFactory {
 
   createLive(caller: McpCaller): LiveMcpServer {
     const server = this.newServer(caller, this.endpoints.all(), this.builtins.definitions());
-    const subscriptions = this.liveSubscriptions((uri) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined));
+    const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     registerBridge(server, this.bridge, this.updates, caller, subscriptions);
     let registered = this.registerMcpTools(server, this.mcpTools.list());
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
@@ -86,11 +90,17 @@ export class SwitchboardMcpServerFactory {
     });
     return {
       server,
+      notifyResourceUpdated,
       stop: () => {
         stop();
         subscriptions.stop();
       },
     };
+  }
+
+  /** Follows the caller's own tasks a 2026-07-28 listen names (over stdio: one caller, one connection) while `signal` is live. */
+  async followListened(listen: ListenRequest, caller: McpCaller, notify: (uri: string) => void, signal: AbortSignal): Promise<void> {
+    await followListenedTasks(listen, caller, this.bridge, this.updates, notify, signal);
   }
 
   /**

@@ -9,7 +9,7 @@ import { createWorkerApp } from '../../src/app.factory';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { bridgeClientV1, bridgeClientV2, readTask, startedTask, UpdateLog } from './support/bridge-clients';
+import { bridgeClientV1, bridgeClientV2, startedTask, statesUntil } from './support/bridge-clients';
 
 const AGENTS_TOML = `
 [[agents]]
@@ -37,13 +37,6 @@ function only(target: string): typeof fetch {
   };
 }
 
-/** Reads the task after each announced change until it reads completed. */
-async function readUntilCompleted(updates: UpdateLog, client: Parameters<typeof readTask>[0], uri: string): Promise<void> {
-  for (let seen = 0; ; seen++) {
-    await updates.next(uri, seen);
-    if ((await readTask(client, uri)).state === 'completed') return;
-  }
-}
 
 describe('bridge subscriptions across two API replicas and a worker', () => {
   let database: TestDatabase;
@@ -80,7 +73,7 @@ describe('bridge subscriptions across two API replicas and a worker', () => {
     const { client, updates } = await bridgeClientV1(a, undefined, splitFetch(a, b));
     const { taskUri } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }));
     await client.subscribeResource({ uri: taskUri });
-    await readUntilCompleted(updates, client, taskUri);
+    await statesUntil(updates, client, taskUri, 'completed');
     // The three artifact chunks and the final status, each announced (in bursts, as the worker records them).
     await updates.next(taskUri, 3);
     expect(new Set(updates.uris)).toEqual(new Set([taskUri]));
@@ -93,7 +86,7 @@ describe('bridge subscriptions across two API replicas and a worker', () => {
     const { taskUri } = startedTask(await starter.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'xyz' } }));
     const listening = await listener.listen({ resourceSubscriptions: [taskUri] });
     expect(listening.honoredFilter.resourceSubscriptions).toEqual([taskUri]);
-    await readUntilCompleted(updates, listener, taskUri);
+    await statesUntil(updates, listener, taskUri, 'completed');
     await listening.close();
     await Promise.all([starter.close(), listener.close()]);
   });

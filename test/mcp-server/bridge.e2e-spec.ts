@@ -11,7 +11,7 @@ import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-p
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
-import { artifactText, bridgeClientV1, bridgeClientV2, OTHER_API_KEY, readTask, startedTask, TaskView, UpdateLog } from './support/bridge-clients';
+import { artifactText, bridgeClientV1, bridgeClientV2, OTHER_API_KEY, readTask, startedTask, statesUntil, TaskView, UpdateLog } from './support/bridge-clients';
 import { rawMcp, rpc } from './support/raw-mcp';
 
 const AGENTS_TOML = `
@@ -49,15 +49,6 @@ function taskState(client: Parameters<typeof readTask>[0], uri: string, done: (t
 }
 
 /** Reads the task after each update `updates` hears of it, until it is `state`; returns the states read. */
-async function statesUntil(updates: UpdateLog, client: Parameters<typeof readTask>[0], uri: string, state: string): Promise<string[]> {
-  const states: string[] = [];
-  for (let seen = 0; ; seen++) {
-    await updates.next(uri, seen);
-    const task = await readTask(client, uri);
-    states.push(task.state);
-    if (task.state === state) return states;
-  }
-}
 
 let peer: PeerAgent;
 let app: NestFastifyApplication;

@@ -85,3 +85,14 @@ export function startedTask(result: unknown): { taskUri: string; taskId: string 
   if (!structured) throw new Error(`subagent_start gave no task: ${JSON.stringify(result)}`);
   return structured;
 }
+
+/** Reads the task after each announced change until it is in `state`; returns the states read. */
+export async function statesUntil(updates: UpdateLog, client: ResourceReader, uri: string, state: string): Promise<string[]> {
+  const states: string[] = [];
+  for (let seen = 0; ; seen++) {
+    await updates.next(uri, seen);
+    const task = await readTask(client, uri);
+    states.push(task.state);
+    if (task.state === state) return states;
+  }
+}
