@@ -8,7 +8,7 @@ import { isTerminal } from '../task-store/task-states';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { partsText } from '../agents/turn-publisher';
-import { messageText, taskText } from './task-text';
+import { messageText, taskText } from '../agents/task-text';
 
 const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED];
 

@@ -8,7 +8,7 @@ import { remoteTaskLinkOf } from '../../agents/executors/a2a/remote-task-link';
 import { failure } from '../../agents/tools/tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolResult } from '../../agents/tools/tool-provider.interface';
 import { callContextOf, callerScopeOf } from '../../agents/turns/caller-scope';
-import { messageText, taskText } from '../../mcp-server/task-text';
+import { messageText, taskText } from '../../agents/task-text';
 import { isTerminal } from '../../task-store/task-states';
 import type { DelegationTool } from './delegation-tool.provider';
 import type { DelegationRules } from './delegation-rules';
