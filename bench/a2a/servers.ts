@@ -130,7 +130,7 @@ async function startDurable(nodeArgs: string[]): Promise<RunningServer> {
   let databaseUrl: string;
   try {
     databaseUrl = (await created).url;
-    applyMigrations(databaseUrl);
+    await applyMigrations(databaseUrl);
   } catch (error) {
     await dropEarly();
     throw error;

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   let prisma: PrismaService | undefined;
   let redis: RedisService | undefined;
   try {
-    applyMigrations(database.url);
+    await applyMigrations(database.url);
     prisma = connectPrisma(database.url);
     redis = connectRedis(prefix, redisUrl);
     console.log(`task store bench: ${count} tasks per store, ${concurrency} in flight, Node ${process.version}`);

@@ -1,12 +1,14 @@
-/** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers) and `mcp` (MCP over stdio). */
+/** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers), `mcp` (MCP over stdio) and `migrate`. */
 import 'reflect-metadata';
 import { ConsoleLogger, INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
+import { resolve } from 'node:path';
 import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory';
 import { ConfigError } from '../config/config-error';
 import { loadConfig, LoadedConfig } from '../config/config.loader';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
+import { applyMigrations } from '../database/migrator';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
 import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
 import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
@@ -19,6 +21,7 @@ Commands:
   worker   Run queue workers only (agent turns, retention).
   mcp      Serve MCP over stdio: relays to the Switchboard at SWITCHBOARD_URL (with
            SWITCHBOARD_API_KEY) if it answers, else runs the agents in this process.
+  migrate  Apply the database migrations (DATABASE_URL) and exit; safe to run again.
 
 Configuration: ./switchboard.toml or the file named by SWITCHBOARD_CONFIG, then environment
 overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;
@@ -34,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'mcp') return mcp();
+  if (command === 'migrate') return migrate(loadConfig().config);
   if (command !== 'serve' && command !== 'worker') {
     process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
     process.exit(64);
@@ -61,6 +65,15 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   await app.init();
   logger.log('switchboard worker running');
   stopOnSignals(app, config);
+}
+
+/** The migrations ship beside dist/ (and src/): the package's own `prisma/migrations`. */
+const MIGRATIONS_DIR = resolve(__dirname, '../../prisma/migrations');
+
+async function migrate(config: SwitchboardConfig): Promise<void> {
+  if (!config.database.url) throw new ConfigError('migrate', ['database.url: `switchboard migrate` needs a database (DATABASE_URL)']);
+  const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR);
+  process.stderr.write(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date: no migration to apply.\n');
 }
 
 /** How long `switchboard mcp` waits for SWITCHBOARD_URL's health check before running in-process. */

@@ -5,7 +5,7 @@ export default async function globalSetup(): Promise<void> {
   const name = uniqueName('switchboard_tmpl');
   const template = await createDatabase(name);
   try {
-    applyMigrations(template.url);
+    await applyMigrations(template.url);
   } catch (error) {
     await template.drop();
     throw error;

@@ -2,11 +2,11 @@
  * Databases and Redis namespaces for tests, so that test files run in parallel without sharing
  * state. global-setup.ts migrates one template database per run; each test file clones it.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { applyMigrations as applyDatabaseMigrations } from '../../src/database/migrator';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -48,14 +48,9 @@ export async function dropDatabase(name: string): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
 }
 
-/** Applies the migrations with the real CLI, exactly as `npm run migrate` does in production. */
-export function applyMigrations(url: string): void {
-  const root = resolve(__dirname, '../..');
-  execFileSync(resolve(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: 'pipe',
-  });
+/** Applies the migrations as `npm run migrate` (`switchboard migrate`) does in production. */
+export async function applyMigrations(url: string): Promise<void> {
+  await applyDatabaseMigrations(url, resolve(__dirname, '../../prisma/migrations'));
 }
 
 /** A key prefix of this test file's own: pass it as redis.key_prefix (SWITCHBOARD_REDIS_PREFIX). */
