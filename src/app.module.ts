@@ -7,6 +7,7 @@ import type { SwitchboardConfig } from './config/config.schema';
 import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { ReadinessModule } from './health/readiness.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';
 import { McpServerModule } from './mcp-server/mcp-server.module';
@@ -24,7 +25,8 @@ export class AppModule {
     const a2a = A2aServerModule.forRoot(config.a2a);
     const protocols = config.a2a.enabled ? [a2a, ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode, a2a)] : [])] : [];
     // Workers need the A2A handlers too (not their routes): delegation runs tasks through them.
-    const served = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : role === 'stdio' ? protocols : config.a2a.enabled ? [a2a] : [];
+    const worker = [ReadinessModule, ...(config.a2a.enabled ? [a2a] : [])];
+    const served = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : role === 'stdio' ? protocols : worker;
     return {
       module: AppModule,
       imports: [

@@ -9,6 +9,8 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
 import { applyMigrations } from '../database/migrator';
+import { ReadinessService } from '../health/readiness.service';
+import { startWorkerHealthServer } from '../health/worker-health.server';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
 import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
 import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
@@ -63,8 +65,10 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   const app = await createWorkerApp(config);
   announce(app, config, file);
   await app.init();
-  logger.log('switchboard worker running');
-  stopOnSignals(app, config);
+  const port = config.queue.health_port;
+  const health = port === undefined ? undefined : await startWorkerHealthServer(app.get(ReadinessService), config.server.host, port);
+  logger.log(port === undefined ? {} : { healthUrl: `http://${config.server.host}:${port}/readyz` }, 'switchboard worker running');
+  stopOnSignals(app, config, () => health?.close());
 }
 
 /** The migrations ship beside dist/ (and src/): the package's own `prisma/migrations`. */
@@ -135,7 +139,7 @@ function announce(app: INestApplicationContext, config: SwitchboardConfig, file:
 }
 
 /** First signal: drain and close (in-flight requests and jobs finish). Timeout or second signal: exit now. */
-function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig): void {
+function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, beforeClose: () => void = () => {}): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -149,6 +153,7 @@ function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig):
       process.exit(1);
     }, config.server.shutdown_timeout_secs * 1000);
     deadline.unref();
+    beforeClose();
     app.close().then(
       () => process.exit(0),
       (error: Error) => {

@@ -118,6 +118,8 @@ export const configSchema = z.strictObject({
       lock_duration_ms: z.number().int().positive().default(30_000),
       /** How often workers look for stalled turns; a stalled turn's task is failed, not re-run. */
       stalled_interval_ms: z.number().int().positive().default(30_000),
+      /** A `switchboard worker` serves `/healthz` and `/readyz` on this port (on `server.host`) for orchestrators' probes; none when unset. */
+      health_port: z.number().int().min(1).max(65535).optional(),
     })
     .prefault({}),
   log: z

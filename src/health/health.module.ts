@@ -3,10 +3,11 @@ import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
-import { ReadinessService } from './readiness.service';
+import { ReadinessModule } from './readiness.module';
 
 @Module({
+  imports: [ReadinessModule],
   controllers: [HealthController, MetricsController],
-  providers: [ReadinessService, MetricsService],
+  providers: [MetricsService],
 })
 export class HealthModule {}

@@ -1,0 +1,45 @@
+/** A `switchboard worker` with `queue.health_port` answers the probes an orchestrator sends it. */
+import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { freePort } from '../support/free-port';
+import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+
+jest.setTimeout(40_000);
+
+let database: TestDatabase;
+let redisPrefix: string;
+let services: ServiceProcesses;
+let worker: ServiceProcess;
+let base: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  redisPrefix = testRedisPrefix();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  services = new ServiceProcesses({
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+    SWITCHBOARD_WORKER_HEALTH_PORT: String(port),
+  });
+  worker = await services.worker('worker');
+});
+
+afterAll(async () => {
+  await services?.stopAll();
+  if (redisPrefix) await deleteRedisKeys(redisPrefix);
+  await database?.drop();
+});
+
+it('answers /healthz, and /readyz with each store and the queue', async () => {
+  expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+  const ready = await fetch(`${base}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(await ready.json()).toEqual({ status: 'ok', checks: { queue: { status: 'up' }, postgres: { status: 'up' }, redis: { status: 'up' } } });
+  expect((await fetch(`${base}/metrics`)).status).toBe(404);
+});
+
+it('stops serving them when it stops', async () => {
+  expect(await worker.stop()).toBe(0);
+  await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+});
