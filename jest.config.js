@@ -4,6 +4,8 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  // The image, compose stack and chart are `npm run test:deploy`'s (test/deploy/jest.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/deploy/'],
   // Type checking is `npm run typecheck`'s job; tests only transpile, which keeps them fast.
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
