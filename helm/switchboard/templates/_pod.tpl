@@ -1,0 +1,169 @@
+{{/*
+The pod template of the API and worker Deployments: one image, two commands. Both listen on 8080:
+the API for everything, the worker for /healthz and /readyz only (SWITCHBOARD_WORKER_HEALTH_PORT).
+Call: (list $ "api") or (list $ "worker")
+*/}}
+{{- define "switchboard.podTemplate" -}}
+{{- $root := index . 0 }}
+{{- $component := index . 1 }}
+{{- $values := index $root.Values $component }}
+{{- $isApi := eq $component "api" }}
+{{- $preStopSleep := ternary $values.preStopSleepSeconds 0 $isApi }}
+metadata:
+  labels:
+    {{- include "switchboard.componentSelectorLabels" (list $root $component) | nindent 4 }}
+    {{- with $values.podLabels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  annotations:
+    checksum/config: {{ include "switchboard.configToml" $root | sha256sum }}
+    checksum/secret: {{ include "switchboard.secretChecksum" $root }}
+    {{- with $values.podAnnotations }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  serviceAccountName: {{ include "switchboard.serviceAccountName" $root }}
+  automountServiceAccountToken: false
+  {{- /* No *_SERVICE_HOST / *_PORT variables: a Service named like a Switchboard variable must not set it. */}}
+  enableServiceLinks: false
+  {{- with $root.Values.imagePullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  securityContext:
+    {{- toYaml $root.Values.podSecurityContext | nindent 4 }}
+  terminationGracePeriodSeconds: {{ include "switchboard.terminationGracePeriodSeconds" (list $root $preStopSleep) }}
+  containers:
+    - name: {{ $component }}
+      image: {{ include "switchboard.image" $root }}
+      imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+      args: [{{ ternary "serve" "worker" $isApi | quote }}]
+      ports:
+        - name: http
+          containerPort: 8080
+          protocol: TCP
+      env:
+        - name: SWITCHBOARD_CONFIG
+          value: /etc/switchboard/switchboard.toml
+        - name: HOST
+          value: "0.0.0.0"
+        - name: PORT
+          value: "8080"
+        {{- if not $isApi }}
+        - name: SWITCHBOARD_WORKER_HEALTH_PORT
+          value: "8080"
+        {{- end }}
+        # Stdio MCP servers (npx ...) need a writable home; the root filesystem is read-only.
+        - name: HOME
+          value: /tmp
+        - name: DATABASE_URL
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "switchboard.databaseUrlSecretName" $root }}
+              key: database-url
+        - name: REDIS_URL
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "switchboard.redisUrlSecretName" $root }}
+              key: redis-url
+        {{- if $isApi }}
+        - name: SWITCHBOARD_WORKER_IN_API
+          value: {{ (not $root.Values.worker.enabled) | quote }}
+        {{- if $root.Values.serviceMonitor.enabled }}
+        - name: SWITCHBOARD_CONFIGURED_API_KEYS
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "switchboard.appSecretName" $root }}
+              key: api-keys
+        - name: SWITCHBOARD_METRICS_API_KEY
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "switchboard.appSecretName" $root }}
+              key: metrics-api-key
+        # Prometheus's own key beside the configured ones (Kubernetes expands $(VAR) at container start).
+        - name: SWITCHBOARD_API_KEYS
+          value: "$(SWITCHBOARD_CONFIGURED_API_KEYS),prometheus=$(SWITCHBOARD_METRICS_API_KEY)"
+        {{- else }}
+        - name: SWITCHBOARD_API_KEYS
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "switchboard.appSecretName" $root }}
+              key: api-keys
+        {{- end }}
+        {{- end }}
+        {{- with include "switchboard.publicUrl" $root }}
+        - name: SWITCHBOARD_PUBLIC_URL
+          value: {{ . | quote }}
+        {{- end }}
+        {{- $secretEnv := ternary $root.Values.secrets.existingSecretEnv (keys $root.Values.secrets.env | sortAlpha) (ne $root.Values.secrets.existingSecret "") }}
+        {{- range $secretEnv }}
+        - name: {{ . }}
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "switchboard.appSecretName" $root }}
+              key: {{ . }}
+        {{- end }}
+        {{- with $root.Values.extraEnv }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      startupProbe:
+        httpGet:
+          path: /healthz
+          port: http
+        {{- toYaml $values.startupProbe | nindent 8 }}
+      livenessProbe:
+        httpGet:
+          path: /healthz
+          port: http
+        {{- toYaml $values.livenessProbe | nindent 8 }}
+      readinessProbe:
+        httpGet:
+          path: /readyz
+          port: http
+        {{- toYaml $values.readinessProbe | nindent 8 }}
+      {{- if gt (int $preStopSleep) 0 }}
+      lifecycle:
+        preStop:
+          exec:
+            command: ["sleep", {{ $preStopSleep | quote }}]
+      {{- end }}
+      resources:
+        {{- toYaml $values.resources | nindent 8 }}
+      securityContext:
+        {{- toYaml $root.Values.securityContext | nindent 8 }}
+      volumeMounts:
+        - name: config
+          mountPath: /etc/switchboard
+          readOnly: true
+        - name: tmp
+          mountPath: /tmp
+        {{- with $root.Values.extraVolumeMounts }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+  volumes:
+    - name: config
+      configMap:
+        name: {{ include "switchboard.fullname" $root }}
+    - name: tmp
+      emptyDir:
+        sizeLimit: {{ $root.Values.tmpSizeLimit }}
+    {{- with $root.Values.extraVolumes }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  {{- with $values.nodeSelector }}
+  nodeSelector:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $values.tolerations }}
+  tolerations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $values.affinity }}
+  affinity:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $values.topologySpreadConstraints }}
+  topologySpreadConstraints:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end }}
