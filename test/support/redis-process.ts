@@ -1,15 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import Redis from 'ioredis';
-import { freePort } from './free-port';
+import { StoreProcess } from './store-process';
 
 /** A private redis-server that a test starts and stops itself (for outage tests). */
-export class RedisProcess {
-  private child?: ChildProcess;
-
-  private constructor(readonly port: number) {}
-
+export class RedisProcess extends StoreProcess {
   static async start(): Promise<RedisProcess> {
-    const redis = new RedisProcess(await freePort());
+    const redis = new RedisProcess(await StoreProcess.freePort());
     await redis.restart();
     return redis;
   }
@@ -18,39 +13,25 @@ export class RedisProcess {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  async restart(): Promise<void> {
-    await this.stop();
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    await this.waitUntilAnswering();
+  protected command(): [string, string[]] {
+    return ['redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']];
   }
 
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    this.child = undefined;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+  protected stopSignal(): NodeJS.Signals {
+    return 'SIGKILL';
   }
 
-  private async waitUntilAnswering(): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        await probe.ping();
-        await probe.quit();
-        return;
-      } catch {
-        probe.disconnect();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+  protected async answers(): Promise<boolean> {
+    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      await probe.quit();
+      return true;
+    } catch {
+      probe.disconnect();
+      return false;
     }
-    throw new Error(`redis-server on port ${this.port} did not start`);
   }
 }
