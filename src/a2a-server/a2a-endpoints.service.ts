@@ -19,6 +19,7 @@ import { restApp } from './rest-app';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { TaskCanceller } from './task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
+import { messageLimitsOf } from './validation/message-limits';
 
 /** Everything that serves one agent over A2A: the SDK's handler and its transports. */
 export interface AgentEndpoint {
@@ -55,7 +56,9 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Inject(CANCEL_SIGNALS) cancelSignals: CancelSignals,
   ) {
-    this.legacyCompat = config.get('a2a', { infer: true }).legacy_compat;
+    const a2a = config.get('a2a', { infer: true });
+    this.legacyCompat = a2a.legacy_compat;
+    const messageLimits = messageLimitsOf(a2a);
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
     const taskStore = new RequestScopedTaskStore(store);
@@ -63,7 +66,7 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
       const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders);
-      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller });
+      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, messageLimits });
       return {
         agent,
         card,

@@ -12,6 +12,7 @@ import {
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import { isTerminal } from '../task-store/task-states';
 import type { TaskCanceller } from './task-canceller.service';
+import { MessageLimits, messageLimitProblem } from './validation/message-limits';
 
 /** Webhooks are sent by the worker recording the turn, which sees every event even with no client attached. */
 const WEBHOOKS_SENT_BY_WORKER: PushNotificationSender = { send: async () => undefined };
@@ -23,22 +24,26 @@ export interface HandlerParts {
   buses: ExecutionEventBusManager;
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
+  messageLimits: MessageLimits;
 }
 
 /**
  * The SDK's DefaultRequestHandler with what a multi-replica server adds: output-mode negotiation
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
- * before they start when their task could not be stored, and a cancel that reaches a turn running
- * on any worker, or none.
+ * before they start when their task could not be stored or their message is past the size limits,
+ * and a cancel that reaches a turn running on any worker, or none. Every dialect (JSON-RPC,
+ * HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
   private readonly canceller: TaskCanceller;
+  private readonly messageLimits: MessageLimits;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
+    this.messageLimits = parts.messageLimits;
   }
 
   override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
@@ -69,6 +74,9 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   private checkSend(params: SendMessageRequest, context: ServerCallContext): void {
+    // First: it reads no more of the message than the limits allow, where the next checks read all of it.
+    const tooLarge = messageLimitProblem(params.message, this.messageLimits);
+    if (tooLarge) throw new RequestMalformedError(tooLarge);
     this.checkStorable(params, context);
     this.checkOutputModes(params);
   }

@@ -159,6 +159,10 @@ export const configSchema = z.strictObject({
       legacy_compat: z.boolean().default(true),
       /** How long a cancel waits for the running turn to stop before the task is marked canceled anyway. */
       cancel_grace_ms: z.number().int().positive().default(2_000),
+      /** A message (sent over A2A, or to an agent through `/mcp`) with more parts is refused as invalid params. */
+      max_message_parts: z.number().int().positive().default(1_000),
+      /** A message whose text parts hold more characters in all is refused as invalid params. */
+      max_message_text_chars: z.number().int().positive().default(1_000_000),
       push: z
         .strictObject({
           timeout_ms: z.number().int().positive().default(10_000),
