@@ -8,6 +8,7 @@ import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
 import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
+import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
 import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
@@ -50,6 +51,7 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     canceller: TaskCanceller,
     recorders: TurnRecorderFactory,
     config: ConfigService<SwitchboardConfig, true>,
+    outboundPolicy: OutboundUrlPolicy,
     @Inject(TASK_STORE) store: TaskStore,
     @Inject(TASK_EVENT_STREAM) stream: TaskEventStream,
     @Inject(PUSH_CONFIG_STORE) pushConfigs: PushNotificationStore,
@@ -66,7 +68,7 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
       const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders);
-      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, messageLimits });
+      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, messageLimits, outboundPolicy });
       return {
         agent,
         card,
