@@ -7,7 +7,7 @@ import { isJsonRpcRoute } from './a2a-server/a2a-server.module';
 import { AppModule } from './app.module';
 import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { RequestErrorFilter } from './common/request-error.filter';
-import { closeUnusedConnectionsAtShutdown } from './common/unused-connections';
+import { closeUnusedConnections } from './common/unused-connections';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
 import type { ProcessRole } from './process-role';
@@ -22,9 +22,11 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     trustProxy: config.server.trust_proxy,
     genReqId: requestId,
     return503OnClosing: true,
+    ...connectionLimits(config.server),
   });
   const fastify = adapter.getInstance();
-  closeUnusedConnectionsAtShutdown(fastify);
+  fastify.server.maxConnections = config.server.max_connections;
+  closeUnusedConnections(fastify, config.server.headers_timeout_ms);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
@@ -49,6 +51,24 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost), isJsonRpcRoute(config.a2a)));
   await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
   return app;
+}
+
+/**
+ * How long a client may take to send a request, and to come back on a kept-alive connection. Only
+ * the incoming request is timed: answers may take long (a blocking send waits for its turn, SSE
+ * streams stay open), so there is no socket inactivity timeout (Fastify's `connectionTimeout`).
+ */
+function connectionLimits(server: SwitchboardConfig['server']) {
+  return {
+    requestTimeout: server.request_timeout_ms,
+    keepAliveTimeout: server.keep_alive_timeout_ms,
+    http: {
+      headersTimeout: server.headers_timeout_ms,
+      requestTimeout: server.request_timeout_ms,
+      // Node enforces both timeouts on this tick (30 s by default), which would let a slow client overstay them.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(server.headers_timeout_ms / 2)),
+    },
+  };
 }
 
 /** Builds a worker-only process: no HTTP, just the queue workers and the stores they need. */

@@ -8,6 +8,7 @@ import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
 import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
+import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
 import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
@@ -19,6 +20,7 @@ import { restApp } from './rest-app';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { TaskCanceller } from './task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
+import { messageLimitsOf } from './validation/message-limits';
 
 /** Everything that serves one agent over A2A: the SDK's handler and its transports. */
 export interface AgentEndpoint {
@@ -49,13 +51,16 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     canceller: TaskCanceller,
     recorders: TurnRecorderFactory,
     config: ConfigService<SwitchboardConfig, true>,
+    outboundPolicy: OutboundUrlPolicy,
     @Inject(TASK_STORE) store: TaskStore,
     @Inject(TASK_EVENT_STREAM) stream: TaskEventStream,
     @Inject(PUSH_CONFIG_STORE) pushConfigs: PushNotificationStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Inject(CANCEL_SIGNALS) cancelSignals: CancelSignals,
   ) {
-    this.legacyCompat = config.get('a2a', { infer: true }).legacy_compat;
+    const a2a = config.get('a2a', { infer: true });
+    this.legacyCompat = a2a.legacy_compat;
+    const messageLimits = messageLimitsOf(a2a);
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
     const taskStore = new RequestScopedTaskStore(store);
@@ -63,7 +68,7 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
       const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders);
-      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller });
+      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, messageLimits, outboundPolicy });
       return {
         agent,
         card,

@@ -31,7 +31,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
       agent: this.agentName,
       taskId: requestContext.taskId,
       contextId: requestContext.contextId,
-      request: SendMessageRequest.toJSON(requestContext.request),
+      request: SendMessageRequest.toJSON(withoutWebhook(requestContext.request)),
       caller: callerScopeOf(requestContext.context),
     });
   }
@@ -46,4 +46,13 @@ export class QueuedAgentExecutor implements AgentExecutor {
   async cancelTask(taskId: string): Promise<void> {
     await this.cancelSignals.request(taskId);
   }
+}
+
+/**
+ * The request as the turn needs it. Its webhook (URL, token, credentials) is already in the push
+ * config store, where deliveries read it; a job is kept a day when it fails, and carries no secret.
+ */
+function withoutWebhook(request: SendMessageRequest): SendMessageRequest {
+  if (!request.configuration?.taskPushNotificationConfig) return request;
+  return { ...request, configuration: { ...request.configuration, taskPushNotificationConfig: undefined } };
 }

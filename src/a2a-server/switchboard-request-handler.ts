@@ -10,8 +10,11 @@ import {
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
+import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal } from '../task-store/task-states';
 import type { TaskCanceller } from './task-canceller.service';
+import { MessageLimits, messageLimitProblem } from './validation/message-limits';
+import { webhookUrlProblem } from './validation/webhook-url';
 
 /** Webhooks are sent by the worker recording the turn, which sees every event even with no client attached. */
 const WEBHOOKS_SENT_BY_WORKER: PushNotificationSender = { send: async () => undefined };
@@ -23,22 +26,30 @@ export interface HandlerParts {
   buses: ExecutionEventBusManager;
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
+  messageLimits: MessageLimits;
+  /** Webhook URLs it refuses could never be delivered to: they are refused at registration. */
+  outboundPolicy: OutboundUrlPolicy;
 }
 
 /**
  * The SDK's DefaultRequestHandler with what a multi-replica server adds: output-mode negotiation
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
- * before they start when their task could not be stored, and a cancel that reaches a turn running
- * on any worker, or none.
+ * before they start when their task could not be stored, their message is past the size limits or
+ * their webhook could never be reached, and a cancel that reaches a turn running on any worker, or
+ * none. Every dialect (JSON-RPC, HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
   private readonly canceller: TaskCanceller;
+  private readonly messageLimits: MessageLimits;
+  private readonly outboundPolicy: OutboundUrlPolicy;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
+    this.messageLimits = parts.messageLimits;
+    this.outboundPolicy = parts.outboundPolicy;
   }
 
   override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
@@ -53,6 +64,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
     this.checkStorable(params, context);
+    this.checkWebhook(params, 'params.url');
     return super.createTaskPushNotificationConfig(params, context);
   }
 
@@ -69,8 +81,18 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   private checkSend(params: SendMessageRequest, context: ServerCallContext): void {
+    // First: it reads no more of the message than the limits allow, where the next checks read all of it.
+    const tooLarge = messageLimitProblem(params.message, this.messageLimits);
+    if (tooLarge) throw new RequestMalformedError(tooLarge);
     this.checkStorable(params, context);
     this.checkOutputModes(params);
+    const webhook = params.configuration?.taskPushNotificationConfig;
+    if (webhook) this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
+  }
+
+  private checkWebhook(config: TaskPushNotificationConfig, field: string): void {
+    const problem = webhookUrlProblem(this.outboundPolicy, config.url, field);
+    if (problem) throw new RequestMalformedError(problem);
   }
 
   private checkStorable(params: object, context: ServerCallContext): void {

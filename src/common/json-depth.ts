@@ -3,15 +3,28 @@ import { JsonRpcRefusal, requestId } from './json-rpc-envelope';
 
 /**
  * Parsed JSON can be nested deeper than code that later recurses through it (protobuf's `fromJSON`,
- * `JSON.stringify`, `String()` of an array) has stack for. Walks iteratively.
+ * `JSON.stringify`, `String()` of an array) has stack for. Walks iteratively, and allocates only for
+ * nested objects: it runs on every request body before anything else looks at it.
  */
 export function jsonDepthExceeds(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
+  const pending: object[] = [];
+  const depths: number[] = [];
+  const visit = (item: unknown, depth: number) => {
+    if (typeof item !== 'object' || item === null) return;
+    pending.push(item);
+    depths.push(depth);
+  };
+  visit(value, 0);
   while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
+    const current = pending.pop()!;
+    const depth = depths.pop()!;
     if (depth >= limit) return true;
-    for (const item of Array.isArray(current) ? current : Object.values(current)) pending.push([item, depth + 1]);
+    if (Array.isArray(current)) {
+      for (const item of current) visit(item, depth + 1);
+    } else {
+      // JSON.parse makes plain objects: every enumerable key is their own.
+      for (const key in current) visit((current as Record<string, unknown>)[key], depth + 1);
+    }
   }
   return false;
 }

@@ -102,6 +102,12 @@ url = "https://research.example.com"
     expect(problems[0]).toMatch(/^server\.port \(from PORT\): /);
   });
 
+  it('refuses a headers timeout longer than the request timeout it is part of', () => {
+    expect(problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_HEADERS_TIMEOUT_MS: '70000' }))).toEqual([
+      'server.headers_timeout_ms (from SWITCHBOARD_HEADERS_TIMEOUT_MS): must not exceed server.request_timeout_ms (the headers are part of the request)',
+    ]);
+  });
+
   it('names the environment variable behind a bad list entry', () => {
     const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'short' }));
     expect(problems[0]).toMatch(/^auth\.api_keys\[0\] \(from SWITCHBOARD_API_KEYS\): .*at least 16 characters/);

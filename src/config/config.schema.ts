@@ -80,6 +80,18 @@ export const configSchema = z.strictObject({
       public_url: z.url().optional(),
       trust_proxy: z.boolean().default(false),
       shutdown_timeout_secs: z.number().positive().default(25),
+      /** A request whose headers have not all arrived this long after it began is answered 408 and its connection closed. */
+      headers_timeout_ms: z.number().int().positive().default(10_000),
+      /** A request (headers and body) not fully received this long after it began is answered 408 and its connection closed. */
+      request_timeout_ms: z.number().int().positive().default(60_000),
+      /** A kept-alive connection with no request for this long is closed; longer than load balancers' idle timeout (often 60 s). */
+      keep_alive_timeout_ms: z.number().int().positive().default(72_000),
+      /** Connections beyond this many open at once are closed as they arrive. */
+      max_connections: z.number().int().positive().default(4096),
+    })
+    .refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
+      path: ['headers_timeout_ms'],
+      message: 'must not exceed server.request_timeout_ms (the headers are part of the request)',
     })
     .prefault({}),
   auth: z
@@ -147,6 +159,10 @@ export const configSchema = z.strictObject({
       legacy_compat: z.boolean().default(true),
       /** How long a cancel waits for the running turn to stop before the task is marked canceled anyway. */
       cancel_grace_ms: z.number().int().positive().default(2_000),
+      /** A message (sent over A2A, or to an agent through `/mcp`) with more parts is refused as invalid params. */
+      max_message_parts: z.number().int().positive().default(1_000),
+      /** A message whose text parts hold more characters in all is refused as invalid params. */
+      max_message_text_chars: z.number().int().positive().default(1_000_000),
       push: z
         .strictObject({
           timeout_ms: z.number().int().positive().default(10_000),

@@ -14,8 +14,15 @@ export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Re
   return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal });
 }
 
+/**
+ * Headers about the connection, which is Node's to manage: the MCP SDK marks its SSE answers
+ * `Connection: keep-alive`, which would keep open a connection the client asked to close.
+ */
+const HOP_BY_HOP_HEADERS = ['connection', 'keep-alive'];
+
 /** A JSON answer is sent as one string; an SSE stream is piped as it comes (Fastify cancels it if the client leaves). */
 export async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<void> {
+  for (const name of HOP_BY_HOP_HEADERS) response.headers.delete(name);
   if (response.body === null || response.headers.get('content-type')?.startsWith('text/event-stream')) {
     await reply.send(response);
     return;

@@ -14,7 +14,10 @@ export interface RequestOriginPolicy {
  * What `/mcp` accepts against DNS rebinding: loopback, the configured listen host (unless it is a
  * wildcard address), the public URL's host, and the configured extras.
  */
-export function requestOriginPolicy(config: Pick<SwitchboardConfig, 'server' | 'mcp_server'>): RequestOriginPolicy {
+export function requestOriginPolicy(config: {
+  server: Pick<SwitchboardConfig['server'], 'host' | 'public_url'>;
+  mcp_server: Pick<SwitchboardConfig['mcp_server'], 'allowed_hosts' | 'allowed_origins'>;
+}): RequestOriginPolicy {
   const own = [config.server.host, ...(config.server.public_url ? [new URL(config.server.public_url).hostname] : [])]
     .map((host) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host))
     .filter((host) => !WILDCARD_HOSTS.has(host));

@@ -184,4 +184,25 @@ describe('OutboundUrlPolicy', () => {
       expect(() => policy('hooks.internal', entry)).toThrow(`outbound.allow_hosts: "${entry}" is not a hostname`);
     });
   });
+
+  describe('blockedReasonBeforeLookup (what a URL says itself)', () => {
+    const before = (url: string, ...allowHosts: string[]) => policy(...allowHosts).blockedReasonBeforeLookup(new URL(url));
+
+    it('decides schemes, credentials, metadata names, IP addresses and localhost names without a lookup', () => {
+      jest.mocked(lookup).mockClear();
+      expect(before('ftp://hooks.example.com/')).toMatch('scheme ftp: is not allowed');
+      expect(before('https://u:p@hooks.example.com/')).toBe('URLs with credentials are not allowed');
+      expect(before('http://metadata.google.internal/')).toMatch('cloud metadata endpoint');
+      expect(before('http://10.0.0.5/')).toMatch('10.0.0.5 is a private address');
+      expect(before('http://localhost:8080/')).toMatch('127.0.0.1 is a loopback address');
+      expect(before('http://api.LOCALHOST./')).toMatch('127.0.0.1 is a loopback address');
+      expect(lookup).not.toHaveBeenCalled();
+    });
+
+    it('leaves other names to the lookup, and follows the allowlist', () => {
+      expect(before('https://hooks.example.com/')).toBeUndefined();
+      expect(before('http://localhost:8080/', 'localhost')).toBeUndefined();
+      expect(before('http://127.0.0.1:8080/', '127.0.0.1')).toBeUndefined();
+    });
+  });
 });

@@ -69,17 +69,37 @@ export class OutboundUrlPolicy {
   async check(input: string | URL): Promise<URL> {
     const url = new URL(input);
     const blocked = (reason: string) => new OutboundUrlBlockedError(redact(url), reason);
-    if (!SCHEMES.has(url.protocol)) throw blocked(`scheme ${url.protocol} is not allowed (only http: and https:)`);
-    if (url.username || url.password) throw blocked('URLs with credentials are not allowed');
+    const reason = this.blockedReasonOfUrl(url);
+    if (reason) throw blocked(reason);
     const hostname = bareHostname(url.hostname);
-    if (METADATA_HOSTNAMES.has(hostname)) throw blocked(`${hostname} is a cloud metadata endpoint (blocked even when allowlisted)`);
-    const port = Number(url.port) || DEFAULT_PORTS[url.protocol];
-    const addresses = isIP(hostname) ? [hostname] : (await lookup(hostname, { all: true })).map((a) => a.address);
-    for (const address of addresses) {
+    if (isIP(hostname)) return url;
+    const port = portOf(url);
+    for (const { address } of await lookup(hostname, { all: true })) {
       const reason = this.blockedReason(address, hostname, port);
       if (reason) throw blocked(reason);
     }
     return url;
+  }
+
+  /**
+   * Why `url` is blocked by what it says itself, without a DNS lookup (for a URL given now and
+   * fetched later, whose names are resolved then); undefined when only its addresses can tell.
+   * `localhost` names are the loopback interface (RFC 6761).
+   */
+  blockedReasonBeforeLookup(url: URL): string | undefined {
+    const reason = this.blockedReasonOfUrl(url);
+    const hostname = bareHostname(url.hostname);
+    if (reason || !/(^|\.)localhost$/i.test(hostname)) return reason;
+    return this.blockedReason('127.0.0.1', hostname, portOf(url));
+  }
+
+  /** The scheme, credentials, metadata hostname or IP address that blocks `url` by itself. */
+  private blockedReasonOfUrl(url: URL): string | undefined {
+    if (!SCHEMES.has(url.protocol)) return `scheme ${url.protocol} is not allowed (only http: and https:)`;
+    if (url.username || url.password) return 'URLs with credentials are not allowed';
+    const hostname = bareHostname(url.hostname);
+    if (METADATA_HOSTNAMES.has(hostname)) return `${hostname} is a cloud metadata endpoint (blocked even when allowlisted)`;
+    return isIP(hostname) ? this.blockedReason(hostname, hostname, portOf(url)) : undefined;
   }
 
   /** Why `address`, resolved from `hostname`, must not be connected to on `port`; undefined when it may. */
@@ -125,6 +145,10 @@ function canonicalHostname(host: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function portOf(url: URL): number {
+  return Number(url.port) || DEFAULT_PORTS[url.protocol];
 }
 
 function bareHostname(hostname: string): string {

@@ -12,16 +12,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
-import { JobName } from '../../queue/queue.constants';
+import { CallerScope, JobName } from '../../queue/queue.constants';
 import { PUSH_CONFIG_STORE } from '../../task-store/push-config-store.token';
+import { callerScopeOf } from '../turns/caller-scope';
 
-/** The header the SDK's own sender puts a config's token in. */
-const TOKEN_HEADER = 'X-A2A-Notification-Token';
+/** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
+export interface PushTargets {
+  caller: CallerScope;
+  configs: StoredPushNotificationConfig[];
+}
 
 /**
  * Turns a task's events into webhook deliveries: the body in the wire version the client registered
- * its config over (the SDK's serializers), its token or auth header, one queued delivery per
- * webhook, retried with backoff by the push-delivery job.
+ * its config over (the SDK's serializers), one queued delivery per webhook, retried with backoff by
+ * the push-delivery job, which adds the URL and credentials from the config.
  */
 @Injectable()
 export class PushNotifier {
@@ -40,22 +44,17 @@ export class PushNotifier {
     this.retry = { attempts: push.max_attempts, backoffMs: push.backoff_ms };
   }
 
-  async targets(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]> {
-    return this.configs.loadWithMetadata
-      ? this.configs.loadWithMetadata(taskId, context)
+  async targets(taskId: string, context: ServerCallContext): Promise<PushTargets> {
+    const configs = this.configs.loadWithMetadata
+      ? await this.configs.loadWithMetadata(taskId, context)
       : (await this.configs.load(taskId, context)).map((config) => ({ config, wireVersion: A2A_LEGACY_PROTOCOL_VERSION }));
+    return { caller: callerScopeOf(context), configs };
   }
 
-  async notify(targets: StoredPushNotificationConfig[], event: StreamResponse, task: Task): Promise<void> {
-    for (const { config, wireVersion } of targets) {
+  async notify({ caller, configs }: PushTargets, event: StreamResponse, task: Task): Promise<void> {
+    for (const { config, wireVersion } of configs) {
       const { body, contentType } = (this.serializers[wireVersion] ?? this.current).serialize(event, task);
-      const headers: Record<string, string> = { 'content-type': contentType };
-      if (config.authentication?.scheme && config.authentication.credentials) {
-        headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`;
-      } else if (config.token) {
-        headers[TOKEN_HEADER] = config.token;
-      }
-      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, url: config.url, headers, body }, { retry: this.retry });
+      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller, body, contentType }, { retry: this.retry });
     }
   }
 }

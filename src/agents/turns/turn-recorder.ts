@@ -5,13 +5,12 @@ import {
   DefaultExecutionEventBus,
   ResultManager,
   ServerCallContext,
-  StoredPushNotificationConfig,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore } from '../../task-store/task-store.interface';
-import type { PushNotifier } from '../push/push-notifier.service';
+import type { PushNotifier, PushTargets } from '../push/push-notifier.service';
 import { toAgentEvent } from '../stream-events';
 import { SnapshotBuffer } from './snapshot-buffer';
 
@@ -56,7 +55,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private lastSave = 0;
   private endedWith?: 'message' | TaskState;
   /** Webhooks of the task, loaded at the first event and again at the last, so one registered mid-turn hears how it ended. */
-  private pushTargets?: StoredPushNotificationConfig[];
+  private pushTargets?: PushTargets;
 
   constructor(
     private readonly deps: TurnRecorderDeps,

@@ -49,6 +49,11 @@ export class ServiceProcess {
     return this.url;
   }
 
+  /** What the process wrote to stdout and stderr (the last 64 KiB of each). */
+  get output(): string {
+    return this.stdout + this.stderr;
+  }
+
   /** The last lines the process wrote, for failure messages. */
   report(): string {
     const last = (text: string) => text.trimEnd().split('\n').slice(-REPORT_LINES).join('\n') || '(empty)';
