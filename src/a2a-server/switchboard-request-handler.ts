@@ -11,6 +11,8 @@ import {
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import { isTerminal } from '../task-store/task-states';
+import type { SendRefusals } from './send-refusals';
+import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 
 /** Webhooks are sent by the worker recording the turn, which sees every event even with no client attached. */
@@ -23,32 +25,48 @@ export interface HandlerParts {
   buses: ExecutionEventBusManager;
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
+  /** Where the executor refuses sends it could not accept; the same object the executor has. */
+  refusals: SendRefusals;
 }
 
 /**
  * The SDK's DefaultRequestHandler with what a multi-replica server adds: output-mode negotiation
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
- * before they start when their task could not be stored, and a cancel that reaches a turn running
- * on any worker, or none.
+ * before they start when their task could not be stored, sends refused with ServiceUnavailableError
+ * when their turn could not be queued, and a cancel that reaches a turn running on any worker, or none.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
   private readonly canceller: TaskCanceller;
+  private readonly refusals: SendRefusals;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
+    this.refusals = parts.refusals;
   }
 
   override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     this.checkSend(params, context);
-    return super.sendMessage(params, context);
+    return this.refusals.watch(context, params.message?.messageId ?? '', () => super.sendMessage(params, context));
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     this.checkSend(params, context);
-    yield* super.sendMessageStream(params, context);
+    const events = super.sendMessageStream(params, context);
+    const first = await this.refusals.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
+      void events.return(undefined).catch(() => undefined);
+      throw error;
+    });
+    if (first.done) return;
+    yield first.value;
+    yield* events;
+  }
+
+  /** The refusal of a send made in `context`, for transports that see only the SDK's JSON-RPC mapping of it. */
+  refusalOf(context: ServerCallContext): ServiceUnavailableError | undefined {
+    return this.refusals.of(context);
   }
 
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
