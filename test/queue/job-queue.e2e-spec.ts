@@ -127,7 +127,7 @@ describe('job queue', () => {
           QueueModule.forRoot({ tasks: 'memory', shared: 'memory' }, true, config.queue),
         ],
       });
-      await expect(module.compile().then((m) => m.init())).rejects.toThrow(/No handler for job\(s\) task-retention, agent-turn, push-delivery: mark one/);
+      await expect(module.compile().then((m) => m.init())).rejects.toThrow(/No handler for job\(s\) task-retention, orphaned-task-sweep, agent-turn, push-delivery: mark one/);
     });
   });
 });
