@@ -15,7 +15,7 @@ import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
 import { AgentCardFactory } from './agent-card.factory';
 import { QueuedAgentExecutor } from './queued-agent-executor';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
-import { SendRefusals } from './send-refusals';
+import { SendAcceptance } from './send-acceptance';
 import { restApp } from './rest-app';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { TaskCanceller } from './task-canceller.service';
@@ -63,9 +63,9 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const buses = (this.buses = new TaskEventBusManager(stream));
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
-      const refusals = new SendRefusals();
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders, refusals);
-      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, refusals });
+      const acceptance = new SendAcceptance();
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders, acceptance);
+      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, acceptance });
       return {
         agent,
         card,

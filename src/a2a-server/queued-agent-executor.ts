@@ -9,7 +9,7 @@ import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../task-store/cancel-signals.interface';
-import { SendRefusals } from './send-refusals';
+import { SendAcceptance } from './send-acceptance';
 import { ServiceUnavailableError } from './service-unavailable.error';
 import { TaskEventBus } from './task-event-bus';
 
@@ -34,17 +34,18 @@ export class QueuedAgentExecutor implements AgentExecutor {
     private readonly queue: JobQueue,
     private readonly cancelSignals: CancelSignals,
     private readonly recorders: TurnRecorderFactory,
-    private readonly refusals: SendRefusals,
+    private readonly acceptance: SendAcceptance,
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     try {
       await this.accept(requestContext, bus);
+      this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
     } catch (error) {
       const { taskId, userMessage, context } = requestContext;
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
       const refusal = new ServiceUnavailableError('The message could not be accepted', error);
-      if (!this.refusals.refuse(context, userMessage.messageId, refusal)) throw refusal;
+      if (!this.acceptance.refuse(context, userMessage.messageId, refusal)) throw refusal;
       bus.finished();
     }
   }
@@ -54,6 +55,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
     await this.cancelSignals.request(taskId);
   }
 
+  /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. */
   private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     if (bus instanceof TaskEventBus) await bus.position;
     const announced = requestContext.request.configuration?.returnImmediately === true;

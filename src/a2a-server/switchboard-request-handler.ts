@@ -11,7 +11,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import { isTerminal } from '../task-store/task-states';
-import type { SendRefusals } from './send-refusals';
+import type { SendAcceptance } from './send-acceptance';
 import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 
@@ -26,7 +26,7 @@ export interface HandlerParts {
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
   /** Where the executor refuses sends it could not accept; the same object the executor has. */
-  refusals: SendRefusals;
+  acceptance: SendAcceptance;
 }
 
 /**
@@ -38,24 +38,24 @@ export interface HandlerParts {
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
   private readonly canceller: TaskCanceller;
-  private readonly refusals: SendRefusals;
+  private readonly acceptance: SendAcceptance;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
-    this.refusals = parts.refusals;
+    this.acceptance = parts.acceptance;
   }
 
   override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     this.checkSend(params, context);
-    return this.refusals.watch(context, params.message?.messageId ?? '', () => super.sendMessage(params, context));
+    return this.acceptance.watch(context, params.message?.messageId ?? '', () => super.sendMessage(params, context));
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     this.checkSend(params, context);
     const events = super.sendMessageStream(params, context);
-    const first = await this.refusals.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
+    const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
       throw error;
     });
@@ -66,7 +66,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   /** The refusal of a send made in `context`, for transports that see only the SDK's JSON-RPC mapping of it. */
   refusalOf(context: ServerCallContext): ServiceUnavailableError | undefined {
-    return this.refusals.of(context);
+    return this.acceptance.refusalOf(context);
   }
 
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
