@@ -1,4 +1,4 @@
-import { Message, StreamResponse, Task, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
   AgentExecutionEvent,
@@ -147,20 +147,20 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * be the one that is down.
    */
   async abandon(requestContext: RequestContext, text: string): Promise<void> {
-    const [task, failed] = eventsOf(requestContext, (publish) => {
+    const [announced, failed] = eventsOf(requestContext, (publish) => {
       publish.task(requestContext);
       publish.status(TaskState.TASK_STATE_FAILED, text);
-    }) as [{ kind: 'task'; data: Task }, { kind: 'statusUpdate'; data: TaskStatusUpdateEvent }];
+    }) as [Extract<AgentExecutionEvent, { kind: 'task' }>, Extract<AgentExecutionEvent, { kind: 'statusUpdate' }>];
     const responses: StreamResponse[] = [{ payload: { $case: 'statusUpdate', value: failed.data } }];
     if (!this.taskStreamed) {
-      const snapshot = { ...(this.buffer.current ?? task.data), status: failed.data.status };
-      responses.unshift({ payload: { $case: 'task', value: snapshot } });
+      // Clients that never saw the task get it whole, as it stands, failed.
+      const task = { ...(this.buffer.current ?? announced.data), status: failed.data.status };
+      responses.unshift({ payload: { $case: 'task', value: task } });
     }
     await this.deps.stream.publish(this.taskId, responses, { close: true }).catch((error: Error) => {
       this.logger.warn({ taskId: this.taskId, err: error.message }, 'could not tell the task stream that its turn failed');
     });
   }
-
 
   /**
    * Records the events published since the last batch: each through the ResultManager, then one
