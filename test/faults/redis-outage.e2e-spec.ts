@@ -16,7 +16,7 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
-import { jsonRpcSend, restSend, taskRows } from './support/store-outage-clients';
+import { jsonRpcSend, postJson, restSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
@@ -61,13 +61,19 @@ describe('a Redis outage', () => {
     await redis.stop();
     // Each waits out the Redis client's reconnect attempts (a few seconds), so they go together.
     const text = 'while Redis is down';
-    const [raw, viaSdk] = await Promise.all([
+    const legacyMessage = { messageId: 'legacy-1', role: 'user', parts: [{ kind: 'text', text }] };
+    const [raw, viaSdk, legacy] = await Promise.all([
       Promise.all([false, true].flatMap((immediately) => [jsonRpcSend(api.baseUrl, 'echo', text, immediately), restSend(api.baseUrl, 'echo', text, immediately)])),
       Promise.allSettled([
         jsonRpcClient.sendMessage(userMessage(text)),
         collect(jsonRpcClient.sendMessageStream(userMessage(text))),
         restClient.sendMessage(userMessage(text)),
         collect(restClient.sendMessageStream(userMessage(text))),
+      ]),
+      // v0.3 JSON-RPC (no A2A-Version header), and the seeds' REST form.
+      Promise.all([
+        postJson(`${api.baseUrl}/a2a`, { jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: legacyMessage } }),
+        postJson(`${api.baseUrl}/a2a/tasks/send`, { message: { ...legacyMessage, messageId: 'legacy-2' } }),
       ]),
     ]);
     const rowsDuringOutage = await taskRows(database.url);
@@ -78,7 +84,10 @@ describe('a Redis outage', () => {
       for (const rpc of [blockingRpc, immediateRpc]) expect(rpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
       for (const rest of [blockingRest, immediateRest]) expect(rest).toMatchObject({ ...RETRYABLE, body: { error: { code: 503, message: UNAVAILABLE } } });
       for (const outcome of viaSdk) expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
-      expect(JSON.stringify(raw)).not.toMatch(/max retries/i);
+      const [legacyRpc, seed] = legacy;
+      expect(legacyRpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
+      expect(seed).toMatchObject({ ...RETRYABLE, body: { code: -32603, message: UNAVAILABLE } });
+      expect(JSON.stringify([raw, legacy])).not.toMatch(/max retries/i);
     });
     expect(rowsDuringOutage).toEqual(before);
 

@@ -19,24 +19,25 @@ async function answerOf(response: Response): Promise<RawAnswer> {
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
 }
 
-/** A v1.0 JSON-RPC SendMessage as it travels, so the test sees the HTTP status and headers too. */
-export async function jsonRpcSend(baseUrl: string, agent: string, text: string, returnImmediately = false): Promise<RawAnswer> {
-  const response = await fetch(`${baseUrl}/a2a/agents/${agent}`, {
+/** POSTs `body` as JSON with the API key; the answer with its HTTP status and headers. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const response = await fetch(url, {
     method: 'POST',
-    headers: { ...bearer(), 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendBody(text, returnImmediately) }),
+    headers: { ...bearer(), 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
   });
   return answerOf(response);
 }
 
+/** A v1.0 JSON-RPC SendMessage as it travels, so the test sees the HTTP status and headers too. */
+export function jsonRpcSend(baseUrl: string, agent: string, text: string, returnImmediately = false): Promise<RawAnswer> {
+  const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendBody(text, returnImmediately) };
+  return postJson(`${baseUrl}/a2a/agents/${agent}`, body, { 'a2a-version': '1.0' });
+}
+
 /** A v1.0 HTTP+JSON `message:send`. */
-export async function restSend(baseUrl: string, agent: string, text: string, returnImmediately = false): Promise<RawAnswer> {
-  const response = await fetch(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, {
-    method: 'POST',
-    headers: { ...bearer(), 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify(sendBody(text, returnImmediately)),
-  });
-  return answerOf(response);
+export function restSend(baseUrl: string, agent: string, text: string, returnImmediately = false): Promise<RawAnswer> {
+  return postJson(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, sendBody(text, returnImmediately), { 'a2a-version': '1.0' });
 }
 
 export interface TaskRow {
