@@ -60,8 +60,13 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
       throw error;
     });
     if (first.done) return;
-    yield first.value;
-    yield* events;
+    try {
+      yield first.value;
+      yield* events;
+    } finally {
+      // A client gone after the first event: the SDK's stream must end too, releasing its bus.
+      await events.return(undefined);
+    }
   }
 
   /** The refusal of a send made in `context`, for transports that see only the SDK's JSON-RPC mapping of it. */
