@@ -19,7 +19,7 @@ import { jsonRpcSend, restSend, taskRows } from './support/store-outage-clients'
 
 jest.setTimeout(120_000);
 
-const WRITE_RETRY_SECS = 4;
+const WRITE_RETRY_SECS = 5;
 
 /** `pause` saves its task as working, then 1.5 s later answers in one chunk: its last save is the one an outage then hits. */
 const CONFIG = `${TEST_AGENTS_TOML}
