@@ -16,6 +16,7 @@ import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
 import { AgentCardFactory } from './agent-card.factory';
 import { QueuedAgentExecutor } from './queued-agent-executor';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
+import { SendAcceptance } from './send-acceptance';
 import { restApp } from './rest-app';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { TaskCanceller } from './task-canceller.service';
@@ -67,8 +68,9 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const buses = (this.buses = new TaskEventBusManager(stream));
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders);
-      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, messageLimits, outboundPolicy });
+      const acceptance = new SendAcceptance();
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders, acceptance);
+      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, acceptance, messageLimits, outboundPolicy });
       return {
         agent,
         card,

@@ -6,7 +6,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
-import { clientFacingError } from './client-facing-error';
+import { clientFacingError, retryAfterSecsOf } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { envelopeError, JsonRpcError, requestId } from '../common/json-rpc-envelope';
@@ -43,7 +43,7 @@ export class JsonRpcTransport {
       if (problem) throw new RequestMalformedError(problem);
       const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(body as Record<string, unknown>, context);
       if (!isAsyncIterable(result)) {
-        await this.answer(reply, result as JsonRpcResponse);
+        await this.answer(reply, result as JsonRpcResponse, endpoint.handler.refusalOf(context));
         return;
       }
       // v0.3 resubscribe answers errors inside the stream; everything else before it starts.
@@ -56,10 +56,16 @@ export class JsonRpcTransport {
     }
   }
 
-  /** Sends a response: HTTP 200, or 500 for an internal error, which the client sees only as such. */
+  /**
+   * Sends a response: HTTP 200, 503 with `Retry-After` for a store outage, or 500 for another
+   * internal error, which the client sees only as such.
+   */
   private async answer(reply: FastifyReply, response: JsonRpcResponse, cause?: unknown): Promise<void> {
     if (!response.error) return void (await reply.code(200).send(response));
     const error = clientFacingError(response.error, this.logger, 'JSON-RPC request failed', cause);
-    await reply.code(error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200).send({ ...response, error });
+    const retryAfterSecs = retryAfterSecsOf(cause);
+    if (retryAfterSecs !== undefined) reply.header('retry-after', String(retryAfterSecs));
+    const status = retryAfterSecs !== undefined ? 503 : error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200;
+    await reply.code(status).send({ ...response, error });
   }
 }

@@ -1,50 +1,96 @@
-import { SendMessageRequest } from '@a2a-js/sdk';
+import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
 import { TurnPublisher } from '../agents/turn-publisher';
 import { callerScopeOf } from '../agents/turns/caller-scope';
+import { TurnRecorder } from '../agents/turns/turn-recorder';
 import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
+import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../task-store/cancel-signals.interface';
+import { SendAcceptance } from './send-acceptance';
+import { ServiceUnavailableError } from './service-unavailable.error';
 import { TaskEventBus } from './task-event-bus';
+
+/** The status of a task that was recorded but whose turn could not be queued. */
+export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent while the service was unavailable; send it again.';
 
 /**
  * The SDK's executor seat on the API side: a turn is not run here but handed to the queue, and its
  * events come back through the task's event stream. It enqueues only once the bus knows where in the
  * stream the turn begins, so no event can slip past it. A non-blocking send must answer with the
  * task at once, whether or not a worker is up: its task is recorded as submitted here first.
+ *
+ * A send is accepted whole or refused: when a store fails on the way (the stream's position, the
+ * announcement, the enqueue), the caller gets ServiceUnavailableError, and a task already recorded
+ * for it ends `failed` rather than `submitted` with no turn to run it.
  */
 export class QueuedAgentExecutor implements AgentExecutor {
+  private readonly logger = new Logger(QueuedAgentExecutor.name);
+
   constructor(
     private readonly agentName: string,
     private readonly queue: JobQueue,
     private readonly cancelSignals: CancelSignals,
     private readonly recorders: TurnRecorderFactory,
+    private readonly acceptance: SendAcceptance,
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    if (bus instanceof TaskEventBus) await bus.position;
-    const announced = requestContext.request.configuration?.returnImmediately === true;
-    if (announced) await this.announce(requestContext);
-    await this.queue.enqueue(JobName.AgentTurn, {
-      announced,
-      agent: this.agentName,
-      taskId: requestContext.taskId,
-      contextId: requestContext.contextId,
-      request: SendMessageRequest.toJSON(withoutWebhook(requestContext.request)),
-      caller: callerScopeOf(requestContext.context),
-    });
-  }
-
-  private async announce(requestContext: RequestContext): Promise<void> {
-    const recorder = this.recorders.create(requestContext.taskId, requestContext.context, requestContext.task);
-    new TurnPublisher(recorder, requestContext).task(requestContext);
-    await recorder.settled();
+    try {
+      await this.accept(requestContext, bus);
+      this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
+    } catch (error) {
+      const { taskId, userMessage, context } = requestContext;
+      this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
+      const refusal = new ServiceUnavailableError('The message could not be accepted', error);
+      if (!this.acceptance.refuse(context, userMessage.messageId, refusal)) throw refusal;
+      bus.finished();
+    }
   }
 
   /** Asks the running turn to stop; it publishes `canceled` itself. (Requests go through TaskCanceller.) */
   async cancelTask(taskId: string): Promise<void> {
     await this.cancelSignals.request(taskId);
+  }
+
+  /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. */
+  private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    if (bus instanceof TaskEventBus) await bus.position;
+    const announced = requestContext.request.configuration?.returnImmediately === true;
+    const announcer = announced ? this.recorders.create(requestContext.taskId, requestContext.context, requestContext.task) : undefined;
+    try {
+      if (announcer) {
+        new TurnPublisher(announcer, requestContext).task(requestContext);
+        await announcer.settled();
+      }
+      await this.queue.enqueue(
+        JobName.AgentTurn,
+        {
+          announced,
+          agent: this.agentName,
+          taskId: requestContext.taskId,
+          contextId: requestContext.contextId,
+          request: SendMessageRequest.toJSON(withoutWebhook(requestContext.request)),
+          caller: callerScopeOf(requestContext.context),
+        },
+        { jobId: agentTurnJobId(requestContext.taskId, requestContext.userMessage.messageId) },
+      );
+    } catch (error) {
+      if (announcer?.saved) await this.settleUnqueued(requestContext, announcer);
+      throw error;
+    }
+  }
+
+  /** A task recorded as submitted whose turn was not queued ends failed, so that it does not wait forever. */
+  private async settleUnqueued(requestContext: RequestContext, announcer: TurnRecorder): Promise<void> {
+    const recorder = this.recorders.create(requestContext.taskId, requestContext.context, announcer.task);
+    new TurnPublisher(recorder, requestContext).status(TaskState.TASK_STATE_FAILED, NOT_QUEUED_TEXT);
+    await recorder.settled().catch((error: Error) => {
+      // The orphaned-task sweep settles it once the store is back.
+      this.logger.warn({ taskId: requestContext.taskId, err: error.message }, 'could not mark the unqueued task failed');
+    });
   }
 }
 

@@ -5,6 +5,7 @@ import { restHandler } from '@a2a-js/sdk/server/express';
 import { Logger } from '@nestjs/common';
 import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { callContextFor, isLegacyRequest } from './call-context';
+import { RETRY_AFTER_SECS } from './service-unavailable.error';
 import type { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { SendDialect, sendParamsProblem } from './validation/send-params.validator';
 
@@ -27,6 +28,7 @@ export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolea
     app.post(LEGACY_SEND_PATHS, legacyOnly, checkSend('v03-rest', (problem) => toLegacyHTTPError(new RequestMalformedError(problem))));
   }
   app.post(SEND_PATHS, checkSend('v1', (problem) => toRestErrorBody(new RequestMalformedError(problem), 400)));
+  app.use(retryAfterWhenUnavailable);
   app.use(
     restHandler({
       requestHandler: handler,
@@ -50,6 +52,19 @@ function checkSend(dialect: SendDialect, errorBody: (problem: string) => unknown
     next();
   };
 }
+
+/**
+ * The SDK answers ServiceUnavailableError itself, with HTTP 503 (its `statusCode`) and no headers:
+ * a 503 then also says when to retry.
+ */
+const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
+  const status = res.status.bind(res);
+  res.status = (code: number) => {
+    if (code === 503) res.setHeader('retry-after', String(RETRY_AFTER_SECS));
+    return status(code);
+  };
+  next();
+};
 
 const notFound: RequestHandler = (req, res) => {
   res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: `No A2A HTTP+JSON route for ${req.method} ${req.path}` } });

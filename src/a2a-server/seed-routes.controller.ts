@@ -1,10 +1,11 @@
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { callContextFor } from './call-context';
-import { clientFacingError } from './client-facing-error';
+import { clientFacingError, retryAfterSecsOf } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
@@ -37,13 +38,15 @@ export function seedRoutesController(listenPath: string) {
     @Post('send')
     @HttpCode(200)
     async send(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-      await this.answer(reply, await this.call(request, 'message/send', paramsOf(body)));
+      const context = this.contextOf(request);
+      await this.answer(reply, await this.call(context, 'message/send', paramsOf(body)), this.endpoints.primary().handler.refusalOf(context));
     }
 
     @Post('send/stream')
     async stream(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-      const response = await this.call(request, 'message/stream', paramsOf(body));
-      if (!isAsyncIterable(response)) return this.answer(reply, response);
+      const context = this.contextOf(request);
+      const response = await this.call(context, 'message/stream', paramsOf(body));
+      if (!isAsyncIterable(response)) return this.answer(reply, response, this.endpoints.primary().handler.refusalOf(context));
       const iterator = response[Symbol.asyncIterator]();
       const first = await iterator.next();
       await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, (error) => ({ error: String(error) }), first);
@@ -57,28 +60,34 @@ export function seedRoutesController(listenPath: string) {
       @Res() reply: FastifyReply,
     ): Promise<void> {
       const params = historyLength === undefined ? { id } : { id, historyLength: Number(historyLength) };
-      await this.answer(reply, await this.call(request, 'tasks/get', params));
+      await this.answer(reply, await this.call(this.contextOf(request), 'tasks/get', params));
     }
 
     @Post(':id/cancel')
     @HttpCode(200)
     async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-      await this.answer(reply, await this.call(request, 'tasks/cancel', { id }));
+      await this.answer(reply, await this.call(this.contextOf(request), 'tasks/cancel', { id }));
     }
 
-    private async call(request: FastifyRequest, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
-      const context = callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
+    private contextOf(request: FastifyRequest): ServerCallContext {
+      return callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
+    }
+
+    private async call(context: ServerCallContext, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
       const body = normalizeSeedRequest({ jsonrpc: '2.0', id: 1, method, params }) as { method: string; params: unknown };
       const problem = jsonRpcParamsProblem(true, body.method, body.params);
       if (problem) return { error: { code: A2A_ERROR_CODE.INVALID_PARAMS, message: problem } };
       return this.endpoints.primary().legacyJsonRpc.handle(body, context) as Promise<JsonRpcResponse | AsyncIterable<unknown>>;
     }
 
-    private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>): Promise<void> {
+    /** `cause`: the error behind a JSON-RPC error, when known (a refused send). */
+    private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>, cause?: unknown): Promise<void> {
       const { result, error } = response as JsonRpcResponse;
       if (!error) return void (await reply.code(200).send(result));
-      const { code, message } = clientFacingError(error, this.logger, 'seed A2A request failed');
-      await reply.code(STATUS_OF_CODE[code] ?? 400).send({ error: errorName(code), code, message });
+      const { code, message } = clientFacingError(error, this.logger, 'seed A2A request failed', cause ?? error);
+      const retryAfterSecs = retryAfterSecsOf(cause);
+      if (retryAfterSecs !== undefined) reply.header('retry-after', String(retryAfterSecs));
+      await reply.code(retryAfterSecs !== undefined ? 503 : (STATUS_OF_CODE[code] ?? 400)).send({ error: errorName(code), code, message });
     }
   }
   return SeedRoutesController;

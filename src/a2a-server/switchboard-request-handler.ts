@@ -12,6 +12,8 @@ import {
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal } from '../task-store/task-states';
+import type { SendAcceptance } from './send-acceptance';
+import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 import { MessageLimits, messageLimitProblem } from './validation/message-limits';
 import { webhookUrlProblem } from './validation/webhook-url';
@@ -29,20 +31,24 @@ export interface HandlerParts {
   messageLimits: MessageLimits;
   /** Webhook URLs it refuses could never be delivered to: they are refused at registration. */
   outboundPolicy: OutboundUrlPolicy;
+  /** Where the executor refuses sends it could not accept; the same object the executor has. */
+  acceptance: SendAcceptance;
 }
 
 /**
  * The SDK's DefaultRequestHandler with what a multi-replica server adds: output-mode negotiation
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
  * before they start when their task could not be stored, their message is past the size limits or
- * their webhook could never be reached, and a cancel that reaches a turn running on any worker, or
- * none. Every dialect (JSON-RPC, HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
+ * their webhook could never be reached, sends refused with ServiceUnavailableError when their turn
+ * could not be queued, and a cancel that reaches a turn running on any worker, or none. Every
+ * dialect (JSON-RPC, HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
   private readonly canceller: TaskCanceller;
   private readonly messageLimits: MessageLimits;
   private readonly outboundPolicy: OutboundUrlPolicy;
+  private readonly acceptance: SendAcceptance;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
@@ -50,16 +56,34 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
     this.outboundPolicy = parts.outboundPolicy;
+    this.acceptance = parts.acceptance;
   }
 
   override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     this.checkSend(params, context);
-    return super.sendMessage(params, context);
+    return this.acceptance.watch(context, params.message?.messageId ?? '', () => super.sendMessage(params, context));
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     this.checkSend(params, context);
-    yield* super.sendMessageStream(params, context);
+    const events = super.sendMessageStream(params, context);
+    const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
+      void events.return(undefined).catch(() => undefined);
+      throw error;
+    });
+    if (first.done) return;
+    try {
+      yield first.value;
+      yield* events;
+    } finally {
+      // A client gone after the first event: the SDK's stream must end too, releasing its bus.
+      await events.return(undefined);
+    }
+  }
+
+  /** The refusal of a send made in `context`, for transports that see only the SDK's JSON-RPC mapping of it. */
+  refusalOf(context: ServerCallContext): ServiceUnavailableError | undefined {
+    return this.acceptance.refusalOf(context);
   }
 
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {

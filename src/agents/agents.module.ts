@@ -10,6 +10,7 @@ import { McpToolProvider } from './tools/mcp-tool.provider';
 import { TOOL_PROVIDERS, ToolProvider } from './tools/tool-provider.interface';
 import { PushDeliveryJob } from './push/push-delivery.job';
 import { PushNotifier } from './push/push-notifier.service';
+import { OrphanedTaskSweepJob } from './turns/orphaned-task-sweep.job';
 import { TurnRecorderFactory } from './turns/turn-recorder.factory';
 import { TurnRunner } from './turns/turn-runner.service';
 
@@ -21,6 +22,7 @@ import { TurnRunner } from './turns/turn-runner.service';
     PushDeliveryJob,
     TurnRecorderFactory,
     TurnRunner,
+    OrphanedTaskSweepJob,
     ToolPipeline,
     BuiltinToolProvider,
     {

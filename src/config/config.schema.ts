@@ -120,6 +120,13 @@ export const configSchema = z.strictObject({
       ttl_secs: z.number().int().positive().default(7 * 24 * 3600),
       retention_interval_secs: z.number().int().positive().default(300),
       event_stream_max_len: z.number().int().positive().default(10_000),
+      /** How long a turn retries a failed write of its task (Postgres) or events (Redis) before the turn fails. */
+      write_retry_secs: z.number().positive().default(60),
+      /**
+       * How often active tasks are checked for a turn that is neither queued nor running (a lost
+       * enqueue, a turn that failed to record its end): one not updated for this long is failed.
+       */
+      orphan_sweep_secs: z.number().int().positive().default(60),
     })
     .prefault({}),
   queue: z

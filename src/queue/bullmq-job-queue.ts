@@ -1,9 +1,12 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { JobState, Queue } from 'bullmq';
 import { withTimeout } from '../common/with-timeout';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
+
+/** States of a job that will still run, or runs now. */
+const PENDING_STATES: readonly (JobState | 'unknown')[] = ['waiting', 'waiting-children', 'prioritized', 'delayed', 'active'];
 
 /** The only class that knows BullMQ's queue API; workers live in the processors. */
 @Injectable()
@@ -37,8 +40,17 @@ export class BullJobQueue implements JobQueue {
     });
   }
 
+  /** Upserting an existing scheduler would restart its period, so one that is there as wanted is left alone. */
   async schedule(name: JobName, everyMs: number): Promise<void> {
-    await this.queues[QUEUE_OF_JOB[name]].upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+    const queue = this.queues[QUEUE_OF_JOB[name]];
+    const existing = await queue.getJobScheduler(name);
+    if (existing && Number(existing.every) === everyMs) return;
+    await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+    this.logger.log({ job: name, everyMs }, existing ? 'job schedule updated' : 'job schedule registered');
+  }
+
+  async isPending(name: JobName, jobId: string): Promise<boolean> {
+    return PENDING_STATES.includes(await this.queues[QUEUE_OF_JOB[name]].getJobState(jobId));
   }
 
   async counts(): Promise<Record<QueueName, QueueCounts>> {

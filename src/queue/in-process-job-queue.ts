@@ -5,8 +5,12 @@ import { JobHandlerRegistry } from './job-handler.registry';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
 
+/** Ids of finished jobs remembered, so a repeated enqueue of one is still a no-op (as BullMQ keeps its last 1000 completed jobs). */
+const FINISHED_IDS_KEPT = 1_000;
+
 interface WaitingJob {
   name: JobName;
+  id?: string;
   payload: unknown;
   attemptsStarted: number;
   retry?: EnqueueOptions['retry'];
@@ -22,8 +26,12 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
   private readonly concurrency: number;
   private readonly waiting: WaitingJob[] = [];
   private readonly active = new Map<Promise<unknown>, QueueName>();
-  private readonly knownJobIds = new Set<string>();
+  /** Ids of jobs waiting or running. */
+  private readonly pendingIds = new Set<string>();
+  /** Ids of the latest finished jobs, oldest first. */
+  private readonly finishedIds = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly schedules = new Map<JobName, { timer: NodeJS.Timeout; everyMs: number }>();
   private readonly failed = new Map<QueueName, number>();
   private closed = false;
 
@@ -37,18 +45,25 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
     if (this.closed) throw new Error('queue is shut down');
     if (options.jobId) {
-      if (this.knownJobIds.has(options.jobId)) return;
-      this.knownJobIds.add(options.jobId);
+      if (this.pendingIds.has(options.jobId) || this.finishedIds.has(options.jobId)) return;
+      this.pendingIds.add(options.jobId);
     }
-    const job: WaitingJob = { name, payload, attemptsStarted: 0, retry: options.retry };
+    const job: WaitingJob = { name, id: options.jobId, payload, attemptsStarted: 0, retry: options.retry };
     if (options.delayMs) this.later(() => this.push(job), options.delayMs);
     else this.push(job);
   }
 
   async schedule(name: JobName, everyMs: number): Promise<void> {
+    const existing = this.schedules.get(name);
+    if (existing?.everyMs === everyMs) return;
+    if (existing) clearInterval(existing.timer);
     const timer = setInterval(() => void this.enqueue(name, {} as never), everyMs);
     timer.unref();
-    this.timers.add(timer);
+    this.schedules.set(name, { timer, everyMs });
+  }
+
+  async isPending(_name: JobName, jobId: string): Promise<boolean> {
+    return this.pendingIds.has(jobId);
   }
 
   async counts(): Promise<Record<QueueName, QueueCounts>> {
@@ -68,6 +83,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
+    for (const { timer } of this.schedules.values()) clearInterval(timer);
     await Promise.allSettled([...this.active.keys()]);
   }
 
@@ -81,7 +97,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
   }
 
   private push(job: WaitingJob): void {
-    if (this.closed) return;
+    if (this.closed) return this.finish(job);
     this.waiting.push(job);
     this.pump();
   }
@@ -92,20 +108,32 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       job.attemptsStarted++;
       const run = this.registry
         .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted })
-        .catch((error: Error) => {
-          if (job.retry && job.attemptsStarted < job.retry.attempts) {
-            this.later(() => this.push(job), job.retry.backoffMs * 2 ** (job.attemptsStarted - 1));
-            return;
-          }
-          const queue = QUEUE_OF_JOB[job.name];
-          this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
-          this.logger.error({ job: job.name, err: error }, 'job failed');
-        })
+        .then(
+          () => this.finish(job),
+          (error: Error) => {
+            if (job.retry && job.attemptsStarted < job.retry.attempts) {
+              this.later(() => this.push(job), job.retry.backoffMs * 2 ** (job.attemptsStarted - 1));
+              return;
+            }
+            const queue = QUEUE_OF_JOB[job.name];
+            this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
+            this.logger.error({ job: job.name, err: error }, 'job failed');
+            this.finish(job);
+          },
+        )
         .finally(() => {
           this.active.delete(run);
           this.pump();
         });
       this.active.set(run, QUEUE_OF_JOB[job.name]);
     }
+  }
+
+  /** The job will not run again: its id moves to the finished ones. */
+  private finish(job: WaitingJob): void {
+    if (!job.id) return;
+    this.pendingIds.delete(job.id);
+    this.finishedIds.add(job.id);
+    if (this.finishedIds.size > FINISHED_IDS_KEPT) this.finishedIds.delete(this.finishedIds.values().next().value!);
   }
 }

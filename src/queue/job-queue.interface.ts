@@ -20,8 +20,14 @@ export interface QueueCounts {
 /** Where work is handed off: BullMQ on Redis in durable mode, this process in embedded mode. */
 export interface JobQueue {
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: EnqueueOptions): Promise<void>;
-  /** Runs `name` every `everyMs`; idempotent, so every replica may call it at boot. */
+  /**
+   * Runs `name` every `everyMs`. Idempotent, so every replica may call it at boot, and again whenever
+   * the schedule may have been lost (a Redis restart without persistence): an unchanged schedule is
+   * left as it is.
+   */
   schedule(name: JobName, everyMs: number): Promise<void>;
+  /** True while the job with this id (given at enqueue) is waiting, delayed or running. */
+  isPending(name: JobName, jobId: string): Promise<boolean>;
   counts(): Promise<Record<QueueName, QueueCounts>>;
   ping(timeoutMs: number): Promise<void>;
 }

@@ -7,6 +7,7 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
 export const JobName = {
   TaskRetention: 'task-retention',
+  OrphanedTaskSweep: 'orphaned-task-sweep',
   AgentTurn: 'agent-turn',
   PushDelivery: 'push-delivery',
 } as const;
@@ -15,6 +16,7 @@ export type JobName = (typeof JobName)[keyof typeof JobName];
 /** The payload each job carries; a handler receives exactly this. */
 export interface JobPayloads {
   [JobName.TaskRetention]: Record<string, never>;
+  [JobName.OrphanedTaskSweep]: Record<string, never>;
   [JobName.AgentTurn]: AgentTurnPayload;
   [JobName.PushDelivery]: PushDeliveryPayload;
 }
@@ -60,6 +62,7 @@ export interface JobAttempt {
 /** Which queue each job travels on: turns and webhooks get their own so neither waits behind the other. */
 export const QUEUE_OF_JOB: Record<JobName, QueueName> = {
   [JobName.TaskRetention]: QueueName.Maintenance,
+  [JobName.OrphanedTaskSweep]: QueueName.Maintenance,
   [JobName.AgentTurn]: QueueName.AgentTurns,
   [JobName.PushDelivery]: QueueName.PushDeliveries,
 };

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RedisService } from '../redis/redis.service';
-import type { RetentionPolicy, TaskStore } from './task-store.interface';
+import type { IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore } from './task-store.interface';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
 import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
@@ -52,6 +52,10 @@ export class CachedTaskStore implements TaskStore {
 
   countByState(): Promise<Record<string, number>> {
     return this.inner.countByState();
+  }
+
+  findIdle(query: IdleTaskQuery): Promise<ScopedTask[]> {
+    return this.inner.findIdle(query);
   }
 
   applyRetention(policy: RetentionPolicy): Promise<number> {

@@ -1,7 +1,7 @@
 import { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { TaskScopeConflictError } from './task-store.errors';
-import type { RetentionPolicy } from './task-store.interface';
+import type { IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { isTerminal, stateName } from './task-states';
@@ -64,6 +64,15 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
       counts[state] = (counts[state] ?? 0) + 1;
     }
     return counts;
+  }
+
+  async findIdle({ states, idleMs, limit, now }: IdleTaskQuery): Promise<ScopedTask[]> {
+    const cutoff = (now?.getTime() ?? Date.now()) - idleMs;
+    return [...this.entries.values()]
+      .filter((entry) => entry.updatedAt < cutoff && entry.task.status !== undefined && states.includes(entry.task.status.state))
+      .sort((a, b) => a.updatedAt - b.updatedAt)
+      .slice(0, limit)
+      .map((entry) => ({ task: Task.fromJSON(entry.data), scope: entry.scope }));
   }
 
   async applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number> {

@@ -5,7 +5,7 @@ import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { TaskScopeConflictError } from './task-store.errors';
-import type { RetentionPolicy } from './task-store.interface';
+import type { IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
 import { taskScope, TaskScope } from './task-scope';
 import { stateName, TERMINAL_STATE_NAMES } from './task-states';
@@ -95,6 +95,16 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   async countByState(): Promise<Record<string, number>> {
     const groups = await this.prisma.task.groupBy({ by: ['state'], _count: { _all: true } });
     return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
+  }
+
+  async findIdle({ states, idleMs, limit, now }: IdleTaskQuery): Promise<ScopedTask[]> {
+    const since = now ? timestamptz(now) : Prisma.sql`now()`;
+    const rows = await this.prisma.$queryRaw<{ tenant: string; owner: string; data: unknown }[]>`
+      SELECT tenant, owner, data FROM tasks
+      WHERE state IN (${Prisma.join(states.map(taskStateToJSON))})
+        AND updated_at < ${since} - ${idleMs}::float8 * interval '1 millisecond'
+      ORDER BY updated_at LIMIT ${limit}`;
+    return rows.map((row) => ({ task: Task.fromJSON(row.data), scope: { tenant: row.tenant, owner: row.owner } }));
   }
 
   async applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number> {

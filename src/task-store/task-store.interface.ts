@@ -1,5 +1,6 @@
-import type { Task } from '@a2a-js/sdk';
+import type { Task, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/server';
+import type { TaskScope } from './task-scope';
 
 export const TASK_STORE = Symbol('TASK_STORE');
 
@@ -9,6 +10,20 @@ export interface RetentionPolicy {
   /** Terminal tasks whose last update is older than this are evicted. */
   ttlMs: number;
   now?: Date;
+}
+
+export interface IdleTaskQuery {
+  states: readonly TaskState[];
+  /** Only tasks not written for at least this long. */
+  idleMs: number;
+  limit: number;
+  now?: Date;
+}
+
+/** A task with the scope it is stored under, for maintenance that acts across scopes. */
+export interface ScopedTask {
+  task: Task;
+  scope: TaskScope;
 }
 
 /**
@@ -28,6 +43,8 @@ export interface TaskStore extends A2aTaskStore {
   saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task>;
   /** Number of tasks in each state across all tenants, keyed by the wire name (`TASK_STATE_WORKING`). */
   countByState(): Promise<Record<string, number>>;
+  /** Tasks of every scope in one of `states` that were not written for `idleMs`, least recently written first. */
+  findIdle(query: IdleTaskQuery): Promise<ScopedTask[]>;
   /** Evicts terminal tasks by TTL, then by count, with their push configs; returns how many were evicted. Never touches active tasks. */
   applyRetention(policy: RetentionPolicy): Promise<number>;
 }

@@ -4,6 +4,7 @@ import { Injectable, INestApplicationContext } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { AppModule } from '../../src/app.module';
 import type { SwitchboardConfig } from '../../src/config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
 import { OnJob } from '../../src/queue/on-job.decorator';
+import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
 import { JobName } from '../../src/queue/queue.constants';
 import { QueueModule } from '../../src/queue/queue.module';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
@@ -74,6 +76,20 @@ describe('job queue', () => {
       await deleteRedisKeys(prefix);
     });
 
+    it('queues a turn once however often it is enqueued, and tells while it is pending', async () => {
+      const queue = api.get<JobQueue>(JOB_QUEUE);
+      const taskId = randomUUID();
+      const request = { message: { messageId: 'm1', taskId, role: 'ROLE_USER', parts: [{ text: 'once' }] } };
+      const payload = { agent: 'echo', taskId, contextId: 'ctx', request, caller: { tenant: '', userName: 'tester', authenticated: true }, announced: false };
+      const jobId = agentTurnJobId(taskId, 'm1');
+      expect(await queue.isPending(JobName.AgentTurn, jobId)).toBe(false);
+      await queue.enqueue(JobName.AgentTurn, payload, { jobId });
+      await queue.enqueue(JobName.AgentTurn, payload, { jobId });
+      expect((await queue.counts())['agent-turns'].waiting).toBe(1);
+      expect(await queue.isPending(JobName.AgentTurn, jobId)).toBe(true);
+      expect(await queue.isPending(JobName.AgentTurn, agentTurnJobId(taskId, 'm2'))).toBe(false);
+    });
+
     it('leaves the job waiting until a worker runs it', async () => {
       await expectRetentionThroughQueue(api, async () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -127,7 +143,7 @@ describe('job queue', () => {
           QueueModule.forRoot({ tasks: 'memory', shared: 'memory' }, true, config.queue),
         ],
       });
-      await expect(module.compile().then((m) => m.init())).rejects.toThrow(/No handler for job\(s\) task-retention, agent-turn, push-delivery: mark one/);
+      await expect(module.compile().then((m) => m.init())).rejects.toThrow(/No handler for job\(s\) task-retention, orphaned-task-sweep, agent-turn, push-delivery: mark one/);
     });
   });
 });

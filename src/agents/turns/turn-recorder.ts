@@ -3,6 +3,7 @@ import {
   AgentEvent,
   AgentExecutionEvent,
   DefaultExecutionEventBus,
+  RequestContext,
   ResultManager,
   ServerCallContext,
 } from '@a2a-js/sdk/server';
@@ -12,7 +13,19 @@ import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore } from '../../task-store/task-store.interface';
 import type { PushNotifier, PushTargets } from '../push/push-notifier.service';
 import { toAgentEvent } from '../stream-events';
+import { TurnPublisher } from '../turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
+import { TurnNotRecordedError } from './turn-not-recorded.error';
+import { retryStoreCall, StoreRetryPolicy } from './store-retry';
+
+/** The events `build` publishes, captured rather than recorded. */
+function eventsOf(ids: { taskId: string; contextId: string }, build: (publish: TurnPublisher) => void): AgentExecutionEvent[] {
+  const events: AgentExecutionEvent[] = [];
+  const capture = new DefaultExecutionEventBus();
+  capture.on('event', (event) => events.push(event));
+  build(new TurnPublisher(capture, ids));
+  return events;
+}
 
 function completedWith(message: Message, taskId: string, contextId: string): AgentExecutionEvent {
   return AgentEvent.statusUpdate({
@@ -31,6 +44,8 @@ export interface TurnRecorderDeps {
   store: TaskStore;
   stream: TaskEventStream;
   push: PushNotifier;
+  /** How failed writes are tried again; a deadline of 0 fails at the first failure. */
+  writeRetry: StoreRetryPolicy;
 }
 
 /**
@@ -42,7 +57,10 @@ export interface TurnRecorderDeps {
  *
  * It is the SDK's ExecutionEventBus, so executors publish to it directly; events are recorded in
  * order, in batches (those published while the previous batch was being recorded), and `settled()`
- * waits for all of them.
+ * waits for all of them. A write that fails is tried again (`writeRetry`) before the batch goes on,
+ * so nothing is published before it is saved and nothing is dropped; one that still fails at the
+ * deadline fails the recorder: it records nothing more, and `settled()` rejects with
+ * TurnNotRecordedError.
  */
 export class TurnRecorder extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TurnRecorder.name);
@@ -50,10 +68,16 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private readonly results: ResultManager;
   private chain: Promise<void> = Promise.resolve();
   private readonly pending: AgentExecutionEvent[] = [];
-  private failure: unknown;
+  private failure?: TurnNotRecordedError;
   private persisted: boolean;
+  private savedOnce = false;
   private lastSave = 0;
+  /** The turn's last event, once applied: what comes after it is ignored. */
+  private closing?: 'message' | TaskState;
+  /** The turn's last event, once recorded. */
   private endedWith?: 'message' | TaskState;
+  /** A `task` event of this turn is on the stream (or the API announced the task). */
+  private taskStreamed: boolean;
   /** Webhooks of the task, loaded at the first event and again at the last, so one registered mid-turn hears how it ended. */
   private pushTargets?: PushTargets;
 
@@ -66,6 +90,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   ) {
     super();
     this.persisted = existing !== undefined;
+    this.taskStreamed = announced;
     if (announced) this.lastSave = Date.now();
     this.buffer = new SnapshotBuffer(existing);
     this.results = new ResultManager(this.buffer, context);
@@ -75,7 +100,12 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     return this.buffer.current;
   }
 
-  /** Set once the turn published its last event: a message, a terminal or an interrupted state. */
+  /** Set once a save of this recorder reached the store. */
+  get saved(): boolean {
+    return this.savedOnce;
+  }
+
+  /** Set once the turn's last event (a message, a terminal or an interrupted state) is recorded. */
   get ended(): boolean {
     return this.endedWith !== undefined;
   }
@@ -85,7 +115,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     // A batch is already waiting to be recorded: this event joins it.
     if (this.pending.length > 1) return;
     this.chain = this.chain.then(() => this.recordPending()).catch((error: unknown) => {
-      this.failure ??= error;
+      this.failure ??= error instanceof TurnNotRecordedError ? error : new TurnNotRecordedError(this.taskId, error);
     });
   }
 
@@ -103,10 +133,32 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     }
   }
 
-  /** Waits until every published event is recorded; rejects if recording one failed. */
+  /** Waits until every published event is recorded; rejects with TurnNotRecordedError if recording one failed. */
   async settled(): Promise<void> {
     await this.chain;
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * After the recorder failed: tells the task's stream that the turn failed, without saving (the
+   * store is what failed), so that clients waiting on the stream get an answer; the task's row is
+   * settled by the orphaned-task sweep once the store is back. Best effort: the stream's store may
+   * be the one that is down.
+   */
+  async abandon(requestContext: RequestContext, text: string): Promise<void> {
+    const [announced, failed] = eventsOf(requestContext, (publish) => {
+      publish.task(requestContext);
+      publish.status(TaskState.TASK_STATE_FAILED, text);
+    }) as [Extract<AgentExecutionEvent, { kind: 'task' }>, Extract<AgentExecutionEvent, { kind: 'statusUpdate' }>];
+    const responses: StreamResponse[] = [{ payload: { $case: 'statusUpdate', value: failed.data } }];
+    if (!this.taskStreamed) {
+      // Clients that never saw the task get it whole, as it stands, failed.
+      const task = { ...(this.buffer.current ?? announced.data), status: failed.data.status };
+      responses.unshift({ payload: { $case: 'task', value: task } });
+    }
+    await this.deps.stream.publish(this.taskId, responses, { close: true }).catch((error: Error) => {
+      this.logger.warn({ taskId: this.taskId, err: error.message }, 'could not tell the task stream that its turn failed');
+    });
   }
 
   /**
@@ -115,9 +167,14 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * bursts, so batches keep database and Redis round trips per turn few.
    */
   private async recordPending(): Promise<void> {
+    const events = this.pending.splice(0);
+    if (this.failure) {
+      this.logger.warn({ taskId: this.taskId, events: events.length }, 'events after the turn failed to record dropped');
+      return;
+    }
     const responses: StreamResponse[] = [];
     let mustSave = false;
-    for (const event of this.pending.splice(0)) {
+    for (const event of events) {
       const applied = await this.apply(event);
       if (!applied) continue;
       responses.push(applied.response);
@@ -125,24 +182,40 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     }
     if (responses.length === 0) return;
     if (mustSave) {
-      const kept = await this.save();
+      const kept = await this.write('save', () => this.save());
       if (kept && isTerminal(kept) && kept.status?.state !== this.buffer.current?.status?.state) {
-        this.endedWith = kept.status!.state;
+        this.closing = this.endedWith = kept.status!.state;
         this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
         return;
       }
     }
-    const ended = this.endedWith;
-    const closes = ended === 'message' || (ended !== undefined && TERMINAL_TASK_STATES.includes(ended));
-    await this.deps.stream.publish(this.taskId, responses, { close: closes });
-    if (ended === 'message') return;
-    if (!this.pushTargets || ended !== undefined) this.pushTargets = await this.deps.push.targets(this.taskId, this.context);
+    const ending = this.closing;
+    const closes = ending === 'message' || (ending !== undefined && TERMINAL_TASK_STATES.includes(ending));
+    await this.write('publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes }));
+    this.taskStreamed ||= responses.some((response) => response.payload?.$case === 'task');
+    this.endedWith = ending;
+    if (ending === 'message') return;
+    // Webhooks are not the task: when they cannot be queued, the turn goes on without them.
+    await this.write('webhooks', () => this.notify(responses, ending !== undefined)).catch((error: Error) => {
+      this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
+    });
+  }
+
+  private async notify(responses: StreamResponse[], last: boolean): Promise<void> {
+    if (!this.pushTargets || last) this.pushTargets = await this.deps.push.targets(this.taskId, this.context);
     for (const response of responses) await this.deps.push.notify(this.pushTargets, response, this.buffer.current!);
+  }
+
+  /** Runs one write of the batch, trying it again while the store is unreachable. */
+  private write<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    return retryStoreCall(operation, this.deps.writeRetry, (error, failures, delayMs) => {
+      this.logger.warn({ taskId: this.taskId, write: what, failures, retryInMs: delayMs, err: (error as Error).message }, 'task write failed; retrying');
+    });
   }
 
   /** Applies one event to the snapshot; returns what to publish for it and whether the snapshot must be saved first. */
   private async apply(event: AgentExecutionEvent): Promise<{ response: StreamResponse; mustSave: boolean } | undefined> {
-    if (this.ended) {
+    if (this.closing) {
       this.logger.warn({ taskId: this.taskId, kind: event.kind }, 'event after the end of the turn ignored');
       return undefined;
     }
@@ -153,13 +226,13 @@ export class TurnRecorder extends DefaultExecutionEventBus {
       if (event.kind === 'message') return this.apply(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
     }
     if (event.kind === 'message') {
-      this.endedWith = 'message';
+      this.closing = 'message';
       return { response: { payload: { $case: 'message', value: event.data } }, mustSave: false };
     }
     await this.results.processEvent(event);
     const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
     const ending = state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_STATES.includes(state));
-    if (ending) this.endedWith = state;
+    if (ending) this.closing = state;
     return { response: this.streamResponse(event), mustSave: ending || !this.persisted || Date.now() - this.lastSave >= CHECKPOINT_MS };
   }
 
@@ -169,7 +242,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (!snapshot) return undefined;
     this.lastSave = Date.now();
     const stored = await this.deps.store.saveUnlessEnded(snapshot, this.context);
-    this.persisted = true;
+    this.persisted = this.savedOnce = true;
     return stored;
   }
 

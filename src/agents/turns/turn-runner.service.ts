@@ -1,5 +1,5 @@
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
-import { RequestContext } from '@a2a-js/sdk/server';
+import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
@@ -8,8 +8,12 @@ import { isTerminal } from '../../task-store/task-states';
 import { AgentRegistry } from '../agent-registry.service';
 import { TurnPublisher } from '../turn-publisher';
 import { callContextOf } from './caller-scope';
+import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { TurnRecorder } from './turn-recorder';
 import { TurnRecorderFactory } from './turn-recorder.factory';
+
+/** What a client is told when a turn's task or events could not be stored. */
+export const NOT_RECORDED_TEXT = 'The task could not be saved while its store was unavailable; send the message again.';
 
 /**
  * Runs agent turns on a worker: rebuilds the SDK's request context from the job, runs the agent's
@@ -17,7 +21,9 @@ import { TurnRecorderFactory } from './turn-recorder.factory';
  * `canceled` when a cancel arrived, `failed` when the executor threw, ended without a final state,
  * or when this job is a re-run after its first worker died mid-turn (the task then keeps everything
  * that worker streamed, saved or not), unless the executor can resume the turn (a gateway agent
- * following a remote task).
+ * following a remote task). A turn whose task or events could not be written in time fails its
+ * job (never completes with unsaved events); its stream is told, and the task row is settled by the
+ * orphaned-task sweep.
  */
 @Injectable()
 export class TurnRunner {
@@ -38,11 +44,29 @@ export class TurnRunner {
 
   private async runTurn(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
     const context = callContextOf(payload.caller);
-    const existing = await this.recorders.load(payload.taskId, context);
-    if (existing && isTerminal(existing)) return;
     const request = SendMessageRequest.fromJSON(payload.request);
+    let recorder: TurnRecorder | undefined;
+    try {
+      recorder = await this.recorders.forTurn(payload.taskId, context, { announced: payload.announced });
+      await this.runRecorded(payload, attempt, { request, context }, recorder);
+    } catch (error) {
+      if (!(error instanceof TurnNotRecordedError)) throw error;
+      this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
+      const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
+      await (recorder ?? this.recorders.create(payload.taskId, context, undefined)).abandon(requestContext, NOT_RECORDED_TEXT);
+      throw error;
+    }
+  }
+
+  private async runRecorded(
+    payload: AgentTurnPayload,
+    attempt: JobAttempt,
+    { request, context }: { request: SendMessageRequest; context: ServerCallContext },
+    recorder: TurnRecorder,
+  ): Promise<void> {
+    const existing = recorder.task;
+    if (existing && isTerminal(existing)) return;
     const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, existing);
-    const recorder = this.recorders.create(payload.taskId, context, existing, payload.announced);
     const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
     const agent = this.agents.find(payload.agent);
     if (attempt.attemptsStarted > 1) {
@@ -71,6 +95,7 @@ export class TurnRunner {
         await executor(watch.signal);
         await recorder.settled();
       } catch (error) {
+        if (error instanceof TurnNotRecordedError) throw error;
         if (!watch.signal.aborted) {
           this.logger.warn({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed');
           return await end(TaskState.TASK_STATE_FAILED, `Agent error: ${(error as Error).message ?? String(error)}`);
@@ -85,7 +110,7 @@ export class TurnRunner {
 
   /** Publishes the final state (after the task itself, if the turn never got to publish it). */
   private async end(recorder: TurnRecorder, requestContext: RequestContext, state: TaskState, text: string): Promise<void> {
-    await recorder.settled().catch(() => undefined);
+    await recorder.settled();
     if (recorder.ended) return;
     const publish = new TurnPublisher(recorder, requestContext);
     if (!recorder.task) publish.task(requestContext);

@@ -54,6 +54,11 @@ export class ServiceProcess {
     return this.stdout + this.stderr;
   }
 
+  /** True when a line the process wrote (in its last 64 KB of output) holds every one of `texts`: a test waits on a log event with it. */
+  hasLogged(...texts: string[]): boolean {
+    return `${this.stdout}\n${this.stderr}`.split('\n').some((line) => texts.every((text) => line.includes(text)));
+  }
+
   /** The last lines the process wrote, for failure messages. */
   report(): string {
     const last = (text: string) => text.trimEnd().split('\n').slice(-REPORT_LINES).join('\n') || '(empty)';

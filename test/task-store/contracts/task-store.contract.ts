@@ -273,5 +273,30 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         if (pushConfigs) expect(await pushConfigs.load('t1', alice)).toEqual([]);
       });
     });
+
+    describe('findIdle', () => {
+      const wanted = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
+
+      it('finds tasks in the given states not written for the given time, across scopes, least recently written first, with their scope', async () => {
+        await store.save(makeTask('submitted', { state: TaskState.TASK_STATE_SUBMITTED }), bob);
+        await sleep(5);
+        await store.save(makeTask('working'), aliceElsewhere);
+        await store.save(makeTask('waiting', { state: TaskState.TASK_STATE_INPUT_REQUIRED }), alice);
+        await store.save(makeTask('done', { state: TaskState.TASK_STATE_COMPLETED }), alice);
+        const idle = await store.findIdle({ states: wanted, idleMs: HOUR, limit: 10, now: new Date(Date.now() + 2 * HOUR) });
+        expect(idle.map(({ task, scope }) => [task.id, scope])).toEqual([
+          ['submitted', { tenant: 'acme', owner: 'bob' }],
+          ['working', { tenant: 'globex', owner: 'alice' }],
+        ]);
+        expect(idle[0].task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+      });
+
+      it('leaves out tasks written within the idle time, and stops at the limit', async () => {
+        await store.save(makeTask('t1'), alice);
+        await store.save(makeTask('t2'), alice);
+        expect(await store.findIdle({ states: wanted, idleMs: HOUR, limit: 10 })).toEqual([]);
+        expect(await store.findIdle({ states: wanted, idleMs: HOUR, limit: 1, now: new Date(Date.now() + 2 * HOUR) })).toHaveLength(1);
+      });
+    });
   });
 }

@@ -1,0 +1,47 @@
+import { backoffDelayMs, BackoffSettings } from '../../common/backoff';
+import { TaskScopeConflictError } from '../../task-store/task-store.errors';
+
+export interface StoreRetryPolicy extends BackoffSettings {
+  /** How long after the first failure a call is still tried again; 0: never. */
+  deadlineMs: number;
+}
+
+export interface StoreRetryClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: StoreRetryClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Failures that trying again cannot mend. */
+function isPermanent(error: unknown): boolean {
+  return error instanceof TaskScopeConflictError;
+}
+
+/**
+ * Runs `call` (a read or write of a store) until it succeeds: a failure (a store that is down or
+ * restarting) is tried again with backoff until `deadlineMs` after the first one, then its error is
+ * thrown. `onRetry` hears each failure that will be tried again.
+ */
+export async function retryStoreCall<T>(
+  call: () => Promise<T>,
+  policy: StoreRetryPolicy,
+  onRetry: (error: unknown, failures: number, delayMs: number) => void,
+  clock: StoreRetryClock = REAL_CLOCK,
+): Promise<T> {
+  let deadline: number | undefined;
+  for (let failures = 0; ; ) {
+    try {
+      return await call();
+    } catch (error) {
+      deadline ??= clock.now() + policy.deadlineMs;
+      const delayMs = Math.min(backoffDelayMs(failures, policy), deadline - clock.now());
+      if (isPermanent(error) || delayMs <= 0) throw error;
+      onRetry(error, ++failures, delayMs);
+      await clock.sleep(delayMs);
+    }
+  }
+}
