@@ -18,6 +18,13 @@ interface Run {
   exit: Promise<number | null>;
 }
 
+const runs: Run[] = [];
+
+// A test that fails midway must not leave a server behind (jest would wait for it).
+afterAll(() => {
+  for (const { child } of runs) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** Runs the real `switchboard` command in an empty directory with a minimal environment. */
 function run(args: string[], env: Record<string, string> = {}): Run {
   const cwd = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
@@ -34,7 +41,9 @@ function run(args: string[], env: Record<string, string> = {}): Run {
     output += chunk.toString();
   });
   const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, output: () => output, exit };
+  const started = { child, stdout: () => stdout, stderr: () => stderr, output: () => output, exit };
+  runs.push(started);
+  return started;
 }
 
 /** Waits until the process has written `pattern` (returning its first group), or fails with its output if it exits first. */
