@@ -1,3 +1,4 @@
+import { MigrationError } from '../database/migrator';
 import { assertDatabaseMigrated, DatabaseNotMigratedError } from '../database/schema-version';
 import { EXIT_CONFIG, StartupError } from './startup-error';
 
@@ -20,9 +21,24 @@ export async function checkDatabaseAtBoot(databaseUrl: string | undefined, warn:
     await assertDatabaseMigrated(databaseUrl, CHECK_TIMEOUT_MS);
   } catch (error) {
     if (error instanceof DatabaseNotMigratedError) throw new StartupError(`Cannot start: ${error.message}.`, EXIT_CONFIG);
-    const { code, message } = error as { code?: string; message: string };
-    const remedy = code === undefined ? undefined : UNUSABLE_DATABASE[code];
-    if (remedy) throw new StartupError(`Cannot use the database at DATABASE_URL (database.url): ${message}; ${remedy}.`, EXIT_CONFIG);
-    warn(`could not check the database schema (${message}); starting anyway: /readyz reports Postgres and the schema until they answer`);
+    const unusable = unusableDatabase(error);
+    if (unusable) throw unusable;
+    warn(`could not check the database schema (${(error as Error).message}); starting anyway: /readyz reports Postgres and the schema until they answer`);
   }
+}
+
+/** What `switchboard migrate` says when it cannot: one line, not a stack, unless the error is not the database's. */
+export function migrationFailure(error: unknown): unknown {
+  if (error instanceof MigrationError) return new StartupError(`Cannot migrate: ${error.message}.`, 1);
+  const unusable = unusableDatabase(error);
+  if (unusable) return unusable;
+  // Node's system errors (ECONNREFUSED, ENOTFOUND, ...) and Postgres errors carry a code; a bug does not.
+  if ((error as { code?: unknown })?.code !== undefined) return new StartupError(`Cannot migrate the database at DATABASE_URL (database.url): ${(error as Error).message}.`, 1);
+  return error;
+}
+
+function unusableDatabase(error: unknown): StartupError | undefined {
+  const { code, message } = error as { code?: string; message: string };
+  const remedy = code === undefined ? undefined : UNUSABLE_DATABASE[code];
+  return remedy ? new StartupError(`Cannot use the database at DATABASE_URL (database.url): ${message}; ${remedy}.`, EXIT_CONFIG) : undefined;
 }

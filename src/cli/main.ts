@@ -17,7 +17,7 @@ import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-serve
 import { assertSafeToListen } from '../security/listen-policy';
 import { BannerFacts, startupBanner } from './banner';
 import { parseCommandLine } from './command-line';
-import { checkDatabaseAtBoot } from './database-check';
+import { checkDatabaseAtBoot, migrationFailure } from './database-check';
 import { API_PORT, assertCanListen, describeListenError, WORKER_HEALTH_PORT } from './listen-check';
 import { EXIT_CONFIG, EXIT_USAGE, StartupError } from './startup-error';
 
@@ -86,7 +86,9 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
 
 async function migrate(config: SwitchboardConfig): Promise<void> {
   if (!config.database.url) throw new ConfigError('migrate', ['database.url: `switchboard migrate` needs a database (DATABASE_URL)']);
-  const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR);
+  const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR).catch((error: unknown) => {
+    throw migrationFailure(error);
+  });
   process.stderr.write(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date: no migration to apply.\n');
 }
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { SWITCHBOARD_VERSION } from '../../src/version';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createDatabase, createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl, uniqueName } from '../support/test-database';
+import { adminDatabaseUrl, createDatabase, createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl, uniqueName } from '../support/test-database';
 
 const BIN = resolve(__dirname, '../../bin/switchboard.js');
 
@@ -188,6 +188,13 @@ describe('switchboard command', () => {
   });
 });
 
+/** A loopback port nothing listens on: connections to it are refused at once. */
+async function closedPort(): Promise<number> {
+  const { port, server } = await takePort();
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
+
 describe('switchboard with a database', () => {
   const databases: TestDatabase[] = [];
   const redisPrefix = testRedisPrefix();
@@ -208,6 +215,32 @@ describe('switchboard with a database', () => {
       expect(process.stderr()).toMatch(/^Cannot start: the database is not migrated: none of the \d+ migrations is applied \(.*\); run `switchboard migrate` \(npm run migrate\) with the same DATABASE_URL\.\n$/);
       expect(process.stdout()).toBe('');
     }
+  });
+
+  it('refuses a database that does not exist, saying to create it', async () => {
+    const url = new URL(adminDatabaseUrl());
+    url.pathname = `/${uniqueName('switchboard_missing')}`;
+    const serve = run(['serve'], { DATABASE_URL: url.toString() });
+    expect(await serve.exit).toBe(78);
+    expect(serve.stderr()).toMatch(/^Cannot use the database at DATABASE_URL \(database\.url\): database "switchboard_missing_\w+" does not exist; create it, then run `switchboard migrate`\.\n$/);
+  });
+
+  it('starts with a warning when Postgres does not answer yet, and /readyz reports it', async () => {
+    const port = await closedPort();
+    const serve = run(['serve'], { DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/switchboard` });
+    const url = await listeningUrl(serve);
+    const ready = await fetch(`${url}/readyz`);
+    expect(await stop(serve)).toBe(0);
+    expect(serve.stderr()).toMatch(new RegExp(`^switchboard: could not check the database schema \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); starting anyway`));
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks).toMatchObject({ postgres: { status: 'down' }, schema: { status: 'down' } });
+  });
+
+  it('says in one line that `migrate` cannot reach Postgres', async () => {
+    const port = await closedPort();
+    const migrate = run(['migrate'], { DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/switchboard` });
+    expect(await migrate.exit).toBe(1);
+    expect(migrate.stderr()).toBe(`Cannot migrate the database at DATABASE_URL (database.url): connect ECONNREFUSED 127.0.0.1:${port}.\n`);
   });
 
   it('shows a durable API with keys in its banner, without the stores\' credentials', async () => {
