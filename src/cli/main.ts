@@ -1,7 +1,6 @@
 /** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers), `mcp` (MCP over stdio) and `migrate`. */
 import 'reflect-metadata';
 import { ConsoleLogger, INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
-import { resolve } from 'node:path';
 import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory';
 import { ConfigError } from '../config/config-error';
 import { loadConfig, LoadedConfig } from '../config/config.loader';
@@ -9,52 +8,59 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
 import { applyMigrations } from '../database/migrator';
+import { MIGRATIONS_DIR } from '../database/schema-version';
 import { ReadinessService } from '../health/readiness.service';
 import { startWorkerHealthServer } from '../health/worker-health.server';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
 import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
 import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
 import { assertSafeToListen } from '../security/listen-policy';
+import { BannerFacts, startupBanner } from './banner';
+import { parseCommandLine } from './command-line';
+import { checkDatabaseAtBoot, migrationFailure } from './database-check';
+import { API_PORT, assertCanListen, describeListenError, WORKER_HEALTH_PORT } from './listen-check';
+import { EXIT_CONFIG, EXIT_USAGE, StartupError } from './startup-error';
 
-const USAGE = `Usage: switchboard <command>
-
-Commands:
-  serve    Run the HTTP API (A2A, MCP, health). Default command.
-  worker   Run queue workers only (agent turns, retention).
-  mcp      Serve MCP over stdio: relays to the Switchboard at SWITCHBOARD_URL (with
-           SWITCHBOARD_API_KEY) if it answers, else runs the agents in this process.
-  migrate  Apply the database migrations (DATABASE_URL) and exit; safe to run again.
-
-Configuration: ./switchboard.toml or the file named by SWITCHBOARD_CONFIG, then environment
-overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;
-
-const EXIT_CONFIG_ERROR = 78;
 /** Delegates to the app's pino logger once an app has called useLogger. */
 const logger = new Logger('switchboard');
 
-async function main(argv: string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
-  if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+async function main(args: string[]): Promise<void> {
+  const invocation = parseCommandLine(args);
+  if (invocation.kind === 'print') {
+    process.stdout.write(`${invocation.text}\n`);
     return;
   }
-  if (command === 'mcp') return mcp();
-  if (command === 'migrate') return migrate(loadConfig().config);
-  if (command !== 'serve' && command !== 'worker') {
-    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
-    process.exit(64);
+  if (invocation.kind === 'usage-error') throw new StartupError(invocation.text, EXIT_USAGE);
+  switch (invocation.command) {
+    case 'mcp':
+      return mcp();
+    case 'migrate':
+      return migrate(loadConfig().config);
+    case 'serve':
+      return serve(loadConfig());
+    case 'worker':
+      return work(loadConfig());
   }
-  const loaded = loadConfig();
-  if (command === 'serve') await serve(loaded);
-  else await work(loaded);
 }
 
 async function serve({ config, file }: LoadedConfig): Promise<void> {
+  const { host, port } = config.server;
   assertSafeToListen(config);
+  await assertCanListen(host, port, API_PORT);
+  await checkDatabaseAtBoot(config.database.url, warnOnStderr);
   const app = await createHttpApp(config);
   announce(app, config, file);
-  await app.listen({ host: config.server.host, port: config.server.port });
-  logger.log({ url: await app.getUrl() }, 'switchboard listening');
+  if (config.auth.api_keys.length === 0) {
+    logger.warn('OPEN MODE: no API keys are configured, every route answers without Authorization. Set SWITCHBOARD_API_KEYS to require one.');
+  }
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    throw describeListenError(error, host, port, API_PORT);
+  }
+  const url = await app.getUrl();
+  logger.log({ url }, 'switchboard listening');
+  showBanner(config, { role: 'api', url, configFile: file });
   stopOnSignals(app, config);
 }
 
@@ -62,21 +68,27 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   if (!config.redis.url) {
     throw new ConfigError('worker', ['redis.url: the worker process needs Redis (REDIS_URL) to take jobs from']);
   }
+  const { host } = config.server;
+  const port = config.queue.health_port;
+  if (port !== undefined) await assertCanListen(host, port, WORKER_HEALTH_PORT);
+  await checkDatabaseAtBoot(config.database.url, warnOnStderr);
   const app = await createWorkerApp(config);
   announce(app, config, file);
   await app.init();
-  const port = config.queue.health_port;
-  const health = port === undefined ? undefined : await startWorkerHealthServer(app.get(ReadinessService), config.server.host, port);
-  logger.log(port === undefined ? {} : { healthUrl: `http://${config.server.host}:${port}/readyz` }, 'switchboard worker running');
+  const health = port === undefined ? undefined : await startWorkerHealthServer(app.get(ReadinessService), host, port).catch((error: unknown) => {
+    throw describeListenError(error, host, port, WORKER_HEALTH_PORT);
+  });
+  const healthUrl = port === undefined ? undefined : `http://${host}:${port}/readyz`;
+  logger.log(healthUrl ? { healthUrl } : {}, 'switchboard worker running');
+  showBanner(config, { role: 'worker', healthUrl, configFile: file });
   stopOnSignals(app, config, () => health?.close());
 }
 
-/** The migrations ship beside dist/ (and src/): the package's own `prisma/migrations`. */
-const MIGRATIONS_DIR = resolve(__dirname, '../../prisma/migrations');
-
 async function migrate(config: SwitchboardConfig): Promise<void> {
   if (!config.database.url) throw new ConfigError('migrate', ['database.url: `switchboard migrate` needs a database (DATABASE_URL)']);
-  const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR);
+  const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR).catch((error: unknown) => {
+    throw migrationFailure(error);
+  });
   process.stderr.write(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date: no migration to apply.\n');
 }
 
@@ -98,6 +110,7 @@ async function mcp(): Promise<void> {
   if (!config.a2a.enabled || !config.mcp_server.enabled) {
     throw new ConfigError('mcp', ['a2a.enabled and mcp_server.enabled: `switchboard mcp` serves the agents, which need both']);
   }
+  await checkDatabaseAtBoot(config.database.url, warnOnStderr);
   const app = await createAppContext(config, 'stdio');
   logger.warn(
     { switchboardUrl: url ?? null },
@@ -138,6 +151,15 @@ function announce(app: INestApplicationContext, config: SwitchboardConfig, file:
   }
 }
 
+/** For a person at a terminal: JSON log lines are for machines, pretty ones say it all themselves. */
+function showBanner(config: SwitchboardConfig, facts: BannerFacts): void {
+  if (!config.log.pretty) process.stderr.write(`${startupBanner(config, facts)}\n`);
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`switchboard: ${message}\n`);
+}
+
 /** First signal: drain and close (in-flight requests and jobs finish). Timeout or second signal: exit now. */
 function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, beforeClose: () => void = () => {}): void {
   let stopping = false;
@@ -169,7 +191,11 @@ function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
-    process.exit(EXIT_CONFIG_ERROR);
+    process.exit(EXIT_CONFIG);
+  }
+  if (error instanceof StartupError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(error.exitCode);
   }
   process.stderr.write(`switchboard failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);

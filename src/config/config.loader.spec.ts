@@ -108,6 +108,21 @@ url = "https://research.example.com"
     ]);
   });
 
+  it.each([
+    ['DATABASE_URL', 'notaurl', /^database\.url \(from DATABASE_URL\): must be a postgresql:\/\/ or postgres:\/\/ URL/],
+    ['DATABASE_URL', 'mysql://root:hunter2@db/app', /^database\.url \(from DATABASE_URL\): must be a postgresql:\/\//],
+    ['REDIS_URL', 'localhost:6379', /^redis\.url \(from REDIS_URL\): must be a redis:\/\/ or rediss:\/\/ URL/],
+  ])('refuses a malformed %s (%s) like every other URL, without repeating the value', (variable, value, problem) => {
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, [variable]: value }));
+    expect(problems).toEqual([expect.stringMatching(problem)]);
+    expect(problems[0]).not.toContain(value);
+  });
+
+  it('refuses a malformed store URL written in the file, naming its key', () => {
+    const file = writeConfig('[database]\nurl = "db.internal:5432"\n[redis]\nurl = "rediss://cache.internal:6380"\n');
+    expect(problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([expect.stringMatching(/^database\.url: must be a postgresql:\/\//)]);
+  });
+
   it('names the environment variable behind a bad list entry', () => {
     const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'short' }));
     expect(problems[0]).toMatch(/^auth\.api_keys\[0\] \(from SWITCHBOARD_API_KEYS\): .*at least 16 characters/);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from '../a2a-client/external-agent.schema';
 import type { SubagentManifest } from '../a2a-client/subagent-manifest.schema';
 import { envVarNameSchema, headerNameSchema, nameSchema } from './names.schema';
+import { databaseUrlSchema, redisUrlSchema } from './store-urls.schema';
 
 const MB = 1024 * 1024;
 
@@ -107,10 +108,10 @@ export const configSchema = z.strictObject({
       window_secs: z.number().positive().default(60),
     })
     .prefault({}),
-  database: z.strictObject({ url: z.string().optional() }).prefault({}),
+  database: z.strictObject({ url: databaseUrlSchema.optional() }).prefault({}),
   redis: z
     .strictObject({
-      url: z.string().optional(),
+      url: redisUrlSchema.optional(),
       key_prefix: z.string().default('switchboard:'),
     })
     .prefault({}),

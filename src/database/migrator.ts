@@ -17,11 +17,31 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
-interface AppliedMigration {
+/** A row of `_prisma_migrations`, as far as deciding what is applied goes. */
+export interface AppliedMigration {
   migration_name: string;
-  checksum: string;
   finished_at: Date | null;
   rolled_back_at: Date | null;
+}
+
+export const APPLIED_MIGRATIONS_QUERY = 'SELECT migration_name, finished_at, rolled_back_at FROM "_prisma_migrations"';
+
+export interface MigrationState {
+  /** A migration started and never finished (it failed, or is being applied right now): nothing after it may run. */
+  unfinished?: string;
+  /** Migrations of `expected` not applied, in order. */
+  pending: string[];
+}
+
+/** Compares a database's `_prisma_migrations` rows with the migrations a build ships; rolled-back rows do not count. */
+export function migrationState(rows: AppliedMigration[], expected: string[]): MigrationState {
+  const live = rows.filter((row) => row.rolled_back_at === null);
+  const done = new Set(live.map((row) => row.migration_name));
+  return { unfinished: live.find((row) => row.finished_at === null)?.migration_name, pending: expected.filter((name) => !done.has(name)) };
+}
+
+export function unfinishedMigrationMessage(name: string): string {
+  return `migration ${name} failed earlier and was not resolved (or is being applied right now); see its logs in _prisma_migrations, fix the database, then mark it rolled back`;
 }
 
 export class MigrationError extends Error {
@@ -43,24 +63,18 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
   try {
     await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
     await client.query(MIGRATIONS_TABLE);
-    const { rows } = await client.query<AppliedMigration>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
-    const live = rows.filter((row) => row.rolled_back_at === null);
-    const failed = live.find((row) => row.finished_at === null);
-    if (failed) throw new MigrationError(`migration ${failed.migration_name} failed earlier and was not resolved; see its logs in _prisma_migrations, fix the database, then mark it rolled back`);
-    const done = new Set(live.map((row) => row.migration_name));
-    const applied: string[] = [];
-    for (const name of migrationNames(migrationsDir)) {
-      if (done.has(name)) continue;
-      await applyOne(client, name, readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8'));
-      applied.push(name);
-    }
-    return applied;
+    const { rows } = await client.query<AppliedMigration>(APPLIED_MIGRATIONS_QUERY);
+    const { unfinished, pending } = migrationState(rows, migrationNames(migrationsDir));
+    if (unfinished) throw new MigrationError(unfinishedMigrationMessage(unfinished));
+    for (const name of pending) await applyOne(client, name, readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8'));
+    return pending;
   } finally {
     await client.end();
   }
 }
 
-function migrationNames(migrationsDir: string): string[] {
+/** The migrations in `migrationsDir` (`<name>/migration.sql`), in the order they apply. */
+export function migrationNames(migrationsDir: string): string[] {
   if (!existsSync(migrationsDir)) throw new MigrationError(`no migrations directory at ${migrationsDir}`);
   return readdirSync(migrationsDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(migrationsDir, entry.name, 'migration.sql')))

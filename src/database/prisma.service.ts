@@ -5,6 +5,7 @@ import { Pool, QueryResultRow } from 'pg';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { withTimeout } from '../common/with-timeout';
 import { PrismaClient } from '../generated/prisma/client';
+import { assertMigrated } from './schema-version';
 
 /** Connections per process; a statement holds one for a few milliseconds. */
 const POOL_SIZE = 10;
@@ -41,6 +42,15 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
 
   async ping(timeoutMs: number): Promise<void> {
     await withTimeout(this.$queryRaw`SELECT 1`, timeoutMs, 'Postgres SELECT 1');
+  }
+
+  /** Rejects with DatabaseNotMigratedError when the schema lacks a migration this build ships (dropped, or never applied). */
+  async checkSchema(timeoutMs: number): Promise<void> {
+    await withTimeout(
+      assertMigrated(async <R>(sql: string) => (await this.pool.query(sql)).rows as R[]),
+      timeoutMs,
+      'Postgres schema check',
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

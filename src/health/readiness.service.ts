@@ -26,7 +26,11 @@ export class ReadinessService {
 
   async check(): Promise<Readiness> {
     const probes: Record<string, () => Promise<void>> = { queue: () => this.queue.ping(CHECK_TIMEOUT_MS) };
-    if (this.database) probes.postgres = () => this.database!.ping(CHECK_TIMEOUT_MS);
+    if (this.database) {
+      probes.postgres = () => this.database!.ping(CHECK_TIMEOUT_MS);
+      // Tables dropped or never migrated: Postgres answers, but every task query would fail.
+      probes.schema = () => this.database!.checkSchema(CHECK_TIMEOUT_MS);
+    }
     if (this.redis) probes.redis = () => this.redis!.ping(CHECK_TIMEOUT_MS);
     const results = await Promise.all(
       Object.entries(probes).map(async ([name, probe]): Promise<[string, DependencyStatus]> => {

@@ -253,6 +253,17 @@ describe('the switchboard chart', () => {
       expect(envVar(firstContainer(migrate), 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'switchboard', key: 'database-url' });
     });
 
+    it('also runs in an init container of every pod when the chart deploys Postgres: the post-install Job waits for ready pods, and none is ready on an unmigrated database', () => {
+      for (const name of ['switchboard-api', 'switchboard-worker']) {
+        const [init, ...others] = podSpec(find(installs.trial, 'Deployment', name)).initContainers;
+        expect(others).toEqual([]);
+        expect(init.args).toEqual(['migrate']);
+        expect(envVar(init, 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'switchboard', key: 'database-url' });
+        expect(init.securityContext).toEqual(firstContainer(find(installs.trial, 'Deployment', name)).securityContext);
+      }
+      expect(podSpec(find(installs.production, 'Deployment', 'switchboard-api')).initContainers).toBeUndefined();
+    });
+
     it('does not use the ServiceAccount the chart creates, which does not exist yet before an install', () => {
       expect(podSpec(job(installs.production)).serviceAccountName).toBeUndefined();
       const ownAccount = renderChart('-f', PRODUCTION_VALUES, '--set', 'serviceAccount.create=false', '--set', 'serviceAccount.name=db-access');

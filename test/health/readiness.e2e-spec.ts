@@ -1,8 +1,19 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase } from '../support/test-database';
+import { applyMigrations, createTestDatabase, TestDatabase } from '../support/test-database';
+
+interface ReadyzBody {
+  message?: string;
+  checks: Record<string, { status: string; error?: string }>;
+}
+
+async function readyz(url: string): Promise<{ status: number; body: ReadyzBody }> {
+  const response = await fetch(`${url}/readyz`);
+  return { status: response.status, body: (await response.json()) as ReadyzBody };
+}
 
 describe('readiness with a Redis outage', () => {
   let redis: RedisProcess;
@@ -21,27 +32,57 @@ describe('readiness with a Redis outage', () => {
     await database?.drop();
   });
 
-  const readyz = async () => {
-    const response = await fetch(`${url}/readyz`);
-    return { status: response.status, body: (await response.json()) as { message?: string; checks: Record<string, { status: string }> } };
-  };
-
-  it('is ready when Postgres, Redis and the queue answer', async () => {
-    const { status, body } = await readyz();
+  it('is ready when Postgres (with every migration applied), Redis and the queue answer', async () => {
+    const { status, body } = await readyz(url);
     expect(status).toBe(200);
-    expect(body.checks).toEqual({ postgres: { status: 'up' }, redis: { status: 'up' }, queue: { status: 'up' } });
+    expect(body.checks).toEqual({ postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' }, queue: { status: 'up' } });
   });
 
   it('turns 503 naming Redis when Redis stops, stays live, and recovers without a restart', async () => {
     await redis.stop();
-    const down = await eventually(readyz, (r) => r.status === 503);
+    const down = await eventually(() => readyz(url), (r) => r.status === 503);
     expect(down.body.message).toMatch(/redis/);
     expect(down.body.checks.redis.status).toBe('down');
     expect(down.body.checks.postgres.status).toBe('up');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
     await redis.restart();
-    const up = await eventually(readyz, (r) => r.status === 200, 15_000);
+    const up = await eventually(() => readyz(url), (r) => r.status === 200, 15_000);
     expect(up.body.checks.redis.status).toBe('up');
+  });
+});
+
+describe('readiness when the schema goes missing after boot', () => {
+  let database: TestDatabase;
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ({ app, url } = await startTestApp(testConfig({ DATABASE_URL: database.url })));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('turns 503 saying to run switchboard migrate while Postgres still answers, and recovers once migrated', async () => {
+    expect((await readyz(url)).status).toBe(200);
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+    } finally {
+      await client.end();
+    }
+    const { status, body } = await readyz(url);
+    expect(status).toBe(503);
+    expect(body.message).toBe('not ready: schema down');
+    expect(body.checks.postgres).toEqual({ status: 'up' });
+    expect(body.checks.schema.error).toMatch(/^the database is not migrated: none of the \d+ migrations is applied .*; run `switchboard migrate` \(npm run migrate\)/);
+
+    await applyMigrations(database.url);
+    expect(await readyz(url)).toMatchObject({ status: 200, body: { checks: { schema: { status: 'up' } } } });
   });
 });

@@ -33,6 +33,16 @@ spec:
   securityContext:
     {{- toYaml $root.Values.podSecurityContext | nindent 4 }}
   terminationGracePeriodSeconds: {{ include "switchboard.terminationGracePeriodSeconds" (list $root $preStopSleep) }}
+  {{- if $root.Values.postgresql.deploy }}
+  {{- /*
+  The chart's own Postgres exists only after the install, and its post-install migration Job runs
+  only once the pods are ready (helm --wait), which they are not on an unmigrated database: `serve`
+  and `worker` refuse it, `/readyz` reports it. So each pod migrates first, retried until Postgres
+  answers; running it again does nothing, and Prisma's advisory lock keeps two from migrating at once.
+  */}}
+  initContainers:
+    {{- include "switchboard.migrateContainer" $root | nindent 4 }}
+  {{- end }}
   containers:
     - name: {{ $component }}
       image: {{ include "switchboard.image" $root }}
@@ -166,4 +176,28 @@ spec:
   topologySpreadConstraints:
     {{- toYaml . | nindent 4 }}
   {{- end }}
+{{- end }}
+
+{{/*
+`switchboard migrate`: the migration hook Job's container, and with the chart's own Postgres the
+pods' init container. It reads only DATABASE_URL (no config file: the migration needs nothing else).
+*/}}
+{{- define "switchboard.migrateContainer" -}}
+- name: migrate
+  image: {{ include "switchboard.image" . }}
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  args: ["migrate"]
+  env:
+    - name: DATABASE_URL
+      valueFrom:
+        secretKeyRef:
+          name: {{ include "switchboard.migrationSecretName" . }}
+          key: database-url
+  resources:
+    {{- toYaml .Values.migration.resources | nindent 4 }}
+  securityContext:
+    {{- toYaml .Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - name: tmp
+      mountPath: /tmp
 {{- end }}

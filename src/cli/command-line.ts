@@ -1,0 +1,82 @@
+/** What `switchboard <args>` asks for, and the help texts; settings themselves come from the config file and environment. */
+import { SWITCHBOARD_VERSION } from '../version';
+
+export const COMMANDS = ['serve', 'worker', 'mcp', 'migrate'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export type Invocation =
+  | { kind: 'run'; command: Command }
+  | { kind: 'print'; text: string }
+  | { kind: 'usage-error'; text: string };
+
+const SETTINGS = `Settings come from ./switchboard.toml (or the file SWITCHBOARD_CONFIG names), then environment
+overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;
+
+const USAGE = `Usage: switchboard <command> [--help]
+       switchboard --version
+
+Commands:
+  serve    Run the HTTP API (A2A, MCP, health). Default command.
+  worker   Run queue workers only (agent turns, webhooks, retention).
+  mcp      Serve MCP over stdio: relays to the Switchboard at SWITCHBOARD_URL (with
+           SWITCHBOARD_API_KEY) if it answers, else runs the agents in this process.
+  migrate  Apply the database migrations (DATABASE_URL) and exit; safe to run again.
+
+${SETTINGS}`;
+
+const HELP: Record<Command, string> = {
+  serve: `Usage: switchboard serve
+
+Runs the HTTP API: A2A at /a2a, MCP at /mcp, /healthz, /readyz and /metrics, on server.host and
+server.port (HOST, PORT; default 127.0.0.1:8080). Without DATABASE_URL and REDIS_URL it runs
+embedded: tasks in memory, agent turns in this process. With both it is durable and also runs
+queue workers, unless queue.worker_in_api = false (SWITCHBOARD_WORKER_IN_API=false). It refuses a
+database that lacks a migration: run \`switchboard migrate\` first.
+
+Example: PORT=9000 SWITCHBOARD_API_KEYS=me=<16+ characters> switchboard serve`,
+  worker: `Usage: switchboard worker
+
+Runs queue workers only: agent turns, webhook deliveries and retention, taken from Redis
+(REDIS_URL, required). With SWITCHBOARD_WORKER_HEALTH_PORT (queue.health_port) it serves
+/healthz and /readyz for probes. Start as many as you like, beside \`switchboard serve\`.`,
+  mcp: `Usage: switchboard mcp
+
+Serves MCP over stdio (stdout carries the protocol, logs go to stderr), for IDEs and desktop
+clients. If SWITCHBOARD_URL is set and answers, every message is relayed to its /mcp with
+SWITCHBOARD_API_KEY as the bearer key; otherwise the agents run in this process.`,
+  migrate: `Usage: switchboard migrate
+
+Applies prisma/migrations to the database at DATABASE_URL (database.url) and exits; run again,
+it does nothing. Kept in Prisma's own bookkeeping (_prisma_migrations), so \`prisma migrate
+deploy\` and \`prisma migrate status\` agree with it.`,
+};
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+const VERSION_FLAGS = new Set(['--version', '-v']);
+
+function isCommand(word: string): word is Command {
+  return (COMMANDS as readonly string[]).includes(word);
+}
+
+export function parseCommandLine(args: string[]): Invocation {
+  const [first = 'serve', ...rest] = args;
+  if (HELP_FLAGS.has(first) || first === 'help') {
+    if (rest.length === 0) return { kind: 'print', text: USAGE };
+    return isCommand(rest[0]) ? { kind: 'print', text: `${HELP[rest[0]]}\n\n${SETTINGS}` } : unknownCommand(rest[0]);
+  }
+  if (VERSION_FLAGS.has(first)) return { kind: 'print', text: `switchboard ${SWITCHBOARD_VERSION}` };
+  if (!isCommand(first)) return unknownCommand(first);
+  if (rest.some((arg) => HELP_FLAGS.has(arg))) return { kind: 'print', text: `${HELP[first]}\n\n${SETTINGS}` };
+  if (rest.length > 0) {
+    return {
+      kind: 'usage-error',
+      text: `switchboard ${first} takes no arguments (got ${rest.map((arg) => JSON.stringify(arg)).join(' ')}): settings come from the config file and the environment. See switchboard ${first} --help.`,
+    };
+  }
+  return { kind: 'run', command: first };
+}
+
+function unknownCommand(word: string): Invocation {
+  const what = word.startsWith('-') ? 'option' : 'command';
+  return { kind: 'usage-error', text: `Unknown ${what} "${word}".\n\n${USAGE}` };
+}
