@@ -24,11 +24,11 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId));
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId), 'send');
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.turnStart(taskId));
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.turnStart(taskId), 'turn');
   }
 
   cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
@@ -93,7 +93,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     return this.buses.get(context)?.get(taskId);
   }
 
-  private create(taskId: string, context: ServerCallContext, position: Promise<string>): TaskEventBus {
+  private create(taskId: string, context: ServerCallContext, position: Promise<string>, follows: 'send' | 'turn'): TaskEventBus {
     let byTask = this.buses.get(context);
     if (!byTask) this.buses.set(context, (byTask = new Map()));
     const stopped = () => {
@@ -102,7 +102,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
       if (this.open.size === 0) this.allEnded?.();
     };
     const interrupted = (error: TaskStreamInterruptedError) => this.interruptions.set(context, error);
-    const bus = new TaskEventBus(this.stream, taskId, position, stopped, interrupted);
+    const bus = new TaskEventBus(this.stream, taskId, position, follows, stopped, interrupted);
     byTask.set(taskId, bus);
     this.open.add(bus);
     return bus;

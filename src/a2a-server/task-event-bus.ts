@@ -22,7 +22,8 @@ const STOPPED = new Error('task event bus stopped');
  * the stream's end for a turn about to be enqueued) and stops when the turn ends or the last
  * listener leaves. A bus whose stream cannot be read, or that is ended before its turn, is
  * interrupted: its owner is told why before the listeners finish, so that the request it serves ends
- * with an error rather than as if the turn were over.
+ * with an error rather than as if the turn were over. (A send's bus whose start cannot be known just
+ * ends: the turn is queued only once it is, so the send fails by itself and no task goes on.)
  */
 export class TaskEventBus extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TaskEventBus.name);
@@ -35,6 +36,8 @@ export class TaskEventBus extends DefaultExecutionEventBus {
     readonly taskId: string,
     /** Resolves to the stream position after which this bus's events lie. */
     readonly position: Promise<string>,
+    /** What the bus follows: a send's turn, about to be queued, or a turn under way (a resubscribe). */
+    private readonly follows: 'send' | 'turn',
     private readonly onStop: () => void,
     private readonly onInterrupt: (error: TaskStreamInterruptedError) => void,
   ) {
@@ -81,18 +84,19 @@ export class TaskEventBus extends DefaultExecutionEventBus {
 
   private start(): void {
     this.reading = true;
-    this.pump().then(
-      () => this.end(),
-      (error: unknown) => {
-        if (this.abort.signal.aborted) return;
-        this.logger.warn({ taskId: this.taskId, err: (error as Error).message }, 'task event stream read failed');
-        this.interrupt(new TaskStreamInterruptedError(this.taskId, 'its event stream is unavailable', error));
-      },
+    this.position.then(
+      (afterId) => this.pump(afterId).then(() => this.end(), (error: unknown) => this.readFailed(error)),
+      (error: unknown) => (this.follows === 'send' ? this.end() : this.readFailed(error)),
     );
   }
 
-  private async pump(): Promise<void> {
-    const afterId = await this.position;
+  private readFailed(error: unknown): void {
+    if (this.abort.signal.aborted) return;
+    this.logger.warn({ taskId: this.taskId, err: (error as Error).message }, 'task event stream read failed');
+    this.interrupt(new TaskStreamInterruptedError(this.taskId, 'its event stream is unavailable', error));
+  }
+
+  private async pump(afterId: string): Promise<void> {
     for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal })) {
       const agentEvent = toAgentEvent(event);
       if (!agentEvent) continue;
