@@ -1,7 +1,7 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, PushNotificationStore } from '@a2a-js/sdk/server';
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Express } from 'express';
 import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
@@ -11,7 +11,6 @@ import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
 import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
 import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
 import { AgentCardFactory } from './agent-card.factory';
 import { QueuedAgentExecutor } from './queued-agent-executor';
@@ -40,10 +39,9 @@ export interface AgentEndpoint {
  * which is not routed over HTTP: delegation (`a2a_send`, the MCP bridge) runs its tasks through it.
  */
 @Injectable()
-export class A2aEndpoints implements BeforeApplicationShutdown {
+export class A2aEndpoints {
   private readonly endpoints = new Map<string, AgentEndpoint>();
   private readonly delegateEndpoints = new Map<string, AgentEndpoint>();
-  private readonly buses: TaskEventBusManager;
   readonly legacyCompat: boolean;
 
   constructor(
@@ -51,10 +49,10 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     cards: AgentCardFactory,
     canceller: TaskCanceller,
     recorders: TurnRecorderFactory,
+    buses: TaskEventBusManager,
     config: ConfigService<SwitchboardConfig, true>,
     outboundPolicy: OutboundUrlPolicy,
     @Inject(TASK_STORE) store: TaskStore,
-    @Inject(TASK_EVENT_STREAM) stream: TaskEventStream,
     @Inject(PUSH_CONFIG_STORE) pushConfigs: PushNotificationStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Inject(CANCEL_SIGNALS) cancelSignals: CancelSignals,
@@ -65,7 +63,6 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
     const taskStore = new RequestScopedTaskStore(store);
-    const buses = (this.buses = new TaskEventBusManager(stream));
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
       const acceptance = new SendAcceptance();
@@ -82,11 +79,6 @@ export class A2aEndpoints implements BeforeApplicationShutdown {
     };
     for (const agent of agents.all()) this.endpoints.set(agent.config.name, endpointOf(agent));
     for (const agent of agents.delegates()) this.delegateEndpoints.set(agent.config.name, endpointOf(agent));
-  }
-
-  /** Open streams would hold the HTTP server open; they end here, before it closes. */
-  beforeApplicationShutdown(): void {
-    this.buses.finishAll();
   }
 
   find(name: string): AgentEndpoint | undefined {

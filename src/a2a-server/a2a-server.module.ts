@@ -9,7 +9,9 @@ import { AgentCardFactory } from './agent-card.factory';
 import { a2aControllers } from './controllers';
 import { JsonRpcTransport } from './json-rpc.transport';
 import { seedRoutesController } from './seed-routes.controller';
+import { ShutdownDrain } from './shutdown-drain.service';
 import { TaskCanceller } from './task-canceller.service';
+import { TaskEventBusManager } from './task-event-bus.manager';
 
 @Module({})
 export class A2aServerModule {
@@ -23,6 +25,8 @@ export class A2aServerModule {
         AgentCardFactory,
         JsonRpcTransport,
         TaskCanceller,
+        TaskEventBusManager,
+        ShutdownDrain,
         // Here, not in AgentsModule: a2a_send runs its tasks through A2aEndpoints' handlers.
         DelegationToolProvider,
       ],

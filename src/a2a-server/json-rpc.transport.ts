@@ -33,6 +33,7 @@ export class JsonRpcTransport {
     const id = requestId(body);
     const toError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const errorResponse = (error: unknown) => ({ jsonrpc: '2.0', id, error: toError(error) });
+    const streamError = (error: unknown) => ({ jsonrpc: '2.0', id, error: clientFacingError(toError(error), this.logger, 'JSON-RPC stream failed', error) });
     try {
       const invalid = envelopeError(body);
       if (invalid) return void (await reply.code(200).send({ jsonrpc: '2.0', id, error: invalid }));
@@ -43,14 +44,14 @@ export class JsonRpcTransport {
       if (problem) throw new RequestMalformedError(problem);
       const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(body as Record<string, unknown>, context);
       if (!isAsyncIterable(result)) {
-        await this.answer(reply, result as JsonRpcResponse, endpoint.handler.refusalOf(context));
+        await this.answer(reply, result as JsonRpcResponse, endpoint.handler.failureOf(context));
         return;
       }
       // v0.3 resubscribe answers errors inside the stream; everything else before it starts.
       const inStream = legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
       const iterator = result[Symbol.asyncIterator]();
       const first = inStream ? undefined : await iterator.next();
-      await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, errorResponse, first);
+      await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, streamError, first);
     } catch (error) {
       if (!reply.sent) await this.answer(reply, errorResponse(error), error);
     }

@@ -1,7 +1,8 @@
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
-import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { callContextFor } from './call-context';
@@ -9,11 +10,15 @@ import { clientFacingError, retryAfterSecsOf } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
+import type { JsonRpcError } from '../common/json-rpc-envelope';
 
 interface JsonRpcResponse {
   result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
+  error?: JsonRpcError;
 }
+
+/** The id of the JSON-RPC request a seed route makes of the v0.3 handler. */
+const SEED_REQUEST_ID = 1;
 
 /** HTTP status of a JSON-RPC error when it is answered as plain REST. */
 const STATUS_OF_CODE: Record<number, number> = {
@@ -27,6 +32,7 @@ const STATUS_OF_CODE: Record<number, number> = {
  * The seeds' REST forms (OpenFang's and PocketPaw's `/a2a/tasks/...`), served by the primary agent
  * through the SDK's v0.3 JSON-RPC handler. Bodies may be a JSON-RPC envelope (as OpenFang sends) or
  * bare params; results are v0.3 objects, errors `{ error, code, message }` with an HTTP status.
+ * The stream carries the v0.3 handler's JSON-RPC envelopes, an error included.
  */
 export function seedRoutesController(listenPath: string) {
   @Controller(`${listenPath}/tasks`)
@@ -39,17 +45,27 @@ export function seedRoutesController(listenPath: string) {
     @HttpCode(200)
     async send(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
       const context = this.contextOf(request);
-      await this.answer(reply, await this.call(context, 'message/send', paramsOf(body)), this.endpoints.primary().handler.refusalOf(context));
+      await this.answer(reply, await this.call(context, 'message/send', paramsOf(body)), this.endpoints.primary().handler.failureOf(context));
     }
 
     @Post('send/stream')
     async stream(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
       const context = this.contextOf(request);
       const response = await this.call(context, 'message/stream', paramsOf(body));
-      if (!isAsyncIterable(response)) return this.answer(reply, response, this.endpoints.primary().handler.refusalOf(context));
+      if (!isAsyncIterable(response)) return this.answer(reply, response, this.endpoints.primary().handler.failureOf(context));
       const iterator = response[Symbol.asyncIterator]();
-      const first = await iterator.next();
-      await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, (error) => ({ error: String(error) }), first);
+      let first: IteratorResult<unknown>;
+      try {
+        first = await iterator.next();
+      } catch (error) {
+        return this.answer(reply, { error: LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) }, error);
+      }
+      const toErrorEvent = (error: unknown) => ({
+        jsonrpc: '2.0',
+        id: SEED_REQUEST_ID,
+        error: clientFacingError(LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error), this.logger, 'seed A2A stream failed', error),
+      });
+      await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, toErrorEvent, first);
     }
 
     @Get(':id')
@@ -74,13 +90,13 @@ export function seedRoutesController(listenPath: string) {
     }
 
     private async call(context: ServerCallContext, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
-      const body = normalizeSeedRequest({ jsonrpc: '2.0', id: 1, method, params }) as { method: string; params: unknown };
+      const body = normalizeSeedRequest({ jsonrpc: '2.0', id: SEED_REQUEST_ID, method, params }) as { method: string; params: unknown };
       const problem = jsonRpcParamsProblem(true, body.method, body.params);
       if (problem) return { error: { code: A2A_ERROR_CODE.INVALID_PARAMS, message: problem } };
       return this.endpoints.primary().legacyJsonRpc.handle(body, context) as Promise<JsonRpcResponse | AsyncIterable<unknown>>;
     }
 
-    /** `cause`: the error behind a JSON-RPC error, when known (a refused send). */
+    /** `cause`: the error behind a JSON-RPC error, when known. */
     private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>, cause?: unknown): Promise<void> {
       const { result, error } = response as JsonRpcResponse;
       if (!error) return void (await reply.code(200).send(result));

@@ -1,9 +1,18 @@
-import { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, Task, TaskPushNotificationConfig, TaskState } from '@a2a-js/sdk';
+import {
+  AgentCard,
+  CancelTaskRequest,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+  TaskState,
+} from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
   AgentExecutor,
   DefaultRequestHandler,
-  ExecutionEventBusManager,
   PushNotificationSender,
   PushNotificationStore,
   ServerCallContext,
@@ -15,6 +24,8 @@ import { isTerminal } from '../task-store/task-states';
 import type { SendAcceptance } from './send-acceptance';
 import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
+import type { TaskEventBusManager } from './task-event-bus.manager';
+import type { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 import { MessageLimits, messageLimitProblem } from './validation/message-limits';
 import { webhookUrlProblem } from './validation/webhook-url';
 
@@ -25,7 +36,7 @@ export interface HandlerParts {
   card: AgentCard;
   taskStore: A2aTaskStore;
   executor: AgentExecutor;
-  buses: ExecutionEventBusManager;
+  buses: TaskEventBusManager;
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
   messageLimits: MessageLimits;
@@ -40,8 +51,10 @@ export interface HandlerParts {
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
  * before they start when their task could not be stored, their message is past the size limits or
  * their webhook could never be reached, sends refused with ServiceUnavailableError when their turn
- * could not be queued, and a cancel that reaches a turn running on any worker, or none. Every
- * dialect (JSON-RPC, HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
+ * could not be queued, a cancel that reaches a turn running on any worker, or none, and calls and
+ * streams that fail with TaskStreamInterruptedError when they stopped following their task before
+ * its turn ended, rather than answer as if it had. Every dialect (JSON-RPC, HTTP+JSON, the seeds'
+ * routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
@@ -49,6 +62,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly messageLimits: MessageLimits;
   private readonly outboundPolicy: OutboundUrlPolicy;
   private readonly acceptance: SendAcceptance;
+  private readonly buses: TaskEventBusManager;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
@@ -57,16 +71,21 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.messageLimits = parts.messageLimits;
     this.outboundPolicy = parts.outboundPolicy;
     this.acceptance = parts.acceptance;
+    this.buses = parts.buses;
   }
 
-  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
+  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     this.checkSend(params, context);
-    return this.acceptance.watch(context, params.message?.messageId ?? '', () => super.sendMessage(params, context));
+    const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
+    const result = await this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    // The SDK would follow the task until its turn ends, for nobody: the answer is given.
+    if (params.configuration?.returnImmediately && 'status' in result) this.buses.release(result.id, context);
+    return result;
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     this.checkSend(params, context);
-    const events = super.sendMessageStream(params, context);
+    const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
       throw error;
@@ -81,9 +100,16 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  /** The refusal of a send made in `context`, for transports that see only the SDK's JSON-RPC mapping of it. */
-  refusalOf(context: ServerCallContext): ServiceUnavailableError | undefined {
-    return this.acceptance.refusalOf(context);
+  override resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.buses.untilInterrupted(context, super.resubscribe(params, context));
+  }
+
+  /**
+   * Why a call made in `context` failed, when the SDK's JSON-RPC mapping hides it: a send refused
+   * (ServiceUnavailableError) or a call that stopped following its task (TaskStreamInterruptedError).
+   */
+  failureOf(context: ServerCallContext): ServiceUnavailableError | TaskStreamInterruptedError | undefined {
+    return this.acceptance.refusalOf(context) ?? this.buses.interruptionOf(context);
   }
 
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {

@@ -1,6 +1,8 @@
 import { ExecutionEventBusManager, ServerCallContext } from '@a2a-js/sdk/server';
-import type { TaskEventStream } from '../task-store/task-event-stream.interface';
+import { Inject, Injectable } from '@nestjs/common';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
 import { TaskEventBus } from './task-event-bus';
+import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
 /** Calls the SDK makes without a context share this key. */
 const NO_CONTEXT = new ServerCallContext();
@@ -9,20 +11,24 @@ const NO_CONTEXT = new ServerCallContext();
  * One bus per request and task, each reading the task's shared stream from where that request
  * needs: a send reads what comes after the stream's current end (its turn is enqueued only once
  * that position is known), a resubscribe replays the current turn from its start. Buses end by
- * themselves when the turn ends, so this manager owns their settling.
+ * themselves when the turn ends, so this manager owns their settling. A request whose bus was
+ * interrupted fails with the interruption (see `untilInterrupted`).
  */
+@Injectable()
 export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
+  private readonly interruptions = new WeakMap<ServerCallContext, TaskStreamInterruptedError>();
   private readonly open = new Set<TaskEventBus>();
+  private allEnded?: () => void;
 
-  constructor(private readonly stream: TaskEventStream) {}
+  constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId));
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId), 'send');
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.turnStart(taskId));
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.turnStart(taskId), 'turn');
   }
 
   cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
@@ -33,25 +39,70 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     return true;
   }
 
-  /** Ends every stream this replica serves (at shutdown): clients resubscribe elsewhere, turns go on. */
-  finishAll(): void {
-    for (const bus of this.open) {
-      bus.finished();
-      bus.stop();
+  /** Ends the bus of a request that needs no more of its task's events (a non-blocking send, answered). */
+  release(taskId: string, context: ServerCallContext): void {
+    this.find(taskId, context)?.end();
+  }
+
+  /** The events of a request's stream, then the interruption of its bus if it had one. */
+  async *untilInterrupted<T>(context: ServerCallContext, events: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+    yield* events;
+    this.throwIfInterrupted(context);
+  }
+
+  /** A request's answer, unless its bus was interrupted: then the interruption. */
+  async unlessInterrupted<T>(context: ServerCallContext, answer: Promise<T>): Promise<T> {
+    try {
+      return await answer;
+    } finally {
+      this.throwIfInterrupted(context);
     }
+  }
+
+  /** Why the bus of the request made in `context` was interrupted, if it was. */
+  interruptionOf(context: ServerCallContext): TaskStreamInterruptedError | undefined {
+    return this.interruptions.get(context);
+  }
+
+  /** Resolves when every open bus has ended (their turns ended, or their clients left), or after `ms`; true if they all did. */
+  async drain(ms: number): Promise<boolean> {
+    if (this.open.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      new Promise<true>((resolve) => (this.allEnded = () => resolve(true))),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+    clearTimeout(timer);
+    this.allEnded = undefined;
+    return ended;
+  }
+
+  /** Interrupts every open bus: their requests end with an error that names the task and says why. */
+  interruptAll(why: string): number {
+    const buses = [...this.open];
+    for (const bus of buses) bus.interrupt(new TaskStreamInterruptedError(bus.taskId, why));
+    return buses.length;
+  }
+
+  private throwIfInterrupted(context: ServerCallContext): void {
+    const interruption = this.interruptions.get(context);
+    if (interruption) throw interruption;
   }
 
   private find(taskId: string, context: ServerCallContext): TaskEventBus | undefined {
     return this.buses.get(context)?.get(taskId);
   }
 
-  private create(taskId: string, context: ServerCallContext, position: Promise<string>): TaskEventBus {
+  private create(taskId: string, context: ServerCallContext, position: Promise<string>, follows: 'send' | 'turn'): TaskEventBus {
     let byTask = this.buses.get(context);
     if (!byTask) this.buses.set(context, (byTask = new Map()));
-    const bus = new TaskEventBus(this.stream, taskId, position, () => {
+    const stopped = () => {
       if (byTask.get(taskId) === bus) byTask.delete(taskId);
       this.open.delete(bus);
-    });
+      if (this.open.size === 0) this.allEnded?.();
+    };
+    const interrupted = (error: TaskStreamInterruptedError) => this.interruptions.set(context, error);
+    const bus = new TaskEventBus(this.stream, taskId, position, follows, stopped, interrupted);
     byTask.set(taskId, bus);
     this.open.add(bus);
     return bus;

@@ -10,6 +10,7 @@ import { Logger } from '@nestjs/common';
 import { toAgentEvent } from '../agents/stream-events';
 import type { TaskEventStream } from '../task-store/task-event-stream.interface';
 import { TERMINAL_TASK_STATES } from '../task-store/task-states';
+import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
 const TURN_ENDING_STATES: readonly TaskState[] = [...TERMINAL_TASK_STATES, TaskState.TASK_STATE_INPUT_REQUIRED];
 /** The abort reason of a bus that stopped; one shared value, as `abort()` without one builds a DOMException each time. */
@@ -19,7 +20,10 @@ const STOPPED = new Error('task event bus stopped');
  * The SDK's event bus, fed from the task's shared event stream: whichever process runs the turn,
  * its events reach this replica's listeners. Reading starts at `position` (where the turn began, or
  * the stream's end for a turn about to be enqueued) and stops when the turn ends or the last
- * listener leaves.
+ * listener leaves. A bus whose stream cannot be read, or that is ended before its turn, is
+ * interrupted: its owner is told why before the listeners finish, so that the request it serves ends
+ * with an error rather than as if the turn were over. (A send's bus whose start cannot be known just
+ * ends: the turn is queued only once it is, so the send fails by itself and no task goes on.)
  */
 export class TaskEventBus extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TaskEventBus.name);
@@ -29,10 +33,13 @@ export class TaskEventBus extends DefaultExecutionEventBus {
 
   constructor(
     private readonly stream: TaskEventStream,
-    private readonly taskId: string,
+    readonly taskId: string,
     /** Resolves to the stream position after which this bus's events lie. */
     readonly position: Promise<string>,
+    /** What the bus follows: a send's turn, about to be queued, or a turn under way (a resubscribe). */
+    private readonly follows: 'send' | 'turn',
     private readonly onStop: () => void,
+    private readonly onInterrupt: (error: TaskStreamInterruptedError) => void,
   ) {
     super();
   }
@@ -54,26 +61,42 @@ export class TaskEventBus extends DefaultExecutionEventBus {
     return this;
   }
 
+  /** Stops reading, without a word to the listeners (they have left, or finish otherwise). */
   stop(): void {
     if (this.abort.signal.aborted) return;
     this.abort.abort(STOPPED);
     this.onStop();
   }
 
-  private start(): void {
-    this.reading = true;
-    void this.pump()
-      .catch((error: unknown) => {
-        if (!this.abort.signal.aborted) this.logger.warn({ taskId: this.taskId, err: error }, 'task event stream read failed');
-      })
-      .finally(() => {
-        if (!this.abort.signal.aborted) this.finished();
-        this.stop();
-      });
+  /** Ends the bus before its turn: the listeners finish, and their request fails with `error`. */
+  interrupt(error: TaskStreamInterruptedError): void {
+    if (this.abort.signal.aborted) return;
+    this.onInterrupt(error);
+    this.end();
   }
 
-  private async pump(): Promise<void> {
-    const afterId = await this.position;
+  /** Ends the bus: the listeners finish and it stops reading. */
+  end(): void {
+    if (this.abort.signal.aborted) return;
+    this.finished();
+    this.stop();
+  }
+
+  private start(): void {
+    this.reading = true;
+    this.position.then(
+      (afterId) => this.pump(afterId).then(() => this.end(), (error: unknown) => this.readFailed(error)),
+      (error: unknown) => (this.follows === 'send' ? this.end() : this.readFailed(error)),
+    );
+  }
+
+  private readFailed(error: unknown): void {
+    if (this.abort.signal.aborted) return;
+    this.logger.warn({ taskId: this.taskId, err: (error as Error).message }, 'task event stream read failed');
+    this.interrupt(new TaskStreamInterruptedError(this.taskId, 'its event stream is unavailable', error));
+  }
+
+  private async pump(afterId: string): Promise<void> {
     for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal })) {
       const agentEvent = toAgentEvent(event);
       if (!agentEvent) continue;

@@ -4,6 +4,7 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { randomUUID } from 'node:crypto';
 import type { AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
 import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
+import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
 import { isTerminal } from '../task-store/task-states';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
@@ -15,7 +16,9 @@ const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskSt
 /**
  * An agent called as an MCP tool: the message runs a real turn through the agent's A2A handler (so
  * the queue, the task store and cancellation behave as for an A2A client), each event becomes a
- * progress notification, and the caller's cancellation cancels the task.
+ * progress notification, and the caller's cancellation cancels the task. A call that stops
+ * following its task before the turn ends (the API shuts down, the event stream fails) is an error
+ * that names the task, which goes on.
  */
 @Injectable()
 export class AgentToolCall {
@@ -51,6 +54,7 @@ export class AgentToolCall {
       if (!taskId) return textResult('The agent ended the turn without an answer.', true);
       return taskResult(await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: taskId }), caller.context));
     } catch (error) {
+      if (error instanceof TaskStreamInterruptedError) return this.interruptedResult(endpoint, error, caller);
       // A2A errors (bad input, unsupported output modes, an unavailable store) end the call, not the server.
       this.logger.warn({ agent: endpoint.agent.config.name, taskId, err: (error as Error).message }, 'MCP agent tool call failed');
       return textResult((error as Error).message, true);
@@ -66,6 +70,14 @@ export class AgentToolCall {
     const call = await this.sessions.runningCall(caller.sessionId, requestId);
     const endpoint = call && this.endpoints.find(call.agent);
     if (call && endpoint) await this.cancel(endpoint, call.taskId, caller);
+  }
+
+  /** The interruption as an error result, with the task's state as stored when it can still be read. */
+  private async interruptedResult(endpoint: AgentEndpoint, error: TaskStreamInterruptedError, caller: McpCaller): Promise<CallToolResult> {
+    this.logger.warn({ agent: endpoint.agent.config.name, taskId: error.taskId, err: error.message }, 'MCP agent tool call interrupted');
+    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), caller.context).catch(() => undefined);
+    const state = taskStateToJSON(task?.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+    return { ...textResult(error.message, true), structuredContent: { taskId: error.taskId, state } };
   }
 
   private async cancel(endpoint: AgentEndpoint, taskId: string, caller: McpCaller): Promise<void> {

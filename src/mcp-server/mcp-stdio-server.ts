@@ -18,8 +18,17 @@ import type { LiveMcpServer, SwitchboardMcpServerFactory } from './switchboard-m
 
 const logger = new Logger('McpStdio');
 
-/** The local user at the other end of the pipe: no key, like a service that runs without keys. */
-const STDIO_CALLER: McpCaller = { owner: '', context: callContextFor({}, {}, false) };
+/**
+ * The local user at the other end of the pipe: no key, like a service that runs without keys. Each
+ * use of its context is a request of its own, as over HTTP: the A2A handler keeps what a request
+ * wrote, and follows its task, by context.
+ */
+const STDIO_CALLER: McpCaller = {
+  owner: '',
+  get context() {
+    return callContextFor({}, {}, false);
+  },
+};
 
 /**
  * Serves the in-process tools over stdio, both protocol eras (the SDK's `serveStdio` pins one

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RedisService } from '../redis/redis.service';
-import type { IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore } from './task-store.interface';
+import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore } from './task-store.interface';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
 import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
@@ -58,10 +58,11 @@ export class CachedTaskStore implements TaskStore {
     return this.inner.findIdle(query);
   }
 
-  applyRetention(policy: RetentionPolicy): Promise<number> {
-    return this.inner.applyRetention(policy, (taskIds) =>
-      this.cache.evict(taskIds).catch((error: Error) => this.warn('evict', taskIds.join(','), error)),
-    );
+  applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number> {
+    return this.inner.applyRetention(policy, async (taskIds) => {
+      await this.cache.evict(taskIds).catch((error: Error) => this.warn('evict', taskIds.join(','), error));
+      await onEvicted?.(taskIds);
+    });
   }
 
   private async refresh(scope: TaskScope, versioned: VersionedTask): Promise<void> {

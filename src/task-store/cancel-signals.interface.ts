@@ -15,4 +15,6 @@ export interface CancelSignals {
   isRequested(taskId: string): Promise<boolean>;
   /** Also sees a request made before the watch began (its signal is then already aborted). */
   watch(taskId: string): Promise<CancelWatch>;
+  /** Drops the requests of tasks that are gone (evicted by retention). */
+  forget(taskIds: string[]): Promise<void>;
 }

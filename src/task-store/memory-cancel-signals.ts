@@ -22,4 +22,11 @@ export class MemoryCancelSignals implements CancelSignals {
     if (this.requested.has(taskId)) this.watchers.abort(taskId);
     return watch;
   }
+
+  async forget(taskIds: string[]): Promise<void> {
+    for (const taskId of taskIds) {
+      clearTimeout(this.requested.get(taskId));
+      this.requested.delete(taskId);
+    }
+  }
 }

@@ -3,6 +3,7 @@ import {
   CLOSED_STREAM_TTL_SECS,
   TaskEventStream,
   TaskEventStreamEntry,
+  TaskEventStreamInterruptedError,
   UNCLOSED_STREAM_TTL_SECS,
 } from './task-event-stream.interface';
 
@@ -11,6 +12,8 @@ interface Stream {
   entries: { seq: number; event: unknown }[];
   lastSeq: number;
   closed: boolean;
+  /** Deleted with its task: readers that have not reached the close are interrupted. */
+  removed: boolean;
   readers: number;
   wake: Set<() => void>;
   expiry?: NodeJS.Timeout;
@@ -60,6 +63,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
           if (signal?.aborted) return;
         }
         if (stream.closed) return;
+        if (stream.removed) throw new TaskEventStreamInterruptedError(taskId, 'the stream was removed with its task');
         await nextChange(stream, signal);
       }
     } finally {
@@ -68,10 +72,20 @@ export class MemoryTaskEventStream implements TaskEventStream {
     }
   }
 
+  async remove(taskIds: string[]): Promise<void> {
+    for (const taskId of taskIds) {
+      const stream = this.streams.get(taskId);
+      if (!stream) continue;
+      stream.removed = true;
+      this.drop(taskId, stream);
+      wakeReaders(stream);
+    }
+  }
+
   private stream(taskId: string): Stream {
     let stream = this.streams.get(taskId);
     if (!stream) {
-      stream = { entries: [], lastSeq: 0, closed: false, readers: 0, wake: new Set() };
+      stream = { entries: [], lastSeq: 0, closed: false, removed: false, readers: 0, wake: new Set() };
       this.streams.set(taskId, stream);
     }
     return stream;

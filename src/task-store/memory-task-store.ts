@@ -1,12 +1,12 @@
 import { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { TaskScopeConflictError } from './task-store.errors';
-import type { IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
+import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { isTerminal, stateName } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
-import type { EvictionListener, VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
 
 interface Entry {
   scope: TaskScope;

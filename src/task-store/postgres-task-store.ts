@@ -5,12 +5,12 @@ import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { TaskScopeConflictError } from './task-store.errors';
-import type { IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
+import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
 import { taskScope, TaskScope } from './task-scope';
 import { stateName, TERMINAL_STATE_NAMES } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
-import type { EvictionListener, VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
 
 /** Tasks deleted per retention statement, bounding lock time and the size of one eviction notice. */
 const RETENTION_BATCH = 500;

@@ -40,6 +40,10 @@ export class RedisCancelSignals implements CancelSignals {
     }
   }
 
+  async forget(taskIds: string[]): Promise<void> {
+    if (taskIds.length > 0) await this.redis.client.unlink(...taskIds.map((taskId) => this.key(taskId)));
+  }
+
   private subscribe(): Promise<Redis> {
     this.subscription ??= this.connectSubscriber().catch((error: Error) => {
       this.subscription = undefined;

@@ -7,6 +7,22 @@ export const CLOSED_STREAM_TTL_SECS = 3600;
 /** A stream whose producer died before closing it goes away this long after its last event. */
 export const UNCLOSED_STREAM_TTL_SECS = 24 * 3600;
 
+/**
+ * A read that cannot go on without possibly skipping events: the stream was removed (its task was
+ * evicted) or lost (a Redis restart without persistence), or Redis stayed unreachable. The reader
+ * should look at the task as stored before following it again.
+ */
+export class TaskEventStreamInterruptedError extends Error {
+  constructor(
+    readonly taskId: string,
+    why: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The event stream of task ${taskId} was interrupted: ${why}`, options);
+    this.name = TaskEventStreamInterruptedError.name;
+  }
+}
+
 export interface TaskEventStreamEntry {
   /** Position in the stream; pass it back as `afterId` to resume right after this entry. */
   id: string;
@@ -28,11 +44,14 @@ export interface TaskEventStream {
   /**
    * Yields entries after `afterId` (from the start when omitted), then live ones as they are
    * published, until the stream is closed or `signal` aborts. A stream that never existed, or has
-   * expired, is waited on like an empty one: check the task's state before following it.
+   * expired, is waited on like an empty one: check the task's state before following it. Throws
+   * TaskEventStreamInterruptedError when it cannot go on without possibly skipping an entry.
    */
   read(taskId: string, options: { afterId?: string; signal?: AbortSignal }): AsyncIterable<TaskEventStreamEntry>;
   /** Position of the newest entry: reading after it yields only what is published from now on. */
   tail(taskId: string): Promise<string>;
   /** Position just before the newest `task` event, where the current turn began: reading after it replays the turn. */
   turnStart(taskId: string): Promise<string>;
+  /** Deletes the streams of tasks that are gone (evicted by retention); their readers are interrupted. */
+  remove(taskIds: string[]): Promise<void>;
 }

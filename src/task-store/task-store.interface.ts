@@ -26,6 +26,9 @@ export interface ScopedTask {
   scope: TaskScope;
 }
 
+/** Called with the ids of each batch of evicted tasks, after the batch is durably gone. */
+export type EvictionListener = (taskIds: string[]) => Promise<void>;
+
 /**
  * The durable home of A2A tasks. It is the SDK's `TaskStore` (load/save/list, scoped by tenant and
  * caller) plus what a multi-replica server needs: a write that never overwrites an ended task,
@@ -45,6 +48,9 @@ export interface TaskStore extends A2aTaskStore {
   countByState(): Promise<Record<string, number>>;
   /** Tasks of every scope in one of `states` that were not written for `idleMs`, least recently written first. */
   findIdle(query: IdleTaskQuery): Promise<ScopedTask[]>;
-  /** Evicts terminal tasks by TTL, then by count, with their push configs; returns how many were evicted. Never touches active tasks. */
-  applyRetention(policy: RetentionPolicy): Promise<number>;
+  /**
+   * Evicts terminal tasks by TTL, then by count, with their push configs; returns how many were
+   * evicted. Never touches active tasks. `onEvicted` removes what else is kept per task.
+   */
+  applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number>;
 }

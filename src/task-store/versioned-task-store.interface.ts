@@ -1,15 +1,12 @@
 import type { Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import type { RetentionPolicy, TaskStore } from './task-store.interface';
+import type { TaskStore } from './task-store.interface';
 
 /** A task with the version its store gave it; every write of the task yields a higher version. */
 export interface VersionedTask {
   task: Task;
   version: number;
 }
-
-/** Called with the ids of each batch of evicted tasks, after the batch is durably gone. */
-export type EvictionListener = (taskIds: string[]) => Promise<void>;
 
 /**
  * A TaskStore that tells which version each read and write saw, so a cache in front of it can order
@@ -19,5 +16,4 @@ export interface VersionedTaskStore extends TaskStore {
   loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
   saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
-  applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number>;
 }

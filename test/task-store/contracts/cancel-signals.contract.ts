@@ -50,6 +50,15 @@ export function describeCancelSignalsContract(name: string, fixture: () => Promi
       watch.dispose();
     });
 
+    it('forgets the requests of tasks that are gone, and only those', async () => {
+      const [gone, kept] = [taskId(), taskId()];
+      await signals.requester.request(gone);
+      await signals.requester.request(kept);
+      await signals.requester.forget([gone]);
+      expect(await signals.watcher.isRequested(gone)).toBe(false);
+      expect(await signals.watcher.isRequested(kept)).toBe(true);
+    });
+
     it('answers isRequested from any replica', async () => {
       const id = taskId();
       expect(await signals.watcher.isRequested(id)).toBe(false);

@@ -1,5 +1,6 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import type { TaskEventStream, TaskEventStreamEntry } from '../../../src/task-store/task-event-stream.interface';
+import { TaskEventStream, TaskEventStreamEntry, TaskEventStreamInterruptedError } from '../../../src/task-store/task-event-stream.interface';
+import { eventually } from '../../support/eventually';
 import { sleep } from '../support/fixtures';
 
 export interface TaskEventStreamFixture {
@@ -116,6 +117,31 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       const id = taskId();
       await publisher.publish(id, [event('a')]);
       expect(await collect(reader.read(id, { signal: AbortSignal.abort() }))).toEqual([]);
+    });
+
+    it('removes the streams of tasks that are gone, and only those', async () => {
+      const [gone, kept] = [taskId(), taskId()];
+      const never = await reader.tail(taskId());
+      await publisher.publish(gone, [event('a')], { close: true });
+      await publisher.publish(kept, [event('b')], { close: true });
+      const keptTail = await reader.tail(kept);
+      await publisher.remove([gone]);
+      expect(await reader.tail(gone)).toBe(never);
+      expect(await reader.tail(kept)).toBe(keptTail);
+      expect(keptTail).not.toBe(never);
+    });
+
+    it('interrupts a reader waiting on a stream that is removed', async () => {
+      const id = taskId();
+      await publisher.publish(id, [event('a')]);
+      const entries: TaskEventStreamEntry[] = [];
+      const reading = (async () => {
+        for await (const entry of reader.read(id, {})) entries.push(entry);
+      })();
+      await eventually(async () => entries.length, (read) => read === 1);
+      await publisher.remove([id]);
+      await expect(reading).rejects.toBeInstanceOf(TaskEventStreamInterruptedError);
+      await expect(reading).rejects.toThrow(id);
     });
 
     it('keeps about the last maxLen entries', async () => {
