@@ -75,7 +75,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
-    this.checkSend(params, context);
+    await this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const result = await this.acceptance.watch(context, params.message?.messageId ?? '', send);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
@@ -84,7 +84,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    this.checkSend(params, context);
+    await this.checkSend(params, context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
@@ -100,8 +100,22 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  override resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.buses.untilInterrupted(context, super.resubscribe(params, context));
+  /**
+   * The SDK's resubscribe, whose first event (the task as stored, possibly a checkpoint behind the
+   * stream or a batch ahead of it) is replaced by the task as the turn's stream shows it where the
+   * bus starts reading: the subscriber sees the task as it is, then only later events.
+   */
+  override async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    const events = this.buses.untilInterrupted(context, super.resubscribe(params, context));
+    try {
+      const stored = await events.next();
+      if (stored.done) return;
+      const current = await this.buses.snapshotOf(context);
+      yield current ? { payload: { $case: 'task', value: current } } : stored.value;
+      yield* events;
+    } finally {
+      await events.return(undefined);
+    }
   }
 
   /**
@@ -112,9 +126,9 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return this.acceptance.refusalOf(context) ?? this.buses.interruptionOf(context);
   }
 
-  override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
     this.checkStorable(params, context);
-    this.checkWebhook(params, 'params.url');
+    await this.checkWebhook(params, 'params.url');
     return super.createTaskPushNotificationConfig(params, context);
   }
 
@@ -130,18 +144,18 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return latest;
   }
 
-  private checkSend(params: SendMessageRequest, context: ServerCallContext): void {
+  private async checkSend(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
     // First: it reads no more of the message than the limits allow, where the next checks read all of it.
     const tooLarge = messageLimitProblem(params.message, this.messageLimits);
     if (tooLarge) throw new RequestMalformedError(tooLarge);
     this.checkStorable(params, context);
     this.checkOutputModes(params);
     const webhook = params.configuration?.taskPushNotificationConfig;
-    if (webhook) this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
+    if (webhook) await this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
   }
 
-  private checkWebhook(config: TaskPushNotificationConfig, field: string): void {
-    const problem = webhookUrlProblem(this.outboundPolicy, config.url, field);
+  private async checkWebhook(config: TaskPushNotificationConfig, field: string): Promise<void> {
+    const problem = await webhookUrlProblem(this.outboundPolicy, config.url, field);
     if (problem) throw new RequestMalformedError(problem);
   }
 
