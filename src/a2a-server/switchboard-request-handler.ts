@@ -34,6 +34,8 @@ const WEBHOOKS_SENT_BY_WORKER: PushNotificationSender = { send: async () => unde
 
 export interface HandlerParts {
   card: AgentCard;
+  /** What authenticated callers get from GetExtendedAgentCard; the card must declare it. */
+  extendedCard?: AgentCard;
   taskStore: A2aTaskStore;
   executor: AgentExecutor;
   buses: TaskEventBusManager;
@@ -65,7 +67,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly buses: TaskEventBusManager;
 
   constructor(parts: HandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER, parts.extendedCard);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;

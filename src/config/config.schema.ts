@@ -63,6 +63,11 @@ const agentSchema = z.strictObject({
   description: z.string().default(''),
   version: z.string().default('1.0.0'),
   skills: z.array(skillSchema).default([]),
+  /**
+   * Skills shown only to authenticated callers, in the extended agent card (`GetExtendedAgentCard`,
+   * v0.3 `agent/getAuthenticatedExtendedCard`); offered only when API keys are configured.
+   */
+  extended_skills: z.array(skillSchema).default([]),
   input_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   output_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   executor: executorSettingsSchema,
