@@ -68,7 +68,19 @@ export class A2aEndpoints {
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
       const acceptance = new SendAcceptance();
       const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders, acceptance);
-      const handler = new SwitchboardRequestHandler({ card, extendedCard, taskStore, executor, buses, pushConfigs, canceller, acceptance, messageLimits, outboundPolicy });
+      const handler = new SwitchboardRequestHandler({
+        card,
+        extendedCard,
+        taskStore,
+        executor,
+        blockingTimeoutMs: a2a.blocking_timeout_secs * 1000,
+        buses,
+        pushConfigs,
+        canceller,
+        acceptance,
+        messageLimits,
+        outboundPolicy,
+      });
       return {
         agent,
         card,

@@ -11,7 +11,6 @@ import {
 } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
-  AgentExecutor,
   DefaultRequestHandler,
   PushNotificationSender,
   PushNotificationStore,
@@ -21,6 +20,7 @@ import {
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal } from '../task-store/task-states';
+import type { QueuedAgentExecutor } from './queued-agent-executor';
 import type { SendAcceptance } from './send-acceptance';
 import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
@@ -37,7 +37,9 @@ export interface HandlerParts {
   /** What authenticated callers get from GetExtendedAgentCard; the card must declare it. */
   extendedCard?: AgentCard;
   taskStore: A2aTaskStore;
-  executor: AgentExecutor;
+  executor: QueuedAgentExecutor;
+  /** How long a blocking send waits for its turn to end before answering with the task as it stands. */
+  blockingTimeoutMs: number;
   buses: TaskEventBusManager;
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
@@ -53,9 +55,9 @@ export interface HandlerParts {
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
  * before they start when their task could not be stored, their message is past the size limits or
  * their webhook could never be reached, sends refused with ServiceUnavailableError when their turn
- * could not be queued, a cancel that reaches a turn running on any worker, or none, and calls and
- * streams that fail with TaskStreamInterruptedError when they stopped following their task before
- * its turn ended, rather than answer as if it had. Every dialect (JSON-RPC, HTTP+JSON, the seeds'
+ * could not be queued, blocking sends answered by a deadline, a cancel that reaches a turn running
+ * on any worker, or none, and calls and streams that fail with TaskStreamInterruptedError when they
+ * stopped following their task before its turn ended, rather than answer as if it had. Every dialect (JSON-RPC, HTTP+JSON, the seeds'
  * routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
@@ -65,6 +67,8 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outboundPolicy: OutboundUrlPolicy;
   private readonly acceptance: SendAcceptance;
   private readonly buses: TaskEventBusManager;
+  private readonly executor: QueuedAgentExecutor;
+  private readonly blockingTimeoutMs: number;
 
   constructor(parts: HandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER, parts.extendedCard);
@@ -74,15 +78,42 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.outboundPolicy = parts.outboundPolicy;
     this.acceptance = parts.acceptance;
     this.buses = parts.buses;
+    this.executor = parts.executor;
+    this.blockingTimeoutMs = parts.blockingTimeoutMs;
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     await this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
-    const result = await this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    if (!params.configuration?.returnImmediately) return this.beforeDeadline(answer, context);
+    const result = await answer;
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
-    if (params.configuration?.returnImmediately && 'status' in result) this.buses.release(result.id, context);
+    if ('status' in result) this.buses.release(result.id, context);
     return result;
+  }
+
+  /**
+   * A blocking send's answer, or once `blockingTimeoutMs` has passed the task as it stands: the
+   * request stops following the turn, which goes on, and the SDK answers with the task as far as it
+   * has seen it. Having seen none (no worker has taken the turn yet), it fails; the task is then
+   * recorded as submitted, and that is the answer.
+   */
+  private async beforeDeadline(answer: Promise<Task | Message>, context: ServerCallContext): Promise<Task | Message> {
+    let expired = false;
+    const deadline = setTimeout(() => {
+      expired = true;
+      this.buses.releaseAll(context);
+    }, this.blockingTimeoutMs);
+    try {
+      return await answer;
+    } catch (error) {
+      const queued = expired ? await this.executor.announceQueued(context) : undefined;
+      if (!queued) throw error;
+      return queued;
+    } finally {
+      clearTimeout(deadline);
+    }
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {

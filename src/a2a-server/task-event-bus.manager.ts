@@ -57,6 +57,11 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     this.find(taskId, context)?.end();
   }
 
+  /** Ends every bus of a request that follows its tasks no more (a blocking send past its deadline). */
+  releaseAll(context: ServerCallContext): void {
+    for (const bus of [...(this.buses.get(context)?.values() ?? [])]) bus.end();
+  }
+
   /** The events of a request's stream, then the interruption of its bus if it had one. */
   async *untilInterrupted<T>(context: ServerCallContext, events: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
     yield* events;
