@@ -7,7 +7,7 @@ import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, Binding, sdkClient, userMessage } from './support/sdk-client';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -67,32 +67,18 @@ describe('blocking sends past a2a.blocking_timeout_secs', () => {
 });
 
 describe('a blocking send past its deadline with no worker to take the turn', () => {
-  let database: TestDatabase;
-  let redisPrefix: string;
-  let app: NestFastifyApplication;
-  let url: string;
+  let service: DurableTestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redisPrefix = testRedisPrefix();
-    const config = testConfig({
-      SWITCHBOARD_CONFIG: writeConfigFile(ENDLESS_AGENT_TOML),
-      DATABASE_URL: database.url,
-      REDIS_URL: testRedisUrl(),
-      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
-      SWITCHBOARD_WORKER_IN_API: 'false',
-    });
-    ({ app, url } = await startTestApp(config));
+    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(ENDLESS_AGENT_TOML), SWITCHBOARD_WORKER_IN_API: 'false' });
   });
 
   afterAll(async () => {
-    await app?.close();
-    if (redisPrefix) await deleteRedisKeys(redisPrefix);
-    await database?.drop();
+    await service?.close();
   });
 
   it('answers the task recorded as submitted, which a worker will take', async () => {
-    const client = await sdkClient(url, 'endless', 'JSONRPC');
+    const client = await sdkClient(service.url, 'endless', 'JSONRPC');
     const request: SendMessageRequest = userMessage('is anyone there?');
     const task = asTask(await client.sendMessage(request));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);

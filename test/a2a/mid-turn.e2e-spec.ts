@@ -6,11 +6,10 @@
 import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { collect, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses, stateOf, within } from './support/service-processes';
@@ -69,21 +68,10 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
   let services: ServiceProcesses | undefined;
   let app: NestFastifyApplication | undefined;
   let baseUrl: string;
-  let webhook: Server;
-  let webhookUrl: string;
-  const notifications: Notification[] = [];
+  let webhook: WebhookReceiver<Notification>;
 
   beforeAll(async () => {
-    webhook = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        notifications.push(JSON.parse(body) as Notification);
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-    webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
+    webhook = await WebhookReceiver.start();
     const configFile = writeConfigFile(PAUSING_AGENT_TOML);
     if (mode === 'embedded') {
       ({ app, url: baseUrl } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: configFile })));
@@ -108,11 +96,12 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
     const client = await sdkClient(baseUrl, 'pauser', 'JSONRPC');
     const { taskId, rest } = await startPausedTurn(client);
     const token = `mid-turn-${mode}`;
-    await client.createTaskPushNotificationConfig({ tenant: '', id: 'late', taskId, url: webhookUrl, token, authentication: undefined });
+    await client.createTaskPushNotificationConfig({ tenant: '', id: 'late', taskId, url: webhook.url, token, authentication: undefined });
     for (let next = await rest.next(); !next.done; next = await rest.next());
-    const states = () => notifications.flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
+    const notifications = () => webhook.received.filter(({ headers }) => headers['x-a2a-notification-token'] === token).map(({ body }) => body);
+    const states = () => notifications().flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
     await eventually(async () => states(), (seen) => seen.includes('TASK_STATE_COMPLETED'));
-    const artifacts = notifications.flatMap((n) => (n.artifactUpdate?.artifact?.parts ?? []).map((part) => part.text));
+    const artifacts = notifications().flatMap((n) => (n.artifactUpdate?.artifact?.parts ?? []).map((part) => part.text));
     expect(artifacts).toContain('second');
   });
 
