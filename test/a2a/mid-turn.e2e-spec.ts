@@ -11,7 +11,7 @@ import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { collect, sdkClient, userMessage } from './support/sdk-client';
+import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses, stateOf, within } from './support/service-processes';
 
 jest.setTimeout(60_000);
@@ -34,6 +34,13 @@ steps = [
   { delay_ms = 2000 },
   { status = "completed" },
 ]
+
+[[agents]]
+name = "ask"
+description = "Always needs more input"
+[agents.executor]
+type = "script"
+steps = [{ status = "working" }, { status = "input-required", text = "Which city?" }]
 `;
 
 interface Notification {
@@ -118,5 +125,13 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
     expect(later.map(stateOf).filter((state) => state !== undefined)).toEqual([TaskState.TASK_STATE_COMPLETED]);
     const shown = [...snapshot.artifacts.flatMap((artifact) => textsOf(artifact.parts)), ...artifactTexts(later)];
     expect(shown).toEqual(['first', 'second']);
+  });
+
+  it('resubscribed to a task waiting for input, sees it so, and the stream ends', async () => {
+    const client = await sdkClient(baseUrl, 'ask', 'JSONRPC');
+    const task = asTask(await client.sendMessage(userMessage('book a flight')));
+    const events = await within(collect(client.resubscribeTask({ id: task.id, tenant: '' })), 10_000, 'the resubscription');
+    expect(events.map((event) => event.payload?.$case)).toEqual(['task']);
+    expect((events[0].payload!.value as Task).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   });
 });
