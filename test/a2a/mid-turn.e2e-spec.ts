@@ -13,10 +13,11 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses, stateOf, within } from './support/service-processes';
+import { TEST_AGENTS_TOML } from './support/test-agents';
 
 jest.setTimeout(60_000);
 
-/** Pauses between its two artifacts and before it completes: long enough for a client to join. */
+/** `pauser` pauses between its two artifacts and before it completes: long enough for a client to join. */
 const PAUSING_AGENT_TOML = `
 [outbound]
 allow_hosts = ["127.0.0.1"]
@@ -34,14 +35,7 @@ steps = [
   { delay_ms = 2000 },
   { status = "completed" },
 ]
-
-[[agents]]
-name = "ask"
-description = "Always needs more input"
-[agents.executor]
-type = "script"
-steps = [{ status = "working" }, { status = "input-required", text = "Which city?" }]
-`;
+${TEST_AGENTS_TOML}`;
 
 interface Notification {
   artifactUpdate?: { artifact?: { parts?: { text?: string }[] } };
