@@ -1,6 +1,7 @@
 import {
   AgentCard,
   CancelTaskRequest,
+  GetTaskPushNotificationConfigRequest,
   Message,
   SendMessageRequest,
   StreamResponse,
@@ -20,8 +21,9 @@ import {
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { isTerminal } from '../task-store/task-states';
+import { isTerminal, stateLabel } from '../task-store/task-states';
 import type { SendAcceptance } from './send-acceptance';
+import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
@@ -77,7 +79,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
-    const result = await this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    const result = await namingStates(this.acceptance.watch(context, params.message?.messageId ?? '', send));
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if (params.configuration?.returnImmediately && 'status' in result) this.buses.release(result.id, context);
     return result;
@@ -88,7 +90,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
-      throw error;
+      throw withStatesNamed(error);
     });
     if (first.done) return;
     try {
@@ -101,7 +103,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   override resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.buses.untilInterrupted(context, super.resubscribe(params, context));
+    return streamNamingStates(this.buses.untilInterrupted(context, super.resubscribe(params, context)));
   }
 
   /**
@@ -115,13 +117,16 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
     this.checkStorable(params, context);
     this.checkWebhook(params, 'params.url');
-    return super.createTaskPushNotificationConfig(params, context);
+    return super.createTaskPushNotificationConfig(withDefaultConfigId(params), context);
+  }
+
+  override getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return super.getTaskPushNotificationConfig(withDefaultConfigId(params), context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.getTask({ id: params.id, tenant: params.tenant }, context);
-    if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
-    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} has already ended and cannot be canceled.`);
+    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} is ${stateLabel(task.status!.state)} and cannot be canceled.`);
     await this.canceller.cancel(task, context);
     const latest = await this.getTask({ id: params.id, tenant: params.tenant }, context);
     if (latest.status?.state !== TaskState.TASK_STATE_CANCELED) {
@@ -157,6 +162,14 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
       `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent, which offers ${this.outputModes.join(', ')}.`,
     );
   }
+}
+
+/**
+ * A push config named by no id is the task's default one, whose id is the task id: v0.3 clients
+ * set and get it so (their config id is optional), as the v0.3 Python SDK stores it.
+ */
+function withDefaultConfigId<T extends { id: string; taskId: string }>(params: T): T {
+  return params.id ? params : { ...params, id: params.taskId };
 }
 
 /** `*\/*`, `text/*` and exact media types, compared without parameters. */
