@@ -22,6 +22,7 @@ import {
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal, stateLabel } from '../task-store/task-states';
+import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { SendAcceptance } from './send-acceptance';
 import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import type { ServiceUnavailableError } from './service-unavailable.error';
@@ -67,7 +68,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly buses: TaskEventBusManager;
 
   constructor(parts: HandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, new DefaultPushConfigIdStore(parts.pushConfigs), WEBHOOKS_SENT_BY_WORKER);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
@@ -117,11 +118,12 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
     this.checkStorable(params, context);
     this.checkWebhook(params, 'params.url');
-    return super.createTaskPushNotificationConfig(withDefaultConfigId(params), context);
+    return super.createTaskPushNotificationConfig(params, context);
   }
 
+  /** Without a config id, the task's default config (DefaultPushConfigIdStore). */
   override getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
-    return super.getTaskPushNotificationConfig(withDefaultConfigId(params), context);
+    return super.getTaskPushNotificationConfig(params.id ? params : { ...params, id: params.taskId }, context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -162,14 +164,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
       `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent, which offers ${this.outputModes.join(', ')}.`,
     );
   }
-}
-
-/**
- * A push config named by no id is the task's default one, whose id is the task id: v0.3 clients
- * set and get it so (their config id is optional), as the v0.3 Python SDK stores it.
- */
-function withDefaultConfigId<T extends { id: string; taskId: string }>(params: T): T {
-  return params.id ? params : { ...params, id: params.taskId };
 }
 
 /** `*\/*`, `text/*` and exact media types, compared without parameters. */

@@ -1,6 +1,7 @@
 import { TaskState } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
+import { postJson } from '../faults/support/store-outage-clients';
 import { bearer } from '../support/test-app';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, authenticatedFetch, Binding, collect, sdkClient, userMessage } from './support/sdk-client';
@@ -16,12 +17,8 @@ describe('A2A wire forms', () => {
   let url: string;
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer(), ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Json };
+    const answer = await postJson(url + path, body, headers);
+    return { status: answer.status, body: answer.body as Json };
   };
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(url + path, { headers: { ...bearer(), ...headers } });
@@ -145,6 +142,13 @@ describe('A2A wire forms', () => {
       expect(set.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/b' });
       const got = await rpc('tasks/pushNotificationConfig/get', { id: task.id });
       expect(got.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/b' });
+    });
+
+    it('gives a config sent inline in a v0.3 send without an id the task id', async () => {
+      const message = { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook inline' }] };
+      const task = (await rpc('message/send', { message, configuration: { pushNotificationConfig: { url: 'https://hooks.example.com/d' } } })).result;
+      const got = await rpc('tasks/pushNotificationConfig/get', { id: task.id });
+      expect(got.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/d' });
     });
 
     it.each(BINDINGS)('gives a v1.0 config created without an id the task id over %s', async (binding) => {
