@@ -62,7 +62,7 @@ function isSeedPart(part: unknown): part is Json {
 function normalizePart(part: unknown): unknown {
   if (!isSeedPart(part)) return part;
   const { type, mime_type, name, data, uri, bytes_data, file, ...rest } = part;
-  if (type === 'file') return { ...rest, kind: 'file', file: seedFile(isObject(file) ? file : { name, mime_type, data, uri, bytes_data }) };
+  if (type === 'file') return { ...rest, kind: 'file', file: seedFile(isObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }) };
   if (type === 'data') return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
   return { ...rest, kind: type, ...(name !== undefined && { name }), ...(data !== undefined && { data }) };
 }

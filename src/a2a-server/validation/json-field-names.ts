@@ -31,7 +31,7 @@ export function withJsonFieldNames(value: unknown, shape: MessageShape): unknown
     const nested = Object.hasOwn(shape, name) ? shape[name] : undefined;
     fields.push([name, !nested ? field : Array.isArray(field) ? field.map((item) => withJsonFieldNames(item, nested)) : withJsonFieldNames(field, nested)]);
   }
-  // fromEntries defines each key as a property of its own: a `__proto__` key stays a field.
+  // fromEntries defines each key as a property of its own: a `__proto__` key is never the prototype.
   return Object.fromEntries(fields);
 }
 
