@@ -1,6 +1,7 @@
 import {
   AgentCard,
   CancelTaskRequest,
+  GetTaskPushNotificationConfigRequest,
   Message,
   SendMessageRequest,
   StreamResponse,
@@ -20,8 +21,10 @@ import {
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { isTerminal } from '../task-store/task-states';
+import { isTerminal, stateLabel } from '../task-store/task-states';
+import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { SendAcceptance } from './send-acceptance';
+import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
@@ -65,7 +68,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly buses: TaskEventBusManager;
 
   constructor(parts: HandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER);
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, new DefaultPushConfigIdStore(parts.pushConfigs), WEBHOOKS_SENT_BY_WORKER);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
@@ -77,7 +80,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
-    const result = await this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    const result = await namingStates(this.acceptance.watch(context, params.message?.messageId ?? '', send));
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if (params.configuration?.returnImmediately && 'status' in result) this.buses.release(result.id, context);
     return result;
@@ -88,7 +91,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
-      throw error;
+      throw withStatesNamed(error);
     });
     if (first.done) return;
     try {
@@ -101,7 +104,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   override resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.buses.untilInterrupted(context, super.resubscribe(params, context));
+    return streamNamingStates(this.buses.untilInterrupted(context, super.resubscribe(params, context)));
   }
 
   /**
@@ -118,10 +121,14 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return super.createTaskPushNotificationConfig(params, context);
   }
 
+  /** Without a config id, the task's default config (DefaultPushConfigIdStore). */
+  override getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return super.getTaskPushNotificationConfig(params.id ? params : { ...params, id: params.taskId }, context);
+  }
+
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.getTask({ id: params.id, tenant: params.tenant }, context);
-    if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
-    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} has already ended and cannot be canceled.`);
+    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} is ${stateLabel(task.status!.state)} and cannot be canceled.`);
     await this.canceller.cancel(task, context);
     const latest = await this.getTask({ id: params.id, tenant: params.tenant }, context);
     if (latest.status?.state !== TaskState.TASK_STATE_CANCELED) {
