@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,6 +6,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { attachPrincipal, principalOf } from '../security/principal';
 import { Public } from '../security/public.decorator';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
+import { AgentAccessGuard } from './agent-access.guard';
 import { AgentCardFactory } from './agent-card.factory';
 import { baseUrlOf } from './base-url';
 import { JsonRpcTransport } from './json-rpc.transport';
@@ -62,6 +63,7 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
     }
   }
 
+  @UseGuards(AgentAccessGuard)
   @Controller(listen)
   class JsonRpcController {
     constructor(
@@ -83,6 +85,7 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
   }
 
   /** The SDK's HTTP+JSON binding is an express router; each request is handed to it whole. */
+  @UseGuards(AgentAccessGuard)
   @Controller(a2a.rest_path)
   class RestController {
     constructor(private readonly endpoints: A2aEndpoints) {}

@@ -10,7 +10,7 @@ import { clientFacingError, retryAfterSecsOf } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { envelopeError, JsonRpcError, requestId } from '../common/json-rpc-envelope';
-import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
+import { jsonRpcParamsProblem, unknownMethodError } from './validation/json-rpc-params.validator';
 
 interface JsonRpcResponse {
   error?: JsonRpcError;
@@ -35,7 +35,7 @@ export class JsonRpcTransport {
     const errorResponse = (error: unknown) => ({ jsonrpc: '2.0', id, error: toError(error) });
     const streamError = (error: unknown) => ({ jsonrpc: '2.0', id, error: clientFacingError(toError(error), this.logger, 'JSON-RPC stream failed', error) });
     try {
-      const invalid = envelopeError(body);
+      const invalid = envelopeError(body) ?? unknownMethodError(legacy, (body as { method: string }).method);
       if (invalid) return void (await reply.code(200).send({ jsonrpc: '2.0', id, error: invalid }));
       const { method, params } = body as { method: string; params?: unknown };
       const context = callContextFor(request, request.headers, legacy);

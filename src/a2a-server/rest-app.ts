@@ -7,6 +7,7 @@ import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { callContextFor, isLegacyRequest } from './call-context';
 import { RETRY_AFTER_SECS } from './service-unavailable.error';
 import type { SwitchboardRequestHandler } from './switchboard-request-handler';
+import { withJsonFieldNames } from './validation/json-field-names';
 import { SendDialect, sendParamsProblem } from './validation/send-params.validator';
 
 /** v1.0's send paths, with an optional tenant segment; v0.3's live under `/v1/`. */
@@ -23,6 +24,7 @@ const logger = new Logger('A2aRest');
 export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolean): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(queryWithJsonNames);
   if (legacyCompat) {
     const legacyOnly: RequestHandler = (req, _res, next) => next(isLegacyRequest(req.headers, true) ? undefined : 'route');
     app.post(LEGACY_SEND_PATHS, legacyOnly, checkSend('v03-rest', (problem) => toLegacyHTTPError(new RequestMalformedError(problem))));
@@ -52,6 +54,15 @@ function checkSend(dialect: SendDialect, errorBody: (problem: string) => unknown
     next();
   };
 }
+
+/**
+ * Query parameters are fields too (`?history_length=`), which the SDK reads by their JSON names.
+ * Fastify has parsed them already, onto the raw request, where express would otherwise parse them.
+ */
+const queryWithJsonNames: RequestHandler = (req, _res, next) => {
+  Object.defineProperty(req, 'query', { value: withJsonFieldNames(req.query, {}), configurable: true, enumerable: true, writable: true });
+  next();
+};
 
 /**
  * The SDK answers ServiceUnavailableError itself, with HTTP 503 (its `statusCode`) and no headers:

@@ -50,6 +50,27 @@ describe('normalizeSeedRequest', () => {
     for (const odd of [null, 'text', [1, 2], { method: 5 }]) expect(normalizeSeedRequest(odd)).toEqual(odd);
   });
 
+  it('maps PocketPaw\u2019s file parts, by reference or with bytes, beside or inside `file`', () => {
+    const parts = [
+      { type: 'file', name: 'r.csv', uri: 'https://x/r.csv' },
+      { type: 'file', name: 'i.png', bytes_data: 'aGk=' },
+      { type: 'file', file: { uri: 'https://x/n.txt', mime_type: 'text/plain' } },
+    ];
+    const normalized = normalizeSeedRequest({ method: 'message/send', params: { message: { role: 'user', parts } } }) as { params: { message: { parts: unknown[] } } };
+    expect(normalized.params.message.parts).toEqual([
+      { kind: 'file', file: { name: 'r.csv', uri: 'https://x/r.csv' } },
+      { kind: 'file', file: { name: 'i.png', bytes: 'aGk=' } },
+      { kind: 'file', file: { mimeType: 'text/plain', uri: 'https://x/n.txt' } },
+    ]);
+  });
+
+  it('gives a message id only to a message in the seeds\u2019 dialect', () => {
+    const normalized = normalizeSeedRequest({ method: 'message/send', params: { message: { role: 'user', parts: [{ kind: 'text', text: 'x' }] } } }) as {
+      params: { message: Record<string, unknown> };
+    };
+    expect(normalized.params.message.messageId).toBeUndefined();
+  });
+
   it('maps history_length on tasks/get', () => {
     expect(normalizeSeedRequest({ method: 'tasks/get', params: { id: 't', history_length: 0 } })).toEqual({ method: 'tasks/get', params: { id: 't', historyLength: 0 } });
   });

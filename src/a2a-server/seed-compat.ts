@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 /**
  * The seed systems' clients (PocketPaw's and OpenFang's curl bodies) speak an early A2A dialect:
  * `tasks/send`, parts tagged `type` instead of `kind`, no `messageId`, `sessionId`, snake_case
- * options. This rewrites such a JSON-RPC request into v0.3 so the SDK's v0.3 handler takes it; a
- * request already in v0.3 form passes unchanged.
+ * options, file parts with `uri` or `bytes_data` beside or inside `file`. This rewrites such a
+ * JSON-RPC request into v0.3 so the SDK's v0.3 handler takes it; a request already in v0.3 form
+ * passes unchanged, and is refused without a `messageId` as v0.3 requires.
  */
 const METHOD_ALIASES: Record<string, string> = {
   'tasks/send': 'message/send',
@@ -41,20 +42,39 @@ function normalizeConfiguration({ accepted_output_modes, history_length, ...rest
 function normalizeMessage(message: Json, sessionId: unknown): Json {
   return {
     kind: 'message',
-    messageId: randomUUID(),
+    ...(isSeedMessage(message) && { messageId: randomUUID() }),
     ...(typeof sessionId === 'string' && { contextId: sessionId }),
     ...message,
     parts: Array.isArray(message.parts) ? message.parts.map(normalizePart) : message.parts,
   };
 }
 
+/** A message in the seeds' dialect: its parts are tagged `type`. Only such a message may come without a `messageId`. */
+function isSeedMessage(message: Json): boolean {
+  return Array.isArray(message.parts) && message.parts.some(isSeedPart);
+}
+
+function isSeedPart(part: unknown): part is Json {
+  return isObject(part) && part.kind === undefined && typeof part.type === 'string';
+}
+
 /** `{type: "text", text}` becomes `{kind: "text", text}`; the seed's file and data parts get v0.3's shape. */
 function normalizePart(part: unknown): unknown {
-  if (!isObject(part) || part.kind !== undefined || typeof part.type !== 'string') return part;
-  const { type, mime_type, name, data, ...rest } = part;
-  if (type === 'file') return { ...rest, kind: 'file', file: { name, mimeType: mime_type, bytes: data } };
+  if (!isSeedPart(part)) return part;
+  const { type, mime_type, name, data, uri, bytes_data, file, ...rest } = part;
+  if (type === 'file') return { ...rest, kind: 'file', file: seedFile(isObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }) };
   if (type === 'data') return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
   return { ...rest, kind: type, ...(name !== undefined && { name }), ...(data !== undefined && { data }) };
+}
+
+/**
+ * A seed's file as v0.3's: a `uri` (PocketPaw) is a file by reference, `bytes_data` (PocketPaw) or
+ * `data` (OpenFang) base64 bytes. Only the fields given are set: the SDK tells the two by which is present.
+ */
+function seedFile(file: Json): Json {
+  const { name, mimeType = file.mime_type, uri } = file;
+  const bytes = file.bytes ?? file.bytes_data ?? file.data;
+  return Object.fromEntries(Object.entries({ name, mimeType, uri, bytes }).filter(([, value]) => value !== undefined));
 }
 
 function isObject(value: unknown): value is Json {

@@ -2,9 +2,10 @@ import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { A2aEndpoints } from './a2a-endpoints.service';
+import { AgentAccessGuard } from './agent-access.guard';
 import { callContextFor } from './call-context';
 import { clientFacingError, retryAfterSecsOf } from './client-facing-error';
 import { normalizeSeedRequest } from './seed-compat';
@@ -35,6 +36,7 @@ const STATUS_OF_CODE: Record<number, number> = {
  * The stream carries the v0.3 handler's JSON-RPC envelopes, an error included.
  */
 export function seedRoutesController(listenPath: string) {
+  @UseGuards(AgentAccessGuard)
   @Controller(`${listenPath}/tasks`)
   class SeedRoutesController {
     private readonly logger = new Logger('SeedRoutes');

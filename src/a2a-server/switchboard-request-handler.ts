@@ -1,6 +1,7 @@
 import {
   AgentCard,
   CancelTaskRequest,
+  GetTaskPushNotificationConfigRequest,
   Message,
   SendMessageRequest,
   StreamResponse,
@@ -19,9 +20,11 @@ import {
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { isTerminal } from '../task-store/task-states';
+import { isTerminal, stateLabel } from '../task-store/task-states';
+import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { QueuedAgentExecutor } from './queued-agent-executor';
 import type { SendAcceptance } from './send-acceptance';
+import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import type { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
@@ -57,8 +60,8 @@ export interface HandlerParts {
  * their webhook could never be reached, sends refused with ServiceUnavailableError when their turn
  * could not be queued, blocking sends answered by a deadline, a cancel that reaches a turn running
  * on any worker, or none, and calls and streams that fail with TaskStreamInterruptedError when they
- * stopped following their task before its turn ended, rather than answer as if it had. Every dialect (JSON-RPC, HTTP+JSON, the seeds'
- * routes, agent calls over MCP) comes here.
+ * stopped following their task before its turn ended, rather than answer as if it had. Every
+ * dialect (JSON-RPC, HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
@@ -71,7 +74,8 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly blockingTimeoutMs: number;
 
   constructor(parts: HandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushConfigs, WEBHOOKS_SENT_BY_WORKER, parts.extendedCard);
+    const pushConfigs = new DefaultPushConfigIdStore(parts.pushConfigs);
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, pushConfigs, WEBHOOKS_SENT_BY_WORKER, parts.extendedCard);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
@@ -86,8 +90,8 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     await this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
-    if (!params.configuration?.returnImmediately) return this.beforeDeadline(answer, context);
-    const result = await answer;
+    if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context));
+    const result = await namingStates(answer);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if ('status' in result) this.buses.release(result.id, context);
     return result;
@@ -121,7 +125,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
-      throw error;
+      throw withStatesNamed(error);
     });
     if (first.done) return;
     try {
@@ -139,7 +143,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
    * bus starts reading: the subscriber sees the task as it is, then only later events.
    */
   override async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    const events = this.buses.untilInterrupted(context, super.resubscribe(params, context));
+    const events = streamNamingStates(this.buses.untilInterrupted(context, super.resubscribe(params, context)));
     try {
       const stored = await events.next();
       if (stored.done) return;
@@ -165,10 +169,14 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return super.createTaskPushNotificationConfig(params, context);
   }
 
+  /** Without a config id, the task's default config (DefaultPushConfigIdStore). */
+  override getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return super.getTaskPushNotificationConfig(params.id ? params : { ...params, id: params.taskId }, context);
+  }
+
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.getTask({ id: params.id, tenant: params.tenant }, context);
-    if (task.status?.state === TaskState.TASK_STATE_CANCELED) return task;
-    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} has already ended and cannot be canceled.`);
+    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} is ${stateLabel(task.status!.state)} and cannot be canceled.`);
     await this.canceller.cancel(task, context);
     const latest = await this.getTask({ id: params.id, tenant: params.tenant }, context);
     if (latest.status?.state !== TaskState.TASK_STATE_CANCELED) {

@@ -74,6 +74,12 @@ url = "https://research.example.com"
     expect(problems[0]).toMatch(/^mcp_servers\[0\]\.transport\.type: /);
   });
 
+  it("names a key's tool pattern that is not a name", () => {
+    const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "ci-key-0123456789abcdef", tools = ["mcp_github_*", "rm -rf"] }]\n');
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    expect(problems).toEqual([expect.stringMatching(/^auth\.api_keys\[0\]\.tools\[1\]: must be a tool or agent name/)]);
+  });
+
   it('rejects unknown keys by name, so typos do not pass silently', () => {
     const file = writeConfig('[server]\nprot = 9000\n');
     const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));

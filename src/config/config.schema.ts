@@ -10,11 +10,20 @@ const MB = 1024 * 1024;
 export const DEMO_AGENT_NAME = 'echo';
 
 
+/** A tool or agent name, where `*` matches any run of characters (`mcp_github_*`). */
+const accessPatternSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_*.-]+$/, 'must be a tool or agent name, "*" matching any run of characters (mcp_github_*)');
+
 const apiKeySchema = z.union([
   z.string().min(16, 'an API key must be at least 16 characters'),
   z.strictObject({
     name: nameSchema,
     key: z.string().min(16, 'an API key must be at least 16 characters'),
+    /** The tools this key may list and call at `/mcp` (`*` matches any run of characters); all when unset. */
+    tools: z.array(accessPatternSchema).optional(),
+    /** The hosted and external agents this key may reach over A2A, `/mcp` and the bridge; all when unset. */
+    agents: z.array(accessPatternSchema).optional(),
   }),
 ]);
 

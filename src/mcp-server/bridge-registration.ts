@@ -30,7 +30,7 @@ const startOutput = z.object({ taskUri: z.string(), taskId: z.string() });
 /** Registers the ARDF bridge on `server`: the agent and task resources, the `subagent_*` tools and subscriptions. */
 export function registerBridge(server: McpServer, bridge: SubagentBridge, updates: TaskUpdates, caller: McpCaller, subscriptions: ResourceSubscriptions): void {
   const agents = new ResourceTemplate(AGENT_URI_TEMPLATE, {
-    list: () => ({ resources: bridge.agents().map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })) }),
+    list: () => ({ resources: bridge.agents().filter(({ name }) => caller.scope.allowsAgent(name)).map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })) }),
   });
   server.registerResource('subagent', agents, { description: 'An agent (hosted or external): its ARDF subagent@v0.1 manifest, then its A2A agent card', mimeType: 'application/json' }, (uri, variables) => {
     const contents = bridge.readAgent(String(variables.name), caller.baseUrl);
@@ -45,11 +45,14 @@ export function registerBridge(server: McpServer, bridge: SubagentBridge, update
     return { contents: [{ uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) }] };
   });
 
-  server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }) =>
-    bridge.start(subagentUri, text, caller),
-  );
-  server.registerTool('subagent_send', { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput }, ({ taskId, text }) => bridge.send(taskId, text, caller));
-  server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) => bridge.cancel(taskId, caller));
+  const tools = {
+    subagent_start: server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }) =>
+      bridge.start(subagentUri, text, caller),
+    ),
+    subagent_send: server.registerTool('subagent_send', { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput }, ({ taskId, text }) => bridge.send(taskId, text, caller)),
+    subagent_cancel: server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) => bridge.cancel(taskId, caller)),
+  };
+  for (const [name, tool] of Object.entries(tools)) if (!caller.scope.allowsTool(name)) tool.remove();
 
   server.server.setRequestHandler('resources/subscribe', async (request) => {
     const taskId = subscribableTask(request.params.uri);

@@ -15,6 +15,7 @@ import { baseUrlOf } from '../a2a-server/base-url';
 import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { AccessScope } from '../security/access-scope';
 import { principalOf } from '../security/principal';
 import { AgentToolCall } from './agent-tool-call';
 import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
@@ -85,6 +86,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const principal = principalOf(request);
     const caller: McpCaller = {
       owner: principal?.name ?? '',
+      scope: principal?.scope ?? AccessScope.unrestricted,
       context: callContextFor(request, request.headers, false),
       baseUrl: baseUrlOf(request, this.publicUrl),
     };

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { callContextFor } from '../a2a-server/call-context';
+import { AccessScope } from '../security/access-scope';
 import type { McpCaller } from './mcp-caller';
 import { FramedStdioTransport } from './framed-stdio-transport';
 import { isListen } from './listened-tasks';
@@ -25,6 +26,7 @@ const logger = new Logger('McpStdio');
  */
 const STDIO_CALLER: McpCaller = {
   owner: '',
+  scope: AccessScope.unrestricted,
   get context() {
     return callContextFor({}, {}, false);
   },

@@ -81,7 +81,8 @@ export class SubagentBridge {
   async start(subagentUri: string, text: string, caller: McpCaller): Promise<CallToolResult> {
     const name = agentNameOf(subagentUri);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
-    if (!endpoint) return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
+    if (name === undefined || !endpoint) return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
+    if (!caller.scope.allowsAgent(name)) return errorResult(`No task started: ${notAllowed(name)}.`);
     try {
       const result = await endpoint.handler.sendMessage(sendRequest(text, endpoint), caller.context);
       if (!('status' in result)) return errorResult(`Agent "${name}" answered with a message and started no task.`);
@@ -138,7 +139,8 @@ export class SubagentBridge {
     const task = await this.task(taskId, caller);
     const name = agentOfTask(task);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
-    if (!endpoint) throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);
+    if (name === undefined || !endpoint) throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);
+    if (!caller.scope.allowsAgent(name)) throw new Error(notAllowed(name));
     return endpoint;
   }
 
@@ -182,6 +184,10 @@ function sendRequest(text: string, endpoint: AgentEndpoint, task?: Task): SendMe
 
 function jsonContent(uri: string, value: unknown): { uri: string; mimeType: string; text: string } {
   return { uri, mimeType: JSON_MIME, text: JSON.stringify(value) };
+}
+
+function notAllowed(agent: string): string {
+  return `this API key may not reach agent "${agent}" (see its "agents" in auth.api_keys)`;
 }
 
 function errorResult(text: string): CallToolResult {

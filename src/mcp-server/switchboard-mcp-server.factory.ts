@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallToolResult, fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
+import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
@@ -62,15 +62,8 @@ export class SwitchboardMcpServerFactory {
   /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
   create(caller: McpCaller, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
-    const server = this.newServer(
-      caller,
-      this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name))),
-      this.builtins.definitions().filter((tool) => wanted(tool.name)),
-    );
-    this.registerMcpTools(
-      server,
-      this.mcpTools.list().filter((tool) => wanted(tool.name)),
-    );
+    const server = this.newServer(caller, wanted);
+    this.registerMcpTools(server, caller, wanted);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId));
     }
@@ -78,15 +71,15 @@ export class SwitchboardMcpServerFactory {
   }
 
   createLive(caller: McpCaller): LiveMcpServer {
-    const server = this.newServer(caller, this.endpoints.all(), this.builtins.definitions());
+    const server = this.newServer(caller);
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     registerBridge(server, this.bridge, this.updates, caller, subscriptions);
-    let registered = this.registerMcpTools(server, this.mcpTools.list());
+    let registered = this.registerMcpTools(server, caller);
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
       for (const tool of registered) tool.remove();
-      registered = this.registerMcpTools(server, this.mcpTools.list());
+      registered = this.registerMcpTools(server, caller);
     });
     return {
       server,
@@ -130,8 +123,14 @@ export class SwitchboardMcpServerFactory {
     };
   }
 
-  /** A server with the tools that never change while Switchboard runs: the agents and the built-in tools. */
-  private newServer(caller: McpCaller, agents: AgentEndpoint[], builtins: ToolDefinition[]): McpServer {
+  /**
+   * A server with the tools that never change while Switchboard runs: the agents and the built-in
+   * tools the caller may reach, of those `wanted`.
+   */
+  private newServer(caller: McpCaller, wanted: (name: string) => boolean = () => true): McpServer {
+    const reachable = (name: string) => wanted(name) && caller.scope.allowsTool(name);
+    const agents = this.endpoints.all().filter(({ agent }) => reachable(agentToolName(agent.config.name)) && caller.scope.allowsAgent(agent.config.name));
+    const builtins = this.builtins.definitions().filter((tool) => reachable(tool.name));
     // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
     const server = new McpServer(SERVER_INFO, {
       capabilities: { tools: { listChanged: true }, logging: {}, ...BRIDGE_RESOURCE_CAPABILITIES },
@@ -152,7 +151,9 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
-  private registerMcpTools(server: McpServer, tools: McpTool[]): RegisteredTool[] {
+  /** Registers the connected servers' tools the caller may reach, of those `wanted`. */
+  private registerMcpTools(server: McpServer, caller: McpCaller, wanted: (name: string) => boolean = () => true): RegisteredTool[] {
+    const tools = this.mcpTools.list().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     return tools.map((tool) =>
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, (args, ctx) =>
         this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),

@@ -12,9 +12,17 @@ describe('ApiKeyService', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('names each key: objects keep their name, bare strings become key-<position>', () => {
-    expect(service.verify(CI_KEY)).toEqual({ name: 'ci' });
-    expect(service.verify(BARE_KEY)).toEqual({ name: 'key-2' });
-    expect(service.verify(OPS_KEY)).toEqual({ name: 'ops' });
+    expect(service.verify(CI_KEY)?.name).toBe('ci');
+    expect(service.verify(BARE_KEY)?.name).toBe('key-2');
+    expect(service.verify(OPS_KEY)?.name).toBe('ops');
+  });
+
+  it("gives each key its scope: a key's lists, else everything", () => {
+    const scoped = new ApiKeyService([{ name: 'ci', key: CI_KEY, tools: ['mcp_github_*'], agents: [] }, BARE_KEY]);
+    expect(scoped.verify(CI_KEY)?.scope.allowsTool('mcp_github_create_issue')).toBe(true);
+    expect(scoped.verify(CI_KEY)?.scope.allowsTool('mcp_fs_write_file')).toBe(false);
+    expect(scoped.verify(CI_KEY)?.scope.allowsAgent('coder')).toBe(false);
+    expect(scoped.verify(BARE_KEY)?.scope.allowsTool('mcp_fs_write_file')).toBe(true);
   });
 
   it.each([

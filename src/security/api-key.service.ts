@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ConfigError } from '../config/config-error';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { AccessScope } from './access-scope';
 import type { Principal } from './principal';
 
 type ApiKeysConfig = SwitchboardConfig['auth']['api_keys'];
@@ -21,8 +22,8 @@ export class ApiKeyService {
   constructor(apiKeys: ApiKeysConfig) {
     this.keys = apiKeys.map((entry, index) =>
       typeof entry === 'string'
-        ? { principal: { name: `key-${index + 1}` }, digest: sha256(entry) }
-        : { principal: { name: entry.name }, digest: sha256(entry.key) },
+        ? { principal: { name: `key-${index + 1}`, scope: AccessScope.unrestricted }, digest: sha256(entry) }
+        : { principal: { name: entry.name, scope: AccessScope.of(entry) }, digest: sha256(entry.key) },
     );
     assertUnambiguous(this.keys);
   }

@@ -1,6 +1,9 @@
-/** The authenticated caller: the name of the API key it presented. Tasks are scoped per principal. */
+import type { AccessScope } from './access-scope';
+
+/** The authenticated caller: the name of the API key it presented, and what that key may reach. Tasks are scoped per principal. */
 export interface Principal {
   readonly name: string;
+  readonly scope: AccessScope;
 }
 
 const principals = new WeakMap<object, Principal>();

@@ -19,3 +19,8 @@ export function isTerminal(task: Task): boolean {
 export function stateName(task: Task): string {
   return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
 }
+
+/** A state as people read it and v0.3 spells it (`completed`, `input-required`): what error messages say. */
+export function stateLabel(state: TaskState): string {
+  return taskStateToJSON(state).replace('TASK_STATE_', '').toLowerCase().replaceAll('_', '-');
+}

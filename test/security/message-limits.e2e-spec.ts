@@ -75,7 +75,7 @@ describe('message limits', () => {
 
     it('v0.3 JSON-RPC: -32602', async () => {
       const parts = ['a', 'b', 'c', 'd'].map((text) => ({ kind: 'text', text }));
-      const { body } = await post(url, '/a2a', { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { role: 'user', parts } } });
+      const { body } = await post(url, '/a2a', { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { messageId: 'm1', role: 'user', parts } } });
       expect(body.error).toMatchObject({ code: -32602, message: expect.stringMatching(PARTS_LIMIT) });
     });
 

@@ -15,7 +15,8 @@ export class TestRoutesController {
 
   @Get('whoami')
   whoami(@Req() request: FastifyRequest) {
-    return { principal: principalOf(request) ?? null };
+    const principal = principalOf(request);
+    return { principal: principal ? { name: principal.name } : null };
   }
 }
 

@@ -1,4 +1,7 @@
+import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
+import type { JsonRpcError } from '../../common/json-rpc-envelope';
 import { LEGACY_TASK_PARAMS_SCHEMAS } from './legacy-task-params.schemas';
 import { SEND_PARAMS_SCHEMAS } from './send-params.schemas';
 import { issueText } from './send-params.validator';
@@ -18,4 +21,14 @@ export function jsonRpcParamsProblem(legacy: boolean, method: string, params: un
   const schema = Object.hasOwn(schemas, method) ? schemas[method] : legacy ? undefined : V1_ANY_METHOD;
   const result = schema?.safeParse(params);
   return result && !result.success ? issueText(result.error.issues[0], 'params') : undefined;
+}
+
+/**
+ * -32601 for a method the version does not have, or undefined. Checked before the params, which the
+ * SDK checks first (answering an unknown method without params -32602).
+ */
+export function unknownMethodError(legacy: boolean, method: string): JsonRpcError | undefined {
+  // The SDK's method tables are plain objects: `toString` would be in them.
+  const known = !(method in Object.prototype) && (legacy ? isLegacyJsonRpcMethod(method) : isV1JsonRpcMethod(method));
+  return known ? undefined : { code: A2A_ERROR_CODE.METHOD_NOT_FOUND, message: `Method not found: ${method}` };
 }

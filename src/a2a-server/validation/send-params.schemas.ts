@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEND_MESSAGE_REQUEST, withJsonFieldNames } from './json-field-names';
 
 /**
  * What a send must look like on the wire, per dialect. The SDK reads params leniently (protobuf's
@@ -74,8 +75,7 @@ const v03Part = z.discriminatedUnion('kind', [
 const v03SendParams = z.looseObject({
   message: z.looseObject({
     kind: z.literal('message').optional(),
-    // The SDK fills in a missing messageId for v0.3 clients.
-    messageId: z.string().min(1).optional(),
+    messageId: z.string().min(1),
     role: z.enum(['user', 'agent']),
     parts: z.array(v03Part).min(1),
     ...sharedMessageFields,
@@ -128,7 +128,7 @@ const v03RestSendParams = z
 export type SendDialect = 'v1' | 'v03' | 'v03-rest';
 
 export const SEND_PARAMS_SCHEMAS: Record<SendDialect, z.ZodType> = {
-  v1: v1SendParams,
+  v1: z.preprocess((params) => withJsonFieldNames(params, SEND_MESSAGE_REQUEST), v1SendParams),
   v03: v03SendParams,
   'v03-rest': v03RestSendParams,
 };

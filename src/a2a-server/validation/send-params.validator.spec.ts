@@ -31,15 +31,16 @@ describe('sendParamsProblem (v0.3 JSON-RPC and HTTP+JSON)', () => {
   const v03 = { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } };
   const v03Rest = { request: { messageId: 'm1', role: 'ROLE_USER', content: [{ text: 'hi' }] } };
 
-  it('accepts v0.3 sends, a missing JSON-RPC messageId included', () => {
+  it('accepts v0.3 sends', () => {
     expect(sendParamsProblem('v03', v03, 'params')).toBeUndefined();
-    expect(sendParamsProblem('v03', { message: { role: 'agent', parts: [{ kind: 'data', data: { a: 1 } }] } }, 'params')).toBeUndefined();
+    expect(sendParamsProblem('v03', { message: { messageId: 'm2', role: 'agent', parts: [{ kind: 'data', data: { a: 1 } }] } }, 'params')).toBeUndefined();
     expect(sendParamsProblem('v03-rest', v03Rest, '')).toBeUndefined();
     expect(sendParamsProblem('v03-rest', { message: { ...v03Rest.request, content: [{ file: { fileWithUri: 'https://x/y' } }] } }, '')).toBeUndefined();
   });
 
   it.each([
     ['v03', { message: { ...v03.message, role: 'ROLE_USER' } }, /^params\.message\.role: /],
+    ['v03', { message: { ...v03.message, messageId: undefined } }, /^params\.message\.messageId: /],
     ['v03', { message: { ...v03.message, parts: [{ kind: 'data', data: 'd' }] } }, /^params\.message\.parts\[0\]\.data: /],
     ['v03', { message: { ...v03.message, parts: [{ text: 'no kind' }] } }, /^params\.message\.parts\[0\]\.kind: /],
     ['v03', { ...v03, metadata: -1 }, /^params\.metadata: /],

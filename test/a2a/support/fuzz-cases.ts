@@ -168,7 +168,7 @@ const BAD_PARTS: Record<Dialect, unknown[]> = {
     { data: { data: 'd' } },
   ],
 };
-/** Seeds have no messageId, and v0.3 JSON-RPC fills in a missing one: there only a wrong-typed id is a defect. */
+/** Seeds have no messageId; every other dialect must send one. */
 const DEFECTS: Record<Dialect, string[]> = {
   v1: ['role', 'messageId', 'parts', 'part', 'part', 'part'],
   v03: ['role', 'messageId', 'parts', 'part', 'part', 'part'],
@@ -189,7 +189,7 @@ function badMessage(rng: Rng, dialect: Dialect): { message: unknown; defect: str
       if (rng.chance(0.2)) delete message.role;
       else message.role = rng.pick(BAD_ROLES[dialect]);
     } else if (defect === 'messageId') {
-      if (dialect !== 'v03' && rng.chance(0.3)) delete message.messageId;
+      if (rng.chance(0.3)) delete message.messageId;
       else message.messageId = rng.pick(['', null, 5, {}, [], true]);
     } else if (defect === 'parts') {
       message[key] = rng.pick([null, 'text', 5, {}, { text: 'x' }, true, ...(dialect === 'v1' ? [[]] : [])]);

@@ -12,11 +12,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Handlers for `notifications/tools/list_changed` (the GET stream in the 2025 era, `subscriptions/listen` in 2026-07-28). */
   listChanged?: { tools: { onChanged: (error: Error | null, tools: { name: string }[] | null) => void } };
+  /** The API key presented; the tests' default key when unset. */
+  key?: string;
 }
 
 /** The 1.x SDK's client: 2025-era (`initialize`, `Mcp-Session-Id`). */
 export async function connectV1(baseUrl: string, options: ClientOptions = {}): Promise<{ client: ClientV1; transport: TransportV1 }> {
-  const transport = new TransportV1(new URL('/mcp', baseUrl), { requestInit: { headers: bearer() }, fetch: options.fetch });
+  const transport = new TransportV1(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(options.key) }, fetch: options.fetch });
   const client = new ClientV1({ name: 'switchboard-test-v1', version: '1.0.0' }, { listChanged: options.listChanged });
   await client.connect(transport);
   return { client, transport };
@@ -24,7 +26,7 @@ export async function connectV1(baseUrl: string, options: ClientOptions = {}): P
 
 /** The v2 SDK's client negotiating the era (`auto`): 2026-07-28, stateless, against Switchboard. */
 export async function connectV2(baseUrl: string, options: ClientOptions = {}): Promise<ClientV2> {
-  const transport = new TransportV2(new URL('/mcp', baseUrl), { requestInit: { headers: bearer() }, fetch: options.fetch });
+  const transport = new TransportV2(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(options.key) }, fetch: options.fetch });
   const client = new ClientV2({ name: 'switchboard-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, listChanged: options.listChanged });
   await client.connect(transport);
   return client;
