@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 
 export const MCP_TOOL_SOURCE = Symbol('MCP_TOOL_SOURCE');
 
@@ -10,6 +10,10 @@ export interface McpTool {
   description: string;
   /** JSON Schema of the arguments, as the server declared it. */
   inputSchema: Record<string, unknown>;
+  /** As the server declared them, for MCP clients of `/mcp` (a gateway loses nothing). */
+  title?: string;
+  annotations?: Tool['annotations'];
+  outputSchema?: Tool['outputSchema'];
   server: string;
   /** The tool's own name on its server. */
   serverToolName: string;

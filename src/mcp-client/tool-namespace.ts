@@ -48,6 +48,9 @@ export function namespaceTools(servers: { server: string; tools: Tool[] }[]): { 
         name,
         description: `[MCP:${server}] ${tool.description ?? tool.title ?? tool.name}`,
         inputSchema: tool.inputSchema,
+        ...(tool.title !== undefined && { title: tool.title }),
+        ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+        ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
         server,
         serverToolName: tool.name,
       });

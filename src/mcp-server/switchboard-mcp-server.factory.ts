@@ -44,8 +44,8 @@ const BRIDGE_TOOL_PREFIX = 'subagent_';
  */
 @Injectable()
 export class SwitchboardMcpServerFactory {
-  /** Input schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
-  private readonly inputSchemas = new WeakMap<ToolDefinition | McpTool, ReturnType<typeof fromJsonSchema>>();
+  /** JSON Schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
+  private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
 
   constructor(
     private readonly endpoints: A2aEndpoints,
@@ -144,7 +144,7 @@ export class SwitchboardMcpServerFactory {
       );
     }
     for (const tool of builtins) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, async (args, ctx) => {
+      server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
         const { text, isError } = await this.toolPipeline.call(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal, `mcp:${caller.owner}`);
         return { content: [{ type: 'text', text }], isError };
       });
@@ -153,16 +153,16 @@ export class SwitchboardMcpServerFactory {
   }
 
   private registerMcpTools(server: McpServer, tools: McpTool[]): RegisteredTool[] {
-    return tools.map((tool) =>
-      server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, (args, ctx) =>
-        this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),
-      ),
-    );
+    return tools.map((tool) => {
+      const { title, annotations, outputSchema } = tool;
+      const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.schemaOf(outputSchema) };
+      return server.registerTool(tool.name, config, (args, ctx) => this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal));
+    });
   }
 
-  private inputSchemaOf(tool: ToolDefinition | McpTool): ReturnType<typeof fromJsonSchema> {
-    let schema = this.inputSchemas.get(tool);
-    if (!schema) this.inputSchemas.set(tool, (schema = fromJsonSchema(tool.inputSchema as never)));
+  private schemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {
+    let schema = this.schemas.get(jsonSchema);
+    if (!schema) this.schemas.set(jsonSchema, (schema = fromJsonSchema(jsonSchema as never)));
     return schema;
   }
 

@@ -1,0 +1,44 @@
+/**
+ * `/mcp` as a gateway: server-everything (stdio) behind Switchboard, driven by the official SDK
+ * clients of both eras. An MCP client should lose nothing by going through Switchboard.
+ */
+import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
+import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
+import { connectV1, connectV2 } from './support/mcp-clients';
+
+const MAX_RESULT_CHARS = 300;
+let target: McpTestApp;
+
+beforeAll(async () => {
+  target = await startMcpApp(
+    stdioServer('everything', EVERYTHING_SERVER, ['stdio'], 'timeout_secs = 30') + `\n[tools]\ntimeout_secs = 2\nmax_result_chars = ${MAX_RESULT_CHARS}\n`,
+  );
+  await toolsListed(target.tools, ['mcp_everything_echo']);
+});
+
+afterAll(async () => {
+  await target?.app.close();
+});
+
+describe('re-exposed upstream tools', () => {
+  it.each([
+    ['1.x', connectV1Client],
+    ['2.x', connectV2],
+  ])('keep title, annotations and outputSchema, and results keep structuredContent (%s client)', async (_era, connect) => {
+    const client = await connect(target.url);
+    const { tools } = await client.listTools();
+    const tool = tools.find((candidate) => candidate.name === 'mcp_everything_get_structured_content');
+    expect(tool).toMatchObject({
+      title: 'Get Structured Content Tool',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      outputSchema: { type: 'object', properties: { temperature: { type: 'number' }, conditions: { type: 'string' }, humidity: { type: 'number' } } },
+    });
+    const result = await client.callTool({ name: 'mcp_everything_get_structured_content', arguments: { location: 'Chicago' } });
+    expect(result.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+    await client.close();
+  });
+});
+
+async function connectV1Client(url: string) {
+  return (await connectV1(url)).client;
+}
