@@ -18,6 +18,7 @@ import { LocalSubscriptionChanges } from './session-subscriptions';
 import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 import { TaskUpdates } from './task-updates';
+import { UpstreamToolCall } from './upstream-tool-call';
 
 type Config = ConfigService<SwitchboardConfig, true>;
 
@@ -42,7 +43,7 @@ export class McpServerModule {
       imports: [a2a, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
       // AgentCardFactory is stateless: the bridge builds hosted agents' cards as the A2A server does.
-      providers: [sessionStore(mode), AgentToolCall, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [sessionStore(mode), AgentToolCall, UpstreamToolCall, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallToolResult, fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
@@ -14,6 +14,7 @@ import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interfac
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
 import { SubagentBridge } from './subagent-bridge';
 import { TaskUpdates } from './task-updates';
+import { UpstreamToolCall } from './upstream-tool-call';
 import { SWITCHBOARD_VERSION } from '../version';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
@@ -50,6 +51,7 @@ export class SwitchboardMcpServerFactory {
   constructor(
     private readonly endpoints: A2aEndpoints,
     private readonly agentCalls: AgentToolCall,
+    private readonly upstreamCalls: UpstreamToolCall,
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
     private readonly builtins: BuiltinToolProvider,
     private readonly toolPipeline: ToolPipeline,
@@ -69,6 +71,7 @@ export class SwitchboardMcpServerFactory {
     );
     this.registerMcpTools(
       server,
+      caller,
       this.mcpTools.list().filter((tool) => wanted(tool.name)),
     );
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
@@ -82,11 +85,11 @@ export class SwitchboardMcpServerFactory {
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     registerBridge(server, this.bridge, this.updates, caller, subscriptions);
-    let registered = this.registerMcpTools(server, this.mcpTools.list());
+    let registered = this.registerMcpTools(server, caller, this.mcpTools.list());
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
       for (const tool of registered) tool.remove();
-      registered = this.registerMcpTools(server, this.mcpTools.list());
+      registered = this.registerMcpTools(server, caller, this.mcpTools.list());
     });
     return {
       server,
@@ -152,11 +155,11 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
-  private registerMcpTools(server: McpServer, tools: McpTool[]): RegisteredTool[] {
+  private registerMcpTools(server: McpServer, caller: McpCaller, tools: McpTool[]): RegisteredTool[] {
     return tools.map((tool) => {
       const { title, annotations, outputSchema } = tool;
       const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.schemaOf(outputSchema) };
-      return server.registerTool(tool.name, config, (args, ctx) => this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal));
+      return server.registerTool(tool.name, config, (args, ctx) => this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx));
     });
   }
 
@@ -164,14 +167,5 @@ export class SwitchboardMcpServerFactory {
     let schema = this.schemas.get(jsonSchema);
     if (!schema) this.schemas.set(jsonSchema, (schema = fromJsonSchema(jsonSchema as never)));
     return schema;
-  }
-
-  /** An unavailable or slow upstream is the tool's failure (`isError`), not a protocol error. */
-  private async callMcpTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    try {
-      return await this.mcpTools.call(name, args, { signal });
-    } catch (error) {
-      return { content: [{ type: 'text', text: (error as Error).message }], isError: true };
-    }
   }
 }
