@@ -45,6 +45,10 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
     return () => this.changeListeners.delete(listener);
   }
 
+  sendsLogs(): boolean {
+    return [...this.connections.values()].some((connection) => connection.declaresLogging);
+  }
+
   call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
     const tool = this.tools.get(name);
     if (!tool) return Promise.reject(new McpUnknownToolError(name));

@@ -6,7 +6,9 @@ import {
   SdkHttpError,
   SseError,
   type CallToolResult,
+  type LoggingMessageNotificationParams,
   type PriorDiscovery,
+  type Progress,
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -20,6 +22,9 @@ const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 
 /** Errors that mean the connection or session is gone, so a new one may succeed where this one failed. */
 const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed]);
+
+/** A call's options once its progress token is chosen. */
+type CallOptions = McpCallOptions & { progressToken?: string };
 
 export type McpConnectionState = 'connecting' | 'connected' | 'retrying' | 'closed';
 
@@ -51,6 +56,15 @@ export class McpConnection {
   private prior?: PriorDiscovery;
   /** As last listed; kept while reconnecting, so calls to them fail with the reason, not as unknown. */
   private toolList: Tool[] = [];
+  /** The `onlog` of each call in flight. */
+  private readonly logListeners = new Set<(message: LoggingMessageNotificationParams) => void>();
+  /**
+   * The `onprogress` of each call in flight, by the progress token sent with it. Not the SDK's own
+   * `onprogress`: it forgets a call's handler when the result arrives but hands notifications over a
+   * microtask later, so a last progress notification sent just before the result was lost.
+   */
+  private readonly progressListeners = new Map<string, (progress: Progress) => void>();
+  private progressTokens = 0;
 
   constructor(
     readonly config: McpServerConfig,
@@ -70,6 +84,10 @@ export class McpConnection {
 
   get tools(): Tool[] {
     return this.toolList;
+  }
+
+  get declaresLogging(): boolean {
+    return this.session?.getServerCapabilities()?.logging !== undefined;
   }
 
   status(): McpConnectionStatus {
@@ -93,6 +111,19 @@ export class McpConnection {
    * be safe to run twice).
    */
   async call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+    const { onlog, onprogress } = options;
+    const progressToken = onprogress && `switchboard-${++this.progressTokens}`;
+    if (onlog) this.logListeners.add(onlog);
+    if (progressToken) this.progressListeners.set(progressToken, onprogress!);
+    try {
+      return await this.callOnce(tool, args, { ...options, progressToken });
+    } finally {
+      if (onlog) this.logListeners.delete(onlog);
+      if (progressToken) this.progressListeners.delete(progressToken);
+    }
+  }
+
+  private async callOnce(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = await this.liveClient();
     try {
       return await this.callOn(client, tool, args, options);
@@ -162,6 +193,14 @@ export class McpConnection {
       versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
       listChanged: { tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) } },
     });
+    client.setNotificationHandler('notifications/message', ({ params }) => {
+      if (client !== this.session) return;
+      if (this.logListeners.size === 0) this.logger.debug({ server: this.name, level: params.level, data: params.data }, 'MCP server log message with no call in flight');
+      for (const listener of this.logListeners) listener(params);
+    });
+    client.setNotificationHandler('notifications/progress', ({ params: { progressToken, ...progress } }) => {
+      this.progressListeners.get(String(progressToken))?.(progress);
+    });
     client.onclose = () => this.drop(client, 'the connection closed');
     client.onerror = (error) => {
       if (isConnectionLost(error)) this.drop(client, describe(error));
@@ -207,10 +246,11 @@ export class McpConnection {
     throw new McpServerUnavailableError(this.name, reason);
   }
 
-  private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+  private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
     try {
-      return await client.callTool({ name: tool, arguments: args }, { timeout, signal: options.signal });
+      const _meta = options.progressToken === undefined ? undefined : { progressToken: options.progressToken };
+      return await client.callTool({ name: tool, arguments: args, _meta }, { timeout, signal: options.signal });
     } catch (error) {
       // The SDK reports an aborted call as a timeout too.
       if (options.signal?.aborted) throw options.signal.reason;

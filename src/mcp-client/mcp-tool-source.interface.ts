@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, LoggingMessageNotificationParams, Progress, Tool } from '@modelcontextprotocol/client';
 
 export const MCP_TOOL_SOURCE = Symbol('MCP_TOOL_SOURCE');
 
@@ -23,6 +23,13 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   /** Capped by the server's `timeout_secs`. */
   timeoutMs?: number;
+  /** The server's progress notifications for this call (asking for them gives the upstream request a progress token). */
+  onprogress?: (progress: Progress) => void;
+  /**
+   * The server's log messages (`notifications/message`) while the call runs. A log message is not
+   * tied to a request, so every call in flight on that server hears it.
+   */
+  onlog?: (message: LoggingMessageNotificationParams) => void;
 }
 
 /** Every tool of the configured MCP servers, for the agents' tool pipeline. */
@@ -34,6 +41,8 @@ export interface McpToolSource {
    * a new list. Returns the unsubscribe function.
    */
   onChange(listener: () => void): () => void;
+  /** Whether a connected server declared `logging`: only then may calls pass log messages on (`onlog`). */
+  sendsLogs(): boolean;
   /**
    * Calls a tool by its namespaced name. A tool's own failure is a result with `isError`; throws
    * McpUnknownToolError, McpServerUnavailableError, McpToolTimeoutError, or the signal's reason.

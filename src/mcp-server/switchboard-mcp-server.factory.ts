@@ -135,9 +135,11 @@ export class SwitchboardMcpServerFactory {
 
   /** A server with the tools that never change while Switchboard runs: the agents and the built-in tools. */
   private newServer(caller: McpCaller, agents: AgentEndpoint[], builtins: ToolDefinition[]): McpServer {
-    // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
+    // `logging` only when upstream log messages may be passed on: clients may then set a level
+    // (`logging/setLevel`); the SDK answers it and filters what is sent.
+    const logging = this.mcpTools.sendsLogs() ? { logging: {} } : {};
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, logging: {}, ...BRIDGE_RESOURCE_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
     for (const endpoint of agents) {

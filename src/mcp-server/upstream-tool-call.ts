@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, LoggingMessageNotificationParams, Progress, ServerContext } from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
 
 /**
  * A tool of a connected MCP server called by an MCP client of `/mcp`: under the tools' limits
- * (`tools.timeout_secs`, `tools.max_result_chars`) as an agent's call is. An unavailable or slow
- * upstream is the tool's failure (`isError`), not a protocol error.
+ * (`tools.timeout_secs`, `tools.max_result_chars`) as an agent's call is, with the upstream's
+ * progress (when the caller asked for it) and log messages passed on to the caller. An unavailable
+ * or slow upstream is the tool's failure (`isError`), not a protocol error.
  */
 @Injectable()
 export class UpstreamToolCall {
@@ -17,7 +18,40 @@ export class UpstreamToolCall {
     private readonly toolPipeline: ToolPipeline,
   ) {}
 
-  run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
-    return this.toolPipeline.bounded(name, `mcp:${caller.owner}`, ctx.mcpReq.signal, CALL_TOOL_RESULT_LIMITER, (signal) => this.mcpTools.call(name, args, { signal }));
+  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
+    const relay = new NotificationRelay(ctx);
+    const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, ctx.mcpReq.signal, CALL_TOOL_RESULT_LIMITER, (signal) =>
+      this.mcpTools.call(name, args, { ...relay.options(), signal }),
+    );
+    // The upstream's last notifications came before its result: so they reach the caller.
+    await relay.settled();
+    return result;
+  }
+}
+
+/** Passes an upstream call's notifications on to the caller of `ctx`'s request. */
+class NotificationRelay {
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  /** `onprogress` only when the caller asked for progress: the upstream's progress goes on under the caller's own token. */
+  options(): Pick<McpCallOptions, 'onprogress' | 'onlog'> {
+    const progressToken = this.ctx.mcpReq._meta?.progressToken;
+    const onprogress = (progress: Progress) => this.send(this.ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }));
+    // At the level the caller set: the SDK filters.
+    const onlog = ({ level, data, logger }: LoggingMessageNotificationParams) => this.send(this.ctx.mcpReq.log(level, data, logger));
+    return { onprogress: progressToken === undefined ? undefined : onprogress, onlog };
+  }
+
+  settled(): Promise<unknown> {
+    return Promise.all(this.sending);
+  }
+
+  private send(notification: Promise<void>): void {
+    // A caller gone is not the call's failure.
+    const sent = notification.catch(() => undefined);
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
   }
 }

@@ -2,9 +2,10 @@
  * `/mcp` as a gateway: server-everything (stdio) behind Switchboard, driven by the official SDK
  * clients of both eras. An MCP client should lose nothing by going through Switchboard.
  */
-import { firstText, startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
-import { connectV1, connectV2 } from './support/mcp-clients';
+import { connectV1, connectV2, textOf } from './support/mcp-clients';
 
 const MAX_RESULT_CHARS = 300;
 let target: McpTestApp;
@@ -44,7 +45,7 @@ describe('tools.max_result_chars and tools.timeout_secs', () => {
     const client = await connectV1Client(target.url);
     const message = 'x'.repeat(MAX_RESULT_CHARS * 2);
     const result = await client.callTool({ name: 'mcp_everything_echo', arguments: { message } });
-    expect(firstText(result)).toBe(`${`Echo: ${message}`.slice(0, MAX_RESULT_CHARS)}\n[truncated: ${MAX_RESULT_CHARS} of ${message.length + 6} characters shown]`);
+    expect(textOf(result)).toBe(`${`Echo: ${message}`.slice(0, MAX_RESULT_CHARS)}\n[truncated: ${MAX_RESULT_CHARS} of ${message.length + 6} characters shown]`);
     await client.close();
   });
 
@@ -53,9 +54,51 @@ describe('tools.max_result_chars and tools.timeout_secs', () => {
     const started = Date.now();
     const result = await client.callTool({ name: 'mcp_everything_trigger_long_running_operation', arguments: { duration: 20, steps: 2 } });
     expect(result.isError).toBe(true);
-    expect(firstText(result)).toBe('Tool "mcp_everything_trigger_long_running_operation" did not answer within 2000 ms.');
+    expect(textOf(result)).toBe('Tool "mcp_everything_trigger_long_running_operation" did not answer within 2000 ms.');
     expect(Date.now() - started).toBeLessThan(10_000);
     await client.close();
+  });
+});
+
+describe('upstream notifications', () => {
+  const longRun = { name: 'mcp_everything_trigger_long_running_operation', arguments: { duration: 0.3, steps: 3 } };
+  const everyStep = [1, 2, 3].map((progress) => ({ progress, total: 3 }));
+
+  it("pass the upstream's progress on under the caller's progress token (1.x client)", async () => {
+    const client = await connectV1Client(target.url);
+    const progress: object[] = [];
+    await client.callTool(longRun, undefined, { onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }) });
+    expect(progress).toEqual(everyStep);
+    await client.close();
+  });
+
+  it("pass the upstream's progress on under the caller's progress token (2.x client)", async () => {
+    const client = await connectV2(target.url);
+    const progress: object[] = [];
+    await client.callTool(longRun, { onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }) });
+    expect(progress).toEqual(everyStep);
+    await client.close();
+  });
+
+  it("pass the upstream's log messages on to the calling session, which is told logging is offered", async () => {
+    const client = await connectV1Client(target.url);
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    const logged = new Promise<{ level: string; data: unknown }>((resolve) =>
+      client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => resolve(params)),
+    );
+    // server-everything logs once at once, then every 5 s until toggled off.
+    await client.callTool({ name: 'mcp_everything_toggle_simulated_logging', arguments: {} });
+    await client.callTool({ name: 'mcp_everything_toggle_simulated_logging', arguments: {} });
+    expect(await logged).toMatchObject({ level: expect.any(String), data: expect.stringMatching(/message/) });
+    await client.close();
+  });
+
+  it('offers no logging capability when no connected server sends log messages', async () => {
+    const bare = await startMcpApp('');
+    const client = await connectV1Client(bare.url);
+    expect(client.getServerCapabilities()?.logging).toBeUndefined();
+    await client.close();
+    await bare.app.close();
   });
 });
 
