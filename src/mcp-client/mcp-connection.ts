@@ -9,6 +9,11 @@ import {
   type LoggingMessageNotificationParams,
   type PriorDiscovery,
   type Progress,
+  type Prompt,
+  type RequestOptions,
+  type Resource,
+  type ResourceTemplateType,
+  type ServerCapabilities,
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -25,6 +30,15 @@ const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErr
 
 /** A call's options once its progress token is chosen. */
 type CallOptions = McpCallOptions & { progressToken?: string };
+
+/** What a server offers besides tools, as last listed; empty lists for what it does not offer. */
+export interface McpCatalog {
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+  prompts: Prompt[];
+}
+
+const EMPTY_CATALOG: McpCatalog = { resources: [], resourceTemplates: [], prompts: [] };
 
 export type McpConnectionState = 'connecting' | 'connected' | 'retrying' | 'closed';
 
@@ -56,6 +70,7 @@ export class McpConnection {
   private prior?: PriorDiscovery;
   /** As last listed; kept while reconnecting, so calls to them fail with the reason, not as unknown. */
   private toolList: Tool[] = [];
+  private catalogList: McpCatalog = EMPTY_CATALOG;
   /** The `onlog` of each call in flight. */
   private readonly logListeners = new Set<(message: LoggingMessageNotificationParams) => void>();
   /**
@@ -69,7 +84,8 @@ export class McpConnection {
   constructor(
     readonly config: McpServerConfig,
     private readonly newTransport: () => Transport,
-    private readonly onToolsChanged: () => void,
+    /** The tool list or the catalog may have changed. */
+    private readonly onListsChanged: () => void,
   ) {
     this.timeoutMs = config.timeout_secs * 1000;
   }
@@ -86,8 +102,13 @@ export class McpConnection {
     return this.toolList;
   }
 
-  get declaresLogging(): boolean {
-    return this.session?.getServerCapabilities()?.logging !== undefined;
+  get catalog(): McpCatalog {
+    return this.catalogList;
+  }
+
+  /** Whether the connected server declared `capability`. */
+  declares(capability: keyof ServerCapabilities): boolean {
+    return this.session?.getServerCapabilities()?.[capability] !== undefined;
   }
 
   status(): McpConnectionStatus {
@@ -136,6 +157,11 @@ export class McpConnection {
     }
   }
 
+  /** A request other than a tool call (a read, a prompt, a completion) on the live connection, within the server's timeout. */
+  async request<T>(run: (client: Client, options: RequestOptions) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return run(await this.liveClient(), { timeout: this.timeoutMs, signal });
+  }
+
   /** Stops reconnecting and closes the connection, ending a stdio server's process. */
   async close(): Promise<void> {
     this.state = 'closed';
@@ -161,10 +187,12 @@ export class McpConnection {
     try {
       await client.connect(this.newTransport(), { timeout: this.timeoutMs, prior: this.prior });
       const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
+      const catalog = await this.listCatalog(client);
       if (this.state === 'closed') throw new Error('shutting down');
       this.prior = verdictOf(client);
       this.session = client;
       this.toolList = tools;
+      this.catalogList = catalog;
       this.state = 'connected';
       this.failures = 0;
       this.lastError = undefined;
@@ -172,7 +200,7 @@ export class McpConnection {
         { server: this.name, era: client.getProtocolEra(), protocolVersion: client.getNegotiatedProtocolVersion(), tools: tools.length },
         'MCP server connected',
       );
-      this.onToolsChanged();
+      this.onListsChanged();
       return true;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -191,7 +219,11 @@ export class McpConnection {
       // `auto` probes `server/discover` (2026-07-28) and falls back to `initialize`. The HTTP+SSE
       // transport predates 2026-07-28, so SSE servers skip the probe.
       versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
-      listChanged: { tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) } },
+      listChanged: {
+        tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) },
+        resources: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
+        prompts: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
+      },
     });
     client.setNotificationHandler('notifications/message', ({ params }) => {
       if (client !== this.session) return;
@@ -217,7 +249,30 @@ export class McpConnection {
     }
     this.toolList = tools;
     this.logger.log({ server: this.name, tools: tools.length }, 'MCP tool list changed');
-    this.onToolsChanged();
+    this.onListsChanged();
+  }
+
+  private async listCatalog(client: Client): Promise<McpCatalog> {
+    const offers = client.getServerCapabilities() ?? {};
+    const options = { timeout: this.timeoutMs };
+    const [resources, resourceTemplates, prompts] = await Promise.all([
+      offers.resources ? client.listResources(undefined, options).then((result) => result.resources) : [],
+      offers.resources ? client.listResourceTemplates(undefined, options).then((result) => result.resourceTemplates) : [],
+      offers.prompts ? client.listPrompts(undefined, options).then((result) => result.prompts) : [],
+    ]);
+    return { resources, resourceTemplates, prompts };
+  }
+
+  /** A `list_changed` of resources (which covers their templates) or prompts: everything is listed again. */
+  private async catalogChanged(client: Client): Promise<void> {
+    try {
+      const catalog = await this.listCatalog(client);
+      if (client !== this.session) return;
+      this.catalogList = catalog;
+      this.onListsChanged();
+    } catch (error) {
+      this.logger.warn({ server: this.name, err: describe(error) }, 'MCP resource or prompt list refresh failed');
+    }
   }
 
   /** The connection is gone: close what is left of it (ending a stdio child) and reconnect later. */
@@ -228,7 +283,7 @@ export class McpConnection {
     this.logger.warn({ server: this.name, err: reason }, 'MCP server connection lost; reconnecting');
     // Not from inside the transport's own error callback: an EventSource closed there still arms its retry timer.
     setImmediate(() => void client.close().catch(() => undefined));
-    this.onToolsChanged();
+    this.onListsChanged();
     this.scheduleRetry();
   }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
+import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
@@ -14,6 +15,7 @@ import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interfac
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
 import { SubagentBridge } from './subagent-bridge';
 import { TaskUpdates } from './task-updates';
+import { registerUpstreamCatalog, upstreamCatalogCapabilities } from './upstream-catalog-registration';
 import { UpstreamToolCall } from './upstream-tool-call';
 import { SWITCHBOARD_VERSION } from '../version';
 
@@ -53,6 +55,7 @@ export class SwitchboardMcpServerFactory {
     private readonly agentCalls: AgentToolCall,
     private readonly upstreamCalls: UpstreamToolCall,
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
+    @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
     private readonly builtins: BuiltinToolProvider,
     private readonly toolPipeline: ToolPipeline,
     private readonly bridge: SubagentBridge,
@@ -76,6 +79,7 @@ export class SwitchboardMcpServerFactory {
     );
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId));
+      registerUpstreamCatalog(server, this.catalog);
     }
     return server;
   }
@@ -85,11 +89,12 @@ export class SwitchboardMcpServerFactory {
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     registerBridge(server, this.bridge, this.updates, caller, subscriptions);
-    let registered = this.registerMcpTools(server, caller, this.mcpTools.list());
+    const register = () => [...this.registerMcpTools(server, caller, this.mcpTools.list()), ...registerUpstreamCatalog(server, this.catalog)];
+    let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
-      for (const tool of registered) tool.remove();
-      registered = this.registerMcpTools(server, caller, this.mcpTools.list());
+      for (const item of registered) item.remove();
+      registered = register();
     });
     return {
       server,
@@ -139,7 +144,7 @@ export class SwitchboardMcpServerFactory {
     // (`logging/setLevel`); the SDK answers it and filters what is sent.
     const logging = this.mcpTools.sendsLogs() ? { logging: {} } : {};
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog) },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
     for (const endpoint of agents) {

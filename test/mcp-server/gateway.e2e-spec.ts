@@ -102,6 +102,68 @@ describe('upstream notifications', () => {
   });
 });
 
+describe('upstream resources, resource templates, prompts and completions', () => {
+  const TEXT_TEMPLATE = 'mcp://everything/demo://resource/dynamic/text/{resourceId}';
+
+  it.each([
+    ['1.x', connectV1Client],
+    ['2.x', connectV2],
+  ])('lists and reads upstream resources as mcp://{server}/{uri}, beside Switchboard’s own (%s client)', async (_era, connect) => {
+    const client = await connect(target.url);
+    const { resources } = await client.listResources();
+    const document = resources.find((resource) => resource.uri.startsWith('mcp://everything/demo://resource/static/document/'));
+    expect(document).toMatchObject({ name: expect.any(String), mimeType: expect.any(String) });
+    const read = await client.readResource({ uri: document!.uri });
+    expect(read.contents).toEqual([expect.objectContaining({ uri: document!.uri, text: expect.any(String) })]);
+
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(expect.arrayContaining([TEXT_TEMPLATE, 'a2a://task/{taskId}']));
+    expect(resourceTemplates.find((template) => template.uriTemplate === TEXT_TEMPLATE)).toMatchObject({ name: expect.stringMatching(/^mcp_everything_dynamic_text_resource/), mimeType: 'text/plain' });
+    const dynamic = await client.readResource({ uri: 'mcp://everything/demo://resource/dynamic/text/7' });
+    expect(dynamic.contents).toEqual([expect.objectContaining({ uri: 'mcp://everything/demo://resource/dynamic/text/7', text: expect.stringContaining('7') })]);
+
+    await expect(client.readResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it.each([
+    ['1.x', connectV1Client],
+    ['2.x', connectV2],
+  ])('lists and gets upstream prompts as mcp_{server}_{prompt}, and completes their arguments and template variables (%s client)', async (_era, connect) => {
+    const client = await connect(target.url);
+    expect(client.getServerCapabilities()).toMatchObject({ prompts: expect.any(Object), completions: expect.any(Object) });
+    const { prompts } = await client.listPrompts();
+    expect(prompts.find((prompt) => prompt.name === 'mcp_everything_args_prompt')).toMatchObject({
+      arguments: expect.arrayContaining([expect.objectContaining({ name: 'city', required: true })]),
+    });
+    const prompt = await client.getPrompt({ name: 'mcp_everything_args_prompt', arguments: { city: 'Lisbon' } });
+    expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
+
+    const department = await client.complete({ ref: { type: 'ref/prompt', name: 'mcp_everything_completable_prompt' }, argument: { name: 'department', value: 'S' } });
+    expect(department.completion.values).toEqual(['Sales', 'Support']);
+    const member = await client.complete({
+      ref: { type: 'ref/prompt', name: 'mcp_everything_completable_prompt' },
+      argument: { name: 'name', value: '' },
+      context: { arguments: { department: 'Sales' } },
+    });
+    expect(member.completion.values).toEqual(['David', 'Eve', 'Frank']);
+    const resourceId = await client.complete({ ref: { type: 'ref/resource', uri: TEXT_TEMPLATE }, argument: { name: 'resourceId', value: '3' } });
+    expect(resourceId.completion.values).toEqual(['3']);
+
+    await expect(client.getPrompt({ name: 'mcp_nowhere_prompt' })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it('namespaces the resource links of a tool result, so they read through /mcp', async () => {
+    const client = await connectV1Client(target.url);
+    const result = await client.callTool({ name: 'mcp_everything_get_resource_links', arguments: { count: 1 } });
+    const link = (result.content as { type: string; uri?: string }[]).find((block) => block.type === 'resource_link');
+    expect(link?.uri).toMatch(/^mcp:\/\/everything\/demo:\/\//);
+    expect((await client.readResource({ uri: link!.uri! })).contents).toHaveLength(1);
+    await client.close();
+  });
+});
+
 async function connectV1Client(url: string) {
   return (await connectV1(url)).client;
 }

@@ -1,0 +1,31 @@
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+} from '@modelcontextprotocol/client';
+
+export const MCP_CATALOG_SOURCE = Symbol('MCP_CATALOG_SOURCE');
+
+/**
+ * The resources, resource templates and prompts of the connected MCP servers, namespaced like their
+ * tools: resource URIs (and templates) as `mcp://{server}/{uri}`, prompt and template names as
+ * `mcp_{server}_{name}`. Requests take namespaced names and URIs and answer with namespaced ones.
+ */
+export interface McpCatalogSource {
+  resources(): Resource[];
+  resourceTemplates(): ResourceTemplateType[];
+  prompts(): Prompt[];
+  /** Whether a connected server declared `capability` (`prompts`, `completions`, `logging`, ...). */
+  declares(capability: keyof ServerCapabilities): boolean;
+  /** Throws McpUnknownResourceError for a URI that names no connected server. */
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
+  /** Throws McpUnknownPromptError. */
+  getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult>;
+  /** A completion for a namespaced prompt or resource template; throws McpUnknownPromptError or McpUnknownResourceError. */
+  complete(params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult>;
+}
