@@ -26,6 +26,10 @@ export interface McpCatalogSource {
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
   /** Throws McpUnknownPromptError. */
   getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult>;
+  /** Whether `uri` is a resource of a connected server that offers subscriptions. */
+  subscribable(uri: string): boolean;
+  /** Subscribes to a resource: resolves once subscribed, then calls `onUpdated` on each change until `signal` aborts. Throws McpUnknownResourceError. */
+  followResource(uri: string, onUpdated: () => void, signal: AbortSignal): Promise<void>;
   /** A completion for a namespaced prompt or resource template; throws McpUnknownPromptError or McpUnknownResourceError. */
   complete(params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult>;
 }

@@ -113,6 +113,18 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return connection.request((client, options) => client.complete({ ...params, ref: { ...ref, uri } }, options), signal);
   }
 
+  subscribable(uri: string): boolean {
+    const upstream = upstreamUri(uri);
+    return upstream !== undefined && this.connections.get(upstream.server)?.offersSubscriptions === true;
+  }
+
+  async followResource(uri: string, onUpdated: () => void, signal: AbortSignal): Promise<void> {
+    const { connection, uri: own } = this.resourceOwner(uri);
+    const stop = await connection.watchResource(own, onUpdated);
+    if (signal.aborted) void stop();
+    else signal.addEventListener('abort', () => void stop(), { once: true });
+  }
+
   describe(): McpServersView {
     return describeServers([...this.connections.values()], this.list(), this.collisions);
   }

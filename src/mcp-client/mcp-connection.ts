@@ -80,6 +80,8 @@ export class McpConnection {
    */
   private readonly progressListeners = new Map<string, (progress: Progress) => void>();
   private progressTokens = 0;
+  /** Who hears of changes to each resource subscribed to upstream, by the server's own URI. */
+  private readonly resourceWatchers = new Map<string, Set<() => void>>();
 
   constructor(
     readonly config: McpServerConfig,
@@ -104,6 +106,10 @@ export class McpConnection {
 
   get catalog(): McpCatalog {
     return this.catalogList;
+  }
+
+  get offersSubscriptions(): boolean {
+    return this.session?.getServerCapabilities()?.resources?.subscribe === true;
   }
 
   /** Whether the connected server declared `capability`. */
@@ -162,6 +168,22 @@ export class McpConnection {
     return run(await this.liveClient(), { timeout: this.timeoutMs, signal });
   }
 
+  /**
+   * Calls `listener` on every `notifications/resources/updated` for resource `uri`, subscribing
+   * upstream for its first listener and unsubscribing after its last. Returns the stop function.
+   */
+  async watchResource(uri: string, listener: () => void): Promise<() => Promise<void>> {
+    if (!this.resourceWatchers.has(uri)) await this.request((client, options) => client.subscribeResource({ uri }, options));
+    const watchers = this.resourceWatchers.get(uri) ?? new Set();
+    this.resourceWatchers.set(uri, watchers.add(listener));
+    return async () => {
+      watchers.delete(listener);
+      if (watchers.size > 0 || this.resourceWatchers.get(uri) !== watchers) return;
+      this.resourceWatchers.delete(uri);
+      await this.request((client, options) => client.unsubscribeResource({ uri }, options)).catch(() => undefined);
+    };
+  }
+
   /** Stops reconnecting and closes the connection, ending a stdio server's process. */
   async close(): Promise<void> {
     this.state = 'closed';
@@ -188,6 +210,8 @@ export class McpConnection {
       await client.connect(this.newTransport(), { timeout: this.timeoutMs, prior: this.prior });
       const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
       const catalog = await this.listCatalog(client);
+      // A new session knows nothing of the old one's subscriptions.
+      await Promise.all([...this.resourceWatchers.keys()].map((uri) => client.subscribeResource({ uri }, { timeout: this.timeoutMs })));
       if (this.state === 'closed') throw new Error('shutting down');
       this.prior = verdictOf(client);
       this.session = client;
@@ -232,6 +256,9 @@ export class McpConnection {
     });
     client.setNotificationHandler('notifications/progress', ({ params: { progressToken, ...progress } }) => {
       this.progressListeners.get(String(progressToken))?.(progress);
+    });
+    client.setNotificationHandler('notifications/resources/updated', ({ params }) => {
+      for (const listener of this.resourceWatchers.get(params.uri) ?? []) listener();
     });
     client.onclose = () => this.drop(client, 'the connection closed');
     client.onerror = (error) => {

@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { baseUrlOf } from '../a2a-server/base-url';
 import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
 import { AgentToolCall } from './agent-tool-call';
@@ -65,6 +66,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     private readonly agentCalls: AgentToolCall,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
+    @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
     private readonly bridge: SubagentBridge,
     private readonly updates: TaskUpdates,
     private readonly subscriptionChanges: LocalSubscriptionChanges,
@@ -157,7 +159,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
     const following = new AbortController();
-    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, sessionId, stream.send, following.signal);
+    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal);
     const end = () => {
       following.abort();
       stream.close();

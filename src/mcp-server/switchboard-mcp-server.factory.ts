@@ -78,7 +78,7 @@ export class SwitchboardMcpServerFactory {
       this.mcpTools.list().filter((tool) => wanted(tool.name)),
     );
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
-      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId));
+      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), this.catalog);
       registerUpstreamCatalog(server, this.catalog);
     }
     return server;
@@ -88,7 +88,7 @@ export class SwitchboardMcpServerFactory {
     const server = this.newServer(caller, this.endpoints.all(), this.builtins.definitions());
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
-    registerBridge(server, this.bridge, this.updates, caller, subscriptions);
+    registerBridge(server, this.bridge, this.updates, caller, subscriptions, this.catalog);
     const register = () => [...this.registerMcpTools(server, caller, this.mcpTools.list()), ...registerUpstreamCatalog(server, this.catalog)];
     let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
@@ -122,14 +122,19 @@ export class SwitchboardMcpServerFactory {
       followed.get(uri)?.abort();
       followed.delete(uri);
     };
+    /** Follows `uri` from now on (in place of any earlier following); the signal stops it. */
+    const follow = async (uri: string) => {
+      await remove(uri);
+      const stop = new AbortController();
+      followed.set(uri, stop);
+      return stop.signal;
+    };
     return {
       add: async (uri, taskId, position) => {
-        await remove(uri);
-        if (position === undefined) return;
-        const stop = new AbortController();
-        followed.set(uri, stop);
-        void this.updates.follow(taskId, position, stop.signal, () => notify(uri));
+        if (position === undefined) return remove(uri);
+        void this.updates.follow(taskId, position, await follow(uri), () => notify(uri));
       },
+      addUpstream: async (uri) => this.catalog.followResource(uri, () => notify(uri), await follow(uri)),
       remove,
       stop: () => {
         for (const stop of followed.values()) stop.abort();

@@ -2,7 +2,7 @@
  * `/mcp` as a gateway: server-everything (stdio) behind Switchboard, driven by the official SDK
  * clients of both eras. An MCP client should lose nothing by going through Switchboard.
  */
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
 import { connectV1, connectV2, textOf } from './support/mcp-clients';
@@ -151,6 +151,21 @@ describe('upstream resources, resource templates, prompts and completions', () =
     expect(resourceId.completion.values).toEqual(['3']);
 
     await expect(client.getPrompt({ name: 'mcp_nowhere_prompt' })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it("subscribes a 2025-era session to an upstream resource and passes the upstream's updates on", async () => {
+    const client = await connectV1Client(target.url);
+    const { resources } = await client.listResources();
+    const uri = resources.find((resource) => resource.uri.startsWith('mcp://everything/'))!.uri;
+    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => resolve(params.uri)));
+    await client.subscribeResource({ uri });
+    // server-everything announces a change of every subscribed resource at once, then every 5 s until toggled off.
+    await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
+    await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
+    expect(await updated).toBe(uri);
+    await client.unsubscribeResource({ uri });
+    await expect(client.subscribeResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toThrow(/mcp:\/\/\{server\}\/\{uri\}/);
     await client.close();
   });
 
