@@ -1,11 +1,15 @@
 import { Logger } from '@nestjs/common';
 import {
   Client,
+  ProtocolError,
+  ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
   SseError,
   type CallToolResult,
+  type CreateMessageResult,
+  type ElicitResult,
   type LoggingMessageNotificationParams,
   type PriorDiscovery,
   type Progress,
@@ -19,11 +23,13 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/config.schema';
 import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.errors';
-import type { McpCallOptions } from './mcp-tool-source.interface';
+import type { McpCallOptions, UpstreamRequest, UpstreamRequestHandler } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
 import { SWITCHBOARD_VERSION } from '../version';
 
 const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
+/** Sampling and elicitation are the callers': each such request is relayed to the caller of the call it belongs to. */
+const CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} } };
 
 /** Errors that mean the connection or session is gone, so a new one may succeed where this one failed. */
 const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed]);
@@ -80,6 +86,8 @@ export class McpConnection {
    */
   private readonly progressListeners = new Map<string, (progress: Progress) => void>();
   private progressTokens = 0;
+  /** Each call in flight, with who answers the server's requests on its caller's behalf, if anyone. */
+  private readonly callsInFlight = new Set<{ onrequest?: UpstreamRequestHandler }>();
   /** Who hears of changes to each resource subscribed to upstream, by the server's own URI. */
   private readonly resourceWatchers = new Map<string, Set<() => void>>();
 
@@ -140,11 +148,14 @@ export class McpConnection {
   async call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
     const { onlog, onprogress } = options;
     const progressToken = onprogress && `switchboard-${++this.progressTokens}`;
+    const inFlight = { onrequest: options.onrequest };
+    this.callsInFlight.add(inFlight);
     if (onlog) this.logListeners.add(onlog);
     if (progressToken) this.progressListeners.set(progressToken, onprogress!);
     try {
       return await this.callOnce(tool, args, { ...options, progressToken });
     } finally {
+      this.callsInFlight.delete(inFlight);
       if (onlog) this.logListeners.delete(onlog);
       if (progressToken) this.progressListeners.delete(progressToken);
     }
@@ -240,6 +251,7 @@ export class McpConnection {
 
   private newClient(): Client {
     const client = new Client(CLIENT_INFO, {
+      capabilities: CLIENT_CAPABILITIES,
       // `auto` probes `server/discover` (2026-07-28) and falls back to `initialize`. The HTTP+SSE
       // transport predates 2026-07-28, so SSE servers skip the probe.
       versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
@@ -257,6 +269,8 @@ export class McpConnection {
     client.setNotificationHandler('notifications/progress', ({ params: { progressToken, ...progress } }) => {
       this.progressListeners.get(String(progressToken))?.(progress);
     });
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => this.askCaller<CreateMessageResult>(request, ctx.mcpReq.signal));
+    client.setRequestHandler('elicitation/create', (request, ctx) => this.askCaller<ElicitResult>(request, ctx.mcpReq.signal));
     client.setNotificationHandler('notifications/resources/updated', ({ params }) => {
       for (const listener of this.resourceWatchers.get(params.uri) ?? []) listener();
     });
@@ -277,6 +291,22 @@ export class McpConnection {
     this.toolList = tools;
     this.logger.log({ server: this.name, tools: tools.length }, 'MCP tool list changed');
     this.onListsChanged();
+  }
+
+  /**
+   * A server's request during a call goes to that call's caller. A request carries nothing that
+   * names its call, so it is relayed only while exactly one call to the server is in flight: never
+   * to the caller of another call.
+   */
+  private async askCaller<R>(request: UpstreamRequest, signal: AbortSignal): Promise<R> {
+    const calls = [...this.callsInFlight];
+    if (calls.length !== 1) {
+      const why = calls.length === 0 ? 'no call to it is in flight' : `${calls.length} calls to it are in flight and the request does not say whose it is`;
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Switchboard cannot relay ${request.method} from MCP server "${this.name}": ${why}`);
+    }
+    const [{ onrequest }] = calls;
+    if (!onrequest) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller of this tool (through Switchboard) cannot answer ${request.method}`);
+    return (await onrequest(request, signal)) as R;
   }
 
   private async listCatalog(client: Client): Promise<McpCatalog> {

@@ -1,4 +1,4 @@
-import type { CallToolResult, LoggingMessageNotificationParams, Progress, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, CreateMessageRequest, ElicitRequest, LoggingMessageNotificationParams, Progress, Tool } from '@modelcontextprotocol/client';
 
 export const MCP_TOOL_SOURCE = Symbol('MCP_TOOL_SOURCE');
 
@@ -30,7 +30,18 @@ export interface McpCallOptions {
    * tied to a request, so every call in flight on that server hears it.
    */
   onlog?: (message: LoggingMessageNotificationParams) => void;
+  /**
+   * Answers the server's `sampling/createMessage` and `elicitation/create` while the call runs, on
+   * behalf of whoever made the call (its client or its agent's model). Without it, or if it throws,
+   * the server gets an error saying why.
+   */
+  onrequest?: UpstreamRequestHandler;
 }
+
+/** The requests a server may make of Switchboard during a call, which only the call's caller can answer. */
+export type UpstreamRequest = CreateMessageRequest | ElicitRequest;
+/** Resolves with the caller's answer as it gave it (a `CreateMessageResult` or an `ElicitResult`; the SDK checks its shape). */
+export type UpstreamRequestHandler = (request: UpstreamRequest, signal: AbortSignal) => Promise<object>;
 
 /** Every tool of the configured MCP servers, for the agents' tool pipeline. */
 export interface McpToolSource {

@@ -18,6 +18,7 @@ import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
 import { AgentToolCall } from './agent-tool-call';
+import { CallerRequests } from './caller-requests';
 import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
@@ -64,6 +65,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   constructor(
     factory: SwitchboardMcpServerFactory,
     private readonly agentCalls: AgentToolCall,
+    private readonly callerRequests: CallerRequests,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
     @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
@@ -119,7 +121,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
     const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
-      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner));
+      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner, body.params.capabilities));
     }
     return response;
   }
@@ -135,6 +137,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       return new Response(null, { status: 200 });
     }
     if (request.method === 'GET') return this.openStream(request, sessionId);
+    // The caller's answer to a request relayed to it in the middle of one of its calls.
+    if (this.callerRequests.answer(sessionId, body)) return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };

@@ -171,7 +171,7 @@ export class SwitchboardMcpServerFactory {
     return tools.map((tool) => {
       const { title, annotations, outputSchema } = tool;
       const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.schemaOf(outputSchema) };
-      return server.registerTool(tool.name, config, (args, ctx) => this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx));
+      return server.registerTool(tool.name, config, (args, ctx) => this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server));
     });
   }
 

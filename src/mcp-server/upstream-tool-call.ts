@@ -1,14 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CallToolResult, LoggingMessageNotificationParams, Progress, ServerContext } from '@modelcontextprotocol/server';
+import {
+  CallToolResult,
+  ClientCapabilities,
+  LoggingMessageNotificationParams,
+  Progress,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
-import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest } from '../mcp-client/mcp-tool-source.interface';
+import { CallerRequests } from './caller-requests';
 import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
+import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 
 /**
  * A tool of a connected MCP server called by an MCP client of `/mcp`: under the tools' limits
  * (`tools.timeout_secs`, `tools.max_result_chars`) as an agent's call is, with the upstream's
- * progress (when the caller asked for it) and log messages passed on to the caller. An unavailable
+ * progress (when the caller asked for it) and log messages passed on to the caller, and its
+ * sampling and elicitation requests relayed to the caller and answered by it. An unavailable
  * or slow upstream is the tool's failure (`isError`), not a protocol error.
  */
 @Injectable()
@@ -16,17 +28,43 @@ export class UpstreamToolCall {
   constructor(
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
     private readonly toolPipeline: ToolPipeline,
+    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    private readonly callerRequests: CallerRequests,
   ) {}
 
-  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
+  /** `server`: the server instance answering the call. */
+  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext, server: Server): Promise<CallToolResult> {
     const relay = new NotificationRelay(ctx);
+    const onrequest = (request: UpstreamRequest, signal: AbortSignal) => this.askCaller(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal]));
     const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, ctx.mcpReq.signal, CALL_TOOL_RESULT_LIMITER, (signal) =>
-      this.mcpTools.call(name, args, { ...relay.options(), signal }),
+      this.mcpTools.call(name, args, { ...relay.options(), onrequest, signal }),
     );
     // The upstream's last notifications came before its result: so they reach the caller.
     await relay.settled();
     return result;
   }
+
+  /**
+   * A connection that lives as long as its client (stdio) knows what the client declared, and the SDK
+   * refuses what it did not (as it does, in the 2026-07-28 era, every request of this kind). A
+   * 2025-era HTTP session's server lives for one POST: the session's declared capabilities decide.
+   */
+  private async askCaller(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
+    if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
+    const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
+    const missing = missingCapability(request, capabilities ?? {});
+    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
+    return this.callerRequests.ask(caller.sessionId, server.transport!, ctx.mcpReq.id, request, signal);
+  }
+}
+
+/** The capability a client must have declared to be sent `request`, if it did not. */
+function missingCapability(request: UpstreamRequest, capabilities: ClientCapabilities): string | undefined {
+  if (request.method === 'sampling/createMessage') return capabilities.sampling ? undefined : 'sampling';
+  const { elicitation } = capabilities;
+  if (request.params.mode === 'url') return elicitation?.url ? undefined : 'URL elicitation';
+  // A bare `elicitation: {}` is form elicitation (2025-06-18).
+  return elicitation && (elicitation.form || !elicitation.url) ? undefined : 'form elicitation';
 }
 
 /** Passes an upstream call's notifications on to the caller of `ctx`'s request. */

@@ -2,7 +2,10 @@
  * `/mcp` as a gateway: server-everything (stdio) behind Switchboard, driven by the official SDK
  * clients of both eras. An MCP client should lose nothing by going through Switchboard.
  */
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { bearer } from '../support/test-app';
 import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
 import { connectV1, connectV2, textOf } from './support/mcp-clients';
@@ -175,6 +178,40 @@ describe('upstream resources, resource templates, prompts and completions', () =
     const link = (result.content as { type: string; uri?: string }[]).find((block) => block.type === 'resource_link');
     expect(link?.uri).toMatch(/^mcp:\/\/everything\/demo:\/\//);
     expect((await client.readResource({ uri: link!.uri! })).contents).toHaveLength(1);
+    await client.close();
+  });
+});
+
+describe("upstream servers' sampling and elicitation", () => {
+  it('are relayed to a 2025-era caller that declared them, and its answers back', async () => {
+    const client = new ClientV1({ name: 'gateway-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      asked.push(request.method);
+      return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the caller' } };
+    });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.method);
+      return { action: 'decline' };
+    });
+    await client.connect(new TransportV1(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
+    const sampled = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
+    expect(sampled.isError).toBeFalsy();
+    expect(textOf(sampled)).toContain('sampled by the caller');
+    const elicited = await client.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} });
+    expect(textOf(elicited)).toContain('declined');
+    expect(asked).toEqual(['sampling/createMessage', 'elicitation/create']);
+    await client.close();
+  });
+
+  it.each([
+    ['1.x', connectV1Client, /does not support sampling/],
+    ['2.x', connectV2, /sampling\/createMessage.*not supported.*2026-07-28/],
+  ])('fail with a clear error for a caller that cannot answer them (%s client)', async (_era, connect, why) => {
+    const client = await connect(target.url);
+    const result = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(why);
     await client.close();
   });
 });
