@@ -4,12 +4,8 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { stdioServer, toolsListed } from '../mcp-client/support/mcp-app';
-import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
-import { writeConfigFile } from '../support/config-file';
-import { startTestApp, testConfig } from '../support/test-app';
+import { startLlmMcpApp } from './support/llm-mcp-app';
 import { ScriptedLlmServer } from './support/scripted-llm-server';
 
 const SAMPLING_TOOL = 'mcp_everything_trigger_sampling_request';
@@ -22,20 +18,7 @@ describe("an upstream server's requests during an LLM agent's tool call", () => 
 
   beforeAll(async () => {
     llm = await ScriptedLlmServer.start();
-    const toml = `
-[outbound]
-allow_hosts = ["127.0.0.1"]
-
-[[agents]]
-name = "assistant"
-tools = ["${SAMPLING_TOOL}", "${ELICITATION_TOOL}"]
-[agents.executor]
-type = "llm"
-base_url = "${llm.baseUrl}"
-model = "agent-model"
-${stdioServer('everything', EVERYTHING_SERVER, ['stdio'])}`;
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml) })));
-    await toolsListed(app.get<McpToolSource>(MCP_TOOL_SOURCE), [SAMPLING_TOOL, ELICITATION_TOOL]);
+    ({ app, url } = await startLlmMcpApp(llm.baseUrl, [SAMPLING_TOOL, ELICITATION_TOOL], 'agent-model'));
   });
 
   afterAll(async () => {
