@@ -1,17 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   ClientCapabilities,
+  InputRequiredResult,
   LoggingMessageNotificationParams,
   Progress,
   ProtocolError,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   Server,
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
-import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest } from '../mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
 import { CallerRequests } from './caller-requests';
+import { InputRequiredRounds } from './input-required-rounds';
 import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
@@ -30,18 +34,23 @@ export class UpstreamToolCall {
     private readonly toolPipeline: ToolPipeline,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     private readonly callerRequests: CallerRequests,
+    private readonly rounds: InputRequiredRounds,
   ) {}
 
   /** `server`: the server instance answering the call. */
-  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext, server: Server): Promise<CallToolResult> {
+  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext, server: Server): Promise<CallToolResult | InputRequiredResult> {
     const relay = new NotificationRelay(ctx);
-    const onrequest = (request: UpstreamRequest, signal: AbortSignal) => this.askCaller(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal]));
-    const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, ctx.mcpReq.signal, CALL_TOOL_RESULT_LIMITER, (signal) =>
-      this.mcpTools.call(name, args, { ...relay.options(), onrequest, signal }),
-    );
-    // The upstream's last notifications came before its result: so they reach the caller.
-    await relay.settled();
-    return result;
+    const call = async (onrequest: UpstreamRequestHandler, signal: AbortSignal) => {
+      const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, signal, CALL_TOOL_RESULT_LIMITER, (bounded) =>
+        this.mcpTools.call(name, args, { ...relay.options(), onrequest, signal: bounded }),
+      );
+      // The upstream's last notifications came before its result: so they reach the caller.
+      await relay.settled();
+      return result;
+    };
+    const capabilities = modernClientCapabilities(ctx);
+    if (capabilities) return this.rounds.round(ctx, caller.owner, (ask, signal) => call(refusedUnless(capabilities, ask), signal));
+    return call((request, signal) => this.askCaller(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])), ctx.mcpReq.signal);
   }
 
   /**
@@ -52,10 +61,25 @@ export class UpstreamToolCall {
   private async askCaller(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
     if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
     const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
-    const missing = missingCapability(request, capabilities ?? {});
-    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
-    return this.callerRequests.ask(caller.sessionId, server.transport!, ctx.mcpReq.id, request, signal);
+    return refusedUnless(capabilities ?? {}, (checked) => this.callerRequests.ask(caller.sessionId!, server.transport!, ctx.mcpReq.id, checked, signal))(request, signal);
   }
+}
+
+/** What a 2026-07-28 request's client declared (in its `_meta`); undefined for a 2025-era request. */
+function modernClientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  // The SDK types the envelope as an open record.
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return undefined;
+  return (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? {};
+}
+
+/** `ask`, for the requests a client that declared `capabilities` may be sent; an error naming what it lacks for the others. */
+function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamRequestHandler): UpstreamRequestHandler {
+  return (request, signal) => {
+    const missing = missingCapability(request, capabilities);
+    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
+    return ask(request, signal);
+  };
 }
 
 /** The capability a client must have declared to be sent `request`, if it did not. */

@@ -2,10 +2,12 @@
  * `/mcp` as a gateway: server-everything (stdio) behind Switchboard, driven by the official SDK
  * clients of both eras. An MCP client should lose nothing by going through Switchboard.
  */
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bearer } from '../support/test-app';
+import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
 import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
 import { connectV1, connectV2, textOf } from './support/mcp-clients';
@@ -204,9 +206,39 @@ describe("upstream servers' sampling and elicitation", () => {
     await client.close();
   });
 
+  it('are relayed to a 2026-07-28 caller as input_required rounds, and its answers back to the upstream call', async () => {
+    const client = new ClientV2({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: {}, elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler('sampling/createMessage', (request) => {
+      asked.push(request.method);
+      return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the 2026 caller' } };
+    });
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.method);
+      return { action: 'decline' };
+    });
+    await client.connect(new TransportV2(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const sampled = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
+    expect(sampled.isError).toBeFalsy();
+    expect(textOf(sampled)).toContain('sampled by the 2026 caller');
+    const elicited = await client.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} });
+    expect(textOf(elicited)).toContain('declined');
+    expect(asked).toEqual(['sampling/createMessage', 'elicitation/create']);
+    await client.close();
+  });
+
+  it('refuse a 2026-07-28 retry whose requestState names no call waiting for input', async () => {
+    const name = 'mcp_everything_trigger_sampling_request';
+    const params = { name, arguments: { prompt: 'hello' }, requestState: 'made-up', inputResponses: {}, _meta: modernMeta() };
+    const answer = await rawMcp(target.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', name));
+    expect(answer.message?.result).toMatchObject({ isError: true });
+    expect(textOf(answer.message!.result as object)).toMatch(/requestState names no tool call waiting for input/);
+  });
+
   it.each([
     ['1.x', connectV1Client, /does not support sampling/],
-    ['2.x', connectV2, /sampling\/createMessage.*not supported.*2026-07-28/],
+    ['2.x', connectV2, /does not support sampling/],
   ])('fail with a clear error for a caller that cannot answer them (%s client)', async (_era, connect, why) => {
     const client = await connect(target.url);
     const result = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
