@@ -185,46 +185,50 @@ describe('upstream resources, resource templates, prompts and completions', () =
 });
 
 describe("upstream servers' sampling and elicitation", () => {
-  it('are relayed to a 2025-era caller that declared them, and its answers back', async () => {
-    const client = new ClientV1({ name: 'gateway-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+  /** The caller's side: answers sampling with `text`, declines elicitation, and records what it was asked. */
+  const callerAnswers = (text: string) => {
     const asked: string[] = [];
-    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
-      asked.push(request.method);
-      return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the caller' } };
-    });
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      asked.push(request.method);
-      return { action: 'decline' };
-    });
-    await client.connect(new TransportV1(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
+    return {
+      asked,
+      sample: (request: { method: string }) => {
+        asked.push(request.method);
+        return { model: 'test-model', role: 'assistant' as const, content: { type: 'text' as const, text } };
+      },
+      elicit: (request: { method: string }) => {
+        asked.push(request.method);
+        return { action: 'decline' as const };
+      },
+    };
+  };
+
+  /** Both tools called by `client`: each upstream request reached it, and its answer reached the upstream tool. */
+  const expectRelayed = async (client: ToolCaller, text: string, asked: string[]) => {
     const sampled = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
-    expect(sampled.isError).toBeFalsy();
-    expect(textOf(sampled)).toContain('sampled by the caller');
+    expect(sampled).not.toHaveProperty('isError', true);
+    expect(textOf(sampled)).toContain(text);
     const elicited = await client.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} });
     expect(textOf(elicited)).toContain('declined');
     expect(asked).toEqual(['sampling/createMessage', 'elicitation/create']);
+  };
+
+  it('are relayed to a 2025-era caller that declared them, and its answers back', async () => {
+    const client = new ClientV1({ name: 'gateway-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const answers = callerAnswers('sampled by the caller');
+    client.setRequestHandler(CreateMessageRequestSchema, answers.sample);
+    client.setRequestHandler(ElicitRequestSchema, answers.elicit);
+    await client.connect(new TransportV1(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
+    await expectRelayed(client, 'sampled by the caller', answers.asked);
     await client.close();
   });
 
   it('are relayed to a 2026-07-28 caller as input_required rounds, and its answers back to the upstream call', async () => {
     const client = new ClientV2({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: {}, elicitation: {} } });
-    const asked: string[] = [];
-    client.setRequestHandler('sampling/createMessage', (request) => {
-      asked.push(request.method);
-      return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled by the 2026 caller' } };
-    });
-    client.setRequestHandler('elicitation/create', (request) => {
-      asked.push(request.method);
-      return { action: 'decline' };
-    });
+    const answers = callerAnswers('sampled by the 2026 caller');
+    client.setRequestHandler('sampling/createMessage', answers.sample);
+    client.setRequestHandler('elicitation/create', answers.elicit);
     await client.connect(new TransportV2(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    const sampled = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
-    expect(sampled.isError).toBeFalsy();
-    expect(textOf(sampled)).toContain('sampled by the 2026 caller');
-    const elicited = await client.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} });
-    expect(textOf(elicited)).toContain('declined');
-    expect(asked).toEqual(['sampling/createMessage', 'elicitation/create']);
+    await expectRelayed(client, 'sampled by the 2026 caller', answers.asked);
     await client.close();
   });
 
@@ -247,6 +251,10 @@ describe("upstream servers' sampling and elicitation", () => {
     await client.close();
   });
 });
+
+interface ToolCaller {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<object>;
+}
 
 async function connectV1Client(url: string) {
   return (await connectV1(url)).client;
