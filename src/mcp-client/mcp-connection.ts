@@ -1,18 +1,12 @@
 import { Logger } from '@nestjs/common';
 import {
   Client,
-  ProtocolError,
-  ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
   SseError,
   type CallToolResult,
-  type CreateMessageResult,
-  type ElicitResult,
-  type LoggingMessageNotificationParams,
   type PriorDiscovery,
-  type Progress,
   type Prompt,
   type RequestOptions,
   type Resource,
@@ -23,7 +17,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/config.schema';
 import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.errors';
-import type { McpCallOptions, UpstreamRequest, UpstreamRequestHandler } from './mcp-tool-source.interface';
+import { CallsInFlight } from './calls-in-flight';
+import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
 import { SWITCHBOARD_VERSION } from '../version';
 
@@ -77,17 +72,7 @@ export class McpConnection {
   /** As last listed; kept while reconnecting, so calls to them fail with the reason, not as unknown. */
   private toolList: Tool[] = [];
   private catalogList: McpCatalog = EMPTY_CATALOG;
-  /** The `onlog` of each call in flight. */
-  private readonly logListeners = new Set<(message: LoggingMessageNotificationParams) => void>();
-  /**
-   * The `onprogress` of each call in flight, by the progress token sent with it. Not the SDK's own
-   * `onprogress`: it forgets a call's handler when the result arrives but hands notifications over a
-   * microtask later, so a last progress notification sent just before the result was lost.
-   */
-  private readonly progressListeners = new Map<string, (progress: Progress) => void>();
-  private progressTokens = 0;
-  /** Each call in flight, with who answers the server's requests on its caller's behalf, if anyone. */
-  private readonly callsInFlight = new Set<{ onrequest?: UpstreamRequestHandler }>();
+  private readonly inFlight: CallsInFlight;
   /** Who hears of changes to each resource subscribed to upstream, by the server's own URI. */
   private readonly resourceWatchers = new Map<string, Set<() => void>>();
 
@@ -98,6 +83,7 @@ export class McpConnection {
     private readonly onListsChanged: () => void,
   ) {
     this.timeoutMs = config.timeout_secs * 1000;
+    this.inFlight = new CallsInFlight(config.name);
   }
 
   get name(): string {
@@ -145,20 +131,8 @@ export class McpConnection {
    * reconnects at once; it is retried, once, only if the server cannot have run it (a tool may not
    * be safe to run twice).
    */
-  async call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
-    const { onlog, onprogress } = options;
-    const progressToken = onprogress && `switchboard-${++this.progressTokens}`;
-    const inFlight = { onrequest: options.onrequest };
-    this.callsInFlight.add(inFlight);
-    if (onlog) this.logListeners.add(onlog);
-    if (progressToken) this.progressListeners.set(progressToken, onprogress!);
-    try {
-      return await this.callOnce(tool, args, { ...options, progressToken });
-    } finally {
-      this.callsInFlight.delete(inFlight);
-      if (onlog) this.logListeners.delete(onlog);
-      if (progressToken) this.progressListeners.delete(progressToken);
-    }
+  call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+    return this.inFlight.run(options, (progressToken) => this.callOnce(tool, args, { ...options, progressToken }));
   }
 
   private async callOnce(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
@@ -261,16 +235,7 @@ export class McpConnection {
         prompts: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
       },
     });
-    client.setNotificationHandler('notifications/message', ({ params }) => {
-      if (client !== this.session) return;
-      if (this.logListeners.size === 0) this.logger.debug({ server: this.name, level: params.level, data: params.data }, 'MCP server log message with no call in flight');
-      for (const listener of this.logListeners) listener(params);
-    });
-    client.setNotificationHandler('notifications/progress', ({ params: { progressToken, ...progress } }) => {
-      this.progressListeners.get(String(progressToken))?.(progress);
-    });
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => this.askCaller<CreateMessageResult>(request, ctx.mcpReq.signal));
-    client.setRequestHandler('elicitation/create', (request, ctx) => this.askCaller<ElicitResult>(request, ctx.mcpReq.signal));
+    this.inFlight.attach(client, () => client === this.session);
     client.setNotificationHandler('notifications/resources/updated', ({ params }) => {
       for (const listener of this.resourceWatchers.get(params.uri) ?? []) listener();
     });
@@ -291,22 +256,6 @@ export class McpConnection {
     this.toolList = tools;
     this.logger.log({ server: this.name, tools: tools.length }, 'MCP tool list changed');
     this.onListsChanged();
-  }
-
-  /**
-   * A server's request during a call goes to that call's caller. A request carries nothing that
-   * names its call, so it is relayed only while exactly one call to the server is in flight: never
-   * to the caller of another call.
-   */
-  private async askCaller<R>(request: UpstreamRequest, signal: AbortSignal): Promise<R> {
-    const calls = [...this.callsInFlight];
-    if (calls.length !== 1) {
-      const why = calls.length === 0 ? 'no call to it is in flight' : `${calls.length} calls to it are in flight and the request does not say whose it is`;
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Switchboard cannot relay ${request.method} from MCP server "${this.name}": ${why}`);
-    }
-    const [{ onrequest }] = calls;
-    if (!onrequest) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller of this tool (through Switchboard) cannot answer ${request.method}`);
-    return (await onrequest(request, signal)) as R;
   }
 
   private async listCatalog(client: Client): Promise<McpCatalog> {
