@@ -179,7 +179,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** A 2026-07-28 listen, kept to the caller's own tasks, which this replica follows while the listen is open. */
   private async listenToOwnTasks(listen: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
     const notify = (uri: string) => this.handler.notify.resourceUpdated(uri);
-    return withResourceSubscriptions(listen, await followListenedTasks(listen, caller, this.bridge, this.updates, notify, signal));
+    return withResourceSubscriptions(listen, await followListenedTasks(listen, caller, this.bridge, this.updates, this.catalog, notify, signal));
   }
 
   private closeStreams(sessionId: string): void {

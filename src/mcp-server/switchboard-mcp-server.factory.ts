@@ -108,7 +108,7 @@ export class SwitchboardMcpServerFactory {
 
   /** Follows the caller's own tasks a 2026-07-28 listen names (over stdio: one caller, one connection) while `signal` is live. */
   async followListened(listen: ListenRequest, caller: McpCaller, notify: (uri: string) => void, signal: AbortSignal): Promise<void> {
-    await followListenedTasks(listen, caller, this.bridge, this.updates, notify, signal);
+    await followListenedTasks(listen, caller, this.bridge, this.updates, this.catalog, notify, signal);
   }
 
   /**

@@ -174,6 +174,21 @@ describe('upstream resources, resource templates, prompts and completions', () =
     await client.close();
   });
 
+  it("hears of an upstream resource's updates in a 2026-07-28 listen that names it", async () => {
+    const client = new ClientV2({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new TransportV2(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
+    const { resources } = await client.listResources();
+    const uri = resources.find((resource) => resource.uri.startsWith('mcp://everything/'))!.uri;
+    const updated = new Promise<string>((resolve) => client.setNotificationHandler('notifications/resources/updated', ({ params }) => resolve(params.uri)));
+    const listening = await client.listen({ resourceSubscriptions: [uri] });
+    expect(listening.honoredFilter.resourceSubscriptions).toEqual([uri]);
+    await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
+    await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
+    expect(await updated).toBe(uri);
+    await listening.close();
+    await client.close();
+  });
+
   it('namespaces the resource links of a tool result, so they read through /mcp', async () => {
     const client = await connectV1Client(target.url);
     const result = await client.callTool({ name: 'mcp_everything_get_resource_links', arguments: { count: 1 } });
