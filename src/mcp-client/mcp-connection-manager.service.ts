@@ -75,14 +75,18 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return { ...result, content: result.content.map((block) => withNamespacedUris(tool.server, block)) };
   }
 
+  /** A URI a server lists twice is offered once (the first). */
   resources(): Resource[] {
-    return this.connected().flatMap(({ name, catalog }) => catalog.resources.map((resource) => ({ ...resource, uri: namespacedUri(name, resource.uri) })));
+    const resources = this.connected().flatMap(({ name, catalog }) => catalog.resources.map((resource) => ({ ...resource, uri: namespacedUri(name, resource.uri) })));
+    return firstOfEach(resources, (resource) => resource.uri);
   }
 
+  /** A template name taken twice (names are namespaced like tools) is offered once (the first). */
   resourceTemplates(): ResourceTemplateType[] {
-    return this.connected().flatMap(({ name, catalog }) =>
+    const templates = this.connected().flatMap(({ name, catalog }) =>
       catalog.resourceTemplates.map((template) => ({ ...template, name: namespacedToolName(name, template.name), uriTemplate: namespacedUri(name, template.uriTemplate) })),
     );
+    return firstOfEach(templates, (template) => template.name);
   }
 
   prompts(): Prompt[] {
@@ -172,4 +176,9 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
       }
     }
   }
+}
+
+function firstOfEach<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && Boolean(seen.add(key(item))));
 }
