@@ -28,3 +28,19 @@ export class McpToolTimeoutError extends Error {
     this.name = 'McpToolTimeoutError';
   }
 }
+
+/** No connected MCP server offers a resource by this namespaced URI (`mcp://{server}/{uri}`). */
+export class McpUnknownResourceError extends Error {
+  constructor(readonly uri: string) {
+    super(`no MCP server offers resource "${uri}" (upstream resources are mcp://{server}/{uri})`);
+    this.name = 'McpUnknownResourceError';
+  }
+}
+
+/** No connected MCP server offers a prompt by this namespaced name. */
+export class McpUnknownPromptError extends Error {
+  constructor(readonly prompt: string) {
+    super(`no MCP prompt named "${prompt}"`);
+    this.name = 'McpUnknownPromptError';
+  }
+}

@@ -1,25 +1,39 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+} from '@modelcontextprotocol/client';
 import type { McpServerConfig, SwitchboardConfig } from '../config/config.schema';
 import { createGuardedFetch } from '../security/guarded-fetch';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { McpUnknownToolError } from './mcp-client.errors';
+import { McpUnknownPromptError, McpUnknownResourceError, McpUnknownToolError } from './mcp-client.errors';
+import type { McpCatalogSource } from './mcp-catalog-source.interface';
 import { McpConnection } from './mcp-connection';
 import { createMcpTransport } from './mcp-transport.factory';
 import type { McpCallOptions, McpTool, McpToolSource } from './mcp-tool-source.interface';
 import { describeServers, type McpServersView } from './mcp-servers.view';
-import { namespaceTools, type ToolNameCollision } from './tool-namespace';
+import { namespacedUri, upstreamUri, withNamespacedUris } from './resource-namespace';
+import { namespacedToolName, namespaceNames, namespaceTools, type ToolNameCollision } from './tool-namespace';
 
 /**
  * Every configured MCP server's connection, and the namespaced tools they offer. Connections start
  * after boot and never hold it up: a slow or broken server only shows in its status.
  */
 @Injectable()
-export class McpConnectionManager implements McpToolSource, OnApplicationBootstrap, OnApplicationShutdown {
+export class McpConnectionManager implements McpToolSource, McpCatalogSource, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(McpConnectionManager.name);
   private readonly connections: Map<string, McpConnection>;
   private tools = new Map<string, McpTool>();
+  /** By namespaced name: the server and its own prompt. */
+  private promptsByName = new Map<string, { server: string; prompt: Prompt }>();
   private collisions: ToolNameCollision[] = [];
   private readonly changeListeners = new Set<() => void>();
 
@@ -45,14 +59,95 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
     return () => this.changeListeners.delete(listener);
   }
 
-  call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
+  sendsLogs(): boolean {
+    return this.declares('logging');
+  }
+
+  declares(capability: keyof ServerCapabilities): boolean {
+    return [...this.connections.values()].some((connection) => connection.declares(capability));
+  }
+
+  /** The result's resource links and embedded resources carry namespaced URIs, which a client can read through `/mcp`. */
+  async call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
     const tool = this.tools.get(name);
-    if (!tool) return Promise.reject(new McpUnknownToolError(name));
-    return this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
+    if (!tool) throw new McpUnknownToolError(name);
+    const result = await this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
+    return { ...result, content: result.content.map((block) => withNamespacedUris(tool.server, block)) };
+  }
+
+  /** A URI a server lists twice is offered once (the first). */
+  resources(): Resource[] {
+    const resources = this.connected().flatMap(({ name, catalog }) => catalog.resources.map((resource) => ({ ...resource, uri: namespacedUri(name, resource.uri) })));
+    return firstOfEach(resources, (resource) => resource.uri);
+  }
+
+  /** A template name taken twice (names are namespaced like tools) is offered once (the first). */
+  resourceTemplates(): ResourceTemplateType[] {
+    const templates = this.connected().flatMap(({ name, catalog }) =>
+      catalog.resourceTemplates.map((template) => ({ ...template, name: namespacedToolName(name, template.name), uriTemplate: namespacedUri(name, template.uriTemplate) })),
+    );
+    return firstOfEach(templates, (template) => template.name);
+  }
+
+  prompts(): Prompt[] {
+    return [...this.promptsByName]
+      .filter(([, { server }]) => this.connections.get(server)?.connected)
+      .map(([name, { server, prompt }]) => ({ ...prompt, name, description: `[MCP:${server}] ${prompt.description ?? prompt.title ?? prompt.name}` }));
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const { connection, uri: own } = this.resourceOwner(uri);
+    const result = await connection.request((client, options) => client.readResource({ uri: own }, options), signal);
+    return { ...result, contents: result.contents.map((contents) => ({ ...contents, uri: namespacedUri(connection.name, contents.uri) })) };
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+    const { connection, prompt } = this.promptOwner(name);
+    const result = await connection.request((client, options) => client.getPrompt({ name: prompt, arguments: args }, options), signal);
+    return { ...result, messages: result.messages.map((message) => ({ ...message, content: withNamespacedUris(connection.name, message.content) })) };
+  }
+
+  complete(params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult> {
+    const { ref } = params;
+    if (ref.type === 'ref/prompt') {
+      const { connection, prompt } = this.promptOwner(ref.name);
+      return connection.request((client, options) => client.complete({ ...params, ref: { ...ref, name: prompt } }, options), signal);
+    }
+    const { connection, uri } = this.resourceOwner(ref.uri);
+    return connection.request((client, options) => client.complete({ ...params, ref: { ...ref, uri } }, options), signal);
+  }
+
+  subscribable(uri: string): boolean {
+    const upstream = upstreamUri(uri);
+    return upstream !== undefined && this.connections.get(upstream.server)?.offersSubscriptions === true;
+  }
+
+  async followResource(uri: string, onUpdated: () => void, signal: AbortSignal): Promise<void> {
+    const { connection, uri: own } = this.resourceOwner(uri);
+    const stop = await connection.watchResource(own, onUpdated);
+    if (signal.aborted) void stop();
+    else signal.addEventListener('abort', () => void stop(), { once: true });
   }
 
   describe(): McpServersView {
     return describeServers([...this.connections.values()], this.list(), this.collisions);
+  }
+
+  private connected(): McpConnection[] {
+    return [...this.connections.values()].filter((connection) => connection.connected);
+  }
+
+  private resourceOwner(uri: string): { connection: McpConnection; uri: string } {
+    const upstream = upstreamUri(uri);
+    const connection = upstream && this.connections.get(upstream.server);
+    if (!upstream || !connection) throw new McpUnknownResourceError(uri);
+    return { connection, uri: upstream.uri };
+  }
+
+  private promptOwner(name: string): { connection: McpConnection; prompt: string } {
+    const entry = this.promptsByName.get(name);
+    if (!entry) throw new McpUnknownPromptError(name);
+    return { connection: this.connections.get(entry.server)!, prompt: entry.prompt.name };
   }
 
   private connectionTo(server: McpServerConfig, policy: OutboundUrlPolicy): McpConnection {
@@ -65,6 +160,8 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
   private rebuildTools(): void {
     const { tools, collisions } = namespaceTools([...this.connections.values()].map(({ name, tools }) => ({ server: name, tools })));
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+    const prompts = namespaceNames([...this.connections.values()].map(({ name, catalog }) => ({ server: name, items: catalog.prompts })));
+    this.promptsByName = new Map(prompts.named.map(({ name, server, item }) => [name, { server, prompt: item }]));
     const reported = new Set(this.collisions.map((collision) => JSON.stringify(collision)));
     for (const collision of collisions.filter((collision) => !reported.has(JSON.stringify(collision)))) {
       this.logger.warn({ ...collision }, 'MCP tool left out: another tool already has its namespaced name');
@@ -79,4 +176,9 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
       }
     }
   }
+}
+
+function firstOfEach<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && Boolean(seen.add(key(item))));
 }

@@ -7,19 +7,39 @@ import {
   SseError,
   type CallToolResult,
   type PriorDiscovery,
+  type Prompt,
+  type RequestOptions,
+  type Resource,
+  type ResourceTemplateType,
+  type ServerCapabilities,
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/config.schema';
 import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.errors';
+import { CallsInFlight } from './calls-in-flight';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
 import { SWITCHBOARD_VERSION } from '../version';
 
 const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
+/** Sampling and elicitation are the callers': each such request is relayed to the caller of the call it belongs to. */
+const CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} } };
 
 /** Errors that mean the connection or session is gone, so a new one may succeed where this one failed. */
 const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed]);
+
+/** A call's options once its progress token is chosen. */
+type CallOptions = McpCallOptions & { progressToken?: string };
+
+/** What a server offers besides tools, as last listed; empty lists for what it does not offer. */
+export interface McpCatalog {
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+  prompts: Prompt[];
+}
+
+const EMPTY_CATALOG: McpCatalog = { resources: [], resourceTemplates: [], prompts: [] };
 
 export type McpConnectionState = 'connecting' | 'connected' | 'retrying' | 'closed';
 
@@ -51,13 +71,19 @@ export class McpConnection {
   private prior?: PriorDiscovery;
   /** As last listed; kept while reconnecting, so calls to them fail with the reason, not as unknown. */
   private toolList: Tool[] = [];
+  private catalogList: McpCatalog = EMPTY_CATALOG;
+  private readonly inFlight: CallsInFlight;
+  /** Who hears of changes to each resource subscribed to upstream, by the server's own URI. */
+  private readonly resourceWatchers = new Map<string, Set<() => void>>();
 
   constructor(
     readonly config: McpServerConfig,
     private readonly newTransport: () => Transport,
-    private readonly onToolsChanged: () => void,
+    /** The tool list or the catalog may have changed. */
+    private readonly onListsChanged: () => void,
   ) {
     this.timeoutMs = config.timeout_secs * 1000;
+    this.inFlight = new CallsInFlight(config.name);
   }
 
   get name(): string {
@@ -70,6 +96,19 @@ export class McpConnection {
 
   get tools(): Tool[] {
     return this.toolList;
+  }
+
+  get catalog(): McpCatalog {
+    return this.catalogList;
+  }
+
+  get offersSubscriptions(): boolean {
+    return this.session?.getServerCapabilities()?.resources?.subscribe === true;
+  }
+
+  /** Whether the connected server declared `capability`. */
+  declares(capability: keyof ServerCapabilities): boolean {
+    return this.session?.getServerCapabilities()?.[capability] !== undefined;
   }
 
   status(): McpConnectionStatus {
@@ -92,7 +131,11 @@ export class McpConnection {
    * reconnects at once; it is retried, once, only if the server cannot have run it (a tool may not
    * be safe to run twice).
    */
-  async call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+  call(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+    return this.inFlight.run(options, (progressToken) => this.callOnce(tool, args, { ...options, progressToken }));
+  }
+
+  private async callOnce(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = await this.liveClient();
     try {
       return await this.callOn(client, tool, args, options);
@@ -103,6 +146,27 @@ export class McpConnection {
       await this.connect();
       return this.callOn(await this.liveClient(), tool, args, options);
     }
+  }
+
+  /** A request other than a tool call (a read, a prompt, a completion) on the live connection, within the server's timeout. */
+  async request<T>(run: (client: Client, options: RequestOptions) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return run(await this.liveClient(), { timeout: this.timeoutMs, signal });
+  }
+
+  /**
+   * Calls `listener` on every `notifications/resources/updated` for resource `uri`, subscribing
+   * upstream for its first listener and unsubscribing after its last. Returns the stop function.
+   */
+  async watchResource(uri: string, listener: () => void): Promise<() => Promise<void>> {
+    if (!this.resourceWatchers.has(uri)) await this.request((client, options) => client.subscribeResource({ uri }, options));
+    const watchers = this.resourceWatchers.get(uri) ?? new Set();
+    this.resourceWatchers.set(uri, watchers.add(listener));
+    return async () => {
+      watchers.delete(listener);
+      if (watchers.size > 0 || this.resourceWatchers.get(uri) !== watchers) return;
+      this.resourceWatchers.delete(uri);
+      await this.request((client, options) => client.unsubscribeResource({ uri }, options)).catch(() => undefined);
+    };
   }
 
   /** Stops reconnecting and closes the connection, ending a stdio server's process. */
@@ -130,10 +194,14 @@ export class McpConnection {
     try {
       await client.connect(this.newTransport(), { timeout: this.timeoutMs, prior: this.prior });
       const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
+      const catalog = await this.listCatalog(client);
+      // A new session knows nothing of the old one's subscriptions.
+      await Promise.all([...this.resourceWatchers.keys()].map((uri) => client.subscribeResource({ uri }, { timeout: this.timeoutMs })));
       if (this.state === 'closed') throw new Error('shutting down');
       this.prior = verdictOf(client);
       this.session = client;
       this.toolList = tools;
+      this.catalogList = catalog;
       this.state = 'connected';
       this.failures = 0;
       this.lastError = undefined;
@@ -141,7 +209,7 @@ export class McpConnection {
         { server: this.name, era: client.getProtocolEra(), protocolVersion: client.getNegotiatedProtocolVersion(), tools: tools.length },
         'MCP server connected',
       );
-      this.onToolsChanged();
+      this.onListsChanged();
       return true;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -157,10 +225,19 @@ export class McpConnection {
 
   private newClient(): Client {
     const client = new Client(CLIENT_INFO, {
+      capabilities: CLIENT_CAPABILITIES,
       // `auto` probes `server/discover` (2026-07-28) and falls back to `initialize`. The HTTP+SSE
       // transport predates 2026-07-28, so SSE servers skip the probe.
       versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
-      listChanged: { tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) } },
+      listChanged: {
+        tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) },
+        resources: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
+        prompts: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
+      },
+    });
+    this.inFlight.attach(client, () => client === this.session);
+    client.setNotificationHandler('notifications/resources/updated', ({ params }) => {
+      for (const listener of this.resourceWatchers.get(params.uri) ?? []) listener();
     });
     client.onclose = () => this.drop(client, 'the connection closed');
     client.onerror = (error) => {
@@ -178,7 +255,30 @@ export class McpConnection {
     }
     this.toolList = tools;
     this.logger.log({ server: this.name, tools: tools.length }, 'MCP tool list changed');
-    this.onToolsChanged();
+    this.onListsChanged();
+  }
+
+  private async listCatalog(client: Client): Promise<McpCatalog> {
+    const offers = client.getServerCapabilities() ?? {};
+    const options = { timeout: this.timeoutMs };
+    const [resources, resourceTemplates, prompts] = await Promise.all([
+      offers.resources ? client.listResources(undefined, options).then((result) => result.resources) : [],
+      offers.resources ? client.listResourceTemplates(undefined, options).then((result) => result.resourceTemplates) : [],
+      offers.prompts ? client.listPrompts(undefined, options).then((result) => result.prompts) : [],
+    ]);
+    return { resources, resourceTemplates, prompts };
+  }
+
+  /** A `list_changed` of resources (which covers their templates) or prompts: everything is listed again. */
+  private async catalogChanged(client: Client): Promise<void> {
+    try {
+      const catalog = await this.listCatalog(client);
+      if (client !== this.session) return;
+      this.catalogList = catalog;
+      this.onListsChanged();
+    } catch (error) {
+      this.logger.warn({ server: this.name, err: describe(error) }, 'MCP resource or prompt list refresh failed');
+    }
   }
 
   /** The connection is gone: close what is left of it (ending a stdio child) and reconnect later. */
@@ -189,7 +289,7 @@ export class McpConnection {
     this.logger.warn({ server: this.name, err: reason }, 'MCP server connection lost; reconnecting');
     // Not from inside the transport's own error callback: an EventSource closed there still arms its retry timer.
     setImmediate(() => void client.close().catch(() => undefined));
-    this.onToolsChanged();
+    this.onListsChanged();
     this.scheduleRetry();
   }
 
@@ -207,10 +307,11 @@ export class McpConnection {
     throw new McpServerUnavailableError(this.name, reason);
   }
 
-  private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+  private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
     try {
-      return await client.callTool({ name: tool, arguments: args }, { timeout, signal: options.signal });
+      const _meta = options.progressToken === undefined ? undefined : { progressToken: options.progressToken };
+      return await client.callTool({ name: tool, arguments: args, _meta }, { timeout, signal: options.signal });
     } catch (error) {
       // The SDK reports an aborted call as a timeout too.
       if (options.signal?.aborted) throw options.signal.reason;

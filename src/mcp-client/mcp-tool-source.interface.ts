@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, CreateMessageRequest, ElicitRequest, LoggingMessageNotificationParams, Progress, Tool } from '@modelcontextprotocol/client';
 
 export const MCP_TOOL_SOURCE = Symbol('MCP_TOOL_SOURCE');
 
@@ -10,6 +10,10 @@ export interface McpTool {
   description: string;
   /** JSON Schema of the arguments, as the server declared it. */
   inputSchema: Record<string, unknown>;
+  /** As the server declared them, for MCP clients of `/mcp` (a gateway loses nothing). */
+  title?: string;
+  annotations?: Tool['annotations'];
+  outputSchema?: Tool['outputSchema'];
   server: string;
   /** The tool's own name on its server. */
   serverToolName: string;
@@ -19,7 +23,25 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   /** Capped by the server's `timeout_secs`. */
   timeoutMs?: number;
+  /** The server's progress notifications for this call (asking for them gives the upstream request a progress token). */
+  onprogress?: (progress: Progress) => void;
+  /**
+   * The server's log messages (`notifications/message`) while the call runs. A log message is not
+   * tied to a request, so every call in flight on that server hears it.
+   */
+  onlog?: (message: LoggingMessageNotificationParams) => void;
+  /**
+   * Answers the server's `sampling/createMessage` and `elicitation/create` while the call runs, on
+   * behalf of whoever made the call (its client or its agent's model). Without it, or if it throws,
+   * the server gets an error saying why.
+   */
+  onrequest?: UpstreamRequestHandler;
 }
+
+/** The requests a server may make of Switchboard during a call, which only the call's caller can answer. */
+export type UpstreamRequest = CreateMessageRequest | ElicitRequest;
+/** Resolves with the caller's answer as it gave it (a `CreateMessageResult` or an `ElicitResult`; the SDK checks its shape). */
+export type UpstreamRequestHandler = (request: UpstreamRequest, signal: AbortSignal) => Promise<object>;
 
 /** Every tool of the configured MCP servers, for the agents' tool pipeline. */
 export interface McpToolSource {
@@ -30,6 +52,8 @@ export interface McpToolSource {
    * a new list. Returns the unsubscribe function.
    */
   onChange(listener: () => void): () => void;
+  /** Whether a connected server declared `logging`: only then may calls pass log messages on (`onlog`). */
+  sendsLogs(): boolean;
   /**
    * Calls a tool by its namespaced name. A tool's own failure is a result with `isError`; throws
    * McpUnknownToolError, McpServerUnavailableError, McpToolTimeoutError, or the signal's reason.

@@ -22,11 +22,16 @@ export interface ToolNameCollision {
  * keeps the same name across restarts and two long names sharing a prefix stay apart.
  */
 export function namespacedToolName(server: string, tool: string): string {
-  const name = `mcp_${normalize(server)}_${normalize(tool)}`;
+  const name = `${toolNamePrefix(server)}${normalize(tool)}`;
   if (ACCEPTED_NAME.test(name)) return name;
   const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, HASH_LENGTH);
   const safe = name.replace(/[^a-zA-Z0-9_-]/g, '_');
   return `${safe.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`;
+}
+
+/** What the names of `server`'s tools start with (`mcp_{server}_`), before any cut for length. */
+export function toolNamePrefix(server: string): string {
+  return `mcp_${normalize(server)}_`;
 }
 
 /**
@@ -34,26 +39,33 @@ export function namespacedToolName(server: string, tool: string): string {
  * collision and its tool left out: a tool is never silently replaced by another.
  */
 export function namespaceTools(servers: { server: string; tools: Tool[] }[]): { tools: McpTool[]; collisions: ToolNameCollision[] } {
-  const byName = new Map<string, McpTool>();
+  const { named, collisions } = namespaceNames(servers.map(({ server, tools }) => ({ server, items: tools })));
+  const tools = named.map(({ name, server, item: tool }) => ({
+    name,
+    description: `[MCP:${server}] ${tool.description ?? tool.title ?? tool.name}`,
+    inputSchema: tool.inputSchema,
+    ...(tool.title !== undefined && { title: tool.title }),
+    ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    server,
+    serverToolName: tool.name,
+  }));
+  return { tools, collisions };
+}
+
+/** Items (tools, prompts) of every server under `mcp_{server}_{name}`, in the order given; a name already taken is a collision, left out. */
+export function namespaceNames<T extends { name: string }>(servers: { server: string; items: T[] }[]): { named: { name: string; server: string; item: T }[]; collisions: ToolNameCollision[] } {
+  const byName = new Map<string, { name: string; server: string; item: T }>();
   const collisions: ToolNameCollision[] = [];
-  for (const { server, tools } of servers) {
-    for (const tool of tools) {
-      const name = namespacedToolName(server, tool.name);
+  for (const { server, items } of servers) {
+    for (const item of items) {
+      const name = namespacedToolName(server, item.name);
       const taken = byName.get(name);
-      if (taken) {
-        collisions.push({ name, server, tool: tool.name, takenBy: { server: taken.server, tool: taken.serverToolName } });
-        continue;
-      }
-      byName.set(name, {
-        name,
-        description: `[MCP:${server}] ${tool.description ?? tool.title ?? tool.name}`,
-        inputSchema: tool.inputSchema,
-        server,
-        serverToolName: tool.name,
-      });
+      if (taken) collisions.push({ name, server, tool: item.name, takenBy: { server: taken.server, tool: taken.item.name } });
+      else byName.set(name, { name, server, item });
     }
   }
-  return { tools: [...byName.values()], collisions };
+  return { named: [...byName.values()], collisions };
 }
 
 function normalize(part: string): string {

@@ -17,6 +17,13 @@ export interface ResourceSubscriptions {
   /** `position`: where the task's event stream stood when subscribed; undefined when the task has ended (nothing will change). */
   add(uri: string, taskId: string, position: string | undefined): Promise<void>;
   remove(uri: string): Promise<void>;
+  /** A connected server's resource (`mcp://{server}/{uri}`), which changes as that server says. */
+  addUpstream(uri: string): Promise<void>;
+}
+
+/** Which URIs are resources of connected servers that can be subscribed to. */
+export interface UpstreamSubscriptions {
+  subscribable(uri: string): boolean;
 }
 
 const startInput = z.object({
@@ -28,7 +35,14 @@ const cancelInput = z.object({ taskId: z.string().min(1).describe('The task, fro
 const startOutput = z.object({ taskUri: z.string(), taskId: z.string() });
 
 /** Registers the ARDF bridge on `server`: the agent and task resources, the `subagent_*` tools and subscriptions. */
-export function registerBridge(server: McpServer, bridge: SubagentBridge, updates: TaskUpdates, caller: McpCaller, subscriptions: ResourceSubscriptions): void {
+export function registerBridge(
+  server: McpServer,
+  bridge: SubagentBridge,
+  updates: TaskUpdates,
+  caller: McpCaller,
+  subscriptions: ResourceSubscriptions,
+  upstream: UpstreamSubscriptions,
+): void {
   const agents = new ResourceTemplate(AGENT_URI_TEMPLATE, {
     list: () => ({ resources: bridge.agents().filter(({ name }) => caller.scope.allowsAgent(name)).map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })) }),
   });
@@ -55,6 +69,10 @@ export function registerBridge(server: McpServer, bridge: SubagentBridge, update
   for (const [name, tool] of Object.entries(tools)) if (!caller.scope.allowsTool(name)) tool.remove();
 
   server.server.setRequestHandler('resources/subscribe', async (request) => {
+    if (upstream.subscribable(request.params.uri)) {
+      await subscriptions.addUpstream(request.params.uri);
+      return {};
+    }
     const taskId = subscribableTask(request.params.uri);
     // The position first: a change between reading it and reading the task is then still heard.
     const position = await updates.position(taskId);
@@ -64,13 +82,14 @@ export function registerBridge(server: McpServer, bridge: SubagentBridge, update
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', async (request) => {
-    await subscriptions.remove(taskUri(subscribableTask(request.params.uri)));
+    const { uri } = request.params;
+    await subscriptions.remove(upstream.subscribable(uri) ? uri : taskUri(subscribableTask(uri)));
     return {};
   });
 }
 
 function subscribableTask(uri: string): string {
   const taskId = taskIdOf(uri);
-  if (taskId === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Only task resources (a2a://task/{taskId}) can be subscribed to, not ${uri}`);
+  if (taskId === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Only task resources (a2a://task/{taskId}) and resources of connected servers that offer subscriptions (mcp://{server}/{uri}) can be subscribed to, not ${uri}`);
   return taskId;
 }

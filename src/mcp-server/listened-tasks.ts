@@ -1,4 +1,5 @@
 import { isJSONRPCRequest } from '@modelcontextprotocol/server';
+import type { McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { isTerminal } from '../task-store/task-states';
 import type { McpCaller } from './mcp-caller';
 import type { SubagentBridge } from './subagent-bridge';
@@ -19,15 +20,17 @@ export function isListen(message: unknown): message is ListenRequest {
 
 /**
  * Of the resources a listen names, the caller's own tasks in canonical form (the SDK would accept
- * any URI, so anyone could hear of anyone's task). Those still running are followed on this
- * replica while `signal` is live, each change reported as `notify(uri)`; the SDK's listen router
- * then passes it only to the listens that named it.
+ * any URI, so anyone could hear of anyone's task), and connected servers' resources that can be
+ * subscribed to. Those that can still change are followed on this replica while `signal` is live,
+ * each change reported as `notify(uri)`; the SDK's listen router then passes it only to the
+ * listens that named it.
  */
 export async function followListenedTasks(
   listen: ListenRequest,
   caller: McpCaller,
   bridge: SubagentBridge,
   updates: TaskUpdates,
+  catalog: McpCatalogSource,
   notify: (uri: string) => void,
   signal: AbortSignal,
 ): Promise<string[]> {
@@ -35,6 +38,12 @@ export async function followListenedTasks(
   if (!Array.isArray(requested)) return [];
   const accepted: string[] = [];
   for (const uri of new Set(requested)) {
+    if (typeof uri === 'string' && catalog.subscribable(uri)) {
+      // Subscribed upstream before the listen is acknowledged, so no change after it is missed.
+      const followed = await catalog.followResource(uri, () => notify(uri), signal).then(() => true, () => false);
+      if (followed) accepted.push(uri);
+      continue;
+    }
     const taskId = typeof uri === 'string' ? taskIdOf(uri) : undefined;
     const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, caller);
     if (!task) continue;

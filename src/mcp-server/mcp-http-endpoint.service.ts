@@ -14,10 +14,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { baseUrlOf } from '../a2a-server/base-url';
 import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AccessScope } from '../security/access-scope';
 import { principalOf } from '../security/principal';
+import { scopedCatalog } from './scoped-catalog';
 import { AgentToolCall } from './agent-tool-call';
+import { CallerRequests } from './caller-requests';
 import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
@@ -64,8 +67,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   constructor(
     factory: SwitchboardMcpServerFactory,
     private readonly agentCalls: AgentToolCall,
+    private readonly callerRequests: CallerRequests,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
+    @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
     private readonly bridge: SubagentBridge,
     private readonly updates: TaskUpdates,
     private readonly subscriptionChanges: LocalSubscriptionChanges,
@@ -119,7 +124,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
     const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
-      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner));
+      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner, body.params.capabilities));
     }
     return response;
   }
@@ -135,6 +140,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       return new Response(null, { status: 200 });
     }
     if (request.method === 'GET') return this.openStream(request, sessionId);
+    // The caller's answer to a request relayed to it in the middle of one of its calls.
+    if (this.callerRequests.answer(sessionId, body)) return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
@@ -159,7 +166,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
     const following = new AbortController();
-    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, sessionId, stream.send, following.signal);
+    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal);
     const end = () => {
       following.abort();
       stream.close();
@@ -175,7 +182,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** A 2026-07-28 listen, kept to the caller's own tasks, which this replica follows while the listen is open. */
   private async listenToOwnTasks(listen: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
     const notify = (uri: string) => this.handler.notify.resourceUpdated(uri);
-    return withResourceSubscriptions(listen, await followListenedTasks(listen, caller, this.bridge, this.updates, notify, signal));
+    return withResourceSubscriptions(listen, await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal));
   }
 
   private closeStreams(sessionId: string): void {

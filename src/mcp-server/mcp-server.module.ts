@@ -9,6 +9,8 @@ import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { RedisService } from '../redis/redis.service';
 import { AgentToolCall } from './agent-tool-call';
+import { CallerRequests } from './caller-requests';
+import { InputRequiredRounds } from './input-required-rounds';
 import { McpController } from './mcp.controller';
 import { McpHttpEndpoint } from './mcp-http-endpoint.service';
 import { MCP_SESSION_STORE } from './mcp-session-store.interface';
@@ -18,6 +20,7 @@ import { LocalSubscriptionChanges } from './session-subscriptions';
 import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 import { TaskUpdates } from './task-updates';
+import { UpstreamToolCall } from './upstream-tool-call';
 
 type Config = ConfigService<SwitchboardConfig, true>;
 
@@ -42,7 +45,7 @@ export class McpServerModule {
       imports: [a2a, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
       // AgentCardFactory is stateless: the bridge builds hosted agents' cards as the A2A server does.
-      providers: [sessionStore(mode), AgentToolCall, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [sessionStore(mode), AgentToolCall, UpstreamToolCall, CallerRequests, InputRequiredRounds, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }

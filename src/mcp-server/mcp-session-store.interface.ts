@@ -1,3 +1,5 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+
 export const MCP_SESSION_STORE = Symbol('MCP_SESSION_STORE');
 
 /** The task an in-flight `tools/call` of an agent tool runs. */
@@ -11,8 +13,10 @@ export interface RunningCall {
  * their in-flight tool calls run, so a `notifications/cancelled` landing on any replica finds its task.
  */
 export interface McpSessionStore {
-  /** Starts a session owned by `owner` (the caller's principal); returns its id. */
-  open(owner: string): Promise<string>;
+  /** Starts a session owned by `owner` (the caller's principal), whose client declared `clientCapabilities` at `initialize`; returns its id. */
+  open(owner: string, clientCapabilities: ClientCapabilities): Promise<string>;
+  /** What the session's client declared (it may be asked for sampling or elicitation only if it did); undefined when the session is unknown. */
+  clientCapabilities(sessionId: string): Promise<ClientCapabilities | undefined>;
   /** The owner of a live session, extending its life; undefined when unknown, closed or expired. */
   owner(sessionId: string): Promise<string | undefined>;
   close(sessionId: string): Promise<void>;

@@ -1,19 +1,20 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { McpSessionStore, RunningCall } from './mcp-session-store.interface';
 
 /** Sessions of one process: embedded mode, where one process is the whole service. */
 export class MemoryMcpSessionStore implements McpSessionStore {
-  private readonly sessions = new Map<string, { owner: string; expiresAt: number; subscriptions: Map<string, string> }>();
+  private readonly sessions = new Map<string, { owner: string; clientCapabilities: ClientCapabilities; expiresAt: number; subscriptions: Map<string, string> }>();
   private readonly calls = new Map<string, RunningCall>();
 
   constructor(private readonly ttlMs: number) {}
 
-  async open(owner: string): Promise<string> {
+  async open(owner: string, clientCapabilities: ClientCapabilities): Promise<string> {
     // Clients that leave without DELETE would otherwise stay for the life of the process.
     const now = Date.now();
     for (const [id, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(id);
     const id = randomUUID();
-    this.sessions.set(id, { owner, expiresAt: Date.now() + this.ttlMs, subscriptions: new Map() });
+    this.sessions.set(id, { owner, clientCapabilities, expiresAt: Date.now() + this.ttlMs, subscriptions: new Map() });
     return id;
   }
 
@@ -25,6 +26,10 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     }
     session.expiresAt = Date.now() + this.ttlMs;
     return session.owner;
+  }
+
+  async clientCapabilities(sessionId: string): Promise<ClientCapabilities | undefined> {
+    return (await this.owner(sessionId)) === undefined ? undefined : this.sessions.get(sessionId)?.clientCapabilities;
   }
 
   async close(sessionId: string): Promise<void> {

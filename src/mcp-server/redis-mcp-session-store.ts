@@ -1,3 +1,4 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import { RedisService } from '../redis/redis.service';
 import { execTransaction } from '../task-store/redis-transaction';
@@ -10,20 +11,26 @@ export class RedisMcpSessionStore implements McpSessionStore {
     private readonly ttlSecs: number,
   ) {}
 
-  async open(owner: string): Promise<string> {
+  async open(owner: string, clientCapabilities: ClientCapabilities): Promise<string> {
     const id = randomUUID();
-    await this.redis.client.set(this.sessionKey(id), owner, 'EX', this.ttlSecs);
+    const multi = this.redis.client.multi().set(this.sessionKey(id), owner, 'EX', this.ttlSecs);
+    await execTransaction(multi.set(this.capabilitiesKey(id), JSON.stringify(clientCapabilities), 'EX', this.ttlSecs));
     return id;
+  }
+
+  async clientCapabilities(sessionId: string): Promise<ClientCapabilities | undefined> {
+    const value = await this.redis.client.get(this.capabilitiesKey(sessionId));
+    return value ? (JSON.parse(value) as ClientCapabilities) : undefined;
   }
 
   async owner(sessionId: string): Promise<string | undefined> {
     const key = this.sessionKey(sessionId);
-    const [owner] = await execTransaction(this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs));
+    const [owner] = await execTransaction(this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs).expire(this.capabilitiesKey(sessionId), this.ttlSecs));
     return (owner as string | null) ?? undefined;
   }
 
   async close(sessionId: string): Promise<void> {
-    await this.redis.client.del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId));
+    await this.redis.client.del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId), this.capabilitiesKey(sessionId));
   }
 
   async subscribe(sessionId: string, uri: string, position: string): Promise<void> {
@@ -54,6 +61,10 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   private sessionKey(sessionId: string): string {
     return this.redis.key('mcp', 'session', sessionId);
+  }
+
+  private capabilitiesKey(sessionId: string): string {
+    return this.redis.key('mcp', 'capabilities', sessionId);
   }
 
   /** A hash of the session's subscribed URIs, each with the task stream's position at subscription. */

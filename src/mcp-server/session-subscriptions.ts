@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ResourceSubscriptions } from './bridge-registration';
+import type { McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { ENDED_POSITION, McpSessionStore } from './mcp-session-store.interface';
 import { taskIdOf } from './task-resource';
 import type { TaskUpdates } from './task-updates';
+
+/** The position recorded for a connected server's resource: its changes are heard from the moment it is followed. */
+const UPSTREAM_POSITION = 'upstream';
 
 /** How often the replica holding a GET stream looks for subscriptions made (on any replica) since. */
 const REFRESH_MS = 1_000;
@@ -39,11 +43,13 @@ export function sessionSubscriptions(store: McpSessionStore, changes: LocalSubsc
     }
     return sessionId;
   };
+  const add = async (uri: string, position: string) => {
+    await store.subscribe(session(), uri, position);
+    await changes.changed(session());
+  };
   return {
-    add: async (uri, _taskId, position) => {
-      await store.subscribe(session(), uri, position ?? ENDED_POSITION);
-      await changes.changed(session());
-    },
+    add: (uri, _taskId, position) => add(uri, position ?? ENDED_POSITION),
+    addUpstream: (uri) => add(uri, UPSTREAM_POSITION),
     remove: async (uri) => {
       await store.unsubscribe(session(), uri);
       await changes.changed(session());
@@ -53,7 +59,8 @@ export function sessionSubscriptions(store: McpSessionStore, changes: LocalSubsc
 
 /**
  * What a session's GET stream carries besides tool-list changes: `notifications/resources/updated`
- * for every change of a task the session subscribed to. The subscriptions are re-read every second
+ * for every change of a task the session subscribed to, and of a connected server's resource
+ * (subscribed to upstream by the replica holding the stream). The subscriptions are re-read every second
  * (they may be made on any replica); each is followed from the position recorded when it was made,
  * so a change that happened before this replica noticed the subscription is still announced. Stops
  * following a task when it is unsubscribed, and everything when `signal` aborts.
@@ -62,6 +69,7 @@ export function followSessionSubscriptions(
   store: McpSessionStore,
   changes: LocalSubscriptionChanges,
   updates: TaskUpdates,
+  catalog: McpCatalogSource,
   sessionId: string,
   send: (message: object) => void,
   signal: AbortSignal,
@@ -79,13 +87,16 @@ export function followSessionSubscriptions(
     }
     for (const [uri, position] of wanted) {
       const taskId = taskIdOf(uri);
-      if (followed.has(uri) || taskId === undefined) continue;
+      if (followed.has(uri) || (taskId === undefined && position !== UPSTREAM_POSITION)) continue;
       const stop = new AbortController();
       // An ended task is recorded but never followed: it stays in `followed` so it is not started again.
       followed.set(uri, { position, stop });
       if (position === ENDED_POSITION) continue;
       const notify = () => send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-      void updates.follow(taskId, position, AbortSignal.any([stop.signal, signal]), notify);
+      const following = AbortSignal.any([stop.signal, signal]);
+      // Subscribed upstream before the subscribe is answered, when the stream is on this replica.
+      if (taskId === undefined) await catalog.followResource(uri, notify, following).catch(() => followed.delete(uri)); // tried again at the next refresh
+      else void updates.follow(taskId, position, following, notify);
     }
   };
   // One refresh at a time, in order: a later one sees at least what an earlier one saw.

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallToolResult, fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
+import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
@@ -12,8 +13,11 @@ import { followListenedTasks, ListenRequest } from './listened-tasks';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
+import { scopedCatalog } from './scoped-catalog';
 import { SubagentBridge } from './subagent-bridge';
 import { TaskUpdates } from './task-updates';
+import { registerUpstreamCatalog, upstreamCatalogCapabilities } from './upstream-catalog-registration';
+import { UpstreamToolCall } from './upstream-tool-call';
 import { SWITCHBOARD_VERSION } from '../version';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
@@ -44,13 +48,15 @@ const BRIDGE_TOOL_PREFIX = 'subagent_';
  */
 @Injectable()
 export class SwitchboardMcpServerFactory {
-  /** Input schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
-  private readonly inputSchemas = new WeakMap<ToolDefinition | McpTool, ReturnType<typeof fromJsonSchema>>();
+  /** JSON Schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
+  private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
 
   constructor(
     private readonly endpoints: A2aEndpoints,
     private readonly agentCalls: AgentToolCall,
+    private readonly upstreamCalls: UpstreamToolCall,
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
+    @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
     private readonly builtins: BuiltinToolProvider,
     private readonly toolPipeline: ToolPipeline,
     private readonly bridge: SubagentBridge,
@@ -65,7 +71,9 @@ export class SwitchboardMcpServerFactory {
     const server = this.newServer(caller, wanted);
     this.registerMcpTools(server, caller, wanted);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
-      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId));
+      const catalog = scopedCatalog(this.catalog, caller.scope);
+      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog);
+      registerUpstreamCatalog(server, catalog);
     }
     return server;
   }
@@ -74,12 +82,14 @@ export class SwitchboardMcpServerFactory {
     const server = this.newServer(caller);
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
-    registerBridge(server, this.bridge, this.updates, caller, subscriptions);
-    let registered = this.registerMcpTools(server, caller);
+    const catalog = scopedCatalog(this.catalog, caller.scope);
+    registerBridge(server, this.bridge, this.updates, caller, subscriptions, catalog);
+    const register = () => [...this.registerMcpTools(server, caller), ...registerUpstreamCatalog(server, catalog)];
+    let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
-      for (const tool of registered) tool.remove();
-      registered = this.registerMcpTools(server, caller);
+      for (const item of registered) item.remove();
+      registered = register();
     });
     return {
       server,
@@ -93,7 +103,7 @@ export class SwitchboardMcpServerFactory {
 
   /** Follows the caller's own tasks a 2026-07-28 listen names (over stdio: one caller, one connection) while `signal` is live. */
   async followListened(listen: ListenRequest, caller: McpCaller, notify: (uri: string) => void, signal: AbortSignal): Promise<void> {
-    await followListenedTasks(listen, caller, this.bridge, this.updates, notify, signal);
+    await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal);
   }
 
   /**
@@ -107,14 +117,19 @@ export class SwitchboardMcpServerFactory {
       followed.get(uri)?.abort();
       followed.delete(uri);
     };
+    /** Follows `uri` from now on (in place of any earlier following); the signal stops it. */
+    const follow = async (uri: string) => {
+      await remove(uri);
+      const stop = new AbortController();
+      followed.set(uri, stop);
+      return stop.signal;
+    };
     return {
       add: async (uri, taskId, position) => {
-        await remove(uri);
-        if (position === undefined) return;
-        const stop = new AbortController();
-        followed.set(uri, stop);
-        void this.updates.follow(taskId, position, stop.signal, () => notify(uri));
+        if (position === undefined) return remove(uri);
+        void this.updates.follow(taskId, position, await follow(uri), () => notify(uri));
       },
+      addUpstream: async (uri) => this.catalog.followResource(uri, () => notify(uri), await follow(uri)),
       remove,
       stop: () => {
         for (const stop of followed.values()) stop.abort();
@@ -131,9 +146,11 @@ export class SwitchboardMcpServerFactory {
     const reachable = (name: string) => wanted(name) && caller.scope.allowsTool(name);
     const agents = this.endpoints.all().filter(({ agent }) => reachable(agentToolName(agent.config.name)) && caller.scope.allowsAgent(agent.config.name));
     const builtins = this.builtins.definitions().filter((tool) => reachable(tool.name));
-    // `logging`: clients may set a level (`logging/setLevel`); the SDK answers it and filters what is sent.
+    // `logging` only when upstream log messages may be passed on: clients may then set a level
+    // (`logging/setLevel`); the SDK answers it and filters what is sent.
+    const logging = this.mcpTools.sendsLogs() ? { logging: {} } : {};
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, logging: {}, ...BRIDGE_RESOURCE_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog) },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
     for (const endpoint of agents) {
@@ -143,7 +160,7 @@ export class SwitchboardMcpServerFactory {
       );
     }
     for (const tool of builtins) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, async (args, ctx) => {
+      server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
         const { text, isError } = await this.toolPipeline.call(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal, `mcp:${caller.owner}`);
         return { content: [{ type: 'text', text }], isError };
       });
@@ -154,25 +171,16 @@ export class SwitchboardMcpServerFactory {
   /** Registers the connected servers' tools the caller may reach, of those `wanted`. */
   private registerMcpTools(server: McpServer, caller: McpCaller, wanted: (name: string) => boolean = () => true): RegisteredTool[] {
     const tools = this.mcpTools.list().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
-    return tools.map((tool) =>
-      server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, (args, ctx) =>
-        this.callMcpTool(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal),
-      ),
-    );
+    return tools.map((tool) => {
+      const { title, annotations, outputSchema } = tool;
+      const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.schemaOf(outputSchema) };
+      return server.registerTool(tool.name, config, (args, ctx) => this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server));
+    });
   }
 
-  private inputSchemaOf(tool: ToolDefinition | McpTool): ReturnType<typeof fromJsonSchema> {
-    let schema = this.inputSchemas.get(tool);
-    if (!schema) this.inputSchemas.set(tool, (schema = fromJsonSchema(tool.inputSchema as never)));
+  private schemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {
+    let schema = this.schemas.get(jsonSchema);
+    if (!schema) this.schemas.set(jsonSchema, (schema = fromJsonSchema(jsonSchema as never)));
     return schema;
-  }
-
-  /** An unavailable or slow upstream is the tool's failure (`isError`), not a protocol error. */
-  private async callMcpTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    try {
-      return await this.mcpTools.call(name, args, { signal });
-    } catch (error) {
-      return { content: [{ type: 'text', text: (error as Error).message }], isError: true };
-    }
   }
 }

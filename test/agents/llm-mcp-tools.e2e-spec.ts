@@ -11,13 +11,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
-import { writeConfigFile } from '../support/config-file';
-import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
+import { TEST_API_KEY } from '../support/test-app';
 import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { stdioServer, toolsListed } from '../mcp-client/support/mcp-app';
-import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
+import { startLlmMcpApp } from './support/llm-mcp-app';
 import { ScriptedLlmServer } from './support/scripted-llm-server';
 
 describe('an LLM agent using an MCP tool, through A2A', () => {
@@ -27,20 +24,7 @@ describe('an LLM agent using an MCP tool, through A2A', () => {
 
   beforeAll(async () => {
     llm = await ScriptedLlmServer.start();
-    const toml = `
-[outbound]
-allow_hosts = ["127.0.0.1"]
-
-[[agents]]
-name = "assistant"
-tools = ["mcp_everything_echo"]
-[agents.executor]
-type = "llm"
-base_url = "${llm.baseUrl}"
-model = "test-model"
-${stdioServer('everything', EVERYTHING_SERVER, ['stdio'])}`;
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml) })));
-    await toolsListed(app.get<McpToolSource>(MCP_TOOL_SOURCE), ['mcp_everything_echo']);
+    ({ app, url } = await startLlmMcpApp(llm.baseUrl, ['mcp_everything_echo'], 'test-model'));
   });
 
   afterAll(async () => {

@@ -10,15 +10,18 @@ import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
 import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { connectV1, connectV2, textOf } from '../mcp-server/support/mcp-clients';
+import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
 
 const FULL_KEY = 'full-key-0123456789abcdef';
 const SCOPED_KEY = 'scoped-key-0123456789abcdef';
+const SERVER_KEY = 'server-key-0123456789abcdef';
 const KEYS_TOML = `
 [auth]
 api_keys = [
   { name = "full", key = "${FULL_KEY}" },
   { name = "scoped", key = "${SCOPED_KEY}", tools = ["mcp_everything_echo", "switchboard_agent_*", "subagent_start"], agents = ["slow"] },
+  { name = "server", key = "${SERVER_KEY}", tools = ["mcp_everything_*"] },
 ]
 `;
 const SCOPED_TOOLS = ['mcp_everything_echo', 'subagent_start', 'switchboard_agent_slow'];
@@ -88,6 +91,28 @@ describe('per-key access at /mcp', () => {
     expect(refused).toEqual({ isError: true, text: expect.stringContaining('may not reach agent "echo"') });
     const started = await callOutcome(client, 'subagent_start', { subagentUri: 'a2a-agent://slow', text: 'hi' });
     expect(started.isError).toBe(false);
+    await client.close();
+  });
+});
+
+describe("per-key access to the connected servers' resources and prompts", () => {
+  /** What a key is offered of server-everything's catalog. */
+  async function catalogOf(key: string): Promise<{ resources: string[]; prompts: string[] }> {
+    const { client } = await connectV1(target.url, { key });
+    const resources = (await client.listResources()).resources.map((resource) => resource.uri).filter((uri) => uri.startsWith('mcp://everything/'));
+    const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    await client.close();
+    return { resources, prompts };
+  }
+
+  it("offers them to a key covering all of the server's tools, and hides them from one that names some", async () => {
+    const whole = await eventually(() => catalogOf(SERVER_KEY), ({ resources, prompts }) => resources.length > 0 && prompts.length > 0);
+    expect(await catalogOf(FULL_KEY)).toEqual(whole);
+    expect(await catalogOf(SCOPED_KEY)).toEqual({ resources: [], prompts: [] });
+
+    const { client } = await connectV1(target.url, { key: SCOPED_KEY });
+    await expect(client.readResource({ uri: whole.resources[0] })).rejects.toThrow(/not found/i);
+    await expect(client.getPrompt({ name: whole.prompts[0] })).rejects.toThrow(/no MCP prompt named/);
     await client.close();
   });
 });

@@ -1,6 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { McpToolSource } from '../../mcp-client/mcp-tool-source.interface';
-import type { ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
+import type { McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../../mcp-client/mcp-tool-source.interface';
+import type { Sampler, ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
 /** The tools of the connected MCP servers (`mcp_{server}_{tool}`), for the agents' pipeline. */
 export class McpToolProvider implements ToolProvider {
@@ -14,10 +14,39 @@ export class McpToolProvider implements ToolProvider {
     return this.source.list().some((tool) => tool.name === name);
   }
 
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
-    const result = await this.source.call(name, args, { signal });
+  async call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult> {
+    const onrequest = context && answeredBy(context.agent, context.sample);
+    const result = await this.source.call(name, args, { signal, onrequest });
     return { text: textOf(result), isError: result.isError === true };
   }
+}
+
+/** What an agent answers of a server's requests during its call: sampling with its own model, if it has one; never elicitation (no user is there). */
+function answeredBy(agent: string, sample: Sampler | undefined): UpstreamRequestHandler {
+  return async (request: UpstreamRequest, signal: AbortSignal) => {
+    if (request.method !== 'sampling/createMessage' || !sample) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Agent "${agent}" (through Switchboard) cannot answer ${request.method}`);
+    }
+    return sampled(await sample(samplingRequest(request.params), signal));
+  };
+}
+
+/** The conversation a server asks a completion for, as text: other content is named, not sent. */
+function samplingRequest({ systemPrompt, messages }: CreateMessageRequest['params']) {
+  return {
+    systemPrompt,
+    messages: messages.map(({ role, content }) => ({
+      role,
+      text: [content]
+        .flat()
+        .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+        .join('\n'),
+    })),
+  };
+}
+
+function sampled({ model, text }: { model: string; text: string }): CreateMessageResult {
+  return { model, role: 'assistant', content: { type: 'text', text }, stopReason: 'endTurn' };
 }
 
 /** A tool result as text for a model: text blocks as they are, other blocks described, structured output as JSON. */

@@ -7,11 +7,23 @@ export interface ToolLimits {
 
 export type ToolCallOutcome = 'ok' | 'tool_error' | 'refused' | 'timeout' | 'failed';
 
+/** How the limits apply to one kind of result: how to cut one to a size, and how to say a call failed. */
+export interface ResultLimiter<R extends { isError?: boolean }> {
+  cut(result: R, maxChars: number): R;
+  fail(text: string): R;
+}
+
+/** A model's text results. */
+export const TEXT_RESULT_LIMITER: ResultLimiter<ToolResult> = {
+  cut: (result, maxChars) => ({ ...result, text: truncated(result.text, maxChars) }),
+  fail: (text) => failure(text),
+};
+
 /**
  * One tool call under the limits: a timeout, and the result cut to a size a model can take.
  * Failures come back as error results; only `signal`'s own abort is thrown.
  */
-export async function callWithinLimits(
+export function callWithinLimits(
   provider: ToolProvider,
   name: string,
   args: Record<string, unknown>,
@@ -19,14 +31,25 @@ export async function callWithinLimits(
   limits: ToolLimits,
   context?: ToolCallContext,
 ): Promise<[ToolCallOutcome, ToolResult]> {
+  return runWithinLimits(name, signal, limits, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded, context));
+}
+
+/** `run` (a call of tool `name`) under the limits, whatever its kind of result; see callWithinLimits. */
+export async function runWithinLimits<R extends { isError?: boolean }>(
+  name: string,
+  signal: AbortSignal,
+  limits: ToolLimits,
+  limiter: ResultLimiter<R>,
+  run: (signal: AbortSignal) => Promise<R>,
+): Promise<[ToolCallOutcome, R]> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   try {
-    const result = await provider.call(name, args, AbortSignal.any([signal, timeout]), context);
-    return [result.isError ? 'tool_error' : 'ok', { ...result, text: truncated(result.text, limits.maxResultChars) }];
+    const result = await run(AbortSignal.any([signal, timeout]));
+    return [result.isError ? 'tool_error' : 'ok', limiter.cut(result, limits.maxResultChars)];
   } catch (error) {
     if (signal.aborted) throw error;
-    if (timeout.aborted) return ['timeout', failure(`Tool "${name}" did not answer within ${limits.timeoutMs} ms.`)];
-    return ['failed', failure(`Tool "${name}" failed: ${(error as Error).message}`)];
+    if (timeout.aborted) return ['timeout', limiter.fail(`Tool "${name}" did not answer within ${limits.timeoutMs} ms.`)];
+    return ['failed', limiter.fail(`Tool "${name}" failed: ${(error as Error).message}`)];
   }
 }
 

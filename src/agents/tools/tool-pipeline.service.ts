@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { callWithinLimits, failure, ToolLimits } from './tool-limits';
+import { failure, ResultLimiter, runWithinLimits, TEXT_RESULT_LIMITER, ToolLimits } from './tool-limits';
 import { TOOL_PROVIDERS, ToolProvider, ToolResult } from './tool-provider.interface';
 import { ToolSession, ToolSessionScope } from './tool-session';
 
@@ -37,8 +37,16 @@ export class ToolPipeline {
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal, caller: string): Promise<ToolResult> {
     const provider = this.providers.find((candidate) => candidate.has(name));
     if (!provider) return failure(`Unknown tool "${name}".`);
+    return this.bounded(name, caller, signal, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded));
+  }
+
+  /**
+   * `run`, a call of tool `name` from outside any agent turn, under the same limits and with the
+   * same log line, for results of any kind (an MCP client of `/mcp` gets the upstream's whole result).
+   */
+  async bounded<R extends { isError?: boolean }>(name: string, caller: string, signal: AbortSignal, limiter: ResultLimiter<R>, run: (signal: AbortSignal) => Promise<R>): Promise<R> {
     const started = Date.now();
-    const [outcome, result] = await callWithinLimits(provider, name, args, signal, this.limits);
+    const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run);
     logger.log({ caller, tool: name, durationMs: Date.now() - started, outcome }, 'tool call');
     return result;
   }

@@ -22,7 +22,17 @@ export interface ToolCallContext {
   taskId: string;
   /** The turn's call context: the caller (tenant, user) whose task the turn is. */
   callContext: ServerCallContext;
+  /** The agent's own model, for a tool whose server asks for a completion (MCP sampling); absent for agents without one. */
+  sample?: Sampler;
 }
+
+/** A completion asked for by a tool, as text: the conversation so far and the instructions. */
+export interface SamplingRequest {
+  systemPrompt?: string;
+  messages: { role: 'user' | 'assistant'; text: string }[];
+}
+
+export type Sampler = (request: SamplingRequest, signal: AbortSignal) => Promise<{ model: string; text: string }>;
 
 /** A family of tools (MCP servers, built-ins, A2A delegation) behind one interface. */
 export interface ToolProvider {

@@ -29,7 +29,8 @@ export class ToolSession {
     private readonly limits: ToolLimits,
   ) {
     this.allowlist = new ToolAllowlist(scope.allow);
-    this.context = { agent: scope.agent, taskId: scope.taskId, callContext: scope.callContext };
+    const { allow: _allow, ...context } = scope;
+    this.context = context;
     this.definitions = providers.flatMap((provider) => provider.definitions()).filter((tool) => this.allowlist.allows(tool.name));
   }
 

@@ -2,6 +2,7 @@ import { Message, Part, Role, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import type { ToolPipeline } from '../../tools/tool-pipeline.service';
+import type { Sampler, SamplingRequest } from '../../tools/tool-provider.interface';
 import { textPart, TurnPublisher } from '../../turn-publisher';
 import type { LlmExecutorSettings } from '../executor-settings.schema';
 import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
@@ -30,7 +31,8 @@ export class LlmExecutor implements AgentTurnExecutor {
     const publish = new TurnPublisher(bus, context);
     publish.task(context);
     publish.status(TaskState.TASK_STATE_WORKING);
-    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools });
+    const sample: Sampler = (request, sampleSignal) => this.sample(request, sampleSignal);
+    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools, sample });
     const answer = new AnswerStream(publish, `answer-${context.userMessage.messageId}`);
     const messages = this.conversation([...(context.task?.history ?? []), context.userMessage]);
     for (let call = 1; call <= this.settings.max_iterations; call++) {
@@ -47,6 +49,13 @@ export class LlmExecutor implements AgentTurnExecutor {
       }
     }
     throw new Error(`the model gave no final answer within ${this.settings.max_iterations} calls (max_iterations)`);
+  }
+
+  /** A tool's server asking for a completion (MCP sampling) gets one from this agent's model, without tools. */
+  private async sample({ systemPrompt, messages }: SamplingRequest, signal: AbortSignal): Promise<{ model: string; text: string }> {
+    const system: ChatMessage[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
+    const reply = await this.client.complete([...system, ...messages.map(({ role, text }) => ({ role, content: text }))], [], signal, () => undefined);
+    return { model: this.settings.model, text: reply.content };
   }
 
   private conversation(history: Message[]): ChatMessage[] {

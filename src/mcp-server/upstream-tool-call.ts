@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  ClientCapabilities,
+  InputRequiredResult,
+  LoggingMessageNotificationParams,
+  Progress,
+  ProtocolError,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
+  Server,
+  ServerContext,
+} from '@modelcontextprotocol/server';
+import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
+import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
+import { CallerRequests } from './caller-requests';
+import { InputRequiredRounds } from './input-required-rounds';
+import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
+import type { McpCaller } from './mcp-caller';
+import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
+
+/**
+ * A tool of a connected MCP server called by an MCP client of `/mcp`: under the tools' limits
+ * (`tools.timeout_secs`, `tools.max_result_chars`) as an agent's call is, with the upstream's
+ * progress (when the caller asked for it) and log messages passed on to the caller, and its
+ * sampling and elicitation requests relayed to the caller and answered by it. An unavailable
+ * or slow upstream is the tool's failure (`isError`), not a protocol error.
+ */
+@Injectable()
+export class UpstreamToolCall {
+  constructor(
+    @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
+    private readonly toolPipeline: ToolPipeline,
+    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    private readonly callerRequests: CallerRequests,
+    private readonly rounds: InputRequiredRounds,
+  ) {}
+
+  /** `server`: the server instance answering the call. */
+  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext, server: Server): Promise<CallToolResult | InputRequiredResult> {
+    const relay = new NotificationRelay(ctx);
+    const call = async (onrequest: UpstreamRequestHandler, signal: AbortSignal) => {
+      const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, signal, CALL_TOOL_RESULT_LIMITER, (bounded) =>
+        this.mcpTools.call(name, args, { ...relay.options(), onrequest, signal: bounded }),
+      );
+      // The upstream's last notifications came before its result: so they reach the caller.
+      await relay.settled();
+      return result;
+    };
+    const capabilities = modernClientCapabilities(ctx);
+    if (capabilities) return this.rounds.round(ctx, caller.owner, (ask, signal) => call(refusedUnless(capabilities, ask), signal));
+    return call((request, signal) => this.askCaller(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])), ctx.mcpReq.signal);
+  }
+
+  /**
+   * A connection that lives as long as its client (stdio) knows what the client declared, and the SDK
+   * refuses what it did not (as it does, in the 2026-07-28 era, every request of this kind). A
+   * 2025-era HTTP session's server lives for one POST: the session's declared capabilities decide.
+   */
+  private async askCaller(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
+    if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
+    const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
+    return refusedUnless(capabilities ?? {}, (checked) => this.callerRequests.ask(caller.sessionId!, server.transport!, ctx.mcpReq.id, checked, signal))(request, signal);
+  }
+}
+
+/** What a 2026-07-28 request's client declared (in its `_meta`); undefined for a 2025-era request. */
+function modernClientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  // The SDK types the envelope as an open record.
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return undefined;
+  return (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? {};
+}
+
+/** `ask`, for the requests a client that declared `capabilities` may be sent; an error naming what it lacks for the others. */
+function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamRequestHandler): UpstreamRequestHandler {
+  return (request, signal) => {
+    const missing = missingCapability(request, capabilities);
+    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
+    return ask(request, signal);
+  };
+}
+
+/** The capability a client must have declared to be sent `request`, if it did not. */
+function missingCapability(request: UpstreamRequest, capabilities: ClientCapabilities): string | undefined {
+  if (request.method === 'sampling/createMessage') return capabilities.sampling ? undefined : 'sampling';
+  const { elicitation } = capabilities;
+  if (request.params.mode === 'url') return elicitation?.url ? undefined : 'URL elicitation';
+  // A bare `elicitation: {}` is form elicitation (2025-06-18).
+  return elicitation && (elicitation.form || !elicitation.url) ? undefined : 'form elicitation';
+}
+
+/** Passes an upstream call's notifications on to the caller of `ctx`'s request. */
+class NotificationRelay {
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  /** `onprogress` only when the caller asked for progress: the upstream's progress goes on under the caller's own token. */
+  options(): Pick<McpCallOptions, 'onprogress' | 'onlog'> {
+    const progressToken = this.ctx.mcpReq._meta?.progressToken;
+    const onprogress = (progress: Progress) => this.send(this.ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }));
+    // At the level the caller set: the SDK filters.
+    const onlog = ({ level, data, logger }: LoggingMessageNotificationParams) => this.send(this.ctx.mcpReq.log(level, data, logger));
+    return { onprogress: progressToken === undefined ? undefined : onprogress, onlog };
+  }
+
+  settled(): Promise<unknown> {
+    return Promise.all(this.sending);
+  }
+
+  private send(notification: Promise<void>): void {
+    // A caller gone is not the call's failure.
+    const sent = notification.catch(() => undefined);
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+  }
+}
