@@ -65,9 +65,22 @@ export class A2aEndpoints {
     const taskStore = new RequestScopedTaskStore(store);
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
+      const extendedCard = cards.extendedCard(agent.config, baseUrl);
       const acceptance = new SendAcceptance();
       const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders, acceptance);
-      const handler = new SwitchboardRequestHandler({ card, taskStore, executor, buses, pushConfigs, canceller, acceptance, messageLimits, outboundPolicy });
+      const handler = new SwitchboardRequestHandler({
+        card,
+        extendedCard,
+        taskStore,
+        executor,
+        blockingTimeoutMs: a2a.blocking_timeout_secs * 1000,
+        buses,
+        pushConfigs,
+        canceller,
+        acceptance,
+        messageLimits,
+        outboundPolicy,
+      });
       return {
         agent,
         card,

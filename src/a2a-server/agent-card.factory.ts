@@ -26,6 +26,21 @@ export class AgentCardFactory {
   }
 
   card(agent: AgentConfig, baseUrl: string): AgentCard {
+    return this.cardWith(agent, baseUrl, agent.skills);
+  }
+
+  /** The card authenticated callers get: the public one with the agent's extended skills; none when it offers none. */
+  extendedCard(agent: AgentConfig, baseUrl: string): AgentCard | undefined {
+    if (!this.offersExtendedCard(agent)) return undefined;
+    return this.cardWith(agent, baseUrl, [...agent.skills, ...agent.extended_skills]);
+  }
+
+  /** Without API keys no caller is authenticated, so there is no one to show an extended card to. */
+  private offersExtendedCard(agent: AgentConfig): boolean {
+    return this.authRequired && agent.extended_skills.length > 0;
+  }
+
+  private cardWith(agent: AgentConfig, baseUrl: string, skills: AgentConfig['skills']): AgentCard {
     const { jsonRpc, rest } = this.urls(agent, baseUrl);
     const versions = this.a2a.legacy_compat ? [A2A_PROTOCOL_VERSION, A2A_LEGACY_PROTOCOL_VERSION] : [A2A_PROTOCOL_VERSION];
     const bindings: [string, string][] = [
@@ -40,14 +55,14 @@ export class AgentCardFactory {
       supportedInterfaces: versions.flatMap((protocolVersion) =>
         bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion })),
       ),
-      capabilities: { streaming: true, pushNotifications: true },
+      capabilities: { streaming: true, pushNotifications: true, ...(this.offersExtendedCard(agent) && { extendedAgentCard: true }) },
       securitySchemes: this.authRequired
         ? { [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An API key of this Switchboard' } } }
         : {},
       securityRequirements: this.authRequired ? [{ schemes: { [BEARER]: { list: [] } } }] : [],
       defaultInputModes: agent.input_modes,
       defaultOutputModes: agent.output_modes,
-      skills: agent.skills.map((skill) => ({ ...skill, inputModes: agent.input_modes, outputModes: agent.output_modes })),
+      skills: skills.map((skill) => ({ ...skill, inputModes: agent.input_modes, outputModes: agent.output_modes })),
     });
   }
 
@@ -66,6 +81,7 @@ export class AgentCardFactory {
     return {
       ...current,
       protocolVersion: LEGACY_CARD_VERSION,
+      ...(this.offersExtendedCard(agent) && { supportsAuthenticatedExtendedCard: true }),
       url: jsonRpc,
       preferredTransport: JSONRPC,
       additionalInterfaces: [

@@ -1,5 +1,5 @@
-import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
-import { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { TurnPublisher } from '../agents/turn-publisher';
 import { callerScopeOf } from '../agents/turns/caller-scope';
@@ -28,6 +28,8 @@ export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent whi
  */
 export class QueuedAgentExecutor implements AgentExecutor {
   private readonly logger = new Logger(QueuedAgentExecutor.name);
+  /** Sends whose task was not recorded before their turn was queued, by request. */
+  private readonly unannounced = new WeakMap<ServerCallContext, RequestContext>();
 
   constructor(
     private readonly agentName: string,
@@ -39,7 +41,8 @@ export class QueuedAgentExecutor implements AgentExecutor {
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     try {
-      await this.accept(requestContext, bus);
+      const announced = await this.accept(requestContext, bus);
+      if (!announced) this.unannounced.set(requestContext.context, requestContext);
       this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
     } catch (error) {
       const { taskId, userMessage, context } = requestContext;
@@ -55,16 +58,28 @@ export class QueuedAgentExecutor implements AgentExecutor {
     await this.cancelSignals.request(taskId);
   }
 
-  /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. */
-  private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  /**
+   * Records as submitted the task of a send accepted in `context` whose turn was queued without that
+   * (a blocking send), and returns it: what a blocking send past its deadline answers when no worker
+   * has taken its turn yet. Undefined when there is no such send. A worker taking the turn at that
+   * very moment has its first snapshot overwritten until its next save, which writes all of it.
+   */
+  async announceQueued(context: ServerCallContext): Promise<Task | undefined> {
+    const requestContext = this.unannounced.get(context);
+    if (!requestContext) return undefined;
+    this.unannounced.delete(context);
+    const announcer = this.announce(requestContext);
+    await announcer.settled();
+    return announcer.task;
+  }
+
+  /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */
+  private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<boolean> {
     if (bus instanceof TaskEventBus) await bus.position;
     const announced = requestContext.request.configuration?.returnImmediately === true;
-    const announcer = announced ? this.recorders.create(requestContext.taskId, requestContext.context, requestContext.task) : undefined;
+    const announcer = announced ? this.announce(requestContext) : undefined;
     try {
-      if (announcer) {
-        new TurnPublisher(announcer, requestContext).task(requestContext);
-        await announcer.settled();
-      }
+      await announcer?.settled();
       await this.queue.enqueue(
         JobName.AgentTurn,
         {
@@ -81,6 +96,14 @@ export class QueuedAgentExecutor implements AgentExecutor {
       if (announcer?.saved) await this.settleUnqueued(requestContext, announcer);
       throw error;
     }
+    return announced;
+  }
+
+  /** Starts recording the send's task as submitted, and putting it on the task's stream: `settled()` tells when it is. */
+  private announce(requestContext: RequestContext): TurnRecorder {
+    const announcer = this.recorders.create(requestContext.taskId, requestContext.context, requestContext.task);
+    new TurnPublisher(announcer, requestContext).task(requestContext);
+    return announcer;
   }
 
   /** A task recorded as submitted whose turn was not queued ends failed, so that it does not wait forever. */

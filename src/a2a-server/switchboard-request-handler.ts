@@ -12,7 +12,6 @@ import {
 } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
-  AgentExecutor,
   DefaultRequestHandler,
   PushNotificationSender,
   PushNotificationStore,
@@ -23,6 +22,7 @@ import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal, stateLabel } from '../task-store/task-states';
 import { DefaultPushConfigIdStore } from './default-push-config-id.store';
+import type { QueuedAgentExecutor } from './queued-agent-executor';
 import type { SendAcceptance } from './send-acceptance';
 import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import type { ServiceUnavailableError } from './service-unavailable.error';
@@ -37,8 +37,12 @@ const WEBHOOKS_SENT_BY_WORKER: PushNotificationSender = { send: async () => unde
 
 export interface HandlerParts {
   card: AgentCard;
+  /** What authenticated callers get from GetExtendedAgentCard; the card must declare it. */
+  extendedCard?: AgentCard;
   taskStore: A2aTaskStore;
-  executor: AgentExecutor;
+  executor: QueuedAgentExecutor;
+  /** How long a blocking send waits for its turn to end before answering with the task as it stands. */
+  blockingTimeoutMs: number;
   buses: TaskEventBusManager;
   pushConfigs: PushNotificationStore;
   canceller: TaskCanceller;
@@ -54,10 +58,10 @@ export interface HandlerParts {
  * (the spec's content-type error when the client accepts nothing the agent produces), sends refused
  * before they start when their task could not be stored, their message is past the size limits or
  * their webhook could never be reached, sends refused with ServiceUnavailableError when their turn
- * could not be queued, a cancel that reaches a turn running on any worker, or none, and calls and
- * streams that fail with TaskStreamInterruptedError when they stopped following their task before
- * its turn ended, rather than answer as if it had. Every dialect (JSON-RPC, HTTP+JSON, the seeds'
- * routes, agent calls over MCP) comes here.
+ * could not be queued, blocking sends answered by a deadline, a cancel that reaches a turn running
+ * on any worker, or none, and calls and streams that fail with TaskStreamInterruptedError when they
+ * stopped following their task before its turn ended, rather than answer as if it had. Every
+ * dialect (JSON-RPC, HTTP+JSON, the seeds' routes, agent calls over MCP) comes here.
  */
 export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outputModes: string[];
@@ -66,28 +70,58 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly outboundPolicy: OutboundUrlPolicy;
   private readonly acceptance: SendAcceptance;
   private readonly buses: TaskEventBusManager;
+  private readonly executor: QueuedAgentExecutor;
+  private readonly blockingTimeoutMs: number;
 
   constructor(parts: HandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, new DefaultPushConfigIdStore(parts.pushConfigs), WEBHOOKS_SENT_BY_WORKER);
+    const pushConfigs = new DefaultPushConfigIdStore(parts.pushConfigs);
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, pushConfigs, WEBHOOKS_SENT_BY_WORKER, parts.extendedCard);
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
     this.outboundPolicy = parts.outboundPolicy;
     this.acceptance = parts.acceptance;
     this.buses = parts.buses;
+    this.executor = parts.executor;
+    this.blockingTimeoutMs = parts.blockingTimeoutMs;
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
-    this.checkSend(params, context);
+    await this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
-    const result = await namingStates(this.acceptance.watch(context, params.message?.messageId ?? '', send));
+    const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context));
+    const result = await namingStates(answer);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
-    if (params.configuration?.returnImmediately && 'status' in result) this.buses.release(result.id, context);
+    if ('status' in result) this.buses.release(result.id, context);
     return result;
   }
 
+  /**
+   * A blocking send's answer, or once `blockingTimeoutMs` has passed the task as it stands: the
+   * request stops following the turn, which goes on, and the SDK answers with the task as far as it
+   * has seen it. Having seen none (no worker has taken the turn yet), it fails; the task is then
+   * recorded as submitted, and that is the answer.
+   */
+  private async beforeDeadline(answer: Promise<Task | Message>, context: ServerCallContext): Promise<Task | Message> {
+    let expired = false;
+    const deadline = setTimeout(() => {
+      expired = true;
+      this.buses.releaseAll(context);
+    }, this.blockingTimeoutMs);
+    try {
+      return await answer;
+    } catch (error) {
+      const queued = expired ? await this.executor.announceQueued(context) : undefined;
+      if (!queued) throw error;
+      return queued;
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    this.checkSend(params, context);
+    await this.checkSend(params, context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
@@ -103,8 +137,22 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  override resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    return streamNamingStates(this.buses.untilInterrupted(context, super.resubscribe(params, context)));
+  /**
+   * The SDK's resubscribe, whose first event (the task as stored, possibly a checkpoint behind the
+   * stream or a batch ahead of it) is replaced by the task as the turn's stream shows it where the
+   * bus starts reading: the subscriber sees the task as it is, then only later events.
+   */
+  override async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    const events = streamNamingStates(this.buses.untilInterrupted(context, super.resubscribe(params, context)));
+    try {
+      const stored = await events.next();
+      if (stored.done) return;
+      const current = await this.buses.snapshotOf(context);
+      yield current ? { payload: { $case: 'task', value: current } } : stored.value;
+      yield* events;
+    } finally {
+      await events.return(undefined);
+    }
   }
 
   /**
@@ -115,9 +163,9 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return this.acceptance.refusalOf(context) ?? this.buses.interruptionOf(context);
   }
 
-  override createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
     this.checkStorable(params, context);
-    this.checkWebhook(params, 'params.url');
+    await this.checkWebhook(params, 'params.url');
     return super.createTaskPushNotificationConfig(params, context);
   }
 
@@ -137,18 +185,18 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return latest;
   }
 
-  private checkSend(params: SendMessageRequest, context: ServerCallContext): void {
+  private async checkSend(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
     // First: it reads no more of the message than the limits allow, where the next checks read all of it.
     const tooLarge = messageLimitProblem(params.message, this.messageLimits);
     if (tooLarge) throw new RequestMalformedError(tooLarge);
     this.checkStorable(params, context);
     this.checkOutputModes(params);
     const webhook = params.configuration?.taskPushNotificationConfig;
-    if (webhook) this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
+    if (webhook) await this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
   }
 
-  private checkWebhook(config: TaskPushNotificationConfig, field: string): void {
-    const problem = webhookUrlProblem(this.outboundPolicy, config.url, field);
+  private async checkWebhook(config: TaskPushNotificationConfig, field: string): Promise<void> {
+    const problem = await webhookUrlProblem(this.outboundPolicy, config.url, field);
     if (problem) throw new RequestMalformedError(problem);
   }
 

@@ -1,7 +1,10 @@
-import { ExecutionEventBusManager, ServerCallContext } from '@a2a-js/sdk/server';
+import type { Task } from '@a2a-js/sdk';
+import { ExecutionEventBusManager, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
-import { TaskEventBus } from './task-event-bus';
+import { SnapshotBuffer } from '../agents/turns/snapshot-buffer';
+import { replayTurn } from '../agents/turns/turn-replay';
+import { endsTurn, TaskEventBus } from './task-event-bus';
 import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
 /** Calls the SDK makes without a context share this key. */
@@ -10,14 +13,15 @@ const NO_CONTEXT = new ServerCallContext();
 /**
  * One bus per request and task, each reading the task's shared stream from where that request
  * needs: a send reads what comes after the stream's current end (its turn is enqueued only once
- * that position is known), a resubscribe replays the current turn from its start. Buses end by
- * themselves when the turn ends, so this manager owns their settling. A request whose bus was
- * interrupted fails with the interruption (see `untilInterrupted`).
+ * that position is known), a resubscribe what comes after the task as the stream shows it now
+ * (`snapshotOf`). Buses end by themselves when the turn ends, so this manager owns their settling.
+ * A request whose bus was interrupted fails with the interruption (see `untilInterrupted`).
  */
 @Injectable()
 export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
   private readonly interruptions = new WeakMap<ServerCallContext, TaskStreamInterruptedError>();
+  private readonly snapshots = new WeakMap<ServerCallContext, Promise<Task | undefined>>();
   private readonly open = new Set<TaskEventBus>();
   private allEnded?: () => void;
 
@@ -28,7 +32,16 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.turnStart(taskId), 'turn');
+    return this.find(taskId, context) ?? this.follow(taskId, context);
+  }
+
+  /**
+   * The task as its stream showed it when the bus of the request made in `context` began to follow
+   * the turn under way (a resubscribe): the bus yields only what comes after it. Undefined when the
+   * stream holds no turn (or could not be read: the bus is then interrupted).
+   */
+  async snapshotOf(context: ServerCallContext): Promise<Task | undefined> {
+    return this.snapshots.get(context);
   }
 
   cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
@@ -42,6 +55,11 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   /** Ends the bus of a request that needs no more of its task's events (a non-blocking send, answered). */
   release(taskId: string, context: ServerCallContext): void {
     this.find(taskId, context)?.end();
+  }
+
+  /** Ends every bus of a request that follows its tasks no more (a blocking send past its deadline). */
+  releaseAll(context: ServerCallContext): void {
+    for (const bus of [...(this.buses.get(context)?.values() ?? [])]) bus.end();
   }
 
   /** The events of a request's stream, then the interruption of its bus if it had one. */
@@ -93,7 +111,19 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     return this.buses.get(context)?.get(taskId);
   }
 
-  private create(taskId: string, context: ServerCallContext, position: Promise<string>, follows: 'send' | 'turn'): TaskEventBus {
+  /**
+   * A bus for a turn under way: the turn's events so far are folded into a snapshot of the task,
+   * and the bus reads on from there, so a subscriber sees the task as it is, then only later events.
+   */
+  private follow(taskId: string, context: ServerCallContext): TaskEventBus {
+    const snapshot = new SnapshotBuffer(undefined);
+    const replay = replayTurn(this.stream, taskId, new ResultManager(snapshot, context));
+    this.snapshots.set(context, replay.then(() => snapshot.current, () => undefined));
+    const position = replay.then(({ end, last }) => (last && endsTurn(last) ? undefined : end));
+    return this.create(taskId, context, position, 'turn');
+  }
+
+  private create(taskId: string, context: ServerCallContext, position: Promise<string | undefined>, follows: 'send' | 'turn'): TaskEventBus {
     let byTask = this.buses.get(context);
     if (!byTask) this.buses.set(context, (byTask = new Map()));
     const stopped = () => {

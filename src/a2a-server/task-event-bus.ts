@@ -18,12 +18,13 @@ const STOPPED = new Error('task event bus stopped');
 
 /**
  * The SDK's event bus, fed from the task's shared event stream: whichever process runs the turn,
- * its events reach this replica's listeners. Reading starts at `position` (where the turn began, or
- * the stream's end for a turn about to be enqueued) and stops when the turn ends or the last
- * listener leaves. A bus whose stream cannot be read, or that is ended before its turn, is
- * interrupted: its owner is told why before the listeners finish, so that the request it serves ends
- * with an error rather than as if the turn were over. (A send's bus whose start cannot be known just
- * ends: the turn is queued only once it is, so the send fails by itself and no task goes on.)
+ * its events reach this replica's listeners. Reading starts at `position` (the stream's end for a
+ * turn about to be enqueued, or after the events a subscriber was shown as a snapshot) and stops when
+ * the turn ends or the last listener leaves, or at once when the turn had ended before. A bus whose
+ * stream cannot be read, or that is ended before its turn, is interrupted: its owner is told why
+ * before the listeners finish, so that the request it serves ends with an error rather than as if
+ * the turn were over. (A send's bus whose start cannot be known just ends: the turn is queued only
+ * once it is, so the send fails by itself and no task goes on.)
  */
 export class TaskEventBus extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TaskEventBus.name);
@@ -34,8 +35,8 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   constructor(
     private readonly stream: TaskEventStream,
     readonly taskId: string,
-    /** Resolves to the stream position after which this bus's events lie. */
-    readonly position: Promise<string>,
+    /** Resolves to the stream position after which this bus's events lie; undefined when its turn has already ended. */
+    readonly position: Promise<string | undefined>,
     /** What the bus follows: a send's turn, about to be queued, or a turn under way (a resubscribe). */
     private readonly follows: 'send' | 'turn',
     private readonly onStop: () => void,
@@ -85,7 +86,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private start(): void {
     this.reading = true;
     this.position.then(
-      (afterId) => this.pump(afterId).then(() => this.end(), (error: unknown) => this.readFailed(error)),
+      (afterId) => (afterId === undefined ? this.end() : this.pump(afterId).then(() => this.end(), (error: unknown) => this.readFailed(error))),
       (error: unknown) => (this.follows === 'send' ? this.end() : this.readFailed(error)),
     );
   }
@@ -106,7 +107,8 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   }
 }
 
-function endsTurn(event: AgentExecutionEvent): boolean {
+/** Whether `event` is the last of its turn: a message, a terminal state or a request for input. */
+export function endsTurn(event: AgentExecutionEvent): boolean {
   if (event.kind === 'message') return true;
   const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
   return state !== undefined && TURN_ENDING_STATES.includes(state);

@@ -72,6 +72,11 @@ const agentSchema = z.strictObject({
   description: z.string().default(''),
   version: z.string().default('1.0.0'),
   skills: z.array(skillSchema).default([]),
+  /**
+   * Skills shown only to authenticated callers, in the extended agent card (`GetExtendedAgentCard`,
+   * v0.3 `agent/getAuthenticatedExtendedCard`); offered only when API keys are configured.
+   */
+  extended_skills: z.array(skillSchema).default([]),
   input_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   output_modes: z.array(z.string()).default(['text/plain', 'application/json']),
   executor: executorSettingsSchema,
@@ -174,6 +179,11 @@ export const configSchema = z.strictObject({
       rest_path: z.string().startsWith('/').default('/a2a/rest'),
       /** Serve v0.3 clients (requests without an `A2A-Version` header) beside v1.0. */
       legacy_compat: z.boolean().default(true),
+      /**
+       * How long a blocking send waits for its turn to end; past it, the call answers with the task as
+       * it stands (not yet ended) and the turn goes on.
+       */
+      blocking_timeout_secs: z.number().positive().default(120),
       /** How long a cancel waits for the running turn to stop before the task is marked canceled anyway. */
       cancel_grace_ms: z.number().int().positive().default(2_000),
       /** A message (sent over A2A, or to an agent through `/mcp`) with more parts is refused as invalid params. */

@@ -1,17 +1,16 @@
 import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { startTestApp, testConfig } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { artifactText, asTask, Binding, collect, kinds, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
-interface Notification {
-  headers: IncomingHttpHeaders;
-  body: { statusUpdate?: { status?: { state?: string } }; task?: { status?: { state?: string } } };
+interface NotificationBody {
+  statusUpdate?: { status?: { state?: string } };
+  task?: { status?: { state?: string } };
 }
 
 type Mode = 'durable' | 'embedded';
@@ -28,21 +27,10 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
   let redisPrefix: string | undefined;
   let app: NestFastifyApplication;
   let url: string;
-  let webhook: Server;
-  let webhookUrl: string;
-  const notifications: Notification[] = [];
+  let webhook: WebhookReceiver<NotificationBody>;
 
   beforeAll(async () => {
-    webhook = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        notifications.push({ headers: request.headers, body: JSON.parse(body) as Notification['body'] });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-    webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
+    webhook = await WebhookReceiver.start();
     const configFile = writeConfigFile(`${TEST_AGENTS_TOML}\n[outbound]\nallow_hosts = ["127.0.0.1"]\n`);
     let stores = {};
     if (mode === 'durable') {
@@ -150,16 +138,16 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     request.configuration = {
       acceptedOutputModes: [],
       returnImmediately: false,
-      taskPushNotificationConfig: { tenant: '', id: 'hook-1', taskId: '', url: webhookUrl, token, authentication: undefined },
+      taskPushNotificationConfig: { tenant: '', id: 'hook-1', taskId: '', url: webhook.url, token, authentication: undefined },
     } as never;
     const task = asTask(await client.sendMessage(request));
     const states = () =>
-      notifications
+      webhook.received
         .filter((n) => n.headers['x-a2a-notification-token'] === token)
         .map((n) => n.body.statusUpdate?.status?.state ?? n.body.task?.status?.state);
     await eventually(async () => states(), (seen) => seen.includes('TASK_STATE_COMPLETED'));
     const configs = await client.listTaskPushNotificationConfig({ taskId: task.id, tenant: '', pageSize: 0, pageToken: '' } as never);
-    expect(configs.configs.map((c) => c.url)).toEqual([webhookUrl]);
+    expect(configs.configs.map((c) => c.url)).toEqual([webhook.url]);
   });
 
   it('keeps a task waiting for input, and continues it with the next message', async () => {

@@ -4,6 +4,8 @@
  * failing at each delivery.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -69,7 +71,14 @@ describe('webhook registration', () => {
     expect(body.result.configs ?? []).toEqual([]);
   });
 
-  it('takes a URL the rules allow; a name is resolved (and checked) at delivery', async () => {
+  it('refuses a name that resolves to a blocked address, naming the address and the rule', async () => {
+    // The machine's own name resolves to one of its own (loopback or private) addresses.
+    const { address } = await lookup(hostname());
+    const { body } = await createConfig(`http://${hostname()}:9/hook`);
+    expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(`refused: ${address} is a`) });
+  });
+
+  it('takes a name that does not resolve (yet): each delivery resolves and checks it', async () => {
     const { body } = await createConfig('https://hooks.example.invalid/hook');
     expect(body.result).toMatchObject({ url: 'https://hooks.example.invalid/hook' });
   });

@@ -11,11 +11,11 @@ import { Logger } from '@nestjs/common';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore } from '../../task-store/task-store.interface';
-import type { PushNotifier, PushTargets } from '../push/push-notifier.service';
-import { toAgentEvent } from '../stream-events';
+import type { PushNotifier } from '../push/push-notifier.service';
 import { TurnPublisher } from '../turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
+import { replayTurn } from './turn-replay';
 import { retryStoreCall, StoreRetryPolicy } from './store-retry';
 
 /** The events `build` publishes, captured rather than recorded. */
@@ -78,8 +78,6 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private endedWith?: 'message' | TaskState;
   /** A `task` event of this turn is on the stream (or the API announced the task). */
   private taskStreamed: boolean;
-  /** Webhooks of the task, loaded at the first event and again at the last, so one registered mid-turn hears how it ended. */
-  private pushTargets?: PushTargets;
 
   constructor(
     private readonly deps: TurnRecorderDeps,
@@ -124,13 +122,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * publishing them again: what a previous worker streamed after its last checkpoint before it died.
    */
   async catchUp(): Promise<void> {
-    const [start, end] = await Promise.all([this.deps.stream.turnStart(this.taskId), this.deps.stream.tail(this.taskId)]);
-    if (start === end) return;
-    for await (const { id, event } of this.deps.stream.read(this.taskId, { afterId: start })) {
-      const agentEvent = toAgentEvent(event);
-      if (agentEvent && agentEvent.kind !== 'message') await this.results.processEvent(agentEvent);
-      if (id === end) return;
-    }
+    await replayTurn(this.deps.stream, this.taskId, this.results);
   }
 
   /** Waits until every published event is recorded; rejects with TurnNotRecordedError if recording one failed. */
@@ -196,14 +188,15 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     this.endedWith = ending;
     if (ending === 'message') return;
     // Webhooks are not the task: when they cannot be queued, the turn goes on without them.
-    await this.write('webhooks', () => this.notify(responses, ending !== undefined)).catch((error: Error) => {
+    await this.write('webhooks', () => this.notify(responses)).catch((error: Error) => {
       this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
     });
   }
 
-  private async notify(responses: StreamResponse[], last: boolean): Promise<void> {
-    if (!this.pushTargets || last) this.pushTargets = await this.deps.push.targets(this.taskId, this.context);
-    for (const response of responses) await this.deps.push.notify(this.pushTargets, response, this.buffer.current!);
+  /** The task's webhooks are read for every batch: one registered mid-turn hears every event recorded after it. */
+  private async notify(responses: StreamResponse[]): Promise<void> {
+    const targets = await this.deps.push.targets(this.taskId, this.context);
+    for (const response of responses) await this.deps.push.notify(targets, response, this.buffer.current!);
   }
 
   /** Runs one write of the batch, trying it again while the store is unreachable. */

@@ -1,0 +1,29 @@
+import type { AgentExecutionEvent, ResultManager } from '@a2a-js/sdk/server';
+import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
+import { toAgentEvent } from '../stream-events';
+
+/** Where a replay of the current turn stopped, and the turn's last event it applied. */
+export interface TurnReplay {
+  /** The stream's tail when the replay began: reading after it yields only later events. */
+  end: string;
+  last?: AgentExecutionEvent;
+}
+
+/**
+ * Applies the current turn's events on the task's stream (from its `task` event up to the stream's
+ * tail as it is now) to `results`, as the turn's recorder applied them. The turn's start is read
+ * before the tail, so a turn beginning meanwhile is replayed whole rather than cut.
+ */
+export async function replayTurn(stream: TaskEventStream, taskId: string, results: ResultManager): Promise<TurnReplay> {
+  const start = await stream.turnStart(taskId);
+  const end = await stream.tail(taskId);
+  if (start === end) return { end };
+  let last: AgentExecutionEvent | undefined;
+  for await (const { id, event } of stream.read(taskId, { afterId: start })) {
+    const agentEvent = toAgentEvent(event);
+    if (agentEvent) last = agentEvent;
+    if (agentEvent && agentEvent.kind !== 'message') await results.processEvent(agentEvent);
+    if (id === end) break;
+  }
+  return { end, last };
+}

@@ -1,0 +1,36 @@
+import { createServer, IncomingHttpHeaders } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface ReceivedNotification<Body> {
+  headers: IncomingHttpHeaders;
+  body: Body;
+}
+
+/** A webhook on loopback that records every JSON notification POSTed to it, and answers 204. */
+export class WebhookReceiver<Body = unknown> {
+  readonly received: ReceivedNotification<Body>[] = [];
+  private readonly server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      this.received.push({ headers: request.headers, body: JSON.parse(body) as Body });
+      response.writeHead(204).end();
+    });
+  });
+
+  private constructor() {}
+
+  static async start<Body = unknown>(): Promise<WebhookReceiver<Body>> {
+    const receiver = new WebhookReceiver<Body>();
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  close(): void {
+    this.server.close();
+  }
+}
