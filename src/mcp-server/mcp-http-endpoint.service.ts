@@ -21,6 +21,7 @@ import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exc
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
+import { refusedLegacyRequest } from './legacy-request-checks';
 import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions } from './listened-tasks';
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
@@ -111,6 +112,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       this.logger.warn({ host: request.headers.get('host'), origin: request.headers.get('origin') }, 'rejected an MCP request from a host or origin not allowed');
       return rejected;
     }
+    const refused = request.method === 'POST' ? await refusedLegacyRequest(request, body) : undefined;
+    if (refused) return refused;
     // Only 2025-era clients send a session id, and they open one with `initialize`: everything else
     // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
     if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
