@@ -9,7 +9,7 @@ import { McpConnection } from './mcp-connection';
 import { createMcpTransport } from './mcp-transport.factory';
 import type { McpCallOptions, McpTool, McpToolSource } from './mcp-tool-source.interface';
 import { describeServers, type McpServersView } from './mcp-servers.view';
-import { namespaceTools, type ToolNameCollision } from './tool-namespace';
+import { namespaceTools, toolNamePrefix, type ToolNameCollision } from './tool-namespace';
 
 /**
  * Every configured MCP server's connection, and the namespaced tools they offer. Connections start
@@ -45,10 +45,21 @@ export class McpConnectionManager implements McpToolSource, OnApplicationBootstr
     return () => this.changeListeners.delete(listener);
   }
 
+  serverOf(name: string): string | undefined {
+    const known = this.tools.get(name)?.server;
+    if (known) return known;
+    // Server names may prefix each other (`fs`, `fs-extra`): the longest match is the one.
+    const matches = [...this.connections.keys()].filter((server) => name.startsWith(toolNamePrefix(server)));
+    return matches.sort((a, b) => b.length - a.length)[0];
+  }
+
   call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
     const tool = this.tools.get(name);
-    if (!tool) return Promise.reject(new McpUnknownToolError(name));
-    return this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
+    if (tool) return this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
+    // A tool of a server that has never connected is not known by name, only by its server's prefix.
+    const server = this.serverOf(name);
+    const down = server === undefined ? undefined : this.connections.get(server)!.unavailable();
+    return Promise.reject(down ?? new McpUnknownToolError(name));
   }
 
   describe(): McpServersView {

@@ -22,7 +22,7 @@ export interface ToolNameCollision {
  * keeps the same name across restarts and two long names sharing a prefix stay apart.
  */
 export function namespacedToolName(server: string, tool: string): string {
-  const name = `mcp_${normalize(server)}_${normalize(tool)}`;
+  const name = `${toolNamePrefix(server)}${normalize(tool)}`;
   if (ACCEPTED_NAME.test(name)) return name;
   const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, HASH_LENGTH);
   const safe = name.replace(/[^a-zA-Z0-9_-]/g, '_');
@@ -54,6 +54,11 @@ export function namespaceTools(servers: { server: string; tools: Tool[] }[]): { 
     }
   }
   return { tools: [...byName.values()], collisions };
+}
+
+/** How the names of server `server`'s tools start (a long name keeps it, cut short only past 55 characters). */
+export function toolNamePrefix(server: string): string {
+  return `mcp_${normalize(server)}_`;
 }
 
 function normalize(part: string): string {

@@ -6,6 +6,7 @@ import {
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJSONRPCNotification,
+  isJSONRPCRequest,
   McpHttpHandler,
   McpRequestContext,
   originValidationResponse,
@@ -75,7 +76,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     this.publicUrl = config.get('server', { infer: true }).public_url;
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
     this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
-    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledTool(ctx));
+    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledToolOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
@@ -118,7 +119,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
     if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
-    const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
+    const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller, parsedBody) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
       response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner));
     }
@@ -140,7 +141,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
     for (const requestId of cancelledRequestIds(body)) await this.agentCalls.cancelTracked(requestId, inSession);
-    return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession) });
+    return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
   }
 
   /** A GET stream for the session's server-initiated notifications. */
@@ -185,21 +186,23 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 }
 
-/** The caller rides to the per-request server factory in the SDK's pass-through `authInfo`. */
-function authInfoFor(caller: McpCaller): AuthInfo {
-  return { token: '', clientId: caller.owner, scopes: [], extra: { caller } };
+/** The caller, and the tool the body calls, ride to the per-request server factory in the SDK's pass-through `authInfo`. */
+function authInfoFor(caller: McpCaller, body: unknown): AuthInfo {
+  return { token: '', clientId: caller.owner, scopes: [], extra: { caller, calledTool: calledTool(body) } };
 }
 
 /**
- * The tool a 2026-07-28 `tools/call` names in its `Mcp-Name` header, which the SDK has already checked
- * against the body: the server for that request needs no other. A name in the header's encoded form
- * (tool names here never need it) leaves the server whole.
+ * The tool a body of one `tools/call` names (in the 2026-07-28 era the SDK checks it against the
+ * `Mcp-Name` header): the server for that request needs no other tool.
  */
-function calledTool(ctx: McpRequestContext): string | undefined {
-  const headers = ctx.era === 'modern' ? ctx.requestInfo?.headers : undefined;
-  if (headers?.get('mcp-method') !== 'tools/call') return undefined;
-  const name = headers.get('mcp-name')?.trim();
-  return name && /^[A-Za-z0-9_-]+$/.test(name) ? name : undefined;
+function calledTool(body: unknown): string | undefined {
+  if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
+  const name = (body.params as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+function calledToolOf(authInfo: AuthInfo | undefined): string | undefined {
+  return authInfo?.extra?.calledTool as string | undefined;
 }
 
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */

@@ -14,6 +14,7 @@ import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interfac
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
 import { SubagentBridge } from './subagent-bridge';
 import { TaskUpdates } from './task-updates';
+import { registerUnavailableMcpTool } from './unavailable-mcp-tool';
 import { SWITCHBOARD_VERSION } from '../version';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
@@ -67,10 +68,9 @@ export class SwitchboardMcpServerFactory {
       this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name))),
       this.builtins.definitions().filter((tool) => wanted(tool.name)),
     );
-    this.registerMcpTools(
-      server,
-      this.mcpTools.list().filter((tool) => wanted(tool.name)),
-    );
+    const mcpTools = this.mcpTools.list().filter((tool) => wanted(tool.name));
+    this.registerMcpTools(server, mcpTools);
+    if (onlyTool !== undefined && mcpTools.length === 0) registerUnavailableMcpTool(server, onlyTool, this.mcpTools, (name, args, signal) => this.callMcpTool(name, args, signal));
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId));
     }
