@@ -17,8 +17,8 @@ import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
-import { AgentToolCall } from './agent-tool-call';
-import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
+import { CancelledRequests } from './cancelled-requests';
+import { clientGoneSignal, exchangeEndedSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
@@ -64,7 +64,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
 
   constructor(
     factory: SwitchboardMcpServerFactory,
-    private readonly agentCalls: AgentToolCall,
+    private readonly cancelledRequests: CancelledRequests,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
     private readonly bridge: SubagentBridge,
@@ -93,7 +93,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const gone = clientGoneSignal(reply);
     const body = fromSeedEnvelope(request.body);
     const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
-    const response = await this.respond(toFetchRequest(request, signal), body, caller);
+    const response = await this.respond(toFetchRequest(request, signal), body, caller, exchangeEndedSignal(reply));
     await sendFetchResponse(reply, response);
   }
 
@@ -107,7 +107,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     await this.handler.close();
   }
 
-  private async respond(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
+  private async respond(request: Request, body: unknown, caller: McpCaller, ended: AbortSignal): Promise<Response> {
     const rejected = hostHeaderValidationResponse(request, this.policy.hosts) ?? originValidationResponse(request, this.policy.origins);
     if (rejected) {
       this.logger.warn({ host: request.headers.get('host'), origin: request.headers.get('origin') }, 'rejected an MCP request from a host or origin not allowed');
@@ -117,7 +117,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (refused) return refused;
     // Only 2025-era clients send a session id, and they open one with `initialize`: everything else
     // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
-    if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
+    if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller, ended);
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
     const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller, parsedBody) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
@@ -127,7 +127,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 
   /** A request of a 2025-era session from the shared store, served statelessly. */
-  private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
+  private async inSession(request: Request, body: unknown, caller: McpCaller, ended: AbortSignal): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADER)!;
     // A session of another caller is as unknown as an expired one.
     if ((await this.sessions.owner(sessionId)) !== caller.owner) return sessionNotFound();
@@ -140,8 +140,17 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
-    for (const requestId of cancelledRequestIds(body)) await this.agentCalls.cancelTracked(requestId, inSession);
-    return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
+    for (const requestId of cancelledRequestIds(body)) await this.cancelledRequests.cancel(sessionId, requestId);
+    const requestIds = requestIdsOf(body);
+    if (requestIds.length === 0) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
+    const canceled = await this.cancelledRequests.watch(sessionId, requestIds);
+    if (ended.aborted) canceled.dispose();
+    else ended.addEventListener('abort', canceled.dispose, { once: true });
+    // Canceled before it was served: it never will be, and gets no response.
+    if (canceled.signal.aborted) return new Response('', { headers: { 'content-type': 'text/event-stream' } });
+    // The SDK's stateless serving tears the request's server down when its request aborts.
+    const cancelable = new Request(request, { signal: AbortSignal.any([request.signal, canceled.signal]) });
+    return this.handler.fetch(cancelable, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
   }
 
   /** A GET stream for the session's server-initiated notifications. */
@@ -219,12 +228,22 @@ function sessionNotFound(): Response {
   return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
 }
 
+/** The ids of the requests in a POST body (one message or a batch). */
+function requestIdsOf(body: unknown): string[] {
+  return messagesOf(body)
+    .filter(isJSONRPCRequest)
+    .map((message) => String(message.id));
+}
+
 /** Request ids named by `notifications/cancelled` messages in a POST body (one message or a batch). */
 function cancelledRequestIds(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages
+  return messagesOf(body)
     .filter((message) => isJSONRPCNotification(message) && message.method === 'notifications/cancelled')
     .map((message) => (message as { params?: { requestId?: unknown } }).params?.requestId)
     .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number')
     .map(String);
+}
+
+function messagesOf(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [body];
 }

@@ -9,6 +9,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { RedisService } from '../redis/redis.service';
 import { AgentToolCall } from './agent-tool-call';
+import { CancelledRequests } from './cancelled-requests';
 import { McpController } from './mcp.controller';
 import { McpHttpEndpoint } from './mcp-http-endpoint.service';
 import { MCP_SESSION_STORE } from './mcp-session-store.interface';
@@ -42,7 +43,7 @@ export class McpServerModule {
       imports: [a2a, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
       // AgentCardFactory is stateless: the bridge builds hosted agents' cards as the A2A server does.
-      providers: [sessionStore(mode), AgentToolCall, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [sessionStore(mode), AgentToolCall, CancelledRequests, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }
