@@ -16,12 +16,18 @@ import { SubagentBridge } from './subagent-bridge';
 import { TaskUpdates } from './task-updates';
 import { registerUnavailableMcpTool } from './unavailable-mcp-tool';
 import { SWITCHBOARD_VERSION } from '../version';
+import { toolNamePart } from '../config/names.schema';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
 
-/** Name of the MCP tool that runs a turn of agent `name`. */
+/** Name of the MCP tool that runs a turn of agent `name` (`code-reviewer`: `switchboard_agent_code_reviewer`, the seeds' rule). */
 export function agentToolName(name: string): string {
+  return `switchboard_agent_${toolNamePart(name)}`;
+}
+
+/** The name earlier releases gave that tool (hyphens kept), which clients may still call: callable, never listed. */
+function formerAgentToolName(name: string): string {
   return `switchboard_agent_${name}`;
 }
 
@@ -63,11 +69,10 @@ export class SwitchboardMcpServerFactory {
   /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
   create(caller: McpCaller, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
-    const server = this.newServer(
-      caller,
-      this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name))),
-      this.builtins.definitions().filter((tool) => wanted(tool.name)),
-    );
+    const agents = this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)));
+    const server = this.newServer(caller, agents, this.builtins.definitions().filter((tool) => wanted(tool.name)));
+    const formerlyNamed = onlyTool !== undefined && agents.length === 0 && this.endpoints.all().find((endpoint) => formerAgentToolName(endpoint.agent.config.name) === onlyTool);
+    if (formerlyNamed) this.registerAgentTool(server, formerlyNamed, onlyTool, caller);
     const mcpTools = this.mcpTools.list().filter((tool) => wanted(tool.name));
     this.registerMcpTools(server, mcpTools);
     if (onlyTool !== undefined && mcpTools.length === 0) registerUnavailableMcpTool(server, onlyTool, this.mcpTools, (name, args, signal) => this.callMcpTool(name, args, signal));
@@ -137,12 +142,7 @@ export class SwitchboardMcpServerFactory {
       capabilities: { tools: { listChanged: true }, logging: {}, ...BRIDGE_RESOURCE_CAPABILITIES },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
-    for (const endpoint of agents) {
-      const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
-      server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
-        this.agentCalls.run(endpoint, message, caller, ctx),
-      );
-    }
+    for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
     for (const tool of builtins) {
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.inputSchemaOf(tool) }, async (args, ctx) => {
         const { text, isError } = await this.toolPipeline.call(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal, `mcp:${caller.owner}`);
@@ -150,6 +150,11 @@ export class SwitchboardMcpServerFactory {
       });
     }
     return server;
+  }
+
+  private registerAgentTool(server: McpServer, endpoint: AgentEndpoint, name: string, caller: McpCaller): void {
+    const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
+    server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) => this.agentCalls.run(endpoint, message, caller, ctx));
   }
 
   private registerMcpTools(server: McpServer, tools: McpTool[]): RegisteredTool[] {

@@ -8,14 +8,23 @@ import { request as httpRequest } from 'node:http';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { connectV1, connectV2, textOf } from './support/mcp-clients';
 import { rawMcp, rpc } from './support/raw-mcp';
+
+const HYPHENATED_AGENT_TOML = `
+[[agents]]
+name = "code-reviewer"
+description = "Reviews (echoes) code"
+[agents.executor]
+type = "echo"
+`;
 
 describe('/mcp refuses malformed input in JSON-RPC form', () => {
   let app: NestFastifyApplication;
   let url: string;
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML) })));
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + HYPHENATED_AGENT_TOML) })));
   });
 
   afterAll(async () => {
@@ -57,6 +66,29 @@ describe('/mcp refuses malformed input in JSON-RPC form', () => {
     expect(response.message?.error?.code).toBe(-32602);
     expect(response.message?.error?.message).toContain(field);
     expect(response.message?.error?.message.length).toBeLessThan(200);
+  });
+
+  describe("an agent's tool name", () => {
+    it('follows the seeds\' rule (hyphens become underscores) in the list, for clients of both eras', async () => {
+      const { client } = await connectV1(url);
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('switchboard_agent_code_reviewer');
+      expect(names).not.toContain('switchboard_agent_code-reviewer');
+      expect(textOf(await client.callTool({ name: 'switchboard_agent_code_reviewer', arguments: { message: 'review me' } }))).toBe('review me');
+      await client.close();
+      const modern = await connectV2(url);
+      expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('switchboard_agent_code_reviewer');
+      await modern.close();
+    });
+
+    it('keeps the former name (hyphens kept) callable, unlisted, for clients that call it by name', async () => {
+      const { client } = await connectV1(url);
+      expect(textOf(await client.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name' } }))).toBe('old name');
+      await client.close();
+      const modern = await connectV2(url);
+      expect(textOf(await modern.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name, new era' } }))).toBe('old name, new era');
+      await modern.close();
+    });
   });
 });
 
