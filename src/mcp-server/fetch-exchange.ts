@@ -40,10 +40,3 @@ export function clientGoneSignal(reply: FastifyReply): AbortSignal {
   });
   return gone.signal;
 }
-
-/** Aborts once the exchange is over, answered or not (what it held can then go). */
-export function exchangeEndedSignal(reply: FastifyReply): AbortSignal {
-  const ended = new AbortController();
-  reply.raw.once('close', () => ended.abort());
-  return ended.signal;
-}

@@ -18,11 +18,13 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { principalOf } from '../security/principal';
 import { CancelledRequests } from './cancelled-requests';
-import { clientGoneSignal, exchangeEndedSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
+import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
 import { refusedLegacyRequest } from './legacy-request-checks';
+import { MCP_EVENT_STORE, McpEventStore } from './mcp-event-store.interface';
+import { resumedStream, serveResumably } from './resumable-streams';
 import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions } from './listened-tasks';
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
@@ -63,9 +65,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   private readonly stopping = new AbortController();
 
   constructor(
-    factory: SwitchboardMcpServerFactory,
+    private readonly factory: SwitchboardMcpServerFactory,
     private readonly cancelledRequests: CancelledRequests,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
     private readonly bridge: SubagentBridge,
     private readonly updates: TaskUpdates,
@@ -93,7 +96,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const gone = clientGoneSignal(reply);
     const body = fromSeedEnvelope(request.body);
     const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
-    const response = await this.respond(toFetchRequest(request, signal), body, caller, exchangeEndedSignal(reply));
+    const response = await this.respond(toFetchRequest(request, signal), body, caller);
     await sendFetchResponse(reply, response);
   }
 
@@ -107,7 +110,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     await this.handler.close();
   }
 
-  private async respond(request: Request, body: unknown, caller: McpCaller, ended: AbortSignal): Promise<Response> {
+  private async respond(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const rejected = hostHeaderValidationResponse(request, this.policy.hosts) ?? originValidationResponse(request, this.policy.origins);
     if (rejected) {
       this.logger.warn({ host: request.headers.get('host'), origin: request.headers.get('origin') }, 'rejected an MCP request from a host or origin not allowed');
@@ -117,7 +120,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (refused) return refused;
     // Only 2025-era clients send a session id, and they open one with `initialize`: everything else
     // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
-    if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller, ended);
+    if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
     const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller, parsedBody) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
@@ -127,7 +130,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 
   /** A request of a 2025-era session from the shared store, served statelessly. */
-  private async inSession(request: Request, body: unknown, caller: McpCaller, ended: AbortSignal): Promise<Response> {
+  private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADER)!;
     // A session of another caller is as unknown as an expired one.
     if ((await this.sessions.owner(sessionId)) !== caller.owner) return sessionNotFound();
@@ -136,6 +139,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       this.closeStreams(sessionId);
       return new Response(null, { status: 200 });
     }
+    const lastEventId = request.headers.get('last-event-id');
+    if (request.method === 'GET' && lastEventId) return resumedStream(this.events, sessionId, lastEventId, request.signal);
     if (request.method === 'GET') return this.openStream(request, sessionId);
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
@@ -144,13 +149,14 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const requestIds = requestIdsOf(body);
     if (requestIds.length === 0) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
     const canceled = await this.cancelledRequests.watch(sessionId, requestIds);
-    if (ended.aborted) canceled.dispose();
-    else ended.addEventListener('abort', canceled.dispose, { once: true });
-    // Canceled before it was served: it never will be, and gets no response.
-    if (canceled.signal.aborted) return new Response('', { headers: { 'content-type': 'text/event-stream' } });
-    // The SDK's stateless serving tears the request's server down when its request aborts.
-    const cancelable = new Request(request, { signal: AbortSignal.any([request.signal, canceled.signal]) });
-    return this.handler.fetch(cancelable, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
+    if (canceled.signal.aborted) {
+      // Canceled before it was served: it never will be, and gets no response.
+      canceled.dispose();
+      return new Response('', { headers: { 'content-type': 'text/event-stream' } });
+    }
+    const authInfo = authInfoFor(inSession, body);
+    const server = this.factory.create(inSession, calledToolOf(authInfo));
+    return serveResumably(server, this.events.forRequest(sessionId), request, { parsedBody: body, authInfo }, requestIds, canceled);
   }
 
   /** A GET stream for the session's server-initiated notifications. */

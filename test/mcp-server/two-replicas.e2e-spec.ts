@@ -25,7 +25,8 @@ async function* postInSession(baseUrl: string, sessionId: string, message: objec
     buffered += chunk;
     const lines = buffered.split('\n');
     buffered = lines.pop()!;
-    for (const line of lines) if (line.startsWith('data:')) yield JSON.parse(line.slice(5)) as Message;
+    // An empty `data:` is a priming event: only a position to resume from.
+    for (const line of lines) if (line.startsWith('data:') && line.slice(5).trim()) yield JSON.parse(line.slice(5)) as Message;
   }
 }
 
@@ -47,6 +48,38 @@ function splitFetch(a: string, b: string): typeof fetch {
     const target = new URL(url.pathname + url.search, toA ? a : b);
     return fetch(target, init);
   };
+}
+
+/**
+ * A fetch that sends `tools/call` to replica A and cuts its answer stream once a progress
+ * notification has passed, as a dropped connection would; everything else, the client's resumption
+ * (GET with `Last-Event-ID`) included, goes to replica B. `resumedAfter` holds the ids resumed from.
+ */
+function cuttingFetch(a: string, b: string): { fetch: typeof fetch; resumedAfter: string[] } {
+  const resumedAfter: string[] = [];
+  const cutting: typeof fetch = async (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const call = typeof init?.body === 'string' && init.body.includes('"tools/call"');
+    const lastEventId = new Headers(init?.headers).get('last-event-id');
+    if (lastEventId) resumedAfter.push(lastEventId);
+    const response = await fetch(new URL(url.pathname + url.search, call ? a : b), init);
+    if (!call || !response.body) return response;
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const cut = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        controller.enqueue(value);
+        if (decoder.decode(value, { stream: true }).includes('notifications/progress')) {
+          await reader.cancel();
+          controller.close();
+        }
+      },
+    });
+    return new Response(cut, { status: response.status, headers: response.headers });
+  };
+  return { fetch: cutting, resumedAfter };
 }
 
 /** A fetch that alternates replicas on every request. */
@@ -143,5 +176,38 @@ describe('MCP clients across two API replicas', () => {
     // It ran as a task of its own.
     expect((await taskWithMessage(b, 'echo', text, TaskState.TASK_STATE_COMPLETED))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await Promise.all([client.close(), other.client.close()]);
+  });
+
+  it('resumes, on the other replica, an answer stream that broke mid-call, missing no event (Last-Event-ID)', async () => {
+    const route = cuttingFetch(a, b);
+    const { client } = await connectV1(b, { fetch: route.fetch });
+    const progress: string[] = [];
+    const result = await client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, {
+      onprogress: ({ message }) => progress.push(message ?? ''),
+    });
+    expect(textOf(result)).toBe('0123456789');
+    expect(route.resumedAfter.length).toBeGreaterThanOrEqual(1);
+    // Every chunk once, in order: none lost with the broken stream, none sent twice.
+    expect(progress.filter((message) => /^\d\d$/.test(message))).toEqual(['01', '23', '45', '67', '89']);
+    await client.close();
+  });
+
+  it('refuses to resume a stream of another session', async () => {
+    const first = await connectV1(b);
+    const events = postInSession(a, first.transport.sessionId!, { jsonrpc: '2.0', id: 51, method: 'ping' });
+    const response = await fetch(new URL('/mcp', a), {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': first.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 52, method: 'ping' }),
+    });
+    const eventId = /^id: (.+)$/m.exec(await response.text())?.[1];
+    expect(eventId).toBeDefined();
+    await drain(events);
+    const other = await connectV1(b);
+    const resumed = await fetch(new URL('/mcp', b), {
+      headers: { ...bearer(), accept: 'text/event-stream', 'mcp-session-id': other.transport.sessionId!, 'mcp-protocol-version': '2025-11-25', 'last-event-id': eventId! },
+    });
+    expect(resumed.status).toBe(404);
+    await Promise.all([first.client.close(), other.client.close()]);
   });
 });
