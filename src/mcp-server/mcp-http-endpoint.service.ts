@@ -41,9 +41,10 @@ const SESSION_HEADER = 'mcp-session-id';
  *
  * - 2026-07-28 clients are stateless by design: the SDK's handler answers each request.
  * - 2025-era clients get a session (`Mcp-Session-Id`) at `initialize`; the session lives in the
- *   shared session store and every request is then served by the SDK's stateless fallback for
- *   that era, so any replica answers any request of any session. A `notifications/cancelled`
- *   finds its running task through the store.
+ *   shared session store and each of its requests is then served by a server of its own, so any
+ *   replica answers any request of any session. Answer streams carry event ids kept in the shared
+ *   event store, so a broken one is resumed (`Last-Event-ID`) on any replica; a
+ *   `notifications/cancelled` reaches its request through the shared cancel signals.
  *
  * Changes to the tool list reach clients of both eras: 2026-07-28 `subscriptions/listen` streams
  * (the SDK's) and 2025-era GET streams (ours), from one event bus. What this gives up:
@@ -129,7 +130,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     return response;
   }
 
-  /** A request of a 2025-era session from the shared store, served statelessly. */
+  /** A request of a 2025-era session from the shared store: nothing of it is kept in this process between requests. */
   private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADER)!;
     // A session of another caller is as unknown as an expired one.
