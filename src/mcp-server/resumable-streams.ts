@@ -8,6 +8,9 @@ import {
 import type { CancelWatch } from '../task-store/cancel-signals.interface';
 import type { McpEventStore, RequestEventStore } from './mcp-event-store.interface';
 
+/** Sent with the priming event (`retry:`): how soon a client whose stream broke should come back. */
+const RECONNECT_AFTER_MS = 1_000;
+
 /**
  * Serves the requests of one POST of a 2025-era session the way the SDK's stateless fallback does
  * (a server of its own over a session-less transport), but with an event store, so the answer
@@ -24,7 +27,7 @@ export async function serveResumably(
   requestIds: string[],
   canceled: CancelWatch,
 ): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, eventStore: events });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, eventStore: events, retryInterval: RECONNECT_AFTER_MS });
   await server.connect(transport);
   const teardown = () => {
     canceled.dispose();

@@ -192,17 +192,17 @@ describe('MCP clients across two API replicas', () => {
     await client.close();
   });
 
-  it('refuses to resume a stream of another session', async () => {
+  it('primes an answer stream with an event id, and refuses to resume it for another session', async () => {
     const first = await connectV1(b);
-    const events = postInSession(a, first.transport.sessionId!, { jsonrpc: '2.0', id: 51, method: 'ping' });
     const response = await fetch(new URL('/mcp', a), {
       method: 'POST',
       headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': first.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 52, method: 'ping' }),
     });
-    const eventId = /^id: (.+)$/m.exec(await response.text())?.[1];
-    expect(eventId).toBeDefined();
-    await drain(events);
+    const text = await response.text();
+    // A priming event first: an id to resume from, and how soon to come back.
+    expect(text).toMatch(/^id: .+\nretry: \d+\ndata: \n/);
+    const eventId = /^id: (.+)$/m.exec(text)?.[1];
     const other = await connectV1(b);
     const resumed = await fetch(new URL('/mcp', b), {
       headers: { ...bearer(), accept: 'text/event-stream', 'mcp-session-id': other.transport.sessionId!, 'mcp-protocol-version': '2025-11-25', 'last-event-id': eventId! },
