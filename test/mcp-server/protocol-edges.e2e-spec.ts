@@ -1,13 +1,15 @@
 /**
- * `/mcp`'s answers to input a conforming client would not send, in the protocol's own form: bodies
- * that are not JSON or not UTF-8, batches under versions that removed them, bad `initialize` and
- * `logging/setLevel` params. Raw requests where the official clients cannot express the input.
+ * `/mcp` at the edges of the protocol, embedded: answers to input a conforming client would not
+ * send (bodies that are not JSON or not UTF-8, batches under versions that removed them, bad
+ * `initialize` and `logging/setLevel` params), agent tool names, and a broken answer stream
+ * resumed. Raw requests where the official clients cannot express the input.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { request as httpRequest } from 'node:http';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { expectResumedCall } from './support/cutting-fetch';
 import { connectV1, connectV2, textOf } from './support/mcp-clients';
 import { rawMcp, rpc } from './support/raw-mcp';
 
@@ -19,7 +21,7 @@ description = "Reviews (echoes) code"
 type = "echo"
 `;
 
-describe('/mcp refuses malformed input in JSON-RPC form', () => {
+describe('/mcp at the edges of the protocol', () => {
   let app: NestFastifyApplication;
   let url: string;
 
@@ -89,6 +91,10 @@ describe('/mcp refuses malformed input in JSON-RPC form', () => {
       expect(textOf(await modern.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name, new era' } }))).toBe('old name, new era');
       await modern.close();
     });
+  });
+
+  it('resumes a broken answer stream with Last-Event-ID, missing no event', async () => {
+    await expectResumedCall(url, url);
   });
 });
 

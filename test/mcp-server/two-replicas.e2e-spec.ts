@@ -8,6 +8,7 @@ import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { TaskState } from '@a2a-js/sdk';
+import { expectResumedCall } from './support/cutting-fetch';
 import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
 
 type Message = { id?: unknown; method?: string; params?: { message?: string } };
@@ -48,38 +49,6 @@ function splitFetch(a: string, b: string): typeof fetch {
     const target = new URL(url.pathname + url.search, toA ? a : b);
     return fetch(target, init);
   };
-}
-
-/**
- * A fetch that sends `tools/call` to replica A and cuts its answer stream once a progress
- * notification has passed, as a dropped connection would; everything else, the client's resumption
- * (GET with `Last-Event-ID`) included, goes to replica B. `resumedAfter` holds the ids resumed from.
- */
-function cuttingFetch(a: string, b: string): { fetch: typeof fetch; resumedAfter: string[] } {
-  const resumedAfter: string[] = [];
-  const cutting: typeof fetch = async (input, init) => {
-    const url = new URL(String(input instanceof Request ? input.url : input));
-    const call = typeof init?.body === 'string' && init.body.includes('"tools/call"');
-    const lastEventId = new Headers(init?.headers).get('last-event-id');
-    if (lastEventId) resumedAfter.push(lastEventId);
-    const response = await fetch(new URL(url.pathname + url.search, call ? a : b), init);
-    if (!call || !response.body) return response;
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    const cut = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        controller.enqueue(value);
-        if (decoder.decode(value, { stream: true }).includes('notifications/progress')) {
-          await reader.cancel();
-          controller.close();
-        }
-      },
-    });
-    return new Response(cut, { status: response.status, headers: response.headers });
-  };
-  return { fetch: cutting, resumedAfter };
 }
 
 /** A fetch that alternates replicas on every request. */
@@ -179,17 +148,7 @@ describe('MCP clients across two API replicas', () => {
   });
 
   it('resumes, on the other replica, an answer stream that broke mid-call, missing no event (Last-Event-ID)', async () => {
-    const route = cuttingFetch(a, b);
-    const { client } = await connectV1(b, { fetch: route.fetch });
-    const progress: string[] = [];
-    const result = await client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, {
-      onprogress: ({ message }) => progress.push(message ?? ''),
-    });
-    expect(textOf(result)).toBe('0123456789');
-    expect(route.resumedAfter.length).toBeGreaterThanOrEqual(1);
-    // Every chunk once, in order: none lost with the broken stream, none sent twice.
-    expect(progress.filter((message) => /^\d\d$/.test(message))).toEqual(['01', '23', '45', '67', '89']);
-    await client.close();
+    await expectResumedCall(a, b);
   });
 
   it('primes an answer stream with an event id, and refuses to resume it for another session', async () => {
