@@ -5,7 +5,9 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { isJsonRpcRoute } from './a2a-server/a2a-server.module';
 import { AppModule } from './app.module';
+import { isMcpRoute } from './mcp-server/mcp.controller';
 import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
+import { decodeUtf8Body } from './common/utf8-body';
 import { RequestErrorFilter } from './common/request-error.filter';
 import { closeUnusedConnections } from './common/unused-connections';
 import type { SwitchboardConfig } from './config/config.schema';
@@ -33,9 +35,15 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   // JSON bodies, also under A2A's own media type; an empty one is no body (A2A clients POST `:cancel` so).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser(['application/json', A2A_CONTENT_TYPE], { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0) return done(null, undefined);
-    parseJson(request, body as string, (error, value) => {
+  fastify.addContentTypeParser(['application/json', A2A_CONTENT_TYPE], { parseAs: 'buffer' }, (request, bytes, done) => {
+    if (bytes.length === 0) return done(null, undefined);
+    let body: string;
+    try {
+      body = decodeUtf8Body(bytes as Buffer);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    parseJson(request, body, (error, value) => {
       if (error || !jsonDepthExceeds(value, MAX_JSON_DEPTH)) return done(error, value);
       done(new JsonTooDeepError(MAX_JSON_DEPTH, value), undefined);
     });
@@ -48,7 +56,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   });
   app.useLogger(app.get(Logger));
   app.flushLogs();
-  app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost), isJsonRpcRoute(config.a2a)));
+  app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost), isJsonRpcRoute(config.a2a), isMcpRoute(config)));
   await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
   return app;
 }

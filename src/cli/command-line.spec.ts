@@ -3,8 +3,14 @@ import { parseCommandLine } from './command-line';
 
 describe('parseCommandLine', () => {
   it('runs serve when no command is given, and each command by name', () => {
-    expect(parseCommandLine([])).toEqual({ kind: 'run', command: 'serve' });
-    for (const command of ['serve', 'worker', 'mcp', 'migrate'] as const) expect(parseCommandLine([command])).toEqual({ kind: 'run', command });
+    expect(parseCommandLine([])).toEqual({ kind: 'run', command: 'serve', flags: [] });
+    for (const command of ['serve', 'worker', 'mcp', 'migrate'] as const) expect(parseCommandLine([command])).toEqual({ kind: 'run', command, flags: [] });
+  });
+
+  it('takes --embedded-fallback for mcp only', () => {
+    expect(parseCommandLine(['mcp', '--embedded-fallback'])).toEqual({ kind: 'run', command: 'mcp', flags: ['--embedded-fallback'] });
+    expect(parseCommandLine(['serve', '--embedded-fallback'])).toMatchObject({ kind: 'usage-error', text: expect.stringMatching(/^switchboard serve takes no arguments/) });
+    expect(parseCommandLine(['mcp', '--fallback'])).toMatchObject({ kind: 'usage-error', text: expect.stringMatching(/^switchboard mcp takes only --embedded-fallback \(got "--fallback"\)/) });
   });
 
   it('prints the version from the one constant', () => {
@@ -15,7 +21,7 @@ describe('parseCommandLine', () => {
   it.each([[['serve', '--help']], [['worker', '-h']], [['help', 'mcp']], [['--help', 'migrate']]])('prints a command\'s help for %j instead of running it', (args) => {
     const invocation = parseCommandLine(args);
     expect(invocation.kind).toBe('print');
-    expect(invocation.kind === 'print' && invocation.text).toMatch(new RegExp(`^Usage: switchboard ${args.find((arg) => !arg.startsWith('-') && arg !== 'help')}\\n`));
+    expect(invocation.kind === 'print' && invocation.text).toMatch(new RegExp(`^Usage: switchboard ${args.find((arg) => !arg.startsWith('-') && arg !== 'help')}[\\n ]`));
   });
 
   it('prints the overall usage for --help, -h and help', () => {

@@ -5,7 +5,8 @@ export const COMMANDS = ['serve', 'worker', 'mcp', 'migrate'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export type Invocation =
-  | { kind: 'run'; command: Command }
+  /** `flags`: the command's own options given (see COMMAND_FLAGS). */
+  | { kind: 'run'; command: Command; flags: string[] }
   | { kind: 'print'; text: string }
   | { kind: 'usage-error'; text: string };
 
@@ -19,7 +20,7 @@ Commands:
   serve    Run the HTTP API (A2A, MCP, health). Default command.
   worker   Run queue workers only (agent turns, webhooks, retention).
   mcp      Serve MCP over stdio: relays to the Switchboard at SWITCHBOARD_URL (with
-           SWITCHBOARD_API_KEY) if it answers, else runs the agents in this process.
+           SWITCHBOARD_API_KEY), or runs the agents in this process when it is unset.
   migrate  Apply the database migrations (DATABASE_URL) and exit; safe to run again.
 
 ${SETTINGS}`;
@@ -39,17 +40,25 @@ Example: PORT=9000 SWITCHBOARD_API_KEYS=me=<16+ characters> switchboard serve`,
 Runs queue workers only: agent turns, webhook deliveries and retention, taken from Redis
 (REDIS_URL, required). With SWITCHBOARD_WORKER_HEALTH_PORT (queue.health_port) it serves
 /healthz and /readyz for probes. Start as many as you like, beside \`switchboard serve\`.`,
-  mcp: `Usage: switchboard mcp
+  mcp: `Usage: switchboard mcp [--embedded-fallback]
 
 Serves MCP over stdio (stdout carries the protocol, logs go to stderr), for IDEs and desktop
-clients. If SWITCHBOARD_URL is set and answers, every message is relayed to its /mcp with
-SWITCHBOARD_API_KEY as the bearer key; otherwise the agents run in this process.`,
+clients. If SWITCHBOARD_URL is set, every message is relayed to its /mcp with SWITCHBOARD_API_KEY
+as the bearer key; if it does not answer, this is an error, unless --embedded-fallback is given:
+the agents then run in this process. Without SWITCHBOARD_URL the agents run in this process.
+When stdin ends, every request already sent is answered before exiting.`,
   migrate: `Usage: switchboard migrate
 
 Applies prisma/migrations to the database at DATABASE_URL (database.url) and exits; run again,
 it does nothing. Kept in Prisma's own bookkeeping (_prisma_migrations), so \`prisma migrate
 deploy\` and \`prisma migrate status\` agree with it.`,
 };
+
+/** `switchboard mcp --embedded-fallback`: run the agents in this process when SWITCHBOARD_URL does not answer. */
+export const EMBEDDED_FALLBACK_FLAG = '--embedded-fallback';
+
+/** The options each command takes; the rest of its settings come from the config file and the environment. */
+const COMMAND_FLAGS: Record<Command, readonly string[]> = { serve: [], worker: [], mcp: [EMBEDDED_FALLBACK_FLAG], migrate: [] };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 const VERSION_FLAGS = new Set(['--version', '-v']);
@@ -67,13 +76,15 @@ export function parseCommandLine(args: string[]): Invocation {
   if (VERSION_FLAGS.has(first)) return { kind: 'print', text: `switchboard ${SWITCHBOARD_VERSION}` };
   if (!isCommand(first)) return unknownCommand(first);
   if (rest.some((arg) => HELP_FLAGS.has(arg))) return { kind: 'print', text: `${HELP[first]}\n\n${SETTINGS}` };
-  if (rest.length > 0) {
+  const unknown = rest.filter((arg) => !COMMAND_FLAGS[first].includes(arg));
+  if (unknown.length > 0) {
+    const takes = COMMAND_FLAGS[first].length === 0 ? 'takes no arguments' : `takes only ${COMMAND_FLAGS[first].join(', ')}`;
     return {
       kind: 'usage-error',
-      text: `switchboard ${first} takes no arguments (got ${rest.map((arg) => JSON.stringify(arg)).join(' ')}): settings come from the config file and the environment. See switchboard ${first} --help.`,
+      text: `switchboard ${first} ${takes} (got ${unknown.map((arg) => JSON.stringify(arg)).join(' ')}): settings come from the config file and the environment. See switchboard ${first} --help.`,
     };
   }
-  return { kind: 'run', command: first };
+  return { kind: 'run', command: first, flags: [...new Set(rest)] };
 }
 
 function unknownCommand(word: string): Invocation {

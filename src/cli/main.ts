@@ -16,10 +16,10 @@ import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
 import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
 import { assertSafeToListen } from '../security/listen-policy';
 import { BannerFacts, startupBanner } from './banner';
-import { parseCommandLine } from './command-line';
+import { EMBEDDED_FALLBACK_FLAG, parseCommandLine } from './command-line';
 import { checkDatabaseAtBoot, migrationFailure } from './database-check';
 import { API_PORT, assertCanListen, describeListenError, WORKER_HEALTH_PORT } from './listen-check';
-import { EXIT_CONFIG, EXIT_USAGE, StartupError } from './startup-error';
+import { EXIT_CONFIG, EXIT_UNAVAILABLE, EXIT_USAGE, StartupError } from './startup-error';
 
 /** Delegates to the app's pino logger once an app has called useLogger. */
 const logger = new Logger('switchboard');
@@ -33,7 +33,7 @@ async function main(args: string[]): Promise<void> {
   if (invocation.kind === 'usage-error') throw new StartupError(invocation.text, EXIT_USAGE);
   switch (invocation.command) {
     case 'mcp':
-      return mcp();
+      return mcp(invocation.flags.includes(EMBEDDED_FALLBACK_FLAG));
     case 'migrate':
       return migrate(loadConfig().config);
     case 'serve':
@@ -92,18 +92,29 @@ async function migrate(config: SwitchboardConfig): Promise<void> {
   process.stderr.write(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date: no migration to apply.\n');
 }
 
-/** How long `switchboard mcp` waits for SWITCHBOARD_URL's health check before running in-process. */
+/** How long `switchboard mcp` waits for SWITCHBOARD_URL's health check. */
 const PROXY_PROBE_TIMEOUT_MS = 2_000;
 
-/** MCP over stdio. Stdout carries the protocol, so every log line goes to stderr. */
-async function mcp(): Promise<void> {
+/**
+ * MCP over stdio. Stdout carries the protocol, so every log line goes to stderr. A SWITCHBOARD_URL
+ * that does not answer is an error (its tools are not this process's), unless `embeddedFallback`.
+ */
+async function mcp(embeddedFallback: boolean): Promise<void> {
   const { url, apiKey } = loadStdioRelaySettings();
   Logger.overrideLogger(new StderrLogger());
   const wire = new FramedStdioTransport();
-  if (url && (await answers(`${url}/healthz`))) {
+  const unreachable = url === undefined ? undefined : await whyNotAnswering(`${url}/healthz`);
+  if (url && unreachable === undefined) {
     logger.log(`relaying MCP over stdio to ${url}/mcp`);
     await proxyStdio(new URL(`${url}/mcp`), apiKey, wire);
     process.exit(0);
+  }
+  if (url && !embeddedFallback) {
+    throw new StartupError(
+      `switchboard mcp: no Switchboard answers at SWITCHBOARD_URL=${url} (GET ${url}/healthz: ${unreachable}). ` +
+        `Start it or fix the URL; to run the agents in this process instead, pass ${EMBEDDED_FALLBACK_FLAG}.`,
+      EXIT_UNAVAILABLE,
+    );
   }
   const loaded = loadConfig();
   const config: SwitchboardConfig = { ...loaded.config, log: { ...loaded.config.log, destination: 'stderr' } };
@@ -130,11 +141,14 @@ class StderrLogger extends ConsoleLogger {
   }
 }
 
-async function answers(healthUrl: string): Promise<boolean> {
+/** Why `healthUrl` does not answer OK; undefined when it does. */
+async function whyNotAnswering(healthUrl: string): Promise<string | undefined> {
   try {
-    return (await fetch(healthUrl, { signal: AbortSignal.timeout(PROXY_PROBE_TIMEOUT_MS) })).ok;
-  } catch {
-    return false;
+    const response = await fetch(healthUrl, { signal: AbortSignal.timeout(PROXY_PROBE_TIMEOUT_MS) });
+    return response.ok ? undefined : `HTTP ${response.status}`;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? (error as Error).message;
   }
 }
 

@@ -13,3 +13,5 @@ export class StartupError extends Error {
 export const EXIT_USAGE = 64;
 /** sysexits.h: a configuration problem; the message names the key. */
 export const EXIT_CONFIG = 78;
+/** sysexits.h: a service needed is not available. */
+export const EXIT_UNAVAILABLE = 69;

@@ -80,6 +80,12 @@ url = "https://research.example.com"
     expect(problems).toEqual([expect.stringMatching(/^auth\.api_keys\[0\]\.tools\[1\]: must be a tool or agent name/)]);
   });
 
+  it('refuses two agents whose names make the same MCP tool name (hyphens become underscores)', () => {
+    const agent = (name: string) => `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "echo"\n`;
+    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(agent('code-reviewer') + agent('code_reviewer')) }));
+    expect(problems).toEqual(['agents[1].name: agents "code-reviewer" and "code_reviewer" would be the same MCP tool (hyphens become underscores)']);
+  });
+
   it('rejects unknown keys by name, so typos do not pass silently', () => {
     const file = writeConfig('[server]\nprot = 9000\n');
     const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from '../a2a-client/external-agent.schema';
 import type { SubagentManifest } from '../a2a-client/subagent-manifest.schema';
-import { envVarNameSchema, headerNameSchema, nameSchema } from './names.schema';
+import { envVarNameSchema, headerNameSchema, nameSchema, toolNamePart } from './names.schema';
 import { databaseUrlSchema, redisUrlSchema } from './store-urls.schema';
 
 const MB = 1024 * 1024;
@@ -235,6 +235,7 @@ export const configSchema = z.strictObject({
   agents: z.array(agentSchema).default([]),
 }).superRefine((config, ctx) => {
   const names = uniqueNames(config.agents, 'agents', 'agent', ctx);
+  uniqueAgentToolNames(config.agents, ctx);
   uniqueNames(config.mcp_servers, 'mcp_servers', 'MCP server', ctx);
   const fallback = config.agents.length === 0 ? DEMO_AGENT_NAME : undefined;
   const wanted = config.a2a.default_agent;
@@ -242,6 +243,18 @@ export const configSchema = z.strictObject({
     ctx.addIssue({ code: 'custom', path: ['a2a', 'default_agent'], message: `no agent named "${wanted}" is configured` });
   }
 });
+
+/** Agents are MCP tools named after them with hyphens as underscores: two names must not make one tool. */
+function uniqueAgentToolNames(agents: { name: string }[], ctx: z.RefinementCtx): void {
+  const byToolName = new Map<string, string>();
+  agents.forEach((agent, index) => {
+    const taken = byToolName.get(toolNamePart(agent.name));
+    if (taken !== undefined && taken !== agent.name) {
+      ctx.addIssue({ code: 'custom', path: ['agents', index, 'name'], message: `agents "${taken}" and "${agent.name}" would be the same MCP tool (hyphens become underscores)` });
+    }
+    byToolName.set(toolNamePart(agent.name), agent.name);
+  });
+}
 
 /** Reports every repeated name in `items` (at `section[i].name`); returns the names seen. */
 function uniqueNames(items: { name: string }[], section: string, what: string, ctx: z.RefinementCtx): Set<string> {

@@ -21,7 +21,7 @@ import { createMcpTransport } from './mcp-transport.factory';
 import type { McpCallOptions, McpTool, McpToolSource } from './mcp-tool-source.interface';
 import { describeServers, type McpServersView } from './mcp-servers.view';
 import { namespacedUri, upstreamUri, withNamespacedUris } from './resource-namespace';
-import { namespacedToolName, namespaceNames, namespaceTools, type ToolNameCollision } from './tool-namespace';
+import { namespacedToolName, namespaceNames, namespaceTools, toolNamePrefix, type ToolNameCollision } from './tool-namespace';
 
 /**
  * Every configured MCP server's connection, and the namespaced tools they offer. Connections start
@@ -59,6 +59,14 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return () => this.changeListeners.delete(listener);
   }
 
+  serverOf(name: string): string | undefined {
+    const known = this.tools.get(name)?.server;
+    if (known) return known;
+    // Server names may prefix each other (`fs`, `fs-extra`): the longest match is the one.
+    const matches = [...this.connections.keys()].filter((server) => name.startsWith(toolNamePrefix(server)));
+    return matches.sort((a, b) => b.length - a.length)[0];
+  }
+
   sendsLogs(): boolean {
     return this.declares('logging');
   }
@@ -70,7 +78,11 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   /** The result's resource links and embedded resources carry namespaced URIs, which a client can read through `/mcp`. */
   async call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
     const tool = this.tools.get(name);
-    if (!tool) throw new McpUnknownToolError(name);
+    if (!tool) {
+      // A tool of a server that has never connected is not known by name, only by its server's prefix.
+      const server = this.serverOf(name);
+      throw (server === undefined ? undefined : this.connections.get(server)!.unavailable()) ?? new McpUnknownToolError(name);
+    }
     const result = await this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
     return { ...result, content: result.content.map((block) => withNamespacedUris(tool.server, block)) };
   }

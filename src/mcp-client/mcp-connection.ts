@@ -300,11 +300,18 @@ export class McpConnection {
     this.retryTimer.unref();
   }
 
+  /** Why a call cannot reach the server now, naming the connection's state; undefined while connected. */
+  unavailable(): McpServerUnavailableError | undefined {
+    if (this.session) return undefined;
+    if (this.state === 'closed') return new McpServerUnavailableError(this.name, 'shutting down');
+    if (this.lastError === undefined) return new McpServerUnavailableError(this.name, 'still connecting');
+    return new McpServerUnavailableError(this.name, `${this.lastError} (reconnecting)`);
+  }
+
   private async liveClient(): Promise<Client> {
     if (!this.session && this.pending) await this.pending.done;
     if (this.session) return this.session;
-    const reason = this.state === 'closed' ? 'shutting down' : `${this.lastError ?? 'not connected'} (reconnecting)`;
-    throw new McpServerUnavailableError(this.name, reason);
+    throw this.unavailable()!;
   }
 
   private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {

@@ -55,7 +55,12 @@ export interface McpToolSource {
   /** Whether a connected server declared `logging`: only then may calls pass log messages on (`onlog`). */
   sendsLogs(): boolean;
   /**
-   * Calls a tool by its namespaced name. A tool's own failure is a result with `isError`; throws
+   * The configured server a namespaced tool name belongs to, also while that server is down and its
+   * tools are not listed (known by their name's `mcp_{server}_` prefix); undefined for other names.
+   */
+  serverOf(name: string): string | undefined;
+  /**
+   * Calls a tool by its namespaced name (a tool of a server that is down fails naming the server). A tool's own failure is a result with `isError`; throws
    * McpUnknownToolError, McpServerUnavailableError, McpToolTimeoutError, or the signal's reason.
    */
   call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult>;

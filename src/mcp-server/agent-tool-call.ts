@@ -1,13 +1,11 @@
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
-import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
 import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
 import { isTerminal } from '../task-store/task-states';
 import type { McpCaller } from './mcp-caller';
-import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { partsText } from '../agents/turn-publisher';
 import { messageText, taskText } from '../agents/task-text';
 
@@ -16,7 +14,8 @@ const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskSt
 /**
  * An agent called as an MCP tool: the message runs a real turn through the agent's A2A handler (so
  * the queue, the task store and cancellation behave as for an A2A client), each event becomes a
- * progress notification, and the caller's cancellation cancels the task. A call that stops
+ * progress notification, and the caller's cancellation (its request aborted, see CancelledRequests)
+ * cancels the task. A call that stops
  * following its task before the turn ends (the API shuts down, the event stream fails) is an error
  * that names the task, which goes on.
  */
@@ -24,16 +23,10 @@ const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskSt
 export class AgentToolCall {
   private readonly logger = new Logger(AgentToolCall.name);
 
-  constructor(
-    private readonly endpoints: A2aEndpoints,
-    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
-  ) {}
-
   async run(endpoint: AgentEndpoint, message: string, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
     const request = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: message }] } });
     const signal = ctx.mcpReq.signal;
     const progress = progressReporter(ctx);
-    const tracked = caller.sessionId ? { sessionId: caller.sessionId, requestId: String(ctx.mcpReq.id) } : undefined;
     let taskId: string | undefined;
     const cancel = () => {
       if (taskId) void this.cancel(endpoint, taskId, caller);
@@ -45,7 +38,6 @@ export class AgentToolCall {
         if (payload?.$case === 'message') return textResult(partsText(payload.value.parts), false);
         if (payload?.$case === 'task' && !taskId) {
           taskId = payload.value.id;
-          if (tracked) await this.sessions.trackCall(tracked.sessionId, tracked.requestId, { agent: endpoint.agent.config.name, taskId });
           if (signal.aborted) cancel();
         }
         await progress(eventText(event));
@@ -60,16 +52,7 @@ export class AgentToolCall {
       return textResult((error as Error).message, true);
     } finally {
       signal.removeEventListener('abort', cancel);
-      if (tracked) await this.sessions.untrackCall(tracked.sessionId, tracked.requestId).catch(() => undefined);
     }
-  }
-
-  /** A 2025-era `notifications/cancelled` for a call that may run on another replica: its task is canceled wherever it runs. */
-  async cancelTracked(requestId: string, caller: McpCaller): Promise<void> {
-    if (!caller.sessionId) return;
-    const call = await this.sessions.runningCall(caller.sessionId, requestId);
-    const endpoint = call && this.endpoints.find(call.agent);
-    if (call && endpoint) await this.cancel(endpoint, call.taskId, caller);
   }
 
   /** The interruption as an error result, with the task's state as stored when it can still be read. */

@@ -130,8 +130,10 @@ export class FramedStdioTransport implements Transport {
   private readonly reader: StdioFrameReader;
   /** Framing of the latest input, for messages that answer nothing in particular. */
   private framing: Framing = 'newline';
-  /** Each request is answered in the framing it came in. */
+  /** Each request is answered in the framing it came in; an entry is a request still to answer. */
   private readonly requestFraming = new Map<RequestId, Framing>();
+  /** The client has sent all it will (a script piping requests in): close once every request is answered. */
+  private inputEnded = false;
   private closed = false;
 
   constructor(
@@ -159,6 +161,7 @@ export class FramedStdioTransport implements Transport {
     if (id !== undefined) this.requestFraming.delete(id);
     const data = framing === 'newline' ? `${body}\n` : `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     await new Promise<void>((resolve, reject) => this.output.write(data, (error) => (error ? reject(error) : resolve())));
+    this.closeIfDone();
   }
 
   async close(): Promise<void> {
@@ -195,6 +198,8 @@ export class FramedStdioTransport implements Transport {
       return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
     }
     if ('id' in message && 'method' in message) this.requestFraming.set(message.id, this.framing);
+    // A canceled request gets no answer: it is not waited for.
+    if ('method' in message && message.method === 'notifications/cancelled') this.requestFraming.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
     this.observe?.(message);
     this.onmessage?.(message);
   }
@@ -203,6 +208,14 @@ export class FramedStdioTransport implements Transport {
     this.send({ jsonrpc: '2.0', id, error: { code, message } } as JSONRPCMessage).catch(this.onError);
   }
 
-  private readonly onEnd = (): void => void this.close();
+  private readonly onEnd = (): void => {
+    this.inputEnded = true;
+    this.input.off('data', this.onData);
+    this.closeIfDone();
+  };
+
+  private closeIfDone(): void {
+    if (this.inputEnded && this.requestFraming.size === 0) void this.close();
+  }
   private readonly onError = (error: Error): void => this.onerror?.(error);
 }

@@ -6,6 +6,7 @@ import {
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJSONRPCNotification,
+  isJSONRPCRequest,
   McpHttpHandler,
   McpRequestContext,
   originValidationResponse,
@@ -19,12 +20,15 @@ import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.in
 import { AccessScope } from '../security/access-scope';
 import { principalOf } from '../security/principal';
 import { scopedCatalog } from './scoped-catalog';
-import { AgentToolCall } from './agent-tool-call';
 import { CallerRequests } from './caller-requests';
+import { CancelledRequests } from './cancelled-requests';
 import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
+import { refusedLegacyRequest } from './legacy-request-checks';
+import { MCP_EVENT_STORE, McpEventStore } from './mcp-event-store.interface';
+import { resumedStream, serveResumably } from './resumable-streams';
 import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions } from './listened-tasks';
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
@@ -41,9 +45,10 @@ const SESSION_HEADER = 'mcp-session-id';
  *
  * - 2026-07-28 clients are stateless by design: the SDK's handler answers each request.
  * - 2025-era clients get a session (`Mcp-Session-Id`) at `initialize`; the session lives in the
- *   shared session store and every request is then served by the SDK's stateless fallback for
- *   that era, so any replica answers any request of any session. A `notifications/cancelled`
- *   finds its running task through the store.
+ *   shared session store and each of its requests is then served by a server of its own, so any
+ *   replica answers any request of any session. Answer streams carry event ids kept in the shared
+ *   event store, so a broken one is resumed (`Last-Event-ID`) on any replica; a
+ *   `notifications/cancelled` reaches its request through the shared cancel signals.
  *
  * Changes to the tool list reach clients of both eras: 2026-07-28 `subscriptions/listen` streams
  * (the SDK's) and 2025-era GET streams (ours), from one event bus. What this gives up:
@@ -65,10 +70,11 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   private readonly stopping = new AbortController();
 
   constructor(
-    factory: SwitchboardMcpServerFactory,
-    private readonly agentCalls: AgentToolCall,
+    private readonly factory: SwitchboardMcpServerFactory,
+    private readonly cancelledRequests: CancelledRequests,
     private readonly callerRequests: CallerRequests,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
     @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
     private readonly bridge: SubagentBridge,
@@ -80,7 +86,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     this.publicUrl = config.get('server', { infer: true }).public_url;
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
     this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
-    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledTool(ctx));
+    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledToolOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
@@ -118,18 +124,20 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       this.logger.warn({ host: request.headers.get('host'), origin: request.headers.get('origin') }, 'rejected an MCP request from a host or origin not allowed');
       return rejected;
     }
+    const refused = request.method === 'POST' ? await refusedLegacyRequest(request, body) : undefined;
+    if (refused) return refused;
     // Only 2025-era clients send a session id, and they open one with `initialize`: everything else
     // (2026-07-28 requests, and 2025-era requests of clients that keep no session) is the SDK's alone.
     if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
-    const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
+    const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller, parsedBody) });
     if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
       response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner, body.params.capabilities));
     }
     return response;
   }
 
-  /** A request of a 2025-era session from the shared store, served statelessly. */
+  /** A request of a 2025-era session from the shared store: nothing of it is kept in this process between requests. */
   private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADER)!;
     // A session of another caller is as unknown as an expired one.
@@ -139,14 +147,26 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       this.closeStreams(sessionId);
       return new Response(null, { status: 200 });
     }
+    const lastEventId = request.headers.get('last-event-id');
+    if (request.method === 'GET' && lastEventId) return resumedStream(this.events, sessionId, lastEventId, request.signal);
     if (request.method === 'GET') return this.openStream(request, sessionId);
     // The caller's answer to a request relayed to it in the middle of one of its calls.
     if (this.callerRequests.answer(sessionId, body)) return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
-    for (const requestId of cancelledRequestIds(body)) await this.agentCalls.cancelTracked(requestId, inSession);
-    return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession) });
+    for (const requestId of cancelledRequestIds(body)) await this.cancelledRequests.cancel(sessionId, requestId);
+    const requestIds = requestIdsOf(body);
+    if (requestIds.length === 0) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
+    const canceled = await this.cancelledRequests.watch(sessionId, requestIds);
+    if (canceled.signal.aborted) {
+      // Canceled before it was served: it never will be, and gets no response.
+      canceled.dispose();
+      return new Response('', { headers: { 'content-type': 'text/event-stream' } });
+    }
+    const authInfo = authInfoFor(inSession, body);
+    const server = this.factory.create(inSession, calledToolOf(authInfo));
+    return serveResumably(server, this.events.forRequest(sessionId), request, { parsedBody: body, authInfo }, requestIds, canceled);
   }
 
   /** A GET stream for the session's server-initiated notifications. */
@@ -191,21 +211,23 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 }
 
-/** The caller rides to the per-request server factory in the SDK's pass-through `authInfo`. */
-function authInfoFor(caller: McpCaller): AuthInfo {
-  return { token: '', clientId: caller.owner, scopes: [], extra: { caller } };
+/** The caller, and the tool the body calls, ride to the per-request server factory in the SDK's pass-through `authInfo`. */
+function authInfoFor(caller: McpCaller, body: unknown): AuthInfo {
+  return { token: '', clientId: caller.owner, scopes: [], extra: { caller, calledTool: calledTool(body) } };
 }
 
 /**
- * The tool a 2026-07-28 `tools/call` names in its `Mcp-Name` header, which the SDK has already checked
- * against the body: the server for that request needs no other. A name in the header's encoded form
- * (tool names here never need it) leaves the server whole.
+ * The tool a body of one `tools/call` names (in the 2026-07-28 era the SDK checks it against the
+ * `Mcp-Name` header): the server for that request needs no other tool.
  */
-function calledTool(ctx: McpRequestContext): string | undefined {
-  const headers = ctx.era === 'modern' ? ctx.requestInfo?.headers : undefined;
-  if (headers?.get('mcp-method') !== 'tools/call') return undefined;
-  const name = headers.get('mcp-name')?.trim();
-  return name && /^[A-Za-z0-9_-]+$/.test(name) ? name : undefined;
+function calledTool(body: unknown): string | undefined {
+  if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
+  const name = (body.params as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+function calledToolOf(authInfo: AuthInfo | undefined): string | undefined {
+  return authInfo?.extra?.calledTool as string | undefined;
 }
 
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */
@@ -222,12 +244,22 @@ function sessionNotFound(): Response {
   return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
 }
 
+/** The ids of the requests in a POST body (one message or a batch). */
+function requestIdsOf(body: unknown): string[] {
+  return messagesOf(body)
+    .filter(isJSONRPCRequest)
+    .map((message) => String(message.id));
+}
+
 /** Request ids named by `notifications/cancelled` messages in a POST body (one message or a batch). */
 function cancelledRequestIds(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages
+  return messagesOf(body)
     .filter((message) => isJSONRPCNotification(message) && message.method === 'notifications/cancelled')
     .map((message) => (message as { params?: { requestId?: unknown } }).params?.requestId)
     .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number')
     .map(String);
+}
+
+function messagesOf(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [body];
 }

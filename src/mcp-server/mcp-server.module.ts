@@ -11,9 +11,13 @@ import { RedisService } from '../redis/redis.service';
 import { AgentToolCall } from './agent-tool-call';
 import { CallerRequests } from './caller-requests';
 import { InputRequiredRounds } from './input-required-rounds';
+import { CancelledRequests } from './cancelled-requests';
 import { McpController } from './mcp.controller';
 import { McpHttpEndpoint } from './mcp-http-endpoint.service';
+import { MCP_EVENT_STORE } from './mcp-event-store.interface';
 import { MCP_SESSION_STORE } from './mcp-session-store.interface';
+import { MemoryMcpEventStore } from './memory-mcp-event-store';
+import { RedisMcpEventStore } from './redis-mcp-event-store';
 import { MemoryMcpSessionStore } from './memory-mcp-session-store';
 import { RedisMcpSessionStore } from './redis-mcp-session-store';
 import { LocalSubscriptionChanges } from './session-subscriptions';
@@ -36,6 +40,12 @@ function sessionStore(mode: StorageMode): Provider {
     : { provide: MCP_SESSION_STORE, inject: [ConfigService], useFactory: (config: Config) => new MemoryMcpSessionStore(sessionTtlSecs(config) * 1000) };
 }
 
+function eventStore(mode: StorageMode): Provider {
+  return mode.shared === 'redis'
+    ? { provide: MCP_EVENT_STORE, inject: [RedisService], useFactory: (redis: RedisService) => new RedisMcpEventStore(redis) }
+    : { provide: MCP_EVENT_STORE, useValue: new MemoryMcpEventStore() };
+}
+
 @Module({})
 export class McpServerModule {
   /** `a2a` is the A2A server module: agent tools run their turns through its per-agent handlers. */
@@ -45,7 +55,7 @@ export class McpServerModule {
       imports: [a2a, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
       // AgentCardFactory is stateless: the bridge builds hosted agents' cards as the A2A server does.
-      providers: [sessionStore(mode), AgentToolCall, UpstreamToolCall, CallerRequests, InputRequiredRounds, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [sessionStore(mode), eventStore(mode), AgentToolCall, UpstreamToolCall, CallerRequests, InputRequiredRounds, CancelledRequests, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }

@@ -1,11 +1,10 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
-import type { McpSessionStore, RunningCall } from './mcp-session-store.interface';
+import type { McpSessionStore } from './mcp-session-store.interface';
 
 /** Sessions of one process: embedded mode, where one process is the whole service. */
 export class MemoryMcpSessionStore implements McpSessionStore {
   private readonly sessions = new Map<string, { owner: string; clientCapabilities: ClientCapabilities; expiresAt: number; subscriptions: Map<string, string> }>();
-  private readonly calls = new Map<string, RunningCall>();
 
   constructor(private readonly ttlMs: number) {}
 
@@ -48,20 +47,4 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     const session = this.sessions.get(sessionId);
     return new Map(session && session.expiresAt > Date.now() ? session.subscriptions : []);
   }
-
-  async trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void> {
-    this.calls.set(callKey(sessionId, requestId), call);
-  }
-
-  async runningCall(sessionId: string, requestId: string): Promise<RunningCall | undefined> {
-    return this.calls.get(callKey(sessionId, requestId));
-  }
-
-  async untrackCall(sessionId: string, requestId: string): Promise<void> {
-    this.calls.delete(callKey(sessionId, requestId));
-  }
-}
-
-function callKey(sessionId: string, requestId: string): string {
-  return `${sessionId}\n${requestId}`;
 }

@@ -2,7 +2,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import { RedisService } from '../redis/redis.service';
 import { execTransaction } from '../task-store/redis-transaction';
-import type { McpSessionStore, RunningCall } from './mcp-session-store.interface';
+import type { McpSessionStore } from './mcp-session-store.interface';
 
 /** Sessions in Redis with a sliding TTL: a client keeps its session whichever replica answers it. */
 export class RedisMcpSessionStore implements McpSessionStore {
@@ -46,19 +46,6 @@ export class RedisMcpSessionStore implements McpSessionStore {
     return new Map(Object.entries(await this.redis.client.hgetall(this.subscriptionsKey(sessionId))));
   }
 
-  async trackCall(sessionId: string, requestId: string, call: RunningCall): Promise<void> {
-    await this.redis.client.set(this.callKey(sessionId, requestId), JSON.stringify(call), 'EX', this.ttlSecs);
-  }
-
-  async runningCall(sessionId: string, requestId: string): Promise<RunningCall | undefined> {
-    const value = await this.redis.client.get(this.callKey(sessionId, requestId));
-    return value ? (JSON.parse(value) as RunningCall) : undefined;
-  }
-
-  async untrackCall(sessionId: string, requestId: string): Promise<void> {
-    await this.redis.client.del(this.callKey(sessionId, requestId));
-  }
-
   private sessionKey(sessionId: string): string {
     return this.redis.key('mcp', 'session', sessionId);
   }
@@ -70,9 +57,5 @@ export class RedisMcpSessionStore implements McpSessionStore {
   /** A hash of the session's subscribed URIs, each with the task stream's position at subscription. */
   private subscriptionsKey(sessionId: string): string {
     return this.redis.key('mcp', 'subscriptions', sessionId);
-  }
-
-  private callKey(sessionId: string, requestId: string): string {
-    return this.redis.key('mcp', 'call', sessionId, requestId);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { A2aEndpoints } from '../a2a-server/a2a-endpoints.service';
+import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
@@ -18,13 +18,20 @@ import { SubagentBridge } from './subagent-bridge';
 import { TaskUpdates } from './task-updates';
 import { registerUpstreamCatalog, upstreamCatalogCapabilities } from './upstream-catalog-registration';
 import { UpstreamToolCall } from './upstream-tool-call';
+import { registerUnavailableMcpTool } from './unavailable-mcp-tool';
 import { SWITCHBOARD_VERSION } from '../version';
+import { toolNamePart } from '../config/names.schema';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
 
-/** Name of the MCP tool that runs a turn of agent `name`. */
+/** Name of the MCP tool that runs a turn of agent `name` (`code-reviewer`: `switchboard_agent_code_reviewer`, the seeds' rule). */
 export function agentToolName(name: string): string {
+  return `switchboard_agent_${toolNamePart(name)}`;
+}
+
+/** The name earlier releases gave that tool (hyphens kept), which clients may still call: callable, never listed. */
+function formerAgentToolName(name: string): string {
   return `switchboard_agent_${name}`;
 }
 
@@ -69,7 +76,8 @@ export class SwitchboardMcpServerFactory {
   create(caller: McpCaller, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
     const server = this.newServer(caller, wanted);
-    this.registerMcpTools(server, caller, wanted);
+    const mcpTools = this.registerMcpTools(server, caller, wanted);
+    if (onlyTool !== undefined) this.registerUnlisted(server, caller, onlyTool, mcpTools.length > 0);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
       registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog);
@@ -143,9 +151,8 @@ export class SwitchboardMcpServerFactory {
    * tools the caller may reach, of those `wanted`.
    */
   private newServer(caller: McpCaller, wanted: (name: string) => boolean = () => true): McpServer {
-    const reachable = (name: string) => wanted(name) && caller.scope.allowsTool(name);
-    const agents = this.endpoints.all().filter(({ agent }) => reachable(agentToolName(agent.config.name)) && caller.scope.allowsAgent(agent.config.name));
-    const builtins = this.builtins.definitions().filter((tool) => reachable(tool.name));
+    const agents = this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
+    const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     // `logging` only when upstream log messages may be passed on: clients may then set a level
     // (`logging/setLevel`); the SDK answers it and filters what is sent.
     const logging = this.mcpTools.sendsLogs() ? { logging: {} } : {};
@@ -153,12 +160,7 @@ export class SwitchboardMcpServerFactory {
       capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog) },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
-    for (const endpoint of agents) {
-      const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
-      server.registerTool(agentToolName(endpoint.agent.config.name), { description, inputSchema: agentInput }, ({ message }, ctx) =>
-        this.agentCalls.run(endpoint, message, caller, ctx),
-      );
-    }
+    for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
     for (const tool of builtins) {
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
         const { text, isError } = await this.toolPipeline.call(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal, `mcp:${caller.owner}`);
@@ -176,6 +178,32 @@ export class SwitchboardMcpServerFactory {
       const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.schemaOf(outputSchema) };
       return server.registerTool(tool.name, config, (args, ctx) => this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server));
     });
+  }
+
+  /**
+   * What a server for one call answers though it is not listed: an agent under its former tool
+   * name, or a tool of a connected MCP server that is down (to say so), when the caller may reach it.
+   */
+  private registerUnlisted(server: McpServer, caller: McpCaller, name: string, listedMcpTool: boolean): void {
+    const formerlyNamed = this.endpoints.all().find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
+    if (formerlyNamed) {
+      if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, caller);
+      return;
+    }
+    if (!listedMcpTool && caller.scope.allowsTool(name)) {
+      registerUnavailableMcpTool(server, name, this.mcpTools, (args, ctx) => this.upstreamCalls.run(name, args, caller, ctx, server.server));
+    }
+  }
+
+  /** Whether the caller may call agent `endpoint` as a tool: its key allows the tool and the agent. */
+  private reaches(caller: McpCaller, endpoint: AgentEndpoint): boolean {
+    const { name } = endpoint.agent.config;
+    return caller.scope.allowsTool(agentToolName(name)) && caller.scope.allowsAgent(name);
+  }
+
+  private registerAgentTool(server: McpServer, endpoint: AgentEndpoint, name: string, caller: McpCaller): void {
+    const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
+    server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) => this.agentCalls.run(endpoint, message, caller, ctx));
   }
 
   private schemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {

@@ -12,14 +12,15 @@ import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { cancelOnFirstChunk, expectCanceled, textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
+import { freePort } from '../support/free-port';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
 
 const BIN = resolve(__dirname, '../../bin/switchboard.js');
 const ENV = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn' };
 
 /** The official 1.x client over `node bin/switchboard.js mcp`, started from an unrelated directory. */
-async function connect(env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'pipe' });
+async function connect(env: Record<string, string> = {}, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -28,16 +29,16 @@ async function connect(env: Record<string, string> = {}): Promise<{ client: Clie
 }
 
 /** The v2 client negotiating the era (`auto`) over `node bin/switchboard.js mcp`: 2026-07-28 when the server offers it. */
-async function connectV2(env: Record<string, string> = {}): Promise<ClientV2> {
-  const transport = new StdioTransportV2({ command: process.execPath, args: [BIN, 'mcp'], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'ignore' });
+async function connectV2(env: Record<string, string> = {}, args: string[] = []): Promise<ClientV2> {
+  const transport = new StdioTransportV2({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'ignore' });
   const client = new ClientV2({ name: 'stdio-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport);
   return client;
 }
 
 /** Negotiates 2026-07-28 (a fallback to 2025 would pass the rest), lists the tools and calls the echo agent. */
-async function expectModernEra(env: Record<string, string>): Promise<void> {
-  const client = await connectV2(env);
+async function expectModernEra(env: Record<string, string>, args: string[] = []): Promise<void> {
+  const client = await connectV2(env, args);
   try {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
@@ -73,17 +74,49 @@ function raw(): { child: ChildProcess; stdout: () => string; waitFor: (pattern: 
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;
 
+type Message = { id?: unknown; method?: string; result?: unknown; error?: unknown; params?: { message?: string } };
+
+/** A script's use: every message written at once, stdin closed, stdout read until the process exits. */
+function pipeAll(env: Record<string, string>, messages: object[], args: string[] = []): Promise<{ code: number | null; stderr: string; messages: Message[] }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: emptyDir(), env: { ...ENV, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin!.end(messages.map(line).join(''));
+  return new Promise((done) =>
+    child.once('close', (code) => done({ code, stderr, messages: stdout.split('\n').filter(Boolean).map((text) => JSON.parse(text) as Message) })),
+  );
+}
+
+/** What a script pipes in: the handshake, two agent calls (one slow, reporting progress) and a ping. */
+function scriptedSession(slowAgent: string): object[] {
+  return [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'piped' } } },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: `switchboard_agent_${slowAgent}`, arguments: { message: '0123456789' }, _meta: { progressToken: 'slow' } } },
+    { jsonrpc: '2.0', id: 4, method: 'ping' },
+  ];
+}
+
+function expectEveryAnswer(messages: Message[]): void {
+  const answered = messages.filter((message) => message.id !== undefined && message.method === undefined);
+  expect(answered.map((message) => message.id).sort()).toEqual([1, 2, 3, 4]);
+  expect(answered.filter((message) => message.error !== undefined)).toEqual([]);
+}
+
 describe('switchboard mcp (stdio)', () => {
   describe('embedded (no Switchboard running)', () => {
     let client: Client;
     let stderr: () => string;
 
     beforeAll(async () => {
-      ({ client, stderr } = await connect({ SWITCHBOARD_URL: 'http://127.0.0.1:9' }));
+      ({ client, stderr } = await connect({ SWITCHBOARD_URL: 'http://127.0.0.1:9' }, ['--embedded-fallback']));
     });
     afterAll(() => client?.close());
 
-    it('says on stderr that it runs embedded, and lists the agents as tools', async () => {
+    it('with --embedded-fallback, says on stderr that it runs embedded, and lists the agents as tools', async () => {
       // Logs are written asynchronously: the warning may come just after the handshake.
       await eventually(async () => stderr(), (text) => text.includes('running EMBEDDED'), 5_000);
       const { tools } = await client.listTools();
@@ -102,7 +135,22 @@ describe('switchboard mcp (stdio)', () => {
     });
 
     it('serves a 2026-07-28 client (SDK v2, auto negotiation)', async () => {
-      await expectModernEra({ SWITCHBOARD_URL: 'http://127.0.0.1:9' });
+      await expectModernEra({ SWITCHBOARD_URL: 'http://127.0.0.1:9' }, ['--embedded-fallback']);
+    });
+
+    it('without --embedded-fallback, refuses a SWITCHBOARD_URL that does not answer: a message on stderr, a non-zero exit', async () => {
+      const url = `http://127.0.0.1:${await freePort()}`;
+      const { code, stderr, messages } = await pipeAll({ SWITCHBOARD_URL: url }, []);
+      expect(code).toBe(69);
+      expect(stderr).toContain(`no Switchboard answers at SWITCHBOARD_URL=${url} (GET ${url}/healthz: ECONNREFUSED)`);
+      expect(stderr).toContain('pass --embedded-fallback');
+      expect(messages).toEqual([]);
+    });
+
+    it('answers everything a script piped in before stdin closed', async () => {
+      const { code, messages } = await pipeAll({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML) }, scriptedSession('slow'));
+      expect(code).toBe(0);
+      expectEveryAnswer(messages);
     });
   });
 
@@ -184,6 +232,16 @@ describe('switchboard mcp (stdio)', () => {
         client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel),
       ).rejects.toThrow();
       await expectCanceled(url, cancel.taskId());
+    });
+
+    it('answers everything a script piped in before stdin closed, with every progress notification', async () => {
+      const { code, messages } = await pipeAll(relayEnv(), scriptedSession('slow'));
+      expect(code).toBe(0);
+      expectEveryAnswer(messages);
+      const progress = messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params?.message);
+      expect(progress).toEqual(expect.arrayContaining(['01', '23', '45', '67', '89']));
+      const answerOfSlow = messages.findIndex((message) => message.id === 3 && message.method === undefined);
+      expect(messages.findIndex((message) => message.params?.message === '89')).toBeLessThan(answerOfSlow);
     });
 
     it("cancels the service's task when a 2026-07-28 client cancels the call", async () => {

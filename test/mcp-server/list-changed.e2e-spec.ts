@@ -159,7 +159,7 @@ describe('shutdown with change streams open', () => {
 describe('tool-list changes over embedded stdio (switchboard mcp, no service running)', () => {
   it('announces the upstream tools once they connect, and tools added later', async () => {
     const watch = toolListWatch();
-    const client = await stdioClient({ SWITCHBOARD_URL: 'http://127.0.0.1:9', SWITCHBOARD_CONFIG: writeConfigFile(UPSTREAM_TOML) }, watch);
+    const client = await stdioClient({ SWITCHBOARD_CONFIG: writeConfigFile(UPSTREAM_TOML) }, watch);
     // The upstream connects in the background, after this client's handshake.
     await watch.announced('mcp_dyn_add_tool', 15_000);
     await expectAnnouncedAndCallable(client, watch);

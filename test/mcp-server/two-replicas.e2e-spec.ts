@@ -5,9 +5,41 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
-import { startTestApp, testConfig } from '../support/test-app';
+import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, textOf } from './support/mcp-clients';
+import { TaskState } from '@a2a-js/sdk';
+import { expectResumedCall } from './support/cutting-fetch';
+import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
+
+type Message = { id?: unknown; method?: string; params?: { message?: string } };
+
+/** A POST to `/mcp` of a 2025-era session, as raw as a client sends it; the answer's SSE messages as they come. */
+async function* postInSession(baseUrl: string, sessionId: string, message: object): AsyncGenerator<Message> {
+  const response = await fetch(new URL('/mcp', baseUrl), {
+    method: 'POST',
+    headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify(message),
+  });
+  if (!response.body) return;
+  let buffered = '';
+  for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    // An empty `data:` is a priming event: only a position to resume from.
+    for (const line of lines) if (line.startsWith('data:') && line.slice(5).trim()) yield JSON.parse(line.slice(5)) as Message;
+  }
+}
+
+async function drain(messages: AsyncGenerator<Message>): Promise<Message[]> {
+  const all: Message[] = [];
+  for await (const message of messages) all.push(message);
+  return all;
+}
+
+function cancelOf(requestId: number): object {
+  return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'test' } };
+}
 
 /** A fetch that sends `tools/call` requests to replica A and everything else (initialize, list, cancel, DELETE) to B. */
 function splitFetch(a: string, b: string): typeof fetch {
@@ -81,5 +113,60 @@ describe('MCP clients across two API replicas', () => {
       expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message } }))).toBe(message);
     }
     await client.close();
+  });
+
+  it('sends no response to a call canceled from the other replica, and cancels its task', async () => {
+    const { client, transport } = await connectV1(b);
+    const call = postInSession(a, transport.sessionId!, {
+      jsonrpc: '2.0',
+      id: 41,
+      method: 'tools/call',
+      params: { name: 'switchboard_agent_slow', arguments: { message: 'cancel me from b' }, _meta: { progressToken: 'p41' } },
+    });
+    const first = (await call.next()).value as Message;
+    const taskId = TASK_ID_MESSAGE.exec(first.params?.message ?? '')?.[1];
+    await drain(postInSession(b, transport.sessionId!, cancelOf(41)));
+    const rest = await drain(call);
+    expect(rest.filter((message) => message.id === 41)).toEqual([]);
+    await expectCanceled(b, taskId);
+    await client.close();
+  });
+
+  it('never serves a call whose cancel, sent to the other replica, came first', async () => {
+    const { client, transport } = await connectV1(b);
+    await drain(postInSession(b, transport.sessionId!, cancelOf(42)));
+    const text = `canceled first ${Date.now()}`;
+    const answer = await drain(postInSession(a, transport.sessionId!, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: text } } }));
+    expect(answer).toEqual([]);
+    // The same id in another session is another request: it runs.
+    const other = await connectV1(b);
+    const served = await drain(postInSession(a, other.transport.sessionId!, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: text } } }));
+    expect(served.at(-1)).toMatchObject({ id: 42, result: { content: [{ type: 'text', text }] } });
+    // It ran as a task of its own.
+    expect((await taskWithMessage(b, 'echo', text, TaskState.TASK_STATE_COMPLETED))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await Promise.all([client.close(), other.client.close()]);
+  });
+
+  it('resumes, on the other replica, an answer stream that broke mid-call, missing no event (Last-Event-ID)', async () => {
+    await expectResumedCall(a, b);
+  });
+
+  it('primes an answer stream with an event id, and refuses to resume it for another session', async () => {
+    const first = await connectV1(b);
+    const response = await fetch(new URL('/mcp', a), {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': first.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 52, method: 'ping' }),
+    });
+    const text = await response.text();
+    // A priming event first: an id to resume from, and how soon to come back.
+    expect(text).toMatch(/^id: .+\nretry: \d+\ndata: \n/);
+    const eventId = /^id: (.+)$/m.exec(text)?.[1];
+    const other = await connectV1(b);
+    const resumed = await fetch(new URL('/mcp', b), {
+      headers: { ...bearer(), accept: 'text/event-stream', 'mcp-session-id': other.transport.sessionId!, 'mcp-protocol-version': '2025-11-25', 'last-event-id': eventId! },
+    });
+    expect(resumed.status).toBe(404);
+    await Promise.all([first.client.close(), other.client.close()]);
   });
 });

@@ -9,6 +9,9 @@ export class SessionProxy {
   readonly requests: { method: string; headers: IncomingHttpHeaders }[] = [];
   /** How many requests were answered 404 for a forgotten session. */
   notFound = 0;
+  /** The request bodies forwarded so far. */
+  readonly bodies: string[] = [];
+  private readonly bodyListeners = new Set<(body: string) => void>();
   private readonly sessions = new Set<string>();
   private readonly forgotten = new Set<string>();
   private readonly server: Server;
@@ -30,12 +33,33 @@ export class SessionProxy {
         answer.pipe(outgoing);
       });
       upstream.on('error', () => outgoing.destroy());
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        this.bodies.push(body);
+        for (const listener of this.bodyListeners) listener(body);
+      });
       incoming.pipe(upstream);
     });
   }
 
   async listen(port: number): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+  }
+
+  /** The first request body, the `from`th forwarded or a later one, that contains `text`. */
+  bodyContaining(text: string, from = 0): Promise<string> {
+    const seen = this.bodies.slice(from).find((body) => body.includes(text));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve) => {
+      const listener = (body: string) => {
+        if (!body.includes(text)) return;
+        this.bodyListeners.delete(listener);
+        resolve(body);
+      };
+      this.bodyListeners.add(listener);
+    });
   }
 
   /** Every session issued so far is unknown from now on. */
