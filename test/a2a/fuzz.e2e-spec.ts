@@ -1,5 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
+import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { QueueName } from '../../src/queue/queue.constants';
+import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
 import type { TestDatabase } from '../support/test-database';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
@@ -83,6 +86,14 @@ async function query<T>(url: string, sql: string): Promise<T[]> {
   } finally {
     await client.end();
   }
+}
+
+/** Waits until none of `queues` holds a job that will still run or runs now. */
+async function noJobsPending(queue: JobQueue, queues: QueueName[]): Promise<void> {
+  await eventually(
+    () => queue.counts(),
+    (counts) => queues.every((name) => counts[name].waiting + counts[name].active + counts[name].delayed === 0),
+  );
 }
 
 async function rowCounts(url: string): Promise<RowCounts> {
@@ -228,7 +239,7 @@ describe('A2A routes under fuzzing: malformed, truncated, oversized and wrong-ty
       for (const spy of quiet) spy.mockRestore();
     }
     // A send taken by mistake runs its turn on the in-process worker, which may write just after the answer.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await noJobsPending(service.app.get<JobQueue>(JOB_QUEUE), [QueueName.AgentTurns, QueueName.PushDeliveries]);
     rowsAfter = await rowCounts(database.url);
     if (rowsAfter.tasks > 0) strayTasks = await sampleTasks(database.url);
   }, 120_000);

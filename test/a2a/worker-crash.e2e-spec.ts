@@ -7,7 +7,6 @@ import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
 import { TERMINAL_TASK_STATES } from '../../src/task-store/task-states';
 import { writeConfigFile } from '../support/config-file';
-import { eventually } from '../support/eventually';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { artifactText, asTask, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
@@ -46,14 +45,32 @@ function statusText(task: Task): string | undefined {
   return part?.content?.$case === 'text' ? part.content.value : undefined;
 }
 
-/** Reads a stream in the background, timestamping each event, so a test can look at it while it runs. */
-function follow(stream: AsyncIterable<StreamResponse>): { seen: Seen[]; ended: Promise<void> } {
+/**
+ * Reads a stream in the background, timestamping each event, so a test can look at it while it
+ * runs; `until` resolves once what has been seen satisfies `done`, or the stream has ended.
+ */
+function follow(stream: AsyncIterable<StreamResponse>): { seen: Seen[]; ended: Promise<void>; until(done: () => boolean): Promise<void> } {
   const seen: Seen[] = [];
+  const checks = new Set<() => void>();
   const ended = (async () => {
-    for await (const event of stream) seen.push({ event, at: Date.now() });
+    for await (const event of stream) {
+      seen.push({ event, at: Date.now() });
+      for (const check of checks) check();
+    }
   })();
   ended.catch(() => undefined); // awaited by the test
-  return { seen, ended };
+  const until = (done: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        checks.delete(check);
+        resolve();
+      };
+      checks.add(check);
+      check();
+      void ended.finally(resolve).catch(() => undefined);
+    });
+  return { seen, ended, until };
 }
 
 describe('a worker process killed mid-turn', () => {
@@ -87,19 +104,19 @@ describe('a worker process killed mid-turn', () => {
 
   it('ends the open stream and the task failed, not working forever', async () => {
     const text = 'abcdefghijklmnopqrst';
-    const { seen, ended } = follow((await client('long')).sendMessageStream(userMessage(text)));
+    const { seen, ended, until } = follow((await client('long')).sendMessageStream(userMessage(text)));
     const chunks = () => seen.filter(({ event }) => event.payload?.$case === 'artifactUpdate').length;
     const terminal = () =>
       seen.find(({ event }) => {
         const state = stateOf(event);
         return state !== undefined && TERMINAL_TASK_STATES.includes(state);
       });
-    await eventually(async () => chunks(), (count) => count >= 1, 5_000);
+    await within(until(() => chunks() >= 1), 5_000, 'the first chunk');
     const turnStarted = seen[0].at;
     second = await services.worker('worker-2');
 
-    // A live worker renews its lock: the turn must still be running well past the lock duration.
-    await eventually(async () => Date.now() - turnStarted >= HEALTHY_TURN_MS || terminal() !== undefined, Boolean, 10_000);
+    // A live worker renews its lock: the turn must still be streaming well past the lock duration.
+    await within(until(() => seen.at(-1)!.at - turnStarted >= HEALTHY_TURN_MS || terminal() !== undefined), 10_000, 'a chunk past the lock duration');
     await services.explain(() => expect(terminal()?.event).toBeUndefined());
     const chunksBeforeKill = chunks();
 

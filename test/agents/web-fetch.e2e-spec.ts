@@ -131,12 +131,15 @@ describe('web_fetch (built-in tool)', () => {
   });
 
   it('stops when the call is aborted, whether waiting for headers or reading the body', async () => {
-    const silent = await startServer(() => undefined);
-    const trickling = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).write('first'));
+    // Each server aborts the call itself: the silent one once it has the request, the trickling one
+    // once its headers and a first chunk have been sent.
+    let abort = new AbortController();
+    const cancelTurn = () => abort.abort(new Error('turn canceled'));
+    const silent = await startServer(cancelTurn);
+    const trickling = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).write('first', cancelTurn));
     for (const target of [silent, trickling]) {
-      const abort = new AbortController();
+      abort = new AbortController();
       const started = Date.now();
-      setTimeout(() => abort.abort(new Error('turn canceled')), 200);
       await expect(webFetch({ url: target.url }, ['127.0.0.1'], abort.signal)).rejects.toThrow('turn canceled');
       expect(Date.now() - started).toBeLessThan(2_000);
     }

@@ -60,15 +60,23 @@ function raw(): { child: ChildProcess; stdout: () => string; waitFor: (pattern: 
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.resume();
-  const waitFor = async (pattern: RegExp) => {
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      const match = pattern.exec(stdout);
-      if (match) return match[0];
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${pattern} in stdout:\n${stdout.slice(0, 2000)}`);
-  };
+  /** Resolves with the first match of `pattern` in stdout, checked again on every chunk the child writes. */
+  const waitFor = (pattern: RegExp) =>
+    new Promise<string>((found, failed) => {
+      const check = () => {
+        const match = pattern.exec(stdout);
+        if (!match) return;
+        stop();
+        found(match[0]);
+      };
+      const timer = setTimeout(() => (stop(), failed(new Error(`no ${pattern} in stdout:\n${stdout.slice(0, 2000)}`))), 15_000);
+      const stop = () => {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+      };
+      child.stdout!.on('data', check);
+      check();
+    });
   return { child, stdout: () => stdout, waitFor };
 }
 

@@ -90,7 +90,7 @@ describe('a Postgres outage mid-turn', () => {
     const { answer, taskId } = await startTurn('kept through the outage');
     await postgres.stop();
     // The turn's last save fails and is retried: the outage has hit the end of the turn.
-    await eventually(async () => worker.hasLogged(taskId, 'task write failed; retrying'), Boolean);
+    await within(worker.logged(taskId, 'task write failed; retrying'), 10_000, 'the worker retrying the task write');
     await postgres.restart();
 
     const task = await services.explain(() => within(answer, 20_000, 'the blocking send after Postgres came back'));

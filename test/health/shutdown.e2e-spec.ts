@@ -1,4 +1,5 @@
 import { connect, Socket } from 'node:net';
+import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 
 describe('shutdown', () => {
@@ -25,13 +26,15 @@ describe('shutdown', () => {
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     const ended = new Promise((done) => socket.once('close', done));
+    const server = app.getHttpServer();
+    const received = new Promise((done) => server.once('request', done));
     socket.write(
       `POST /a2a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n` +
         `Authorization: ${bearer().authorization}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    await received;
     const closing = app.close();
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => server.listening, (listening) => !listening);
     socket.end(body.slice(10));
     await closing;
     await ended;

@@ -75,9 +75,10 @@ describe('MCP servers over stdio', () => {
 
   it('stops a call when its signal aborts', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('caller gave up')), 200);
+    // Aborted while the server runs the call: at its first progress report, half a second in.
+    const onprogress = () => controller.abort(new Error('caller gave up'));
     await expect(
-      target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 10, steps: 2 }, { signal: controller.signal }),
+      target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 10, steps: 20 }, { signal: controller.signal, onprogress }),
     ).rejects.toThrow('caller gave up');
   });
 
@@ -109,8 +110,13 @@ describe('MCP servers over stdio', () => {
 
   it('does not retry a call the server may have run before it died', async () => {
     const [pid] = childProcesses(EVERYTHING_SERVER);
-    const call = target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 2, steps: 2 });
-    setTimeout(() => process.kill(pid, 'SIGKILL'), 300);
+    // Killed while it runs the call: at its first progress report, half a second in.
+    let killed = false;
+    const onprogress = () => {
+      if (!killed) process.kill(pid, 'SIGKILL');
+      killed = true;
+    };
+    const call = target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 2, steps: 4 }, { onprogress });
     await expect(call).rejects.toMatchObject({ name: 'McpServerUnavailableError', message: expect.stringMatching(/not retried/) });
     await serverState(target.url, 'everything', 'connected');
   });

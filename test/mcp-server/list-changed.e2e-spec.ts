@@ -118,16 +118,32 @@ describe('tool-list changes announced to MCP clients', () => {
   });
 });
 
+/**
+ * Reads a session's GET stream until the server has sent `count` keep-alive frames, which it sends
+ * every third of the session TTL: after four, more than a TTL has passed since the stream opened.
+ */
+async function readKeepAlives(body: ReadableStream<Uint8Array>, count: number): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while ((text.match(/^: keep-alive$/gm) ?? []).length < count) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended after: ${JSON.stringify(text)}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  reader.releaseLock();
+}
+
 describe('a session whose GET stream is open', () => {
   it('does not expire while the stream is open; one without a stream does', async () => {
-    const target = await startMcpApp('[mcp_server]\nsession_ttl_secs = 2\n');
+    const target = await startMcpApp('[mcp_server]\nsession_ttl_secs = 1\n');
     try {
       const [idle, streaming] = [await openSession(target.url), await openSession(target.url)];
       const stream = await fetch(new URL('/mcp', target.url), {
         headers: { ...bearer(), accept: 'text/event-stream', 'mcp-session-id': streaming },
       });
       expect(stream.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 3_500));
+      await readKeepAlives(stream.body!, 4);
       const ping = (sessionId: string) =>
         rawMcp(target.url, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), {
           'mcp-session-id': sessionId,

@@ -146,7 +146,9 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
         body: JSON.stringify(call),
         signal: dropped.signal,
       });
-      setTimeout(() => dropped.abort(), 400);
+      // Dropped while the turn runs, which is long before its answer (the only output) is due.
+      await taskWithMessage(app.url, 'slow', text, TaskState.TASK_STATE_WORKING);
+      dropped.abort();
       await expect(sent).rejects.toThrow();
       const task = await taskWithMessage(app.url, 'slow', text, TaskState.TASK_STATE_CANCELED);
       expect(task?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);

@@ -1,9 +1,11 @@
 import { Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
+import { getQueueToken } from '@nestjs/bullmq';
 import { Injectable, INestApplicationContext } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import type { SwitchboardConfig } from '../../src/config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
 import { OnJob } from '../../src/queue/on-job.decorator';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
-import { JobName } from '../../src/queue/queue.constants';
+import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { QueueModule } from '../../src/queue/queue.module';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { eventually } from '../support/eventually';
@@ -33,12 +35,11 @@ function task(id: string, state: string): Task {
   return Task.fromJSON({ id, contextId: 'ctx', status: { state, timestamp: new Date().toISOString() } });
 }
 
-/** Seeds a finished and a running task, lets the finished one outlive its 1 s TTL, then runs retention through the queue. */
+/** Seeds a finished and a running task, one more than the cap of 1, then runs retention through the queue. */
 async function expectRetentionThroughQueue(api: INestApplicationContext, runWorker: () => Promise<void>): Promise<void> {
   const store = api.get<TaskStore>(TASK_STORE);
   await store.save(task('finished', 'TASK_STATE_COMPLETED'), context);
   await store.save(task('running', 'TASK_STATE_WORKING'), context);
-  await new Promise((resolve) => setTimeout(resolve, 1_200));
 
   await api.get<JobQueue>(JOB_QUEUE).enqueue(JobName.TaskRetention, {});
   await runWorker();
@@ -48,7 +49,8 @@ async function expectRetentionThroughQueue(api: INestApplicationContext, runWork
 }
 
 describe('job queue', () => {
-  const retentionToml = '[tasks]\nttl_secs = 1\nretention_interval_secs = 3600\n';
+  // Over the cap rather than past a TTL: eviction is then due at once, with no time to let pass.
+  const retentionToml = '[tasks]\nmax_tasks = 1\nretention_interval_secs = 3600\n';
 
   describe('durable (BullMQ): an API process enqueues, a separate worker process runs the job', () => {
     let database: { url: string; drop(): Promise<void> };
@@ -92,7 +94,8 @@ describe('job queue', () => {
 
     it('leaves the job waiting until a worker runs it', async () => {
       await expectRetentionThroughQueue(api, async () => {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // No worker anywhere listens on the queue, so the job cannot have run yet nor run until one starts.
+        expect(await api.get<Queue>(getQueueToken(QueueName.Maintenance)).getWorkersCount()).toBe(0);
         const counts = await api.get<JobQueue>(JOB_QUEUE).counts();
         expect(counts.maintenance.waiting).toBeGreaterThanOrEqual(1);
         expect(await api.get<TaskStore>(TASK_STORE).load('finished', context)).toBeDefined();

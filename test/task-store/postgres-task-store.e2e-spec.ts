@@ -1,10 +1,23 @@
 import { TaskState } from '@a2a-js/sdk';
+import { Client } from 'pg';
 import { PostgresPushConfigStore } from '../../src/task-store/postgres-push-config-store';
 import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
 import { describeTaskStoreContract } from './contracts/task-store.contract';
 import { callContext, makeTask } from './support/fixtures';
 import { PostgresFixture } from './support/postgres-fixture';
 import { connectPrisma } from './support/services';
+import { eventually } from '../support/eventually';
+
+async function aliveBackends(url: string, pids: number[]): Promise<number> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ alive: number }>('SELECT count(*)::int AS alive FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]);
+    return rows[0].alive;
+  } finally {
+    await client.end();
+  }
+}
 
 describeTaskStoreContract('postgres', async () => {
   const postgres = await PostgresFixture.create();
@@ -49,11 +62,13 @@ describe('PostgresTaskStore', () => {
       const alice = callContext();
       await store.save(makeTask('t1'), alice);
       const database = new URL(postgres.database.url).pathname.slice(1);
-      const [{ terminated }] = await postgres.prisma.$queryRaw<{ terminated: number }[]>`
-        SELECT count(pg_terminate_backend(pid))::int AS terminated FROM pg_stat_activity
+      const terminated = await postgres.prisma.$queryRaw<{ pid: number }[]>`
+        SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
         WHERE datname = ${database} AND pid <> pg_backend_pid()`;
-      expect(terminated).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(terminated.length).toBeGreaterThan(0);
+      // pg_terminate_backend only signals: wait until the backends are gone (asking on a connection of its own).
+      const pids = terminated.map(({ pid }) => pid);
+      await eventually(() => aliveBackends(postgres.database.url, pids), (alive) => alive === 0);
       expect((await store.load('t1', alice))?.id).toBe('t1');
     } finally {
       await service.onApplicationShutdown();

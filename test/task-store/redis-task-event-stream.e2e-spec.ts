@@ -2,7 +2,7 @@ import { StreamResponse } from '@a2a-js/sdk';
 import type Redis from 'ioredis';
 import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
 import { describeTaskEventStreamContract } from './contracts/task-event-stream.contract';
-import { sleep } from './support/fixtures';
+import { eventually } from '../support/eventually';
 import { RedisNamespace } from './support/services';
 
 describeTaskEventStreamContract('redis', async () => {
@@ -25,13 +25,21 @@ describe('RedisTaskEventStream connections', () => {
     await stream.publish('t1', [StreamResponse.fromJSON({})]);
 
     for await (const _ of stream.read('t1', {})) break;
+    const reads = opened.mock.results[0].value as Redis;
+    const readsId = String(await reads.client('ID'));
+    /** Resolves once Redis reports the read connection blocked in its XREAD. */
+    const blockedInRead = () =>
+      eventually(
+        async () => String(await redis.client.client('LIST', 'ID', readsId)),
+        (client) => / flags=b /.test(client) && / cmd=xread /.test(client),
+      );
 
     // A blocked read (nothing on t2) ends as soon as it is aborted, well before its 5 s block runs out.
     const controller = new AbortController();
     const aborted = (async () => {
       for await (const _ of stream.read('t2', { signal: controller.signal }));
     })();
-    await sleep(100);
+    await blockedInRead();
     const abortedAt = Date.now();
     controller.abort();
     await aborted;
@@ -40,12 +48,12 @@ describe('RedisTaskEventStream connections', () => {
     const closed = (async () => {
       for await (const _ of stream.read('t1', {}));
     })();
-    await sleep(100);
+    await blockedInRead();
     await stream.publish('t1', [], { close: true });
     await closed;
 
     expect(opened).toHaveBeenCalledTimes(1);
-    expect((opened.mock.results[0].value as Redis).status).toBe('ready');
+    expect(reads.status).toBe('ready');
     opened.mockRestore();
   });
 

@@ -59,6 +59,26 @@ export class ServiceProcess {
     return `${this.stdout}\n${this.stderr}`.split('\n').some((line) => texts.every((text) => line.includes(text)));
   }
 
+  /** Resolves once the process writes a line that `hasLogged` finds; rejects if it exits first. */
+  logged(...texts: string[]): Promise<void> {
+    const streams = [this.child.stdout!, this.child.stderr!];
+    return new Promise((found, failed) => {
+      const check = () => {
+        if (this.hasLogged(...texts)) settle(found);
+        else if (!this.running) settle(() => failed(new Error(`${this.name} exited before it logged ${JSON.stringify(texts)}\n${this.report()}`)));
+      };
+      const settle = (outcome: () => void) => {
+        for (const stream of streams) stream.off('data', check);
+        this.child.off('exit', check);
+        outcome();
+      };
+      // Registered after the constructor's listeners, so a chunk is in the output when it is checked.
+      for (const stream of streams) stream.on('data', check);
+      this.child.on('exit', check);
+      check();
+    });
+  }
+
   /** The last lines the process wrote, for failure messages. */
   report(): string {
     const last = (text: string) => text.trimEnd().split('\n').slice(-REPORT_LINES).join('\n') || '(empty)';
@@ -83,20 +103,22 @@ export class ServiceProcess {
   }
 
   async waitUntilReady(): Promise<void> {
+    if (this.role === 'worker') {
+      await within(this.logged(WORKER_RUNNING), READY_TIMEOUT_MS, `${this.name} logging "${WORKER_RUNNING}"`).catch((error: Error) => {
+        throw new Error(`${error.message}\n${this.report()}`);
+      });
+      return;
+    }
     const deadline = Date.now() + READY_TIMEOUT_MS;
     let last = 'no answer yet';
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`${this.name} exited (${String(await this.exited)}) before it was ready\n${this.report()}`);
-      if (this.role === 'worker') {
-        if (this.stdout.includes(WORKER_RUNNING)) return;
-      } else {
-        try {
-          const response = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
-          if (response.status === 200) return;
-          last = `${response.status} ${await response.text()}`;
-        } catch (error) {
-          last = (error as Error).message;
-        }
+      try {
+        const response = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+        if (response.status === 200) return;
+        last = `${response.status} ${await response.text()}`;
+      } catch (error) {
+        last = (error as Error).message;
       }
       await new Promise((done) => setTimeout(done, 100));
     }

@@ -1,7 +1,6 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import { TaskEventStream, TaskEventStreamEntry, TaskEventStreamInterruptedError } from '../../../src/task-store/task-event-stream.interface';
 import { eventually } from '../../support/eventually';
-import { sleep } from '../support/fixtures';
 
 export interface TaskEventStreamFixture {
   /** Streams bounded to `maxLen` entries; several calls share one backing, like replicas do. */
@@ -23,6 +22,20 @@ async function collect(entries: AsyncIterable<TaskEventStreamEntry>): Promise<Ta
   const collected: TaskEventStreamEntry[] = [];
   for await (const entry of entries) collected.push(entry);
   return collected;
+}
+
+/**
+ * Reads one entry at a time: once a reader has returned everything published so far, the next
+ * entry it is asked for must come live, so a test publishes only after that.
+ */
+function oneByOne(entries: AsyncIterable<TaskEventStreamEntry>): { next(): Promise<string | undefined> } {
+  const iterator = entries[Symbol.asyncIterator]();
+  return {
+    async next() {
+      const { value, done } = await iterator.next();
+      return done ? undefined : textOf(value);
+    },
+  };
 }
 
 let counter = 0;
@@ -73,31 +86,38 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
     it('follows live events after replaying earlier ones, until the stream closes', async () => {
       const id = taskId();
       await publisher.publish(id, [event('before')]);
-      const reading = collect(reader.read(id, {}));
-      await sleep(100);
-      await publisher.publish(id, [event('live-1')]);
-      await sleep(50);
-      await publisher.publish(id, [event('live-2')]);
+      const entries = oneByOne(reader.read(id, {}));
+      expect(await entries.next()).toBe('before');
+      for (const text of ['live-1', 'live-2']) {
+        const live = entries.next();
+        await publisher.publish(id, [event(text)]);
+        expect(await live).toBe(text);
+      }
+      const end = entries.next();
       await publisher.publish(id, [], { close: true });
-      expect((await reading).map(textOf)).toEqual(['before', 'live-1', 'live-2']);
+      expect(await end).toBeUndefined();
     });
 
     it('ends every waiting reader when the stream closes', async () => {
       const id = taskId();
-      const readers = [collect(reader.read(id, {})), collect(backing.stream().read(id, {}))];
-      await sleep(100);
+      await publisher.publish(id, [event('a')]);
+      const readers = [oneByOne(reader.read(id, {})), oneByOne(backing.stream().read(id, {}))];
+      for (const entries of readers) expect(await entries.next()).toBe('a');
+      const ends = readers.map((entries) => entries.next());
       await publisher.publish(id, [], { close: true });
-      expect(await Promise.all(readers)).toEqual([[], []]);
+      expect(await Promise.all(ends)).toEqual([undefined, undefined]);
     });
 
     it('ends a waiting reader promptly when its signal aborts', async () => {
       const id = taskId();
+      await publisher.publish(id, [event('a')]);
       const controller = new AbortController();
-      const reading = collect(reader.read(id, { signal: controller.signal }));
-      await sleep(100);
+      const entries = oneByOne(reader.read(id, { signal: controller.signal }));
+      expect(await entries.next()).toBe('a');
+      const end = entries.next();
       const started = Date.now();
       controller.abort();
-      expect(await reading).toEqual([]);
+      expect(await end).toBeUndefined();
       expect(Date.now() - started).toBeLessThan(500);
     });
 

@@ -3,7 +3,7 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore } from '@a2a-js/sdk/server';
 import { TaskScopeConflictError } from '../../../src/task-store/task-store.errors';
 import type { TaskStore } from '../../../src/task-store/task-store.interface';
-import { at, callContext, makeTask, message, sleep } from '../support/fixtures';
+import { at, callContext, makeTask, message, nextMillisecond } from '../support/fixtures';
 
 export interface TaskStoreUnderTest {
   store: TaskStore;
@@ -256,7 +256,7 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       it('evicts the least recently updated terminal tasks first, across scopes', async () => {
         for (const [i, context] of [alice, bob, alice, aliceElsewhere, alice].entries()) {
           await store.save(makeTask(`t${i}`, { state: TaskState.TASK_STATE_COMPLETED }), context);
-          await sleep(5);
+          await nextMillisecond();
         }
         await store.save(makeTask('t0', { state: TaskState.TASK_STATE_COMPLETED }), alice);
         expect(await store.applyRetention({ maxTasks: 3, ttlMs: HOUR })).toBe(2);
@@ -279,7 +279,7 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
       it('finds tasks in the given states not written for the given time, across scopes, least recently written first, with their scope', async () => {
         await store.save(makeTask('submitted', { state: TaskState.TASK_STATE_SUBMITTED }), bob);
-        await sleep(5);
+        await nextMillisecond();
         await store.save(makeTask('working'), aliceElsewhere);
         await store.save(makeTask('waiting', { state: TaskState.TASK_STATE_INPUT_REQUIRED }), alice);
         await store.save(makeTask('done', { state: TaskState.TASK_STATE_COMPLETED }), alice);

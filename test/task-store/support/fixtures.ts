@@ -38,6 +38,11 @@ export function at(second: number): string {
   return new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Stores keep the time of a write to the millisecond (Date.now(), timestamptz(3)): resolves once the
+ * clock has moved on by at least a whole millisecond, so that the next write is ordered after the last.
+ */
+export async function nextMillisecond(): Promise<void> {
+  const last = Date.now();
+  while (Date.now() < last + 2) await new Promise((resolve) => setImmediate(resolve));
 }
