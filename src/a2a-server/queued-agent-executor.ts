@@ -1,5 +1,5 @@
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
-import { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { callerScopeOf } from '../agents/turns/caller-scope';
 import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
@@ -78,9 +78,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
     try {
       if (announced) {
         const write = await this.lifecycle.submit(requestContext);
-        // Not written: a send of the same message already has its turn recorded, which stands.
-        if (write.written) submitted = write.task;
-        if (submitted) await this.lifecycle.announce(requestContext, submitted);
+        if (write.written) await this.lifecycle.announce(requestContext, (submitted = write.task));
+        // A send of the same message again: its turn is queued or recorded already, and this send gets the task as it stands.
+        else bus.publish(AgentEvent.task(write.task));
       }
       await this.queue.enqueue(
         JobName.AgentTurn,
