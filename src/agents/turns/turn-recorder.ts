@@ -50,10 +50,11 @@ export interface TurnRecorderDeps {
 
 /**
  * How the task lifecycle (TaskLifecycle) writes a task's events. Each event goes through the SDK's
- * ResultManager (the SDK's own merge rules) into a snapshot held in memory, saved at the turn's first event,
- * at every interrupted or terminal state and at checkpoints; then the event is published on the
- * task's stream for every replica's subscribers, and to the task's webhooks. A task that reached a
- * terminal state is never rewritten: a turn that finds it so (canceled meanwhile) stops recording.
+ * ResultManager (the SDK's own merge rules) into a snapshot held in memory, which is saved at the
+ * turn's first event, at every interrupted or terminal state and at checkpoints; then the event is
+ * published on the task's stream for every replica's subscribers, and to the task's webhooks. A
+ * task that reached a terminal state is never rewritten: a turn that finds it so (canceled
+ * meanwhile) stops recording.
  *
  * It is the SDK's ExecutionEventBus, so executors publish to it directly; events are recorded in
  * order, in batches (those published while the previous batch was being recorded), and `settled()`
