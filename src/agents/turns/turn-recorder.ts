@@ -176,7 +176,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (responses.length === 0) return;
     if (mustSave) {
       const kept = await this.write('save', () => this.save());
-      if (kept && !kept.written) {
+      // Not written, yet ended as this turn ends it: an earlier try of this save reached the store.
+      if (kept && !kept.written && kept.task.status?.state !== this.buffer.current?.status?.state) {
         this.closing = this.endedWith = kept.task.status!.state;
         this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
         return;
