@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Express } from 'express';
 import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
-import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
+import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
@@ -48,7 +48,7 @@ export class A2aEndpoints {
     private readonly agents: AgentRegistry,
     cards: AgentCardFactory,
     canceller: TaskCanceller,
-    recorders: TurnRecorderFactory,
+    lifecycle: TaskLifecycle,
     buses: TaskEventBusManager,
     config: ConfigService<SwitchboardConfig, true>,
     outboundPolicy: OutboundUrlPolicy,
@@ -67,7 +67,7 @@ export class A2aEndpoints {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
       const acceptance = new SendAcceptance();
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, recorders, acceptance);
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance);
       const handler = new SwitchboardRequestHandler({
         card,
         extendedCard,

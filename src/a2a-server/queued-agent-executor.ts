@@ -1,10 +1,8 @@
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
-import { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { SendMessageRequest, Task } from '@a2a-js/sdk';
+import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { TurnPublisher } from '../agents/turn-publisher';
 import { callerScopeOf } from '../agents/turns/caller-scope';
-import { TurnRecorder } from '../agents/turns/turn-recorder';
-import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
+import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
@@ -35,7 +33,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
     private readonly agentName: string,
     private readonly queue: JobQueue,
     private readonly cancelSignals: CancelSignals,
-    private readonly recorders: TurnRecorderFactory,
+    private readonly lifecycle: TaskLifecycle,
     private readonly acceptance: SendAcceptance,
   ) {}
 
@@ -60,26 +58,30 @@ export class QueuedAgentExecutor implements AgentExecutor {
 
   /**
    * Records as submitted the task of a send accepted in `context` whose turn was queued without that
-   * (a blocking send), and returns it: what a blocking send past its deadline answers when no worker
-   * has taken its turn yet. Undefined when there is no such send. A worker taking the turn at that
-   * very moment has its first snapshot overwritten until its next save, which writes all of it.
+   * (a blocking send), and returns the task as stored: what a blocking send past its deadline
+   * answers when no worker has taken its turn yet. Undefined when there is no such send. Its turn is
+   * queued, so it is not put on the task's stream (the worker does that), and a worker that took the
+   * turn meanwhile keeps its task as it recorded it (TaskLifecycle.submit).
    */
   async announceQueued(context: ServerCallContext): Promise<Task | undefined> {
     const requestContext = this.unannounced.get(context);
     if (!requestContext) return undefined;
     this.unannounced.delete(context);
-    const announcer = this.announce(requestContext);
-    await announcer.settled();
-    return announcer.task;
+    return (await this.lifecycle.submit(requestContext)).task;
   }
 
   /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */
   private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<boolean> {
     if (bus instanceof TaskEventBus) await bus.position;
     const announced = requestContext.request.configuration?.returnImmediately === true;
-    const announcer = announced ? this.announce(requestContext) : undefined;
+    let submitted: Task | undefined;
     try {
-      await announcer?.settled();
+      if (announced) {
+        const write = await this.lifecycle.submit(requestContext);
+        if (write.written) await this.lifecycle.announce(requestContext, (submitted = write.task));
+        // A send of the same message again: its turn is queued or recorded already, and this send gets the task as it stands.
+        else bus.publish(AgentEvent.task(write.task));
+      }
       await this.queue.enqueue(
         JobName.AgentTurn,
         {
@@ -93,24 +95,15 @@ export class QueuedAgentExecutor implements AgentExecutor {
         { jobId: agentTurnJobId(requestContext.taskId, requestContext.userMessage.messageId) },
       );
     } catch (error) {
-      if (announcer?.saved) await this.settleUnqueued(requestContext, announcer);
+      if (submitted) await this.settleUnqueued(requestContext, submitted);
       throw error;
     }
     return announced;
   }
 
-  /** Starts recording the send's task as submitted, and putting it on the task's stream: `settled()` tells when it is. */
-  private announce(requestContext: RequestContext): TurnRecorder {
-    const announcer = this.recorders.create(requestContext.taskId, requestContext.context, requestContext.task);
-    new TurnPublisher(announcer, requestContext).task(requestContext);
-    return announcer;
-  }
-
   /** A task recorded as submitted whose turn was not queued ends failed, so that it does not wait forever. */
-  private async settleUnqueued(requestContext: RequestContext, announcer: TurnRecorder): Promise<void> {
-    const recorder = this.recorders.create(requestContext.taskId, requestContext.context, announcer.task);
-    new TurnPublisher(recorder, requestContext).status(TaskState.TASK_STATE_FAILED, NOT_QUEUED_TEXT);
-    await recorder.settled().catch((error: Error) => {
+  private async settleUnqueued(requestContext: RequestContext, submitted: Task): Promise<void> {
+    await this.lifecycle.fail(submitted, requestContext.context, NOT_QUEUED_TEXT).catch((error: Error) => {
       // The orphaned-task sweep settles it once the store is back.
       this.logger.warn({ taskId: requestContext.taskId, err: error.message }, 'could not mark the unqueued task failed');
     });

@@ -4,8 +4,8 @@ import type { TaskStore } from '../task-store/task-store.interface';
 
 /**
  * The request handler's view of the task store. Reads fall through to the durable store; writes stay
- * with the request that made them. The worker recording a turn is the only writer of task state:
- * the handler replays the turn's events through its own ResultManager only to shape this request's
+ * with the request that made them. The task lifecycle (TaskLifecycle) is the only writer of task
+ * state: the handler replays the turn's events through its own ResultManager only to shape this request's
  * answer, and writing those replays back would apply every event twice. The request's own copy is
  * kept by reference, not cloned as the SDK's in-memory store does: only this request's handler and
  * ResultManager touch it, and it is dropped with the request.

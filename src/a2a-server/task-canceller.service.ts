@@ -2,8 +2,7 @@ import { Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TurnPublisher } from '../agents/turn-publisher';
-import { TurnRecorderFactory } from '../agents/turns/turn-recorder.factory';
+import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
@@ -15,7 +14,7 @@ const RUNNING_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, Ta
  * Cancels a task from any replica. A running turn is told through the cancel signals and given
  * `cancel_grace_ms` to stop and publish `canceled` itself; a task with no turn running (waiting for
  * input), or whose turn does not stop in time (its worker is gone), is marked canceled from here,
- * through the same recorder a worker uses.
+ * through the task lifecycle.
  */
 @Injectable()
 export class TaskCanceller {
@@ -24,7 +23,7 @@ export class TaskCanceller {
   constructor(
     @Inject(CANCEL_SIGNALS) private readonly signals: CancelSignals,
     @Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream,
-    private readonly recorders: TurnRecorderFactory,
+    private readonly lifecycle: TaskLifecycle,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.graceMs = config.get('a2a', { infer: true }).cancel_grace_ms;
@@ -35,9 +34,7 @@ export class TaskCanceller {
     await this.signals.request(task.id);
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (RUNNING_STATES.includes(state) && (await this.turnEnds(task.id, from))) return;
-    const recorder = this.recorders.create(task.id, context, task);
-    new TurnPublisher(recorder, { taskId: task.id, contextId: task.contextId }).status(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
-    await recorder.settled();
+    await this.lifecycle.cancel(task, context);
   }
 
   /** True when a terminal event follows `from` within the grace period. */

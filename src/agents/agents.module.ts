@@ -11,7 +11,7 @@ import { TOOL_PROVIDERS, ToolProvider } from './tools/tool-provider.interface';
 import { PushDeliveryJob } from './push/push-delivery.job';
 import { PushNotifier } from './push/push-notifier.service';
 import { OrphanedTaskSweepJob } from './turns/orphaned-task-sweep.job';
-import { TurnRecorderFactory } from './turns/turn-recorder.factory';
+import { TaskLifecycle } from './turns/task-lifecycle.service';
 import { TurnRunner } from './turns/turn-runner.service';
 
 @Module({
@@ -20,7 +20,7 @@ import { TurnRunner } from './turns/turn-runner.service';
     AgentRegistry,
     PushNotifier,
     PushDeliveryJob,
-    TurnRecorderFactory,
+    TaskLifecycle,
     TurnRunner,
     OrphanedTaskSweepJob,
     ToolPipeline,
@@ -31,6 +31,6 @@ import { TurnRunner } from './turns/turn-runner.service';
       useFactory: (mcp: McpToolSource, builtin: BuiltinToolProvider): ToolProvider[] => [new McpToolProvider(mcp), builtin],
     },
   ],
-  exports: [AgentRegistry, TurnRecorderFactory, BuiltinToolProvider, ToolPipeline],
+  exports: [AgentRegistry, TaskLifecycle, BuiltinToolProvider, ToolPipeline],
 })
 export class AgentsModule {}

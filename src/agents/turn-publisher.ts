@@ -1,4 +1,4 @@
-import { Artifact, Message, Part, Role, TaskState } from '@a2a-js/sdk';
+import { Artifact, Message, Part, Role, Task, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 
@@ -24,6 +24,19 @@ export interface TaskIds {
   contextId: string;
 }
 
+/** The task as it stands, submitted, the caller's message last in its history; `metadata` is merged into the task's. */
+export function submittedTask({ taskId, contextId, task, userMessage }: RequestContext, metadata: Record<string, unknown> = {}): Task {
+  const history = task?.history ?? [];
+  return {
+    id: taskId,
+    contextId,
+    status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+    history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
+    artifacts: task?.artifacts ?? [],
+    metadata: { ...task?.metadata, ...metadata },
+  };
+}
+
 /** Builds the SDK's execution events for one turn, so executors only say what happens. */
 export class TurnPublisher {
   constructor(
@@ -31,19 +44,9 @@ export class TurnPublisher {
     private readonly ids: TaskIds,
   ) {}
 
-  /** The turn's first event: the task as it stands, the caller's message last in its history; `metadata` is merged into the task's. */
-  task({ taskId, contextId, task, userMessage }: RequestContext, metadata: Record<string, unknown> = {}): void {
-    const history = task?.history ?? [];
-    this.bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-        history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
-        artifacts: task?.artifacts ?? [],
-        metadata: { ...task?.metadata, ...metadata },
-      }),
-    );
+  /** The turn's first event: the task as submitted (submittedTask). */
+  task(requestContext: RequestContext, metadata: Record<string, unknown> = {}): void {
+    this.bus.publish(AgentEvent.task(submittedTask(requestContext, metadata)));
   }
 
   status(state: TaskState, text?: string): void {

@@ -2,10 +2,11 @@ import { Logger } from '@nestjs/common';
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RedisService } from '../redis/redis.service';
-import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore } from './task-store.interface';
+import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore, TaskWrite } from './task-store.interface';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
-import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+import { taskWrite } from './versioned-task-store.base';
+import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 
 /**
  * Serves `load` from task snapshots cached in Redis, in front of a durable store that stays the
@@ -40,10 +41,12 @@ export class CachedTaskStore implements TaskStore {
     await this.refresh(taskScope(context), await this.inner.saveVersioned(task, context));
   }
 
-  async saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task> {
-    const stored = await this.inner.saveUnlessEndedVersioned(task, context);
-    await this.refresh(taskScope(context), stored);
-    return stored.task;
+  async saveUnlessEnded(task: Task, context: ServerCallContext): Promise<TaskWrite> {
+    return this.refreshed(context, await this.inner.saveUnlessEndedVersioned(task, context));
+  }
+
+  async saveUnlessTurnRecorded(task: Task, messageId: string, context: ServerCallContext): Promise<TaskWrite> {
+    return this.refreshed(context, await this.inner.saveUnlessTurnRecordedVersioned(task, messageId, context));
   }
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -63,6 +66,12 @@ export class CachedTaskStore implements TaskStore {
       await this.cache.evict(taskIds).catch((error: Error) => this.warn('evict', taskIds.join(','), error));
       await onEvicted?.(taskIds);
     });
+  }
+
+  /** A conditional write's outcome, once the cache holds what the store holds. */
+  private async refreshed(context: ServerCallContext, stored: VersionedTaskWrite): Promise<TaskWrite> {
+    await this.refresh(taskScope(context), stored);
+    return taskWrite(stored);
   }
 
   private async refresh(scope: TaskScope, versioned: VersionedTask): Promise<void> {

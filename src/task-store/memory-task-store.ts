@@ -6,7 +6,7 @@ import { compareListPositions, ListFilter, listFilter, ListPosition, listRespons
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { isTerminal, stateName } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
-import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 
 interface Entry {
   scope: TaskScope;
@@ -34,12 +34,12 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     return this.write(task, scope, existing);
   }
 
-  async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
-    const scope = taskScope(context);
-    const existing = this.entries.get(task.id);
-    if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
-    if (existing && isTerminal(existing.task)) return { task: Task.fromJSON(existing.data), version: existing.version };
-    return this.write(task, scope, existing);
+  async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite> {
+    return this.saveUnless(task, context, (stored) => isTerminal(stored));
+  }
+
+  async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
+    return this.saveUnless(task, context, (stored) => isTerminal(stored) || stored.history.some((message) => message.messageId === messageId));
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -86,6 +86,15 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     for (const id of evicted) this.entries.delete(id);
     if (evicted.length > 0) await onEvicted?.(evicted);
     return evicted.length;
+  }
+
+  /** Writes the task unless the stored one meets `keep`; tells whether it wrote. */
+  private saveUnless(task: Task, context: ServerCallContext, keep: (stored: Task) => boolean): VersionedTaskWrite {
+    const scope = taskScope(context);
+    const existing = this.entries.get(task.id);
+    if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
+    if (existing && keep(existing.task)) return { task: Task.fromJSON(existing.data), version: existing.version, written: false };
+    return { ...this.write(task, scope, existing), written: true };
   }
 
   private visible(taskId: string, context: ServerCallContext): Entry | undefined {

@@ -10,7 +10,7 @@ import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
 import { taskScope, TaskScope } from './task-scope';
 import { stateName, TERMINAL_STATE_NAMES } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
-import type { VersionedTask, VersionedTaskStore } from './versioned-task-store.interface';
+import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 
 /** Tasks deleted per retention statement, bounding lock time and the size of one eviction notice. */
 const RETENTION_BATCH = 500;
@@ -26,7 +26,16 @@ const UPSERT_ANY = `
   WHERE tasks.tenant = EXCLUDED.tenant AND tasks.owner = EXCLUDED.owner`;
 const UPSERT = `${UPSERT_ANY} RETURNING version`;
 /** The same, leaving a terminal row as it is. */
-const UPSERT_UNLESS_ENDED = `${UPSERT_ANY} AND tasks.state NOT IN (${TERMINAL_STATE_NAMES.map((name) => `'${name}'`).join(', ')}) RETURNING version`;
+const UNLESS_ENDED = `${UPSERT_ANY} AND tasks.state NOT IN (${TERMINAL_STATE_NAMES.map((name) => `'${name}'`).join(', ')})`;
+const UPSERT_UNLESS_ENDED = `${UNLESS_ENDED} RETURNING version`;
+/** The same, also leaving a row whose history holds message $8 (`[{"messageId": ...}]`) as it is. */
+const UPSERT_UNLESS_TURN_RECORDED = `${UNLESS_ENDED} AND NOT (tasks.data->'history' @> $8::jsonb) RETURNING version`;
+/** Names of the hot statements, by text. */
+const STATEMENT_NAMES = new Map([
+  [UPSERT, 'task-upsert'],
+  [UPSERT_UNLESS_ENDED, 'task-upsert-unless-ended'],
+  [UPSERT_UNLESS_TURN_RECORDED, 'task-upsert-unless-turn-recorded'],
+]);
 
 /** Serializes retention runs across replicas, so that two never both delete the same excess. */
 const RETENTION_LOCK = Prisma.sql`hashtext('switchboard:task-retention')`;
@@ -55,13 +64,12 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     return written;
   }
 
-  /** One statement: the upsert skips a terminal row, and only then is the row read back. */
-  async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
-    const written = await this.upsert(task, taskScope(context), UPSERT_UNLESS_ENDED);
-    if (written) return written;
-    const stored = await this.loadVersioned(task.id, context);
-    if (!stored) throw new TaskScopeConflictError(task.id);
-    return stored;
+  async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite> {
+    return this.conditionalSave(task, context, UPSERT_UNLESS_ENDED);
+  }
+
+  async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
+    return this.conditionalSave(task, context, UPSERT_UNLESS_TURN_RECORDED, [JSON.stringify([{ messageId }])]);
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -149,15 +157,24 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     return rows.map((row) => row.id);
   }
 
+  /** One statement: the upsert skips a row that fails its condition, and only then is the row read back. */
+  private async conditionalSave(task: Task, context: ServerCallContext, sql: string, conditionValues: unknown[] = []): Promise<VersionedTaskWrite> {
+    const written = await this.upsert(task, taskScope(context), sql, conditionValues);
+    if (written) return { ...written, written: true };
+    const stored = await this.loadVersioned(task.id, context);
+    if (!stored) throw new TaskScopeConflictError(task.id);
+    return { ...stored, written: false };
+  }
+
   /**
-   * Runs an upsert (UPSERT or UPSERT_UNLESS_ENDED) as a hot statement; undefined when the id belongs
-   * to another scope or the stored row fails the statement's condition.
+   * Runs one of the upserts above as a hot statement; undefined when the id belongs to another scope
+   * or the stored row fails the statement's condition (whose values follow the task's).
    */
-  private async upsert(task: Task, scope: TaskScope, sql: string): Promise<VersionedTask | undefined> {
+  private async upsert(task: Task, scope: TaskScope, sql: string, conditionValues: unknown[] = []): Promise<VersionedTask | undefined> {
     const data = Task.toJSON(task);
     const stored = Task.fromJSON(data);
-    const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data)];
-    const [row] = await this.prisma.hotQuery<{ version: number }>(sql === UPSERT ? 'task-upsert' : 'task-upsert-unless-ended', sql, values);
+    const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data), ...conditionValues];
+    const [row] = await this.prisma.hotQuery<{ version: number }>(STATEMENT_NAMES.get(sql)!, sql, values);
     return row && { task: stored, version: row.version };
   }
 }

@@ -26,6 +26,12 @@ export interface ScopedTask {
   scope: TaskScope;
 }
 
+/** What the store holds after a conditional write, and whether that write happened. */
+export interface TaskWrite {
+  task: Task;
+  written: boolean;
+}
+
 /** Called with the ids of each batch of evicted tasks, after the batch is durably gone. */
 export type EvictionListener = (taskIds: string[]) => Promise<void>;
 
@@ -40,10 +46,17 @@ export type EvictionListener = (taskIds: string[]) => Promise<void>;
 export interface TaskStore extends A2aTaskStore {
   /**
    * Writes the task (creating it if absent) unless the stored one has reached a terminal state, in
-   * one atomic step; returns what the store holds afterwards. How a turn records its progress
-   * without ever overwriting a cancel. TaskScopeConflictError when the id belongs to another scope.
+   * one atomic step; returns what the store holds afterwards, and whether it wrote. How a turn
+   * records its progress without ever overwriting a cancel. TaskScopeConflictError when the id
+   * belongs to another scope.
    */
-  saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task>;
+  saveUnlessEnded(task: Task, context: ServerCallContext): Promise<TaskWrite>;
+  /**
+   * saveUnlessEnded, also leaving the stored task as it is when its history already holds message
+   * `messageId`: that message's turn is recorded already (by its worker), and writing the task as
+   * submitted would move it backwards. How a turn is submitted: once, and never after it started.
+   */
+  saveUnlessTurnRecorded(task: Task, messageId: string, context: ServerCallContext): Promise<TaskWrite>;
   /** Number of tasks in each state across all tenants, keyed by the wire name (`TASK_STATE_WORKING`). */
   countByState(): Promise<Record<string, number>>;
   /** Tasks of every scope in one of `states` that were not written for `idleMs`, least recently written first. */

@@ -1,12 +1,14 @@
 import type { Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import type { VersionedTask } from './versioned-task-store.interface';
+import type { TaskWrite } from './task-store.interface';
+import type { VersionedTask, VersionedTaskWrite } from './versioned-task-store.interface';
 
-/** Derives the SDK-facing reads and writes (load, save, saveUnlessEnded) from their versioned forms. */
+/** Derives the SDK-facing reads and writes (load, save, saveUnlessEnded, saveUnlessTurnRecorded) from their versioned forms. */
 export abstract class VersionedTaskStoreBase {
   abstract loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   abstract saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
-  abstract saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
+  abstract saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite>;
+  abstract saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite>;
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     return (await this.loadVersioned(taskId, context))?.task;
@@ -16,7 +18,16 @@ export abstract class VersionedTaskStoreBase {
     await this.saveVersioned(task, context);
   }
 
-  async saveUnlessEnded(task: Task, context: ServerCallContext): Promise<Task> {
-    return (await this.saveUnlessEndedVersioned(task, context)).task;
+  async saveUnlessEnded(task: Task, context: ServerCallContext): Promise<TaskWrite> {
+    return taskWrite(await this.saveUnlessEndedVersioned(task, context));
   }
+
+  async saveUnlessTurnRecorded(task: Task, messageId: string, context: ServerCallContext): Promise<TaskWrite> {
+    return taskWrite(await this.saveUnlessTurnRecordedVersioned(task, messageId, context));
+  }
+}
+
+/** A versioned write as the SDK-facing interface tells it. */
+export function taskWrite({ task, written }: VersionedTaskWrite): TaskWrite {
+  return { task, written };
 }

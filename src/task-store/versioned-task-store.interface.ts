@@ -8,6 +8,10 @@ export interface VersionedTask {
   version: number;
 }
 
+export interface VersionedTaskWrite extends VersionedTask {
+  written: boolean;
+}
+
 /**
  * A TaskStore that tells which version each read and write saw, so a cache in front of it can order
  * snapshots and never replace a newer one with an older one.
@@ -15,5 +19,6 @@ export interface VersionedTask {
 export interface VersionedTaskStore extends TaskStore {
   loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
-  saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
+  saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite>;
+  saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite>;
 }

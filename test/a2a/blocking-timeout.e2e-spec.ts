@@ -1,13 +1,27 @@
 /**
  * A blocking send has a deadline (`a2a.blocking_timeout_secs`): past it the call answers with the
  * task as it stands, not yet ended, and the turn goes on. In every dialect; and with no worker to
- * take the turn, the answer is the task recorded as submitted.
+ * take the turn, the answer is the task recorded as submitted, unless a worker took the turn
+ * meanwhile: the task never goes back to submitted, in the store or on its stream.
  */
 import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import { TurnPublisher } from '../../src/agents/turn-publisher';
+import { TaskLifecycle } from '../../src/agents/turns/task-lifecycle.service';
+import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor';
+import { SendAcceptance } from '../../src/a2a-server/send-acceptance';
+import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
+import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JobName } from '../../src/queue/queue.constants';
+import { CANCEL_SIGNALS } from '../../src/task-store/cancel-signals.interface';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/task-store/task-event-stream.interface';
+import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { stateOf } from './support/service-processes';
 import { asTask, Binding, sdkClient, userMessage } from './support/sdk-client';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -85,5 +99,39 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
     const stored: Task = await client.getTask({ id: task.id, tenant: '' });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     expect(stored.history.map((message) => message.messageId)).toEqual([request.message!.messageId]);
+  });
+
+  it('keeps the task a worker took meanwhile: a late submit neither overwrites it nor goes back on its stream', async () => {
+    const app = service.app;
+    const lifecycle = app.get(TaskLifecycle, { strict: false });
+    const queue = app.get<JobQueue>(JOB_QUEUE, { strict: false });
+    const stream = app.get<TaskEventStream>(TASK_EVENT_STREAM, { strict: false });
+    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, new SendAcceptance());
+    const context = new ServerCallContext();
+    const request = userMessage('race me');
+    const taskId = randomUUID();
+    const requestContext = new RequestContext(request, taskId, randomUUID(), context);
+
+    // The API accepts the blocking send: its turn is queued, its task not recorded yet.
+    await executor.execute(requestContext, new DefaultExecutionEventBus());
+    expect(await queue.isPending(JobName.AgentTurn, agentTurnJobId(taskId, request.message!.messageId))).toBe(true);
+    // A worker takes the turn and records its first events...
+    const recorder = await lifecycle.recordTurn(taskId, context);
+    const publish = new TurnPublisher(recorder, requestContext);
+    publish.task(requestContext);
+    publish.status(TaskState.TASK_STATE_WORKING);
+    await recorder.settled();
+    // ...just as the send's deadline passes and the API records the task as submitted.
+    const answered = await executor.announceQueued(context);
+
+    expect(answered?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect((await app.get<TaskStore>(TASK_STORE, { strict: false }).load(taskId, context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const end = await stream.tail(taskId);
+    const states: (TaskState | undefined)[] = [];
+    for await (const { id, event } of stream.read(taskId, {})) {
+      states.push(event.payload?.$case === 'task' ? event.payload.value.status?.state : stateOf(event));
+      if (id === end) break;
+    }
+    expect(states).toEqual([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]);
   });
 });

@@ -17,7 +17,7 @@ import { PUSH_CONFIG_STORE } from '../../task-store/push-config-store.token';
 import { callerScopeOf } from '../turns/caller-scope';
 
 /** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
-export interface PushTargets {
+interface PushTargets {
   caller: CallerScope;
   configs: StoredPushNotificationConfig[];
 }
@@ -44,14 +44,20 @@ export class PushNotifier {
     this.retry = { attempts: push.max_attempts, backoffMs: push.backoff_ms };
   }
 
-  async targets(taskId: string, context: ServerCallContext): Promise<PushTargets> {
+  private async targets(taskId: string, context: ServerCallContext): Promise<PushTargets> {
     const configs = this.configs.loadWithMetadata
       ? await this.configs.loadWithMetadata(taskId, context)
       : (await this.configs.load(taskId, context)).map((config) => ({ config, wireVersion: A2A_LEGACY_PROTOCOL_VERSION }));
     return { caller: callerScopeOf(context), configs };
   }
 
-  async notify({ caller, configs }: PushTargets, event: StreamResponse, task: Task): Promise<void> {
+  /** Reads the task's webhooks, then queues a delivery of each event to each. */
+  async notifyAll(taskId: string, context: ServerCallContext, events: StreamResponse[], task: Task): Promise<void> {
+    const targets = await this.targets(taskId, context);
+    for (const event of events) await this.notify(targets, event, task);
+  }
+
+  private async notify({ caller, configs }: PushTargets, event: StreamResponse, task: Task): Promise<void> {
     for (const { config, wireVersion } of configs) {
       const { body, contentType } = (this.serializers[wireVersion] ?? this.current).serialize(event, task);
       await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller, body, contentType }, { retry: this.retry });

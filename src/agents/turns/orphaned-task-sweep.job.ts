@@ -7,9 +7,8 @@ import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { OnJob } from '../../queue/on-job.decorator';
 import { JobName } from '../../queue/queue.constants';
 import { TASK_STORE, TaskStore } from '../../task-store/task-store.interface';
-import { TurnPublisher } from '../turn-publisher';
 import { callContextOf } from './caller-scope';
-import { TurnRecorderFactory } from './turn-recorder.factory';
+import { TaskLifecycle } from './task-lifecycle.service';
 
 /** States in which a task waits on a turn; input- and auth-required ones wait on their client. */
 const TURN_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
@@ -20,8 +19,8 @@ export const ORPHANED_TEXT = 'The task was left without a turn to run it (a stor
 /**
  * The periodic sweep of orphaned tasks: a task submitted or working that has not been written for
  * `tasks.orphan_sweep_secs` and whose turn is neither queued nor running (its enqueue was lost, its
- * job failed before it could record an end) is failed, with a status saying so, through the same
- * recorder a turn uses (stream, webhooks). A turn is found by its job id, from the task's latest
+ * job failed before it could record an end) is failed, with a status saying so, through the task
+ * lifecycle (stream, webhooks). A turn is found by its job id, from the task's latest
  * user message.
  */
 @Injectable()
@@ -32,7 +31,7 @@ export class OrphanedTaskSweepJob {
   constructor(
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    private readonly recorders: TurnRecorderFactory,
+    private readonly lifecycle: TaskLifecycle,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.idleMs = config.get('tasks', { infer: true }).orphan_sweep_secs * 1000;
@@ -43,9 +42,7 @@ export class OrphanedTaskSweepJob {
     let settled = 0;
     for (const { task, scope } of await this.store.findIdle({ states: TURN_STATES, idleMs: this.idleMs, limit: SWEEP_BATCH })) {
       if (await this.turnPending(task)) continue;
-      const recorder = this.recorders.create(task.id, callContextOf({ tenant: scope.tenant, userName: scope.owner, authenticated: true }), task);
-      new TurnPublisher(recorder, { taskId: task.id, contextId: task.contextId }).status(TaskState.TASK_STATE_FAILED, ORPHANED_TEXT);
-      await recorder.settled();
+      await this.lifecycle.fail(task, callContextOf({ tenant: scope.tenant, userName: scope.owner, authenticated: true }), ORPHANED_TEXT);
       this.logger.warn({ taskId: task.id, state: task.status?.state }, 'orphaned task failed: its turn was neither queued nor running');
       settled++;
     }

@@ -9,8 +9,8 @@ import {
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
-import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
-import type { TaskStore } from '../../task-store/task-store.interface';
+import { TERMINAL_TASK_STATES } from '../../task-store/task-states';
+import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import type { PushNotifier } from '../push/push-notifier.service';
 import { TurnPublisher } from '../turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
@@ -49,11 +49,12 @@ export interface TurnRecorderDeps {
 }
 
 /**
- * The one writer of a task while a turn runs. Each event goes through the SDK's ResultManager (the
- * SDK's own merge rules) into a snapshot held in memory, which is saved at the turn's first event,
- * at every interrupted or terminal state and at checkpoints; then the event is published on the
- * task's stream for every replica's subscribers, and to the task's webhooks. A task that reached a
- * terminal state is never rewritten: a turn that finds it so (canceled meanwhile) stops recording.
+ * How the task lifecycle (TaskLifecycle) writes a task's events. Each event goes through the SDK's
+ * ResultManager (the SDK's own merge rules) into a snapshot held in memory, which is saved at the
+ * turn's first event, at every interrupted or terminal state and at checkpoints; then the event is
+ * published on the task's stream for every replica's subscribers, and to the task's webhooks. A
+ * task that reached a terminal state is never rewritten: a turn that finds it so (canceled
+ * meanwhile) stops recording.
  *
  * It is the SDK's ExecutionEventBus, so executors publish to it directly; events are recorded in
  * order, in batches (those published while the previous batch was being recorded), and `settled()`
@@ -175,8 +176,9 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (responses.length === 0) return;
     if (mustSave) {
       const kept = await this.write('save', () => this.save());
-      if (kept && isTerminal(kept) && kept.status?.state !== this.buffer.current?.status?.state) {
-        this.closing = this.endedWith = kept.status!.state;
+      // Not written, yet ended as this turn ends it: an earlier try of this save reached the store.
+      if (kept && !kept.written && kept.task.status?.state !== this.buffer.current?.status?.state) {
+        this.closing = this.endedWith = kept.task.status!.state;
         this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
         return;
       }
@@ -195,8 +197,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
 
   /** The task's webhooks are read for every batch: one registered mid-turn hears every event recorded after it. */
   private async notify(responses: StreamResponse[]): Promise<void> {
-    const targets = await this.deps.push.targets(this.taskId, this.context);
-    for (const response of responses) await this.deps.push.notify(targets, response, this.buffer.current!);
+    await this.deps.push.notifyAll(this.taskId, this.context, responses, this.buffer.current!);
   }
 
   /** Runs one write of the batch, trying it again while the store is unreachable. */
@@ -230,7 +231,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   }
 
   /** Writes the snapshot unless the task ended meanwhile (canceled); returns what the store holds afterwards. */
-  private async save(): Promise<Task | undefined> {
+  private async save(): Promise<TaskWrite | undefined> {
     const snapshot = this.buffer.current;
     if (!snapshot) return undefined;
     this.lastSave = Date.now();

@@ -10,7 +10,7 @@ import { TurnPublisher } from '../turn-publisher';
 import { callContextOf } from './caller-scope';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { TurnRecorder } from './turn-recorder';
-import { TurnRecorderFactory } from './turn-recorder.factory';
+import { TaskLifecycle } from './task-lifecycle.service';
 
 /** What a client is told when a turn's task or events could not be stored. */
 export const NOT_RECORDED_TEXT = 'The task could not be saved while its store was unavailable; send the message again.';
@@ -31,7 +31,7 @@ export class TurnRunner {
 
   constructor(
     private readonly agents: AgentRegistry,
-    private readonly recorders: TurnRecorderFactory,
+    private readonly lifecycle: TaskLifecycle,
     @Inject(CANCEL_SIGNALS) private readonly cancelSignals: CancelSignals,
   ) {}
 
@@ -47,13 +47,13 @@ export class TurnRunner {
     const request = SendMessageRequest.fromJSON(payload.request);
     let recorder: TurnRecorder | undefined;
     try {
-      recorder = await this.recorders.forTurn(payload.taskId, context, { announced: payload.announced });
+      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced });
       await this.runRecorded(payload, attempt, { request, context }, recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
       this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
       const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
-      await (recorder ?? this.recorders.create(payload.taskId, context, undefined)).abandon(requestContext, NOT_RECORDED_TEXT);
+      await this.lifecycle.abandon(requestContext, NOT_RECORDED_TEXT, recorder);
       throw error;
     }
   }

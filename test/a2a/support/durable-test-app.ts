@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Environment } from '../../../src/config/config.loader';
+import type { SwitchboardConfig } from '../../../src/config/config.schema';
 import { writeConfigFile } from '../../support/config-file';
 import { startTestApp, testConfig } from '../../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../../support/test-database';
@@ -9,6 +10,8 @@ export interface DurableTestApp {
   app: NestFastifyApplication;
   url: string;
   database: TestDatabase;
+  /** What it was started with: a worker started with the same config serves it. */
+  config: SwitchboardConfig;
   close(): Promise<void>;
 }
 
@@ -16,19 +19,19 @@ export interface DurableTestApp {
 export async function startDurableTestApp(env: Environment = {}): Promise<DurableTestApp> {
   const database = await createTestDatabase();
   const redisPrefix = testRedisPrefix();
-  const { app, url } = await startTestApp(
-    testConfig({
-      SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML),
-      DATABASE_URL: database.url,
-      REDIS_URL: testRedisUrl(),
-      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
-      ...env,
-    }),
-  );
+  const config = testConfig({
+    SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML),
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+    ...env,
+  });
+  const { app, url } = await startTestApp(config);
   return {
     app,
     url,
     database,
+    config,
     async close() {
       await app.close();
       await deleteRedisKeys(redisPrefix);

@@ -188,17 +188,20 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
     describe('saveUnlessEnded', () => {
       it('creates a task, then replaces it while it is active', async () => {
-        expect((await store.saveUnlessEnded(makeTask('t1', { history: ['a'] }), alice)).history).toHaveLength(1);
+        const created = await store.saveUnlessEnded(makeTask('t1', { history: ['a'] }), alice);
+        expect(created.written).toBe(true);
+        expect(created.task.history).toHaveLength(1);
         const replaced = await store.saveUnlessEnded(makeTask('t1', { history: ['a', 'b'], state: TaskState.TASK_STATE_COMPLETED }), alice);
-        expect(replaced.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(replaced).toMatchObject({ written: true, task: { status: { state: TaskState.TASK_STATE_COMPLETED } } });
         expect((await store.load('t1', alice))!.history).toHaveLength(2);
       });
 
       it('never rewrites a terminal task, and answers with the stored one', async () => {
         await store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice);
         const kept = await store.saveUnlessEnded(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, history: ['late'] }), alice);
-        expect(kept.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-        expect(await store.load('t1', alice)).toEqual(kept);
+        expect(kept.written).toBe(false);
+        expect(kept.task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+        expect(await store.load('t1', alice)).toEqual(kept.task);
       });
 
       it('never undoes a cancel that races with the turn\'s writes', async () => {
@@ -213,6 +216,37 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         await expect(store.saveUnlessEnded(makeTask('t1'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
         await store.save(makeTask('t2', { state: TaskState.TASK_STATE_FAILED }), alice);
         await expect(store.saveUnlessEnded(makeTask('t2'), bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
+      });
+    });
+
+    describe('saveUnlessTurnRecorded', () => {
+      const submitted = (history: string[]) => makeTask('t1', { state: TaskState.TASK_STATE_SUBMITTED, history });
+
+      it('creates a task, and submits a later message of it', async () => {
+        expect(await store.saveUnlessTurnRecorded(submitted(['a']), 'm-t1-a', alice)).toMatchObject({ written: true, task: { history: [{ messageId: 'm-t1-a' }] } });
+        await store.save(makeTask('t1', { state: TaskState.TASK_STATE_INPUT_REQUIRED, history: ['a'] }), alice);
+        const next = await store.saveUnlessTurnRecorded(submitted(['a', 'b']), 'm-t1-b', alice);
+        expect(next).toMatchObject({ written: true, task: { status: { state: TaskState.TASK_STATE_SUBMITTED } } });
+        expect((await store.load('t1', alice))!.history).toHaveLength(2);
+      });
+
+      it('never moves back a task whose turn recorded the message already, and answers with the stored one', async () => {
+        const working = makeTask('t1', { state: TaskState.TASK_STATE_WORKING, history: ['a'], artifacts: ['partial'] });
+        await store.saveUnlessEnded(working, alice);
+        const kept = await store.saveUnlessTurnRecorded(submitted(['a']), 'm-t1-a', alice);
+        expect(kept.written).toBe(false);
+        expect(kept.task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+        expect(await store.load('t1', alice)).toEqual(kept.task);
+      });
+
+      it('never rewrites a terminal task', async () => {
+        await store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice);
+        expect(await store.saveUnlessTurnRecorded(submitted(['b']), 'm-t1-b', alice)).toMatchObject({ written: false, task: { status: { state: TaskState.TASK_STATE_CANCELED } } });
+      });
+
+      it('refuses a task id of another scope', async () => {
+        await store.save(makeTask('t1'), alice);
+        await expect(store.saveUnlessTurnRecorded(submitted(['b']), 'm-t1-b', bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
       });
     });
 

@@ -1,0 +1,108 @@
+import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { SwitchboardConfig } from '../../config/config.schema';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../../task-store/task-event-stream.interface';
+import { TASK_STORE, TaskStore, TaskWrite } from '../../task-store/task-store.interface';
+import { PushNotifier } from '../push/push-notifier.service';
+import { submittedTask, TurnPublisher } from '../turn-publisher';
+import { TurnNotRecordedError } from './turn-not-recorded.error';
+import { TurnRecorder } from './turn-recorder';
+import { retryStoreCall, StoreRetryPolicy } from './store-retry';
+
+/** Waits between tries of a failed write: from 200 ms, doubling, up to 5 s. */
+const WRITE_BACKOFF = { baseMs: 200, maxMs: 5_000 };
+/** Writes made while a client waits for the answer (submitting a task, a cancel) fail at once: the client may retry. */
+const NO_RETRY: StoreRetryPolicy = { ...WRITE_BACKOFF, deadlineMs: 0 };
+
+export interface TurnOptions {
+  /** The task's first event of this turn was already recorded (by the API). */
+  announced?: boolean;
+}
+
+/**
+ * The only writer of task state, on the API and on workers alike: it submits a send's task, records
+ * a turn's events (TurnRecorder), cancels, and fails a task left without a turn. Every write is
+ * conditional (TaskStore's `saveUnlessEnded`, `saveUnlessTurnRecorded`), so no writer undoes
+ * another's: an ended task is never rewritten, and a submit never moves a turn's task backwards.
+ */
+@Injectable()
+export class TaskLifecycle {
+  private readonly logger = new Logger(TaskLifecycle.name);
+  /** How a turn on a worker tries failed writes again. */
+  private readonly turnRetry: StoreRetryPolicy;
+
+  constructor(
+    @Inject(TASK_STORE) private readonly store: TaskStore,
+    @Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream,
+    private readonly push: PushNotifier,
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
+    this.turnRetry = { ...WRITE_BACKOFF, deadlineMs: config.get('tasks', { infer: true }).write_retry_secs * 1000 };
+  }
+
+  /**
+   * Records a send's task as submitted, its message last in its history, unless the task ended or
+   * that message's turn is recorded already (its worker got there first): a submit racing with its
+   * turn never overwrites it. Returns what the store holds, and whether this submit wrote it.
+   */
+  async submit(requestContext: RequestContext): Promise<TaskWrite> {
+    return this.store.saveUnlessTurnRecorded(submittedTask(requestContext), requestContext.userMessage.messageId, requestContext.context);
+  }
+
+  /**
+   * Puts a task this request submitted on its stream and to its webhooks. Only before its turn is
+   * queued: no worker's event may precede it, or stream readers would see the task go backwards.
+   */
+  async announce({ taskId, context }: RequestContext, submitted: Task): Promise<void> {
+    const events: StreamResponse[] = [{ payload: { $case: 'task', value: submitted } }];
+    await this.stream.publish(taskId, events, { close: false });
+    await this.push.notifyAll(taskId, context, events, submitted).catch((error: Error) => {
+      this.logger.error({ taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
+    });
+  }
+
+  /**
+   * A recorder for a turn running on a worker, starting from the task as stored: its reads and
+   * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
+   * fail with TurnNotRecordedError.
+   */
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false }: TurnOptions = {}): Promise<TurnRecorder> {
+    const load = () => this.store.load(taskId, context);
+    const existing = await retryStoreCall(load, this.turnRetry, (error, failures, delayMs) => {
+      this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');
+    }).catch((error: unknown) => {
+      throw new TurnNotRecordedError(taskId, error);
+    });
+    return this.recorder(taskId, context, existing, this.turnRetry, announced);
+  }
+
+  /** Marks a task canceled (stream and webhooks too), unless it ended meanwhile. */
+  cancel(task: Task, context: ServerCallContext): Promise<void> {
+    return this.end(task, context, TaskState.TASK_STATE_CANCELED, 'Task canceled.');
+  }
+
+  /** Marks a task failed with `text` (stream and webhooks too), unless it ended meanwhile: a task whose turn cannot run. */
+  fail(task: Task, context: ServerCallContext, text: string): Promise<void> {
+    return this.end(task, context, TaskState.TASK_STATE_FAILED, text);
+  }
+
+  /**
+   * Tells the task's stream that its turn failed, writing nothing (the store is what failed): see
+   * TurnRecorder.abandon. `recorder` is the turn's, when it got one.
+   */
+  abandon(requestContext: RequestContext, text: string, recorder?: TurnRecorder): Promise<void> {
+    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined, NO_RETRY)).abandon(requestContext, text);
+  }
+
+  private async end(task: Task, context: ServerCallContext, state: TaskState, text: string): Promise<void> {
+    const recorder = this.recorder(task.id, context, task, NO_RETRY);
+    new TurnPublisher(recorder, { taskId: task.id, contextId: task.contextId }).status(state, text);
+    await recorder.settled();
+  }
+
+  private recorder(taskId: string, context: ServerCallContext, existing: Task | undefined, writeRetry: StoreRetryPolicy, announced = false): TurnRecorder {
+    return new TurnRecorder({ store: this.store, stream: this.stream, push: this.push, writeRetry }, taskId, context, existing, announced);
+  }
+}
