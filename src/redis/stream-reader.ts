@@ -117,6 +117,8 @@ export class StreamReader {
     // connection (a Redis restart): every follower checks its stream before following it again.
     connection.on('close', () => {
       this.epoch++;
+      // A wake-up sent before a Redis restart may be gone with its data.
+      this.woken = false;
       this.disrupt(new Error('the connection to Redis was lost'));
     });
     return connection;
