@@ -15,7 +15,7 @@ describeTaskEventStreamContract('redis', async () => {
   };
 });
 
-describe('RedisTaskEventStream connections', () => {
+describe('RedisTaskEventStream expiry', () => {
   const namespace = new RedisNamespace();
   const redis = namespace.connect();
   const stream = new RedisTaskEventStream(redis, 1_000);
