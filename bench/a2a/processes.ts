@@ -109,7 +109,7 @@ export function rssMb(pid: number): number | undefined {
 const USER_HZ = 100;
 
 /** CPU seconds (user + system) a process has used so far, or 0 once it has gone. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields overall.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -5,10 +5,6 @@ import { EVENT_STREAM_TTL_SECS, eventId, MAX_EVENTS_PER_STREAM, McpEventStore, n
 
 const MESSAGE_FIELD = 'message';
 const END_FIELD = 'end';
-/** A blocked read wakes this often to look at its abort signal (CLIENT UNBLOCK usually wakes it first). */
-const BLOCK_MS = 5_000;
-
-type StreamReply = [string, [string, [string, string]][]][] | null;
 
 /** Answer streams as Redis streams (capped, expiring), so a client resumes on whichever replica it reaches. */
 export class RedisMcpEventStore implements McpEventStore {
@@ -43,22 +39,11 @@ export class RedisMcpEventStore implements McpEventStore {
   }
 
   private async *read(key: string, sessionId: string, streamId: string, after: string, signal: AbortSignal): AsyncGenerator<StoredEvent> {
-    const { connection, release } = await this.redis.blocking.lease(signal);
-    let healthy = true;
-    try {
-      while (!signal.aborted) {
-        const reply = (await connection.xread('BLOCK', BLOCK_MS, 'STREAMS', key, after)) as StreamReply;
-        for (const [position, [field, value]] of reply?.[0][1] ?? []) {
-          after = position;
-          if (field === END_FIELD) return;
-          yield { eventId: eventId(sessionId, streamId, position), message: JSON.parse(value) as JSONRPCMessage };
-        }
+    for await (const batch of this.redis.streams.follow(key, after, signal)) {
+      for (const [position, [field, value]] of batch) {
+        if (field === END_FIELD) return;
+        yield { eventId: eventId(sessionId, streamId, position), message: JSON.parse(value) as JSONRPCMessage };
       }
-    } catch (error) {
-      healthy = false;
-      throw error;
-    } finally {
-      release(healthy);
     }
   }
 

@@ -1,17 +1,15 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import Redis, { RedisOptions } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { withTimeout } from '../common/with-timeout';
-import { BlockingConnectionPool } from './blocking-connection-pool';
-
-/** Idle connections kept for blocking reads; more are opened under load and closed when given back. */
-const MAX_IDLE_BLOCKING_CONNECTIONS = 64;
+import { StreamReaders } from './stream-readers';
 
 /**
  * The one place that knows how to reach Redis. Owns every connection it hands out (the shared
- * command client and dedicated ones for blocking reads and subscriptions) and closes them all on
- * shutdown.
+ * command client, the multiplexed stream readers and dedicated ones for subscriptions) and closes
+ * them all on shutdown.
  */
 @Injectable()
 export class RedisService implements OnApplicationShutdown {
@@ -20,8 +18,8 @@ export class RedisService implements OnApplicationShutdown {
   readonly prefix: string;
   private readonly url: string;
   private readonly dedicated = new Set<Redis>();
-  /** Reusable connections for blocking reads. */
-  readonly blocking: BlockingConnectionPool;
+  /** Follows streams (XREAD) for every reader in this process on a few connections. */
+  readonly streams: StreamReaders;
 
   constructor(config: ConfigService<SwitchboardConfig, true>) {
     const redis = config.get('redis', { infer: true });
@@ -29,7 +27,8 @@ export class RedisService implements OnApplicationShutdown {
     this.url = redis.url;
     this.prefix = redis.key_prefix;
     this.client = this.connect('commands');
-    this.blocking = new BlockingConnectionPool(() => this.dedicatedConnection('blocking-reads'), this.client, MAX_IDLE_BLOCKING_CONNECTIONS);
+    const instance = randomUUID();
+    this.streams = new StreamReaders(() => this.dedicatedConnection('blocking-reads'), this.client, (n) => this.key('stream-readers', instance, String(n)));
   }
 
   /** A namespaced key: every key this service writes starts with the configured prefix. */
@@ -55,6 +54,7 @@ export class RedisService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.streams.close();
     await Promise.allSettled([this.client, ...this.dedicated].map((connection) => connection.quit()));
   }
 

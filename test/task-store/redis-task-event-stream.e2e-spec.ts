@@ -1,9 +1,11 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
 import { describeTaskEventStreamContract } from './contracts/task-event-stream.contract';
 import { eventually } from '../support/eventually';
-import { RedisNamespace } from './support/services';
+import { RedisProcess } from '../support/redis-process';
+import { testRedisPrefix } from '../support/test-database';
+import { connectRedis, RedisNamespace } from './support/services';
 
 describeTaskEventStreamContract('redis', async () => {
   const namespace = new RedisNamespace();
@@ -13,49 +15,11 @@ describeTaskEventStreamContract('redis', async () => {
   };
 });
 
-describe('RedisTaskEventStream connections', () => {
+describe('RedisTaskEventStream expiry', () => {
   const namespace = new RedisNamespace();
   const redis = namespace.connect();
   const stream = new RedisTaskEventStream(redis, 1_000);
   afterAll(() => namespace.close());
-
-  it('reuses one connection for reads that stop early, are aborted, or end with the stream', async () => {
-    const opened = jest.spyOn(redis, 'dedicatedConnection');
-    await stream.publish('t1', [StreamResponse.fromJSON({})]);
-    await stream.publish('t1', [StreamResponse.fromJSON({})]);
-
-    for await (const _ of stream.read('t1', {})) break;
-    const reads = opened.mock.results[0].value as Redis;
-    const readsId = String(await reads.client('ID'));
-    /** Resolves once Redis reports the read connection blocked in its XREAD. */
-    const blockedInRead = () =>
-      eventually(
-        async () => String(await redis.client.client('LIST', 'ID', readsId)),
-        (client) => / flags=b /.test(client) && / cmd=xread /.test(client),
-      );
-
-    // A blocked read (nothing on t2) ends as soon as it is aborted, well before its 5 s block runs out.
-    const controller = new AbortController();
-    const aborted = (async () => {
-      for await (const _ of stream.read('t2', { signal: controller.signal }));
-    })();
-    await blockedInRead();
-    const abortedAt = Date.now();
-    controller.abort();
-    await aborted;
-    expect(Date.now() - abortedAt).toBeLessThan(1_000);
-
-    const closed = (async () => {
-      for await (const _ of stream.read('t1', {}));
-    })();
-    await blockedInRead();
-    await stream.publish('t1', [], { close: true });
-    await closed;
-
-    expect(opened).toHaveBeenCalledTimes(1);
-    expect(reads.status).toBe('ready');
-    opened.mockRestore();
-  });
 
   it('sets an expiry on a stream, shortened when it closes', async () => {
     await stream.publish('t3', [StreamResponse.fromJSON({})]);
@@ -64,5 +28,44 @@ describe('RedisTaskEventStream connections', () => {
     const ttl = await redis.client.ttl(redis.key('task-events', 't3'));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(3_600);
+  });
+});
+
+describe('RedisTaskEventStream reads at scale', () => {
+  const READS = 2_500;
+  let server: RedisProcess;
+
+  beforeAll(async () => {
+    server = await RedisProcess.start();
+  });
+  afterAll(() => server?.stop());
+
+  /** The connections open to the test's own Redis, by name. */
+  async function clientsNamed(name: string): Promise<number> {
+    const admin = new Redis(server.url);
+    try {
+      return ((await admin.client('LIST')) as string).split('\n').filter((line) => line.includes(` name=${name} `)).length;
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  it('follows thousands of streams at once on a few connections, each read getting its own events', async () => {
+    const redis = connectRedis(testRedisPrefix(), server.url);
+    const stream = new RedisTaskEventStream(redis, 1_000);
+    try {
+      const taskIds = Array.from({ length: READS }, (_, i) => `task-${i}`);
+      const reads = taskIds.map(async (taskId) => {
+        for await (const { event } of stream.read(taskId, {})) return event.payload?.$case === 'statusUpdate' ? event.payload.value.taskId : undefined;
+      });
+      await eventually(async () => redis.streams.waiting, (waiting) => waiting === READS, 30_000);
+      for (const taskId of taskIds) void stream.publish(taskId, [StreamResponse.fromJSON({ statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })]);
+      expect(await Promise.all(reads)).toEqual(taskIds);
+      // At most 1,000 streams per reader connection, plus the command connection.
+      expect(await clientsNamed('switchboard:blocking-reads')).toBeLessThanOrEqual(Math.ceil(READS / 1_000));
+      expect(await clientsNamed('switchboard:commands')).toBe(1);
+    } finally {
+      await redis.onApplicationShutdown();
+    }
   });
 });
