@@ -141,20 +141,19 @@ async function main(): Promise<void> {
     const diff = (after: Map<string, RoundTripCounts>, before: Map<string, RoundTripCounts>) =>
       new Map([...after].map(([name, counts]) => [name, difference(counts, before.get(name)!)]));
 
-    // Idle first: the background the request figures are corrected by.
-    const idleMonitor = monitorRedis(proxies);
-    await idleMonitor.ready;
-    const idleStart = snapshot();
-    const idleUsage = sampleUsage(server.processes);
+    // The requests first, then as long idle: the background the request figures are corrected by.
+    const loadMonitor = monitorRedis(proxies);
+    await loadMonitor.ready;
+    const loadStart = snapshot();
+    const loadUsage = sampleUsage(server.processes);
     const started = Date.now();
-    // Measure the load first to know how long idle must be: run it, then idle as long.
     const logOffset = statSync(postgresLog).size;
     for (let i = 0; i < requests; i++) await sendOne(server);
     const loadMs = Date.now() - started;
-    const loaded = diff(snapshot(), idleStart);
-    const loadedCpu = idleUsage();
-    await idleMonitor.stop();
-    const loadedCommands = idleMonitor.counts;
+    const loaded = diff(snapshot(), loadStart);
+    const loadedCpu = loadUsage();
+    await loadMonitor.stop();
+    const loadedCommands = loadMonitor.counts;
     const loadedStatements = statements(readFrom(postgresLog, logOffset), databaseName);
 
     const quietMonitor = monitorRedis(proxies);
