@@ -1,5 +1,4 @@
 import { A2A_CONTENT_TYPE } from '@a2a-js/sdk';
-import helmet from '@fastify/helmet';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -12,6 +11,7 @@ import { RequestErrorFilter } from './common/request-error.filter';
 import { closeUnusedConnections } from './common/unused-connections';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
+import { registerSecurityHeaders } from './security/security-headers';
 import type { ProcessRole } from './process-role';
 
 /** Far beyond any protocol message; deeper values would overflow the stack of code that recurses through them. */
@@ -57,7 +57,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   app.useLogger(app.get(Logger));
   app.flushLogs();
   app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost), isJsonRpcRoute(config.a2a), isMcpRoute(config)));
-  await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
+  registerSecurityHeaders(fastify, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
   return app;
 }
 

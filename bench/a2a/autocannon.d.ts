@@ -16,7 +16,8 @@ declare module 'autocannon' {
     type Client = EventEmitter;
 
     interface Options {
-      url: string;
+      /** Several URLs: the connections are spread round-robin over them. */
+      url: string | string[];
       connections?: number;
       /** Seconds. */
       duration?: number;

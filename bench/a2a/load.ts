@@ -86,7 +86,8 @@ export async function runLoad(server: RunningServer, { connections, durationSecs
   let badBodies = 0;
   let sample: string | undefined;
   const instance = autocannon({
-    url: server.baseUrl,
+    // autocannon spreads the connections round-robin over several URLs.
+    url: server.replicaUrls ?? server.baseUrl,
     connections,
     duration: durationSecs,
     timeout: REQUEST_TIMEOUT_SECS,

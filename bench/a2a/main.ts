@@ -2,7 +2,9 @@
  * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
  * latency, errors and peak RSS, and the targets checked.
- * Usage: npm run bench:a2a -- [--duration 10] [--connections 50] [--only durable] [--profile DIR]
+ * Usage: npm run bench:a2a -- [--duration 10] [--connections 50] [--only durable] [--profile DIR] [--scale-out]
+ * `--scale-out` adds 2 API replicas + 2 workers on one database and Redis (the load's connections
+ * spread round-robin over both APIs) to the run, next to durable's 1 + 1 (`--only durable,scale-out`).
  * `--profile DIR` writes a V8 CPU profile of each Switchboard process into DIR (open it in Chrome
  * DevTools, or summarize it with `bench/cpu-profile-summary.ts`).
  * Exits non-zero when a server fails to start or answers wrongly; slow results are reported, not failed.
@@ -14,7 +16,7 @@ import { ensureSwitchboardBuilt, hasA2aServer } from './build';
 import { LoadOptions, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
 import { Outcome, printReport } from './report';
-import { RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+import { DEFAULT_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 
 const WARM_UP_SECS = 2;
 let interrupted = false;
@@ -32,6 +34,7 @@ function options(): BenchOptions {
       connections: { type: 'string', default: '50' },
       only: { type: 'string' },
       profile: { type: 'string' },
+      'scale-out': { type: 'boolean', default: false },
     },
   });
   const positive = (name: string, raw: string) => {
@@ -39,7 +42,7 @@ function options(): BenchOptions {
     if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
     return value;
   };
-  const servers = values.only ? values.only.split(',') : SERVER_NAMES;
+  const servers = values.only ? values.only.split(',') : [...DEFAULT_SERVER_NAMES, ...(values['scale-out'] ? ['scale-out' as const] : [])];
   const unknown = servers.find((name) => !SERVER_NAMES.includes(name as ServerName));
   if (unknown) throw new Error(`--only takes ${SERVER_NAMES.join(', ')}; got "${unknown}"`);
   return {

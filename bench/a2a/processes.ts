@@ -7,7 +7,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const OUTPUT_TAIL_CHARS = 4_000;
-const STOP_GRACE_MS = 10_000;
+// Beyond Switchboard's own shutdown timeout (25 s): a process killed early writes no CPU profile.
+const STOP_GRACE_MS = 30_000;
+const SLOW_STOP_MS = 2_000;
 
 export class ServerProcess {
   private output = '';
@@ -44,10 +46,13 @@ export class ServerProcess {
   /** SIGTERM (Switchboard drains in-flight work), then SIGKILL if it has not exited in time. */
   async stop(): Promise<void> {
     if (!this.running) return;
+    const started = Date.now();
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await this.exited;
     clearTimeout(timer);
+    const tookMs = Date.now() - started;
+    if (tookMs > SLOW_STOP_MS) console.log(`${this.name}: took ${(tookMs / 1000).toFixed(1)} s to stop (${this.exitStatus})`);
   }
 }
 

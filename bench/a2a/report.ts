@@ -24,7 +24,7 @@ function printTable(header: string[], rows: string[][]): void {
 function perProcessCell(usage: Map<string, ProcessUsage>, value: (usage: ProcessUsage) => number, digits: number): string {
   const total = [...usage.values()].reduce((sum, u) => sum + value(u), 0).toFixed(digits);
   if (usage.size === 1) return total;
-  return `${total} (${[...usage].map(([name, u]) => `${name.split(' ').pop()} ${value(u).toFixed(digits)}`).join(' + ')})`;
+  return `${total} (${[...usage].map(([name, u]) => `${name.split(' ').slice(1).join(' ')} ${value(u).toFixed(digits)}`).join(' + ')})`;
 }
 
 function row({ server, result, usage, failure }: Outcome): string[] {
@@ -71,6 +71,29 @@ function ratio(server: ServerName, minimum: number): Target {
   };
 }
 
+/** Total CPU per request over the server's processes, in ms, when measured without errors. */
+function cpuPerRequestMs(outcomes: Outcome[], server: ServerName): number | string {
+  const measured = valid(outcomes, server);
+  if (typeof measured === 'string') return measured;
+  const usage = outcomes.find((o) => o.server === server)?.usage;
+  if (!usage || measured.requests === 0) return `${server} CPU not sampled`;
+  return (1000 * [...usage.values()].reduce((sum, u) => sum + u.cpuSeconds, 0)) / measured.requests;
+}
+
+/** Twice the processes on the same cores: throughput can only grow if the CPU per request does not. */
+const SCALE_OUT_CPU: Target = {
+  label: 'scale-out/durable CPU per request',
+  goal: '<= 1.1x',
+  value: (outcomes) => {
+    if (!outcomes.some((o) => o.server === 'scale-out')) return 'scale-out not run (--scale-out)';
+    const scaled = cpuPerRequestMs(outcomes, 'scale-out');
+    const single = cpuPerRequestMs(outcomes, 'durable');
+    if (typeof scaled === 'string') return scaled;
+    if (typeof single === 'string') return single;
+    return { shown: `${(scaled / single).toFixed(2)}x`, met: scaled / single <= 1.1 };
+  },
+};
+
 const TARGETS: Target[] = [
   ratio('durable', 0.5),
   ratio('embedded', 1.0),
@@ -82,6 +105,7 @@ const TARGETS: Target[] = [
       return typeof durable === 'string' ? durable : { shown: `${durable.p99Ms.toFixed(1)} ms`, met: durable.p99Ms < 100 };
     },
   },
+  SCALE_OUT_CPU,
 ];
 
 export function printReport(outcomes: Outcome[]): void {

@@ -20,6 +20,8 @@ export interface RunningServer {
   name: string;
   /** Where `POST /a2a` is served. */
   baseUrl: string;
+  /** Every API replica's base URL when there are several; the load spreads its connections over them. */
+  replicaUrls?: string[];
   /** Headers every request needs besides the content type and A2A version (the API key). */
   headers: Record<string, string>;
   /** Whose RSS is sampled; the durable server has two. */
@@ -28,13 +30,22 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export type ServerName = 'reference' | 'embedded' | 'durable' | 'gateway';
-export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'gateway'];
+export type ServerName = 'reference' | 'embedded' | 'durable' | 'gateway' | 'scale-out';
+export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'gateway', 'scale-out'];
+/** What a run measures unless `--only` says otherwise: scale-out is asked for by name. */
+export const DEFAULT_SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'gateway'];
 
 /** Starts a server; with `profileDir`, Switchboard's processes write V8 CPU profiles there when they exit. */
 export function startServer(name: ServerName, profileDir?: string): Promise<RunningServer> {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return { reference: startReference, embedded: startEmbedded, durable: startDurable, gateway: startGateway }[name](nodeArgs);
+  const starters = {
+    reference: startReference,
+    embedded: startEmbedded,
+    durable: (args: string[]) => startDurable(args),
+    gateway: startGateway,
+    'scale-out': (args: string[]) => startDurable(args, { apis: 2, workers: 2 }),
+  };
+  return starters[name](nodeArgs);
 }
 
 /** A scratch directory removed with the server: the reference build, or Switchboard's working directory. */
@@ -111,8 +122,27 @@ async function startGateway(nodeArgs: string[]): Promise<RunningServer> {
   return server;
 }
 
-async function startDurable(nodeArgs: string[]): Promise<RunningServer> {
-  const dir = scratchDir('durable');
+export interface ServiceUrls {
+  databaseUrl: string;
+  redisUrl: string;
+}
+
+export interface DurableLayout {
+  apis: number;
+  workers: number;
+  /** The database's name, before any process starts (the budget bench turns statement logging on). */
+  prepare?: (databaseName: string) => Promise<void>;
+  /** The URLs a process (`api 1`, `worker 2`) connects to (the budget bench puts a counting proxy in between). */
+  urlsFor?: (processName: string, urls: ServiceUrls) => ServiceUrls;
+}
+
+/**
+ * Switchboard durable: `apis` API processes and `workers` worker processes on one fresh database and
+ * Redis key prefix. With one of each, the processes are named `durable api` and `durable worker`.
+ */
+export async function startDurable(nodeArgs: string[], layout: DurableLayout = { apis: 1, workers: 1 }): Promise<RunningServer> {
+  const name = layout.apis === 1 && layout.workers === 1 ? 'durable' : 'scale-out';
+  const dir = scratchDir(name);
   const prefix = `bench-${randomBytes(6).toString('hex')}:`;
   const databaseName = uniqueName('switchboard_bench_a2a');
   const created = createDatabase(databaseName);
@@ -131,19 +161,37 @@ async function startDurable(nodeArgs: string[]): Promise<RunningServer> {
   try {
     databaseUrl = (await created).url;
     await applyMigrations(databaseUrl);
+    await layout.prepare?.(databaseName);
   } catch (error) {
     await dropEarly();
     throw error;
   }
-  const port = await freePort();
-  const env = switchboardEnv({ DATABASE_URL: databaseUrl, REDIS_URL, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
-  const api = startNode('durable api', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], { ...env, PORT: String(port) }, dir.path);
-  const worker = startNode('durable worker', [...nodeArgs, SWITCHBOARD_BIN, 'worker'], env, dir.path);
+  const processName = (role: string, index: number, count: number) => `${name} ${role}${count > 1 ? ` ${index + 1}` : ''}`;
+  const env = (processName: string) => {
+    const urls = layout.urlsFor?.(processName, { databaseUrl, redisUrl: REDIS_URL }) ?? { databaseUrl, redisUrl: REDIS_URL };
+    return switchboardEnv({ DATABASE_URL: urls.databaseUrl, REDIS_URL: urls.redisUrl, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
+  };
+  const ports = await Promise.all(Array.from({ length: layout.apis }, () => freePort()));
+  const apis = ports.map((port, index) => {
+    const apiName = processName('api', index, layout.apis);
+    return startNode(apiName, [...nodeArgs, SWITCHBOARD_BIN, 'serve'], { ...env(apiName), PORT: String(port) }, dir.path);
+  });
+  const workers = Array.from({ length: layout.workers }, (_, index) => {
+    const workerName = processName('worker', index, layout.workers);
+    return startNode(workerName, [...nodeArgs, SWITCHBOARD_BIN, 'worker'], env(workerName), dir.path);
+  });
+  const replicaUrls = ports.map((port) => `http://127.0.0.1:${port}`);
   const server = stoppable(
-    { name: 'durable', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api, worker] },
+    {
+      name,
+      baseUrl: replicaUrls[0],
+      replicaUrls,
+      headers: { authorization: `Bearer ${BENCH_API_KEY}` },
+      processes: [...apis, ...workers],
+    },
     dropEarly,
   );
-  await waitUntilReady(`${server.baseUrl}/readyz`, server.processes).catch(stopAndThrow(server));
+  await Promise.all(replicaUrls.map((url) => waitUntilReady(`${url}/readyz`, server.processes))).catch(stopAndThrow(server));
   return server;
 }
 

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startTestApp, testConfig } from '../support/test-app';
+import { randomUUID } from 'node:crypto';
+import { bearer, startTestApp, testConfig } from '../support/test-app';
 
 describe('security headers', () => {
   let app: NestFastifyApplication;
@@ -13,13 +14,7 @@ describe('security headers', () => {
     await app?.close();
   });
 
-  it.each([
-    ['a public route', '/healthz', 200],
-    ['a refused request', '/metrics', 401],
-    ['an unknown route', '/no-such-route', 404],
-  ])('are sent on %s', async (_case, path, status) => {
-    const response = await fetch(url + path);
-    expect(response.status).toBe(status);
+  function expectSecurityHeaders(response: Response): void {
     const headers = Object.fromEntries(response.headers);
     expect(headers).toMatchObject({
       'x-content-type-options': 'nosniff',
@@ -31,5 +26,31 @@ describe('security headers', () => {
     });
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['x-powered-by']).toBeUndefined();
+  }
+
+  it.each([
+    ['a public route', '/healthz', 200],
+    ['a refused request', '/metrics', 401],
+    ['an unknown route', '/no-such-route', 404],
+  ])('are sent on %s', async (_case, path, status) => {
+    const response = await fetch(url + path);
+    expect(response.status).toBe(status);
+    expectSecurityHeaders(response);
+  });
+
+  it('are sent on an SSE stream, whose reply is hijacked and written raw', async () => {
+    const response = await fetch(`${url}/a2a`, {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json', accept: 'text/event-stream', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendStreamingMessage',
+        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expectSecurityHeaders(response);
+    await response.body?.cancel();
   });
 });
