@@ -159,6 +159,11 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
    * Why a call made in `context` failed, when the SDK's JSON-RPC mapping hides it: a send refused
    * (ServiceUnavailableError) or a call that stopped following its task (TaskStreamInterruptedError).
    */
+  /** Stops following the tasks of a request whose client has gone: nobody waits for their turns, so shutdown need not either. */
+  clientLeft(context: ServerCallContext): void {
+    this.buses.releaseAll(context);
+  }
+
   failureOf(context: ServerCallContext): ServiceUnavailableError | TaskStreamInterruptedError | undefined {
     return this.acceptance.refusalOf(context) ?? this.buses.interruptionOf(context);
   }
