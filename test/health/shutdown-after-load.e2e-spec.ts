@@ -1,7 +1,9 @@
 /**
  * SIGTERM after a load that left keep-alive connections open and blocking sends whose clients
  * left before their answer (a load generator stopping at its deadline does both): the API does not
- * wait for turns that nobody waits for, and exits 0 promptly.
+ * wait for turns that nobody waits for, and exits 0 promptly. Calls whose clients stay get the whole
+ * drain (80% of `server.shutdown_timeout_secs`), also when that is longer than Fastify's own close
+ * timeout, then an error naming their task, and the API still exits 0.
  */
 import { Queue } from 'bullmq';
 import { Agent, ClientRequest, request } from 'node:http';
@@ -19,48 +21,60 @@ jest.setTimeout(40_000);
 const ABANDONED_SENDS = 5;
 /** Far below the drain (80% of the default 25 s) and Fastify's close timeout (10 s by default) that it used to wait for. */
 const PROMPT_EXIT_MS = 5_000;
+/** A drain of 10.4 s: longer than Fastify's default close timeout (10 s). */
+const LONG_SHUTDOWN_TOML = `${TEST_AGENTS_TOML}
+[server]
+shutdown_timeout_secs = 13
+`;
 
-describe('shutdown after load', () => {
-  let database: TestDatabase;
-  let redisPrefix: string;
-  let services: ServiceProcesses;
-  let api: ServiceProcess;
-  let turns: Queue;
-  const keepAlive = new Agent({ keepAlive: true });
+/** One API process (no worker: turns stay queued, so blocking sends stay in flight) with a Redis prefix of its own. */
+class LoneApi {
+  readonly turns: Queue;
+  private readonly keepAlive = new Agent({ keepAlive: true });
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    redisPrefix = testRedisPrefix();
-    services = new ServiceProcesses({
-      SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML),
-      DATABASE_URL: database.url,
-      REDIS_URL: testRedisUrl(),
-      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
-    });
+  private constructor(
+    readonly services: ServiceProcesses,
+    readonly api: ServiceProcess,
+    readonly redisPrefix: string,
+  ) {
     const { hostname, port } = new URL(testRedisUrl());
-    turns = new Queue(QueueName.AgentTurns, { connection: { host: hostname, port: Number(port) }, prefix: `${redisPrefix}bull` });
-    // No worker: the turns stay queued, so the blocking sends stay in flight until their clients leave.
-    api = await services.api('api');
-  });
+    this.turns = new Queue(QueueName.AgentTurns, { connection: { host: hostname, port: Number(port) }, prefix: `${redisPrefix}bull` });
+  }
 
-  afterAll(async () => {
-    keepAlive.destroy();
-    await turns?.close();
-    await services?.stopAll();
-    if (redisPrefix) await deleteRedisKeys(redisPrefix);
-    await database?.drop();
-  });
+  static async start(database: TestDatabase, toml: string): Promise<LoneApi> {
+    const redisPrefix = testRedisPrefix();
+    const services = new ServiceProcesses({ SWITCHBOARD_CONFIG: writeConfigFile(toml), DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix });
+    return new LoneApi(services, await services.api('api'), redisPrefix);
+  }
 
-  const post = (body: object): { sent: ClientRequest; answer: Promise<string> } => {
-    const { hostname, port } = new URL(api.baseUrl);
-    const sent = request({
-      host: hostname,
-      port,
-      path: '/a2a',
-      method: 'POST',
-      agent: keepAlive,
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...bearer() },
-    });
+  /** A blocking SendMessage on a keep-alive connection; resolves once its turn is queued, when the request follows its task. */
+  async send(): Promise<{ sent: ClientRequest; answer: Promise<string> }> {
+    const queued = await this.turns.getWaitingCount();
+    const call = this.post({ method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } } });
+    call.answer.catch(() => undefined); // a test that destroys the request expects no answer
+    await eventually(() => this.turns.getWaitingCount(), (count) => count > queued);
+    return call;
+  }
+
+  /** SIGTERM; resolves with the exit code (or signal) and how long the exit took. */
+  async terminate(): Promise<{ exit: number | NodeJS.Signals; tookMs: number }> {
+    const started = Date.now();
+    process.kill(this.api.pid, 'SIGTERM');
+    const exit = await this.api.exited;
+    return { exit, tookMs: Date.now() - started };
+  }
+
+  async close(): Promise<void> {
+    this.keepAlive.destroy();
+    await this.turns.close();
+    await this.services.stopAll();
+    await deleteRedisKeys(this.redisPrefix);
+  }
+
+  private post(body: object): { sent: ClientRequest; answer: Promise<string> } {
+    const { hostname, port } = new URL(this.api.baseUrl);
+    const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', ...bearer() };
+    const sent = request({ host: hostname, port, path: '/a2a', method: 'POST', agent: this.keepAlive, headers });
     const answer = new Promise<string>((resolve, reject) => {
       sent.once('error', reject);
       sent.once('response', (response) => {
@@ -71,24 +85,51 @@ describe('shutdown after load', () => {
     });
     sent.end(JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), ...body }));
     return { sent, answer };
+  }
+}
+
+describe('shutdown after load', () => {
+  let database: TestDatabase;
+  const started: LoneApi[] = [];
+  const startApi = async (toml: string) => {
+    const lone = await LoneApi.start(database, toml);
+    started.push(lone);
+    return lone;
   };
 
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await Promise.all(started.map((lone) => lone.close()));
+    await database?.drop();
+  });
+
   it('exits 0 promptly on SIGTERM once the clients of blocking sends have left', async () => {
-    const sends = Array.from({ length: ABANDONED_SENDS }, (_, n) =>
-      post({ method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: `send ${n}` }] } } }),
-    );
-    for (const { answer } of sends) answer.catch(() => undefined); // destroyed below
-    // A send queues its turn once it follows the task's stream: all of them follow once all are queued.
-    await eventually(() => turns.getWaitingCount(), (count) => count === ABANDONED_SENDS);
+    const lone = await startApi(TEST_AGENTS_TOML);
+    const sends = [];
+    for (let n = 0; n < ABANDONED_SENDS; n++) sends.push(await lone.send());
     for (const { sent } of sends) sent.destroy();
 
-    const started = Date.now();
-    const exit = await services.explain(() => api.stop('SIGTERM'));
-    const tookMs = Date.now() - started;
+    const { exit, tookMs } = await lone.terminate();
 
-    await services.explain(() => {
+    await lone.services.explain(() => {
       expect(exit).toBe(0);
       expect(tookMs).toBeLessThan(PROMPT_EXIT_MS);
+    });
+  });
+
+  it('gives a call whose client stays the whole drain, although longer than Fastify\u2019s close timeout, then exits 0', async () => {
+    const lone = await startApi(LONG_SHUTDOWN_TOML);
+    const { answer } = await lone.send();
+
+    const { exit, tookMs } = await lone.terminate();
+
+    await lone.services.explain(async () => {
+      expect(exit).toBe(0);
+      expect(tookMs).toBeGreaterThanOrEqual(10_400);
+      expect(await answer).toMatch(/Stopped following task .* this server is shutting down/);
     });
   });
 });
