@@ -19,6 +19,7 @@ import {
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
+import type { ServerResponse } from 'node:http';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal, stateLabel } from '../task-store/task-states';
 import { DefaultPushConfigIdStore } from './default-push-config-id.store';
@@ -159,9 +160,11 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
    * Why a call made in `context` failed, when the SDK's JSON-RPC mapping hides it: a send refused
    * (ServiceUnavailableError) or a call that stopped following its task (TaskStreamInterruptedError).
    */
-  /** Stops following the tasks of a request whose client has gone: nobody waits for their turns, so shutdown need not either. */
-  clientLeft(context: ServerCallContext): void {
-    this.buses.releaseAll(context);
+  /** Stops following the tasks of the request made in `context` if its client goes before the answer ends: nobody waits for their turns, so shutdown need not either. */
+  releaseWhenClientLeaves(context: ServerCallContext, response: ServerResponse): void {
+    response.once('close', () => {
+      if (!response.writableFinished) this.buses.releaseAll(context);
+    });
   }
 
   failureOf(context: ServerCallContext): ServiceUnavailableError | TaskStreamInterruptedError | undefined {

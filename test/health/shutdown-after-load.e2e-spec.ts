@@ -27,6 +27,17 @@ const LONG_SHUTDOWN_TOML = `${TEST_AGENTS_TOML}
 shutdown_timeout_secs = 13
 `;
 
+type SendRoute = 'JSON-RPC' | 'seed';
+/** A blocking send's path, headers and body on each route that follows a task for the request. */
+const SEND_REQUESTS: Record<SendRoute, () => [string, Record<string, string>, object]> = {
+  'JSON-RPC': () => [
+    '/a2a',
+    { 'a2a-version': '1.0' },
+    { jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } } },
+  ],
+  seed: () => ['/a2a/tasks/send', {}, { message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }],
+};
+
 /** One API process (no worker: turns stay queued, so blocking sends stay in flight) with a Redis prefix of its own. */
 class LoneApi {
   readonly turns: Queue;
@@ -47,10 +58,10 @@ class LoneApi {
     return new LoneApi(services, await services.api('api'), redisPrefix);
   }
 
-  /** A blocking SendMessage on a keep-alive connection; resolves once its turn is queued, when the request follows its task. */
-  async send(): Promise<{ sent: ClientRequest; answer: Promise<string> }> {
+  /** A blocking send on a keep-alive connection; resolves once its turn is queued, when the request follows its task. */
+  async send(route: SendRoute = 'JSON-RPC'): Promise<{ sent: ClientRequest; answer: Promise<string> }> {
     const queued = await this.turns.getWaitingCount();
-    const call = this.post({ method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } } });
+    const call = this.post(...SEND_REQUESTS[route]());
     call.answer.catch(() => undefined); // a test that destroys the request expects no answer
     await eventually(() => this.turns.getWaitingCount(), (count) => count > queued);
     return call;
@@ -71,10 +82,9 @@ class LoneApi {
     await deleteRedisKeys(this.redisPrefix);
   }
 
-  private post(body: object): { sent: ClientRequest; answer: Promise<string> } {
+  private post(path: string, headers: Record<string, string>, body: object): { sent: ClientRequest; answer: Promise<string> } {
     const { hostname, port } = new URL(this.api.baseUrl);
-    const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', ...bearer() };
-    const sent = request({ host: hostname, port, path: '/a2a', method: 'POST', agent: this.keepAlive, headers });
+    const sent = request({ host: hostname, port, path, method: 'POST', agent: this.keepAlive, headers: { 'content-type': 'application/json', ...bearer(), ...headers } });
     const answer = new Promise<string>((resolve, reject) => {
       sent.once('error', reject);
       sent.once('response', (response) => {
@@ -83,7 +93,7 @@ class LoneApi {
         response.once('end', () => resolve(text));
       });
     });
-    sent.end(JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), ...body }));
+    sent.end(JSON.stringify(body));
     return { sent, answer };
   }
 }
@@ -106,10 +116,10 @@ describe('shutdown after load', () => {
     await database?.drop();
   });
 
-  it('exits 0 promptly on SIGTERM once the clients of blocking sends have left', async () => {
+  it.each<SendRoute>(['JSON-RPC', 'seed'])('exits 0 promptly on SIGTERM once the clients of blocking sends (%s) have left', async (route) => {
     const lone = await startApi(TEST_AGENTS_TOML);
     const sends = [];
-    for (let n = 0; n < ABANDONED_SENDS; n++) sends.push(await lone.send());
+    for (let n = 0; n < ABANDONED_SENDS; n++) sends.push(await lone.send(route));
     for (const { sent } of sends) sent.destroy();
 
     const { exit, tookMs } = await lone.terminate();
