@@ -156,10 +156,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  /**
-   * Why a call made in `context` failed, when the SDK's JSON-RPC mapping hides it: a send refused
-   * (ServiceUnavailableError) or a call that stopped following its task (TaskStreamInterruptedError).
-   */
   /** Stops following the tasks of the request made in `context` if its client goes before the answer ends: nobody waits for their turns, so shutdown need not either. */
   releaseWhenClientLeaves(context: ServerCallContext, response: ServerResponse): void {
     response.once('close', () => {
@@ -167,6 +163,10 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     });
   }
 
+  /**
+   * Why a call made in `context` failed, when the SDK's JSON-RPC mapping hides it: a send refused
+   * (ServiceUnavailableError) or a call that stopped following its task (TaskStreamInterruptedError).
+   */
   failureOf(context: ServerCallContext): ServiceUnavailableError | TaskStreamInterruptedError | undefined {
     return this.acceptance.refusalOf(context) ?? this.buses.interruptionOf(context);
   }
