@@ -24,6 +24,8 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     trustProxy: config.server.trust_proxy,
     genReqId: requestId,
     return503OnClosing: true,
+    // Fastify also times the close hooks with it (10 s by default), shorter than the shutdown drain.
+    pluginTimeout: config.server.shutdown_timeout_secs * 1000,
     ...connectionLimits(config.server),
   });
   const fastify = adapter.getInstance();

@@ -39,6 +39,7 @@ export class JsonRpcTransport {
       if (invalid) return void (await reply.code(200).send({ jsonrpc: '2.0', id, error: invalid }));
       const { method, params } = body as { method: string; params?: unknown };
       const context = callContextFor(request, request.headers, legacy);
+      endpoint.handler.releaseWhenClientLeaves(context, reply.raw);
       validateVersion(context.requestedVersion, endpoint.card, 'JSONRPC');
       const problem = jsonRpcParamsProblem(legacy, method, params);
       if (problem) throw new RequestMalformedError(problem);

@@ -46,13 +46,13 @@ export function seedRoutesController(listenPath: string) {
     @Post('send')
     @HttpCode(200)
     async send(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-      const context = this.contextOf(request);
+      const context = this.followedWhileClientWaits(request, reply);
       await this.answer(reply, await this.call(context, 'message/send', paramsOf(body)), this.endpoints.primary().handler.failureOf(context));
     }
 
     @Post('send/stream')
     async stream(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-      const context = this.contextOf(request);
+      const context = this.followedWhileClientWaits(request, reply);
       const response = await this.call(context, 'message/stream', paramsOf(body));
       if (!isAsyncIterable(response)) return this.answer(reply, response, this.endpoints.primary().handler.failureOf(context));
       const iterator = response[Symbol.asyncIterator]();
@@ -89,6 +89,13 @@ export function seedRoutesController(listenPath: string) {
 
     private contextOf(request: FastifyRequest): ServerCallContext {
       return callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
+    }
+
+    /** The context of a send, whose tasks are followed only while its client waits for the answer. */
+    private followedWhileClientWaits(request: FastifyRequest, reply: FastifyReply): ServerCallContext {
+      const context = this.contextOf(request);
+      this.endpoints.primary().handler.releaseWhenClientLeaves(context, reply.raw);
+      return context;
     }
 
     private async call(context: ServerCallContext, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {

@@ -19,6 +19,7 @@ import {
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
+import type { ServerResponse } from 'node:http';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal, stateLabel } from '../task-store/task-states';
 import { DefaultPushConfigIdStore } from './default-push-config-id.store';
@@ -153,6 +154,13 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     } finally {
       await events.return(undefined);
     }
+  }
+
+  /** Stops following the tasks of the request made in `context` if its client goes before the answer ends: nobody waits for their turns, so shutdown need not either. */
+  releaseWhenClientLeaves(context: ServerCallContext, response: ServerResponse): void {
+    response.once('close', () => {
+      if (!response.writableFinished) this.buses.releaseAll(context);
+    });
   }
 
   /**
