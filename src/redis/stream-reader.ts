@@ -73,7 +73,7 @@ export class StreamReader {
     else if (this.blocked && !this.woken) {
       this.woken = true;
       void this.commands
-        .multi()
+        .pipeline()
         .xadd(this.wakeKey, 'MAXLEN', 1, '*', 'wake', '1')
         .pexpire(this.wakeKey, WAKE_KEY_TTL_MS)
         .exec()

@@ -51,7 +51,8 @@ export class StreamReaders {
       while (!signal?.aborted) {
         try {
           if (!subscription) {
-            if (disrupted && !(await this.holds(key, last))) throw new StreamFollowError('lost');
+            // A follower that has read nothing yet skips nothing by reading from the start again.
+            if (disrupted && last !== STREAM_START && !(await this.holds(key, last))) throw new StreamFollowError('lost');
             disrupted = false;
             const present = await this.readPresent(key, last);
             outage = undefined;

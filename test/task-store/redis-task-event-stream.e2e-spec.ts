@@ -62,9 +62,34 @@ describe('RedisTaskEventStream reads at scale', () => {
       for (const taskId of taskIds) void stream.publish(taskId, [StreamResponse.fromJSON({ statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })]);
       expect(await Promise.all(reads)).toEqual(taskIds);
       // At most 1,000 streams per reader connection, plus the command connection.
-      expect(await clientsNamed('switchboard:blocking-reads')).toBeLessThanOrEqual(Math.ceil(READS / 1_000));
+      const readers = await clientsNamed('switchboard:blocking-reads');
+      expect(readers).toBeGreaterThanOrEqual(1);
+      expect(readers).toBeLessThanOrEqual(Math.ceil(READS / 1_000));
       expect(await clientsNamed('switchboard:commands')).toBe(1);
     } finally {
+      await redis.onApplicationShutdown();
+    }
+  });
+
+  it('goes on when its reader connection drops before the stream has any entry', async () => {
+    const redis = connectRedis(testRedisPrefix(), server.url);
+    const stream = new RedisTaskEventStream(redis, 1_000);
+    const admin = new Redis(server.url);
+    try {
+      const read = (async () => {
+        for await (const { event } of stream.read('fresh', {})) return event.payload?.$case;
+      })();
+      await eventually(async () => redis.streams.waiting, (waiting) => waiting === 1);
+      const readerIds = ((await admin.client('LIST')) as string)
+        .split('\n')
+        .filter((line) => line.includes(' name=switchboard:blocking-reads '))
+        .map((line) => /^id=(\d+) /.exec(line)![1]);
+      expect(readerIds).toHaveLength(1);
+      await admin.client('KILL', 'ID', readerIds[0]);
+      await stream.publish('fresh', [StreamResponse.fromJSON({ statusUpdate: { taskId: 'fresh', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })]);
+      expect(await read).toBe('statusUpdate');
+    } finally {
+      admin.disconnect();
       await redis.onApplicationShutdown();
     }
   });
