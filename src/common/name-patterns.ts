@@ -1,8 +1,8 @@
 /**
- * An agent's capability allowlist: tool names or patterns where `*` stands for any run of
- * characters (`mcp_github_*`, `*`). An empty list allows nothing.
+ * A list of names or patterns where `*` stands for any run of characters (`mcp_github_*`, `*`):
+ * an agent's tool allowlist, an API key's tools and agents. An empty list allows nothing.
  */
-export class ToolAllowlist {
+export class NamePatterns {
   private readonly patterns: RegExp[];
 
   constructor(entries: readonly string[]) {

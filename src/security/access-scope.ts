@@ -1,3 +1,5 @@
+import { NamePatterns } from '../common/name-patterns';
+
 /**
  * What a caller may reach: tool names (as `/mcp` lists them) and agent names, each as a list of
  * patterns where `*` matches any run of characters. No list means everything: keys configured
@@ -7,31 +9,20 @@ export class AccessScope {
   static readonly unrestricted = new AccessScope(undefined, undefined);
 
   private constructor(
-    private readonly tools: RegExp | undefined,
-    private readonly agents: RegExp | undefined,
+    private readonly tools: NamePatterns | undefined,
+    private readonly agents: NamePatterns | undefined,
   ) {}
 
   static of(patterns: { tools?: readonly string[]; agents?: readonly string[] }): AccessScope {
     if (!patterns.tools && !patterns.agents) return AccessScope.unrestricted;
-    return new AccessScope(anyOf(patterns.tools), anyOf(patterns.agents));
+    return new AccessScope(patterns.tools && new NamePatterns(patterns.tools), patterns.agents && new NamePatterns(patterns.agents));
   }
 
   allowsTool(name: string): boolean {
-    return this.tools?.test(name) ?? true;
+    return this.tools?.allows(name) ?? true;
   }
 
   allowsAgent(name: string): boolean {
-    return this.agents?.test(name) ?? true;
+    return this.agents?.allows(name) ?? true;
   }
-}
-
-function anyOf(patterns: readonly string[] | undefined): RegExp | undefined {
-  if (!patterns) return undefined;
-  const alternatives = patterns.map((pattern) => pattern.split('*').map(escapeRegExp).join('.*'));
-  // An empty list allows nothing: `(?!)` never matches.
-  return new RegExp(alternatives.length > 0 ? `^(?:${alternatives.join('|')})$` : '(?!)');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

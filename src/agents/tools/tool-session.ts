@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ToolAllowlist } from './tool-allowlist';
+import { NamePatterns } from '../../common/name-patterns';
 import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
@@ -19,7 +19,7 @@ const logger = new Logger('ToolCall');
  */
 export class ToolSession {
   readonly definitions: ToolDefinition[];
-  private readonly allowlist: ToolAllowlist;
+  private readonly allowlist: NamePatterns;
   private readonly context: ToolCallContext;
   private readonly calls = new Set<string>();
 
@@ -28,7 +28,7 @@ export class ToolSession {
     private readonly scope: ToolSessionScope,
     private readonly limits: ToolLimits,
   ) {
-    this.allowlist = new ToolAllowlist(scope.allow);
+    this.allowlist = new NamePatterns(scope.allow);
     const { allow: _allow, ...context } = scope;
     this.context = context;
     this.definitions = providers.flatMap((provider) => provider.definitions()).filter((tool) => this.allowlist.allows(tool.name));
