@@ -67,10 +67,6 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return matches.sort((a, b) => b.length - a.length)[0];
   }
 
-  sendsLogs(): boolean {
-    return this.declares('logging');
-  }
-
   declares(capability: keyof ServerCapabilities): boolean {
     return [...this.connections.values()].some((connection) => connection.declares(capability));
   }

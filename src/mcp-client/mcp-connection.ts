@@ -195,8 +195,8 @@ export class McpConnection {
       await client.connect(this.newTransport(), { timeout: this.timeoutMs, prior: this.prior });
       const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
       const catalog = await this.listCatalog(client);
-      // A new session knows nothing of the old one's subscriptions.
-      await Promise.all([...this.resourceWatchers.keys()].map((uri) => client.subscribeResource({ uri }, { timeout: this.timeoutMs })));
+      // A new session knows nothing of the old one's subscriptions; one the server refuses now (the resource is gone) is dropped.
+      await Promise.all([...this.resourceWatchers.keys()].map((uri) => client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => this.resourceWatchers.delete(uri))));
       if (this.state === 'closed') throw new Error('shutting down');
       this.prior = verdictOf(client);
       this.session = client;
@@ -258,13 +258,26 @@ export class McpConnection {
     this.onListsChanged();
   }
 
+  /**
+   * What the server offers besides tools. A list it fails to give (a server declaring `resources`
+   * without templates, say) is offered empty: tools never wait on it.
+   */
   private async listCatalog(client: Client): Promise<McpCatalog> {
     const offers = client.getServerCapabilities() ?? {};
     const options = { timeout: this.timeoutMs };
+    const list = async <T>(what: string, offered: unknown, run: () => Promise<T[]>): Promise<T[]> => {
+      if (!offered) return [];
+      try {
+        return await run();
+      } catch (error) {
+        this.logger.warn({ server: this.name, err: (error as Error).message }, `MCP ${what} list failed; none offered`);
+        return [];
+      }
+    };
     const [resources, resourceTemplates, prompts] = await Promise.all([
-      offers.resources ? client.listResources(undefined, options).then((result) => result.resources) : [],
-      offers.resources ? client.listResourceTemplates(undefined, options).then((result) => result.resourceTemplates) : [],
-      offers.prompts ? client.listPrompts(undefined, options).then((result) => result.prompts) : [],
+      list('resource', offers.resources, async () => (await client.listResources(undefined, options)).resources),
+      list('resource template', offers.resources, async () => (await client.listResourceTemplates(undefined, options)).resourceTemplates),
+      list('prompt', offers.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
     ]);
     return { resources, resourceTemplates, prompts };
   }

@@ -52,8 +52,6 @@ export interface McpToolSource {
    * a new list. Returns the unsubscribe function.
    */
   onChange(listener: () => void): () => void;
-  /** Whether a connected server declared `logging`: only then may calls pass log messages on (`onlog`). */
-  sendsLogs(): boolean;
   /**
    * The configured server a namespaced tool name belongs to, also while that server is down and its
    * tools are not listed (known by their name's `mcp_{server}_` prefix); undefined for other names.

@@ -15,9 +15,12 @@ export class CallerRequests {
   private readonly pending = new Map<string, { resolve: (result: object) => void; reject: (error: Error) => void }>();
 
   async ask(sessionId: string, transport: Transport, call: RequestId, request: UpstreamRequest, signal: AbortSignal): Promise<object> {
+    signal.throwIfAborted();
     const id = `switchboard-${randomUUID()}`;
     const key = keyOf(sessionId, id);
     const answered = new Promise<object>((resolve, reject) => this.pending.set(key, { resolve, reject }));
+    // An abort while the request is still being sent rejects this before anyone awaits it.
+    answered.catch(() => undefined);
     const abort = () => this.pending.get(key)?.reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
     signal.addEventListener('abort', abort, { once: true });
     try {

@@ -155,7 +155,7 @@ export class SwitchboardMcpServerFactory {
     const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     // `logging` only when upstream log messages may be passed on: clients may then set a level
     // (`logging/setLevel`); the SDK answers it and filters what is sent.
-    const logging = this.mcpTools.sendsLogs() ? { logging: {} } : {};
+    const logging = this.catalog.declares('logging') ? { logging: {} } : {};
     const server = new McpServer(SERVER_INFO, {
       capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog) },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
