@@ -20,6 +20,10 @@ async function* postInSession(baseUrl: string, sessionId: string, message: objec
     headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
     body: JSON.stringify(message),
   });
+  // A request is answered on a stream (empty when it was canceled before it was served); a notification is accepted.
+  expect({ status: response.status, stream: response.headers.get('content-type')?.startsWith('text/event-stream') ?? false }).toEqual(
+    'id' in message ? { status: 200, stream: true } : { status: 202, stream: false },
+  );
   if (!response.body) return;
   let buffered = '';
   for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
