@@ -86,6 +86,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
         JobName.AgentTurn,
         {
           announced,
+          newTask: requestContext.task === undefined,
           agent: this.agentName,
           taskId: requestContext.taskId,
           contextId: requestContext.contextId,

@@ -47,6 +47,7 @@ export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'REDIS_URL', path: ['redis', 'url'], parse: text },
   { env: 'SWITCHBOARD_REDIS_PREFIX', path: ['redis', 'key_prefix'], parse: text },
   { env: 'SWITCHBOARD_WORKER_IN_API', path: ['queue', 'worker_in_api'], parse: boolean },
+  { env: 'SWITCHBOARD_QUEUE_CONCURRENCY', path: ['queue', 'concurrency'], parse: integer },
   { env: 'SWITCHBOARD_WORKER_HEALTH_PORT', path: ['queue', 'health_port'], parse: integer },
   { env: 'LOG_LEVEL', path: ['log', 'level'], parse: text },
   { env: 'SWITCHBOARD_LOG_PRETTY', path: ['log', 'pretty'], parse: boolean },

@@ -37,6 +37,11 @@ export interface AgentTurnPayload {
   caller: CallerScope;
   /** The API already recorded the task as submitted (a non-blocking send answers with it at once). */
   announced: boolean;
+  /**
+   * The send started this task (its message named none), so unless it was announced the store holds
+   * nothing of it when the turn's first attempt starts, and that attempt does not read it.
+   */
+  newTask?: boolean;
 }
 
 /**

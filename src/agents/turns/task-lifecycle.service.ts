@@ -19,6 +19,12 @@ const NO_RETRY: StoreRetryPolicy = { ...WRITE_BACKOFF, deadlineMs: 0 };
 export interface TurnOptions {
   /** The task's first event of this turn was already recorded (by the API). */
   announced?: boolean;
+  /**
+   * Nothing of the task was recorded before this turn (a new task's first attempt): it is not read.
+   * Should a submit of the API's have landed after all (a blocking send past its deadline), the
+   * turn's conditional writes still never undo an ended task.
+   */
+  unstored?: boolean;
 }
 
 /**
@@ -68,7 +74,8 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false }: TurnOptions = {}): Promise<TurnRecorder> {
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false }: TurnOptions = {}): Promise<TurnRecorder> {
+    if (unstored) return this.recorder(taskId, context, undefined, this.turnRetry, announced);
     const load = () => this.store.load(taskId, context);
     const existing = await retryStoreCall(load, this.turnRetry, (error, failures, delayMs) => {
       this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');

@@ -47,7 +47,8 @@ export class TurnRunner {
     const request = SendMessageRequest.fromJSON(payload.request);
     let recorder: TurnRecorder | undefined;
     try {
-      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced });
+      const unstored = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
+      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored });
       await this.runRecorded(payload, attempt, { request, context }, recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
