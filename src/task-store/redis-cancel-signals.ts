@@ -1,26 +1,28 @@
 import { Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { RedisService } from '../redis/redis.service';
 import { CANCEL_REQUEST_TTL_SECS, CancelSignals, CancelWatch } from './cancel-signals.interface';
 import { CancelWatchers } from './cancel-watchers';
 import { execTransaction } from './redis-transaction';
+import { RedisTaskChannel } from './redis-task-channel';
 
 /**
  * Cancel signals across replicas: a request sets a key (so it is seen by watches that start later)
- * and publishes the task id. Each process holds one subscriber connection and fans messages out to
- * its local watchers.
+ * and publishes the task id, which each process fans out to its local watchers.
  */
 export class RedisCancelSignals implements CancelSignals {
   private readonly logger = new Logger(RedisCancelSignals.name);
   private readonly watchers = new CancelWatchers();
-  private subscription?: Promise<Redis>;
+  private readonly channel: RedisTaskChannel;
 
-  constructor(private readonly redis: RedisService) {}
+  constructor(private readonly redis: RedisService) {
+    this.channel = new RedisTaskChannel(redis, 'cancel-requests', {
+      message: (taskId) => this.watchers.abort(taskId),
+      connected: () => void this.recheckAll(),
+    });
+  }
 
   async request(taskId: string): Promise<void> {
-    await execTransaction(
-      this.redis.client.multi().set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS).publish(this.channel(), taskId),
-    );
+    await execTransaction(this.redis.client.multi().set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS).publish(this.channel.key, taskId));
   }
 
   async isRequested(taskId: string): Promise<boolean> {
@@ -31,7 +33,7 @@ export class RedisCancelSignals implements CancelSignals {
     const watch = this.watchers.add(taskId);
     try {
       // Subscribed before checking the key: a request lands in one or the other, never in between.
-      await this.subscribe();
+      await this.channel.subscribed();
       if (await this.isRequested(taskId)) this.watchers.abort(taskId);
       return watch;
     } catch (error) {
@@ -42,28 +44,6 @@ export class RedisCancelSignals implements CancelSignals {
 
   async forget(taskIds: string[]): Promise<void> {
     if (taskIds.length > 0) await this.redis.client.unlink(...taskIds.map((taskId) => this.key(taskId)));
-  }
-
-  private subscribe(): Promise<Redis> {
-    this.subscription ??= this.connectSubscriber().catch((error: Error) => {
-      this.subscription = undefined;
-      throw error;
-    });
-    return this.subscription;
-  }
-
-  private async connectSubscriber(): Promise<Redis> {
-    const subscriber = this.redis.dedicatedConnection('cancel-signals');
-    subscriber.on('message', (_channel: string, taskId: string) => this.watchers.abort(taskId));
-    // ioredis resubscribes after a reconnect, but requests published while it was away are lost.
-    subscriber.on('ready', () => void this.recheckAll());
-    try {
-      await subscriber.subscribe(this.channel());
-      return subscriber;
-    } catch (error) {
-      subscriber.disconnect();
-      throw error;
-    }
   }
 
   private async recheckAll(): Promise<void> {
@@ -78,9 +58,5 @@ export class RedisCancelSignals implements CancelSignals {
 
   private key(taskId: string): string {
     return this.redis.key('cancel', taskId);
-  }
-
-  private channel(): string {
-    return this.redis.key('cancel-requests');
   }
 }

@@ -1,4 +1,3 @@
-import { InMemoryPushNotificationStore } from '@a2a-js/sdk/server';
 import { ConfigModule } from '@nestjs/config';
 import { Test, TestingModule } from '@nestjs/testing';
 import { configSchema } from '../../src/config/config.schema';
@@ -6,14 +5,17 @@ import { storageMode } from '../../src/config/storage-mode';
 import { DatabaseModule } from '../../src/database/database.module';
 import { RedisModule } from '../../src/redis/redis.module';
 import { CachedTaskStore } from '../../src/task-store/cached-task-store';
+import { AnnouncingPushConfigStore } from '../../src/task-store/announcing-push-config-store';
 import { CANCEL_SIGNALS } from '../../src/task-store/cancel-signals.interface';
 import { MemoryCancelSignals } from '../../src/task-store/memory-cancel-signals';
+import { MemoryPushConfigChanges } from '../../src/task-store/memory-push-config-changes';
+import { PUSH_CONFIG_CHANGES } from '../../src/task-store/push-config-changes.interface';
 import { MemoryTaskEventStream } from '../../src/task-store/memory-task-event-stream';
 import { MemoryTaskStore } from '../../src/task-store/memory-task-store';
-import { PostgresPushConfigStore } from '../../src/task-store/postgres-push-config-store';
 import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
 import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
 import { RedisCancelSignals } from '../../src/task-store/redis-cancel-signals';
+import { RedisPushConfigChanges } from '../../src/task-store/redis-push-config-changes';
 import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
 import { TASK_EVENT_STREAM } from '../../src/task-store/task-event-stream.interface';
 import { TaskRetentionJob } from '../../src/task-store/task-retention.job';
@@ -48,10 +50,10 @@ describe('TaskStoreModule', () => {
   }
 
   const cases = [
-    { name: 'embedded', urls: {}, expected: [MemoryTaskStore, InMemoryPushNotificationStore, MemoryTaskEventStream, MemoryCancelSignals] },
-    { name: 'Postgres only', urls: { database: 'db' }, expected: [PostgresTaskStore, PostgresPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals] },
-    { name: 'Redis only', urls: { redis: 'redis' }, expected: [MemoryTaskStore, InMemoryPushNotificationStore, RedisTaskEventStream, RedisCancelSignals] },
-    { name: 'Postgres and Redis', urls: { database: 'db', redis: 'redis' }, expected: [CachedTaskStore, PostgresPushConfigStore, RedisTaskEventStream, RedisCancelSignals] },
+    { name: 'embedded', urls: {}, expected: [MemoryTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges] },
+    { name: 'Postgres only', urls: { database: 'db' }, expected: [PostgresTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges] },
+    { name: 'Redis only', urls: { redis: 'redis' }, expected: [MemoryTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges] },
+    { name: 'Postgres and Redis', urls: { database: 'db', redis: 'redis' }, expected: [CachedTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges] },
   ];
 
   it.each(cases)('binds every token for $name and serves tasks through it', async ({ urls, expected }) => {
@@ -60,7 +62,7 @@ describe('TaskStoreModule', () => {
       redis: urls.redis && testRedisUrl(),
     });
     try {
-      const bound = [TASK_STORE, PUSH_CONFIG_STORE, TASK_EVENT_STREAM, CANCEL_SIGNALS].map((token) => module.get(token));
+      const bound = [TASK_STORE, PUSH_CONFIG_STORE, TASK_EVENT_STREAM, CANCEL_SIGNALS, PUSH_CONFIG_CHANGES].map((token) => module.get(token));
       bound.forEach((instance, i) => expect(instance).toBeInstanceOf(expected[i]));
       expect(module.get(TaskRetentionJob)).toBeInstanceOf(TaskRetentionJob);
 

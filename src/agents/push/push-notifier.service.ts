@@ -13,11 +13,13 @@ import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { CallerScope, JobName } from '../../queue/queue.constants';
+import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../task-store/push-config-changes.interface';
 import { PUSH_CONFIG_STORE } from '../../task-store/push-config-store.token';
 import { callerScopeOf } from '../turns/caller-scope';
+import { TurnWebhooks } from './turn-webhooks';
 
 /** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
-interface PushTargets {
+export interface PushTargets {
   caller: CallerScope;
   configs: StoredPushNotificationConfig[];
 }
@@ -38,6 +40,7 @@ export class PushNotifier {
   constructor(
     @Inject(PUSH_CONFIG_STORE) private readonly configs: PushNotificationStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(PUSH_CONFIG_CHANGES) private readonly changes: PushConfigChanges,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     const push = config.get('a2a', { infer: true }).push;
@@ -53,14 +56,25 @@ export class PushNotifier {
 
   /** Reads the task's webhooks, then queues a delivery of each event to each. */
   async notifyAll(taskId: string, context: ServerCallContext, events: StreamResponse[], task: Task): Promise<void> {
-    const targets = await this.targets(taskId, context);
-    for (const event of events) await this.notify(targets, event, task);
+    await this.deliver(await this.targets(taskId, context), events, task);
   }
 
-  private async notify({ caller, configs }: PushTargets, event: StreamResponse, task: Task): Promise<void> {
-    for (const { config, wireVersion } of configs) {
-      const { body, contentType } = (this.serializers[wireVersion] ?? this.current).serialize(event, task);
-      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller, body, contentType }, { retry: this.retry });
+  /** The webhooks of a turn's task, for notifying its batches of events without reading them for each. */
+  forTurn(taskId: string, context: ServerCallContext): TurnWebhooks {
+    return new TurnWebhooks(
+      taskId,
+      this.changes,
+      () => this.targets(taskId, context),
+      (targets, events, task) => this.deliver(targets, events, task),
+    );
+  }
+
+  private async deliver({ caller, configs }: PushTargets, events: StreamResponse[], task: Task): Promise<void> {
+    for (const event of events) {
+      for (const { config, wireVersion } of configs) {
+        const { body, contentType } = (this.serializers[wireVersion] ?? this.current).serialize(event, task);
+        await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller, body, contentType }, { retry: this.retry });
+      }
     }
   }
 }

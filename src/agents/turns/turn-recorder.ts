@@ -12,6 +12,7 @@ import type { TaskEventStream } from '../../task-store/task-event-stream.interfa
 import { TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import type { PushNotifier } from '../push/push-notifier.service';
+import type { TurnWebhooks } from '../push/turn-webhooks';
 import { TurnPublisher } from '../turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
@@ -79,6 +80,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private endedWith?: 'message' | TaskState;
   /** A `task` event of this turn is on the stream (or the API announced the task). */
   private taskStreamed: boolean;
+  private readonly webhooks: TurnWebhooks;
 
   constructor(
     private readonly deps: TurnRecorderDeps,
@@ -93,6 +95,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (announced) this.lastSave = Date.now();
     this.buffer = new SnapshotBuffer(existing);
     this.results = new ResultManager(this.buffer, context);
+    this.webhooks = deps.push.forTurn(taskId, context);
   }
 
   get task(): Task | undefined {
@@ -188,16 +191,23 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     await this.write('publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes }));
     this.taskStreamed ||= responses.some((response) => response.payload?.$case === 'task');
     this.endedWith = ending;
-    if (ending === 'message') return;
-    // Webhooks are not the task: when they cannot be queued, the turn goes on without them.
-    await this.write('webhooks', () => this.notify(responses)).catch((error: Error) => {
-      this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
-    });
+    if (ending !== 'message') await this.notify(responses);
+    if (ending !== undefined) this.release();
   }
 
-  /** The task's webhooks are read for every batch: one registered mid-turn hears every event recorded after it. */
+  /** Stops following changes to the task's webhooks: the turn is over, whether or not it ended well. */
+  release(): void {
+    this.webhooks.close();
+  }
+
+  /**
+   * Webhooks are not the task: when they cannot be queued, the turn goes on without them. A config
+   * registered mid-turn is announced to the turn's webhooks, so it hears every event recorded after it.
+   */
   private async notify(responses: StreamResponse[]): Promise<void> {
-    await this.deps.push.notifyAll(this.taskId, this.context, responses, this.buffer.current!);
+    await this.write('webhooks', () => this.webhooks.notify(responses, this.buffer.current!)).catch((error: Error) => {
+      this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
+    });
   }
 
   /** Runs one write of the batch, trying it again while the store is unreachable. */

@@ -56,6 +56,8 @@ export class TurnRunner {
       const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
       await this.lifecycle.abandon(requestContext, NOT_RECORDED_TEXT, recorder);
       throw error;
+    } finally {
+      recorder?.release();
     }
   }
 

@@ -1,0 +1,32 @@
+import { RedisService } from '../redis/redis.service';
+import type { PushConfigChanges, PushConfigWatch } from './push-config-changes.interface';
+import { PushConfigWatchers } from './push-config-watchers';
+import { RedisTaskChannel } from './redis-task-channel';
+
+/** Push config changes across replicas, published on a channel each process fans out to its watches. */
+export class RedisPushConfigChanges implements PushConfigChanges {
+  private readonly watchers = new PushConfigWatchers();
+  private readonly channel: RedisTaskChannel;
+
+  constructor(redis: RedisService) {
+    this.channel = new RedisTaskChannel(redis, 'push-config-changes', {
+      message: (taskId) => this.watchers.changed(taskId),
+      connected: () => this.watchers.allChanged(),
+    });
+  }
+
+  announce(taskId: string): Promise<void> {
+    return this.channel.publish(taskId);
+  }
+
+  async watch(taskId: string): Promise<PushConfigWatch> {
+    const watch = this.watchers.add(taskId);
+    try {
+      await this.channel.subscribed();
+      return watch;
+    } catch (error) {
+      watch.dispose();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type Redis from 'ioredis';
+import { RedisService } from '../redis/redis.service';
+
+export interface TaskChannelListener {
+  /** A task id published on the channel, by this process or another. */
+  message(taskId: string): void;
+  /** The subscriber (re)connected: what was published while it was away is lost. */
+  connected(): void;
+}
+
+/**
+ * A Redis pub/sub channel of task ids: each process holds one subscriber connection for it, opened
+ * on first use, and hands every message to its listener.
+ */
+export class RedisTaskChannel {
+  private subscription?: Promise<Redis>;
+
+  constructor(
+    private readonly redis: RedisService,
+    /** The channel's name under the configured key prefix, and its connection's purpose. */
+    private readonly name: string,
+    private readonly listener: TaskChannelListener,
+  ) {}
+
+  /** The channel's full name, for publishing from a transaction. */
+  get key(): string {
+    return this.redis.key(this.name);
+  }
+
+  async publish(taskId: string): Promise<void> {
+    await this.redis.client.publish(this.key, taskId);
+  }
+
+  /** Resolves once this process is subscribed: a message published after that reaches the listener. */
+  async subscribed(): Promise<void> {
+    this.subscription ??= this.connect().catch((error: Error) => {
+      this.subscription = undefined;
+      throw error;
+    });
+    await this.subscription;
+  }
+
+  private async connect(): Promise<Redis> {
+    const subscriber = this.redis.dedicatedConnection(this.name);
+    subscriber.on('message', (_channel: string, taskId: string) => this.listener.message(taskId));
+    // ioredis subscribes again after a reconnect, but messages published while it was away are lost.
+    subscriber.on('ready', () => this.listener.connected());
+    try {
+      await subscriber.subscribe(this.key);
+      return subscriber;
+    } catch (error) {
+      subscriber.disconnect();
+      throw error;
+    }
+  }
+}
