@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt, hasA2aServer } from './build';
+import { positiveInteger } from './cli-options';
 import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
 import { Outcome, printReport, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
@@ -55,16 +56,11 @@ function options(): BenchOptions {
       streaming: { type: 'boolean', default: false },
     },
   });
-  const positive = (name: string, raw: string) => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
-    return value;
-  };
   const servers = values.only ? values.only.split(',') : [...DEFAULT_SERVER_NAMES, ...(values['scale-out'] ? ['scale-out' as const] : [])];
   const unknown = servers.find((name) => !SERVER_NAMES.includes(name as ServerName));
   if (unknown) throw new Error(`--only takes ${SERVER_NAMES.join(', ')}; got "${unknown}"`);
-  const durationSecs = positive('duration', values.duration);
-  const connections = (values.connections ?? (values.streaming ? '1,50' : '50')).split(',').map((count) => positive('connections', count));
+  const durationSecs = positiveInteger('duration', values.duration);
+  const connections = (values.connections ?? (values.streaming ? '1,50' : '50')).split(',').map((count) => positiveInteger('connections', count));
   return {
     workload: values.streaming ? STREAMING : SEND,
     loads: connections.map((count) => ({ durationSecs, connections: count })),

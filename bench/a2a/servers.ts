@@ -26,6 +26,8 @@ export interface RunningServer {
   headers: Record<string, string>;
   /** Whose RSS is sampled; the durable server has two. */
   processes: ServerProcess[];
+  /** Durable only: where its tasks are kept. */
+  stores?: DurableStores;
   /** Stops the processes and removes what the server was given (database, Redis keys, directories). */
   stop(): Promise<void>;
 }
@@ -127,9 +129,16 @@ export interface ServiceUrls {
   redisUrl: string;
 }
 
+export interface DurableStores extends ServiceUrls {
+  /** The run's own Redis key prefix. */
+  redisPrefix: string;
+}
+
 export interface DurableLayout {
   apis: number;
   workers: number;
+  /** A switchboard.toml for every process (the soak bench sets retention). */
+  config?: string;
   /** The database's name, before any process starts (the budget bench turns statement logging on). */
   prepare?: (databaseName: string) => Promise<void>;
   /** The URLs a process (`api 1`, `worker 2`) connects to (the budget bench puts a counting proxy in between). */
@@ -143,6 +152,7 @@ export interface DurableLayout {
 export async function startDurable(nodeArgs: string[], layout: DurableLayout = { apis: 1, workers: 1 }): Promise<RunningServer> {
   const name = layout.apis === 1 && layout.workers === 1 ? 'durable' : 'scale-out';
   const dir = scratchDir(name);
+  if (layout.config) writeFileSync(join(dir.path, 'switchboard.toml'), layout.config);
   const prefix = `bench-${randomBytes(6).toString('hex')}:`;
   const databaseName = uniqueName('switchboard_bench_a2a');
   const created = createDatabase(databaseName);
@@ -188,6 +198,7 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
       replicaUrls,
       headers: { authorization: `Bearer ${BENCH_API_KEY}` },
       processes: [...apis, ...workers],
+      stores: { databaseUrl, redisUrl: REDIS_URL, redisPrefix: prefix },
     },
     dropEarly,
   );

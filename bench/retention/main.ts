@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import { freePort } from '../../test/support/free-port';
 import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
 import { ensureSwitchboardBuilt, SWITCHBOARD_BIN } from '../a2a/build';
-import { registerCleanup, rssMb, ServerProcess, shutdown, startNode, waitUntilReady } from '../a2a/processes';
+import { registerCleanup, rssMb, runBench, ServerProcess, startNode, waitUntilReady } from '../a2a/processes';
 import { redisFootprint, RedisFootprint } from './redis-footprint';
 import { Api, createTasks } from './task-load';
 
@@ -176,11 +176,4 @@ async function main(): Promise<void> {
   console.log(`\nAPI RSS growth ${growth.toFixed(1)} MB (target: within ${TARGET_RSS_GROWTH_MB} MB): ${growth <= TARGET_RSS_GROWTH_MB ? 'met' : 'NOT met'}`);
 }
 
-process.once('SIGINT', () => void shutdown().finally(() => process.exit(130)));
-
-main()
-  .catch((error: Error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(shutdown);
+runBench(main);
