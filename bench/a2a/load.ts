@@ -7,9 +7,9 @@ import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import type { RunningServer } from './servers';
 
-const A2A_PATH = '/a2a';
-const TEXT = 'hello bench';
-const REQUEST_TIMEOUT_SECS = 10;
+export const A2A_PATH = '/a2a';
+export const TEXT = 'hello bench';
+export const REQUEST_TIMEOUT_SECS = 10;
 
 export interface LoadOptions {
   connections: number;
@@ -18,8 +18,11 @@ export interface LoadOptions {
 
 export interface LoadResult {
   reqPerSec: number;
+  /** Latency to the whole answer: for a stream, to its end. */
   p50Ms: number;
   p99Ms: number;
+  /** Streams only: latency to the first SSE event. */
+  firstEvent?: { p50Ms: number; p99Ms: number };
   requests: number;
   /** HTTP status outside 2xx. */
   non2xx: number;
@@ -35,16 +38,16 @@ export function errorCount(result: LoadResult): number {
   return result.non2xx + result.badBodies + result.transportErrors;
 }
 
-function sendMessageBody(messageId: string): string {
+export function sendMessageBody(messageId: string, method: 'SendMessage' | 'SendStreamingMessage' = 'SendMessage'): string {
   return JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
-    method: 'SendMessage',
+    method,
     params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: TEXT }] } },
   });
 }
 
-function requestHeaders(server: RunningServer): Record<string, string> {
+export function requestHeaders(server: RunningServer): Record<string, string> {
   return { 'content-type': 'application/json', 'A2A-Version': '1.0', ...server.headers };
 }
 

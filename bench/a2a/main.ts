@@ -2,7 +2,10 @@
  * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
  * latency, errors and peak RSS, and the targets checked.
- * Usage: npm run bench:a2a -- [--duration 10] [--connections 50] [--only durable] [--profile DIR] [--scale-out]
+ * Usage: npm run bench:a2a -- [--duration 10] [--connections 50] [--only durable] [--profile DIR] [--scale-out] [--streaming]
+ * `--connections` takes a list (`1,50`): each server is measured at each count in turn.
+ * `--streaming` sends SendStreamingMessage instead and times each stream's first SSE event and its
+ * end (connections default `1,50`: the latency unloaded, then under load).
  * `--scale-out` adds 2 API replicas + 2 workers on one database and Redis (the load's connections
  * spread round-robin over both APIs) to the run, next to durable's 1 + 1 (`--only durable,scale-out`).
  * `--profile DIR` writes a V8 CPU profile of each Switchboard process into DIR (open it in Chrome
@@ -13,16 +16,31 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt, hasA2aServer } from './build';
-import { LoadOptions, runLoad, verifyAnswer } from './load';
+import { positiveInteger } from './cli-options';
+import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
-import { Outcome, printReport } from './report';
+import { Outcome, printReport, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
 import { DEFAULT_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+import { runStreamLoad, verifyStreamAnswer } from './stream-load';
 
 const WARM_UP_SECS = 2;
 let interrupted = false;
 
+/** What the clients send: how one answer is checked, how the load runs, which targets apply. */
+interface Workload {
+  label: string;
+  verify(server: RunningServer): Promise<void>;
+  run(server: RunningServer, load: LoadOptions): Promise<LoadResult>;
+  targets: Target[];
+}
+
+const SEND: Workload = { label: 'blocking SendMessage', verify: verifyAnswer, run: runLoad, targets: SEND_TARGETS };
+const STREAMING: Workload = { label: 'SendStreamingMessage', verify: verifyStreamAnswer, run: runStreamLoad, targets: STREAMING_TARGETS };
+
 interface BenchOptions {
-  load: LoadOptions;
+  workload: Workload;
+  /** One load per connection count, in the order given. */
+  loads: LoadOptions[];
   servers: ServerName[];
   profileDir?: string;
 }
@@ -31,58 +49,66 @@ function options(): BenchOptions {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '10' },
-      connections: { type: 'string', default: '50' },
+      connections: { type: 'string' },
       only: { type: 'string' },
       profile: { type: 'string' },
       'scale-out': { type: 'boolean', default: false },
+      streaming: { type: 'boolean', default: false },
     },
   });
-  const positive = (name: string, raw: string) => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
-    return value;
-  };
   const servers = values.only ? values.only.split(',') : [...DEFAULT_SERVER_NAMES, ...(values['scale-out'] ? ['scale-out' as const] : [])];
   const unknown = servers.find((name) => !SERVER_NAMES.includes(name as ServerName));
   if (unknown) throw new Error(`--only takes ${SERVER_NAMES.join(', ')}; got "${unknown}"`);
+  const durationSecs = positiveInteger('duration', values.duration);
+  const connections = (values.connections ?? (values.streaming ? '1,50' : '50')).split(',').map((count) => positiveInteger('connections', count));
   return {
-    load: { durationSecs: positive('duration', values.duration), connections: positive('connections', values.connections) },
+    workload: values.streaming ? STREAMING : SEND,
+    loads: connections.map((count) => ({ durationSecs, connections: count })),
     servers: servers as ServerName[],
     profileDir: values.profile && resolve(values.profile),
   };
 }
 
-async function measure(name: ServerName, load: LoadOptions, buildError: string | undefined, profileDir?: string): Promise<Outcome> {
+/** One outcome per load, up to the first failure (which ends the server's run). */
+async function measure(name: ServerName, { workload, loads, profileDir }: BenchOptions, buildError: string | undefined): Promise<Outcome[]> {
   let server: RunningServer | undefined;
+  const outcomes: Outcome[] = [];
+  let connections: number | undefined;
   try {
     if (name !== 'reference' && buildError) throw new Error(buildError);
     console.log(`${name}: starting`);
     server = await startServer(name, profileDir);
-    await verifyAnswer(server);
-    console.log(`${name}: answers correctly; warming up ${WARM_UP_SECS} s`);
-    await runLoad(server, { ...load, durationSecs: WARM_UP_SECS });
-    console.log(`${name}: measuring ${load.durationSecs} s`);
-    const stopSampling = sampleUsage(server.processes);
-    const result = await runLoad(server, load);
-    const usage = stopSampling();
-    const dead = server.processes.find((p) => !p.running);
-    if (dead) throw new Error(`${dead.name} exited (${dead.exitStatus}) during the load:\n${dead.tail()}`);
-    return { server: name, result, usage };
+    await workload.verify(server);
+    console.log(`${name}: answers correctly`);
+    for (const load of loads) {
+      connections = load.connections;
+      console.log(`${name}: ${connections} connections: warming up ${WARM_UP_SECS} s, then measuring ${load.durationSecs} s`);
+      await workload.run(server, { ...load, durationSecs: WARM_UP_SECS });
+      const stopSampling = sampleUsage(server.processes);
+      const result = await workload.run(server, load);
+      const usage = stopSampling();
+      const dead = server.processes.find((p) => !p.running);
+      if (dead) throw new Error(`${dead.name} exited (${dead.exitStatus}) during the load:\n${dead.tail()}`);
+      outcomes.push({ server: name, connections, result, usage });
+    }
   } catch (error) {
     const missing = name !== 'reference' && !hasA2aServer() ? ' (dist/a2a-server is missing: the A2A server is not built yet)' : '';
-    return { server: name, failure: `${(error as Error).message}${missing}` };
+    outcomes.push({ server: name, connections, failure: `${(error as Error).message}${missing}` });
   } finally {
     await server?.stop();
   }
+  return outcomes;
 }
 
 async function main(): Promise<void> {
-  const { load, servers, profileDir } = options();
+  const bench = options();
+  const { workload, loads, servers } = bench;
+  const { durationSecs } = loads[0];
   console.log(
-    `A2A bench: blocking SendMessage, ${load.connections} connections, ${load.durationSecs} s per server after ${WARM_UP_SECS} s of warm-up; ` +
+    `A2A bench: ${workload.label}, ${loads.map((load) => load.connections).join(' then ')} connections, ${durationSecs} s each after ${WARM_UP_SECS} s of warm-up; ` +
       `Node ${process.version}, ${availableParallelism()} cores shared by the server and the load generator`,
   );
-  if (load.durationSecs < 10) console.log('(under 10 s: a smoke run, not a measurement)');
+  if (durationSecs < 10) console.log('(under 10 s: a smoke run, not a measurement)');
   let buildError: string | undefined;
   try {
     if (await ensureSwitchboardBuilt()) console.log('built Switchboard (dist/ was missing or older than src/)');
@@ -91,12 +117,12 @@ async function main(): Promise<void> {
   }
   const outcomes: Outcome[] = [];
   for (const name of servers) {
-    const outcome = await measure(name, load, buildError, profileDir);
+    const measured = await measure(name, bench, buildError);
     // After Ctrl-C a failure is most likely the interruption itself (a killed migration): no report.
     if (interrupted) return;
-    outcomes.push(outcome);
+    outcomes.push(...measured);
   }
-  printReport(outcomes);
+  printReport(outcomes, workload.targets);
   if (outcomes.some((outcome) => outcome.failure)) process.exitCode = 1;
 }
 

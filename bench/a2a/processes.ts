@@ -95,6 +95,17 @@ export async function shutdown(): Promise<void> {
   await Promise.all([...started].map((server) => server.stop()));
 }
 
+/** Runs a bench's `main`: a failure is printed and sets a non-zero exit code; Ctrl-C and every end clean up. */
+export function runBench(main: () => Promise<void>): void {
+  process.once('SIGINT', () => void shutdown().finally(() => process.exit(130)));
+  main()
+    .catch((error: Error) => {
+      console.error(error);
+      process.exitCode = 1;
+    })
+    .finally(shutdown);
+}
+
 /** Last resort when the bench exits without stopping its children (an exception, a second Ctrl-C). */
 process.once('exit', () => {
   for (const server of started) if (server.running) server.child.kill('SIGKILL');

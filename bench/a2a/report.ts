@@ -8,6 +8,8 @@ import type { ServerName } from './servers';
 
 export interface Outcome {
   server: ServerName;
+  /** The load's connections; unset when the server failed before any load. */
+  connections?: number;
   result?: LoadResult;
   /** Peak RSS and CPU time of each of the server's processes during the load. */
   usage?: Map<string, ProcessUsage>;
@@ -27,12 +29,20 @@ function perProcessCell(usage: Map<string, ProcessUsage>, value: (usage: Process
   return `${total} (${[...usage].map(([name, u]) => `${name.split(' ').slice(1).join(' ')} ${value(u).toFixed(digits)}`).join(' + ')})`;
 }
 
-function row({ server, result, usage, failure }: Outcome): string[] {
-  if (!result) return [server, 'FAILED', '-', '-', '-', '-', '-', 'see below'];
+function header(streaming: boolean): string[] {
+  const latencies = streaming ? ['first event p50 ms', 'first event p99 ms', 'end p50 ms', 'end p99 ms'] : ['p50 ms', 'p99 ms'];
+  return ['server', 'connections', 'req/s (mean)', ...latencies, 'errors', 'peak RSS MB', 'CPU ms/req', ''];
+}
+
+function row({ server, connections, result, usage }: Outcome, columns: number): string[] {
+  const connectionsCell = connections === undefined ? '-' : String(connections);
+  if (!result) return [server, connectionsCell, 'FAILED', ...Array<string>(columns - 4).fill('-'), 'see below'];
   const errors = errorCount(result);
   return [
     server,
+    connectionsCell,
     result.reqPerSec.toFixed(0),
+    ...(result.firstEvent ? [result.firstEvent.p50Ms.toFixed(1), result.firstEvent.p99Ms.toFixed(1)] : []),
     result.p50Ms.toFixed(1),
     result.p99Ms.toFixed(1),
     errors === 0 ? '0' : `${errors} of ${result.requests}`,
@@ -42,15 +52,20 @@ function row({ server, result, usage, failure }: Outcome): string[] {
   ];
 }
 
+/** The server's outcome at the most connections measured: the load the targets are set for. */
+function atFullLoad(outcomes: Outcome[], server: ServerName): Outcome | undefined {
+  return outcomes.filter((o) => o.server === server).sort((a, b) => (b.connections ?? Infinity) - (a.connections ?? Infinity))[0];
+}
+
 /** A measured, error-free run, or the reason there is none. */
 function valid(outcomes: Outcome[], server: ServerName): LoadResult | string {
-  const outcome = outcomes.find((o) => o.server === server);
+  const outcome = atFullLoad(outcomes, server);
   if (!outcome?.result) return `${server} not measured`;
   if (errorCount(outcome.result) > 0) return `${server} run had errors`;
   return outcome.result;
 }
 
-interface Target {
+export interface Target {
   label: string;
   goal: string;
   value: (outcomes: Outcome[]) => { shown: string; met: boolean } | string;
@@ -75,7 +90,7 @@ function ratio(server: ServerName, minimum: number): Target {
 function cpuPerRequestMs(outcomes: Outcome[], server: ServerName): number | string {
   const measured = valid(outcomes, server);
   if (typeof measured === 'string') return measured;
-  const usage = outcomes.find((o) => o.server === server)?.usage;
+  const usage = atFullLoad(outcomes, server)?.usage;
   if (!usage || measured.requests === 0) return `${server} CPU not sampled`;
   return (1000 * [...usage.values()].reduce((sum, u) => sum + u.cpuSeconds, 0)) / measured.requests;
 }
@@ -94,7 +109,8 @@ const SCALE_OUT_CPU: Target = {
   },
 };
 
-const TARGETS: Target[] = [
+/** The issue's targets for blocking SendMessage. */
+export const SEND_TARGETS: Target[] = [
   ratio('durable', 0.5),
   ratio('embedded', 1.0),
   {
@@ -108,17 +124,34 @@ const TARGETS: Target[] = [
   SCALE_OUT_CPU,
 ];
 
-export function printReport(outcomes: Outcome[]): void {
+/** The issue's target for SendStreamingMessage. */
+export const STREAMING_TARGETS: Target[] = [
+  {
+    label: 'durable first event p50',
+    goal: '< 10 ms',
+    value: (outcomes) => {
+      const durable = valid(outcomes, 'durable');
+      if (typeof durable === 'string') return durable;
+      if (!durable.firstEvent) return 'durable not streamed';
+      return { shown: `${durable.firstEvent.p50Ms.toFixed(1)} ms`, met: durable.firstEvent.p50Ms < 10 };
+    },
+  },
+];
+
+/** The table (with first-event columns for a streaming run) and `targets`, assessed at the most connections measured. */
+export function printReport(outcomes: Outcome[], targets: Target[]): void {
   console.log('');
-  printTable(['server', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU ms/req', ''], outcomes.map(row));
-  for (const { server, result, failure } of outcomes) {
-    if (failure) console.log(`\n${server} FAILED: ${failure}`);
-    else if (result?.sample) console.log(`\n${server}: first wrong response: ${result.sample}`);
+  const columns = header(outcomes.some((o) => o.result?.firstEvent));
+  printTable(columns, outcomes.map((outcome) => row(outcome, columns.length)));
+  for (const { server, connections, result, failure } of outcomes) {
+    const at = connections === undefined ? server : `${server} at ${connections} connections`;
+    if (failure) console.log(`\n${at} FAILED: ${failure}`);
+    else if (result?.sample) console.log(`\n${at}: first wrong response: ${result.sample}`);
   }
   console.log('');
   printTable(
     ['target', 'value', 'goal', 'verdict'],
-    TARGETS.map(({ label, goal, value }) => {
+    targets.map(({ label, goal, value }) => {
       const measured = value(outcomes);
       return typeof measured === 'string'
         ? [label, '-', goal, `not assessed (${measured})`]

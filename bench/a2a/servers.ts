@@ -8,13 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, uniqueName } from '../../test/support/test-database';
+import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
 import { freePort } from '../../test/support/free-port';
 import { compileReferenceServer, ROOT, SWITCHBOARD_BIN } from './build';
 import { registerCleanup, ServerProcess, startNode, waitUntilReady } from './processes';
 
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export interface RunningServer {
   name: string;
@@ -26,6 +25,8 @@ export interface RunningServer {
   headers: Record<string, string>;
   /** Whose RSS is sampled; the durable server has two. */
   processes: ServerProcess[];
+  /** Durable only: where its tasks are kept. */
+  stores?: DurableStores;
   /** Stops the processes and removes what the server was given (database, Redis keys, directories). */
   stop(): Promise<void>;
 }
@@ -127,9 +128,16 @@ export interface ServiceUrls {
   redisUrl: string;
 }
 
+export interface DurableStores extends ServiceUrls {
+  /** The run's own Redis key prefix. */
+  redisPrefix: string;
+}
+
 export interface DurableLayout {
   apis: number;
   workers: number;
+  /** A switchboard.toml for every process (the soak bench sets retention). */
+  config?: string;
   /** The database's name, before any process starts (the budget bench turns statement logging on). */
   prepare?: (databaseName: string) => Promise<void>;
   /** The URLs a process (`api 1`, `worker 2`) connects to (the budget bench puts a counting proxy in between). */
@@ -143,7 +151,9 @@ export interface DurableLayout {
 export async function startDurable(nodeArgs: string[], layout: DurableLayout = { apis: 1, workers: 1 }): Promise<RunningServer> {
   const name = layout.apis === 1 && layout.workers === 1 ? 'durable' : 'scale-out';
   const dir = scratchDir(name);
+  if (layout.config) writeFileSync(join(dir.path, 'switchboard.toml'), layout.config);
   const prefix = `bench-${randomBytes(6).toString('hex')}:`;
+  const redisUrl = testRedisUrl();
   const databaseName = uniqueName('switchboard_bench_a2a');
   const created = createDatabase(databaseName);
   const teardown = async () => {
@@ -151,8 +161,8 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
     await created.catch(() => undefined);
     await dropDatabase(databaseName);
     // The rate limiter's keys are wrapped in a Redis Cluster hash tag: `{<prefix>ratelimit:...}:hits`.
-    await deleteRedisKeys(prefix, REDIS_URL);
-    await deleteRedisKeys(`{${prefix}`, REDIS_URL);
+    await deleteRedisKeys(prefix, redisUrl);
+    await deleteRedisKeys(`{${prefix}`, redisUrl);
     await dir.remove();
   };
   // Registered before anything can fail, so the database is dropped on every way out.
@@ -168,7 +178,7 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
   }
   const processName = (role: string, index: number, count: number) => `${name} ${role}${count > 1 ? ` ${index + 1}` : ''}`;
   const env = (processName: string) => {
-    const urls = layout.urlsFor?.(processName, { databaseUrl, redisUrl: REDIS_URL }) ?? { databaseUrl, redisUrl: REDIS_URL };
+    const urls = layout.urlsFor?.(processName, { databaseUrl, redisUrl }) ?? { databaseUrl, redisUrl };
     return switchboardEnv({ DATABASE_URL: urls.databaseUrl, REDIS_URL: urls.redisUrl, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
   };
   const ports = await Promise.all(Array.from({ length: layout.apis }, () => freePort()));
@@ -188,6 +198,7 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
       replicaUrls,
       headers: { authorization: `Bearer ${BENCH_API_KEY}` },
       processes: [...apis, ...workers],
+      stores: { databaseUrl, redisUrl, redisPrefix: prefix },
     },
     dropEarly,
   );

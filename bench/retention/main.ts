@@ -8,20 +8,15 @@
  * Usage: npm run bench:retention -- [--tasks 20000] [--max-tasks 1000] [--checkpoint 1000] [--concurrency 16]
  * Reads TEST_DATABASE_URL and TEST_REDIS_URL, with the tests' defaults.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { freePort } from '../../test/support/free-port';
-import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
-import { ensureSwitchboardBuilt, SWITCHBOARD_BIN } from '../a2a/build';
-import { registerCleanup, rssMb, ServerProcess, shutdown, startNode, waitUntilReady } from '../a2a/processes';
+import { ensureSwitchboardBuilt } from '../a2a/build';
+import { positiveInteger } from '../a2a/cli-options';
+import { rssMb, runBench, ServerProcess } from '../a2a/processes';
+import { startDurable } from '../a2a/servers';
 import { redisFootprint, RedisFootprint } from './redis-footprint';
 import { Api, createTasks } from './task-load';
 
-const API_KEY = 'bench-key-0123456789abcdef';
 /** Retention runs this often in the bench, so that the store is trimmed while the load runs. */
 const RETENTION_INTERVAL_SECS = 2;
 /**
@@ -54,46 +49,8 @@ function options() {
       concurrency: { type: 'string', default: '16' },
     },
   });
-  const positive = (name: keyof typeof values) => {
-    const value = Number(values[name]);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got "${values[name]}"`);
-    return value;
-  };
+  const positive = (name: keyof typeof values) => positiveInteger(name, values[name]);
   return { tasks: positive('tasks'), maxTasks: positive('max-tasks'), checkpoint: positive('checkpoint'), concurrency: positive('concurrency') };
-}
-
-async function startSwitchboard(maxTasks: number, redisUrl: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-retention-'));
-  const prefix = `bench-${randomBytes(6).toString('hex')}:`;
-  const databaseName = uniqueName('switchboard_bench_retention');
-  const created = createDatabase(databaseName);
-  registerCleanup(async () => {
-    await created.catch(() => undefined);
-    await dropDatabase(databaseName);
-    await deleteRedisKeys(prefix, redisUrl);
-    await deleteRedisKeys(`{${prefix}`, redisUrl);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const databaseUrl = (await created).url;
-  await applyMigrations(databaseUrl);
-  writeFileSync(join(dir, 'switchboard.toml'), `[tasks]\nmax_tasks = ${maxTasks}\nretention_interval_secs = ${RETENTION_INTERVAL_SECS}\n`);
-  const port = await freePort();
-  const env = {
-    HOST: '127.0.0.1',
-    SWITCHBOARD_API_KEYS: API_KEY,
-    SWITCHBOARD_RATE_LIMIT: '100000000',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    SWITCHBOARD_REDIS_PREFIX: prefix,
-    SWITCHBOARD_WORKER_IN_API: 'false',
-  };
-  const api = startNode('api', [SWITCHBOARD_BIN, 'serve'], { ...env, PORT: String(port) }, dir);
-  const worker = startNode('worker', [SWITCHBOARD_BIN, 'worker'], env, dir);
-  registerCleanup(async () => void (await Promise.all([api.stop(), worker.stop()])));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilReady(`${baseUrl}/readyz`, [api, worker]);
-  return { api, worker, prefix, databaseUrl, endpoint: { baseUrl, headers: { authorization: `Bearer ${API_KEY}` } } satisfies Api };
 }
 
 /** Waits until no task is active and retention has trimmed the store to `maxTasks`; returns the task rows. */
@@ -156,8 +113,14 @@ async function main(): Promise<void> {
   const { tasks, maxTasks, checkpoint, concurrency } = options();
   if (checkpoint >= tasks) throw new Error('--checkpoint must be below --tasks');
   if (await ensureSwitchboardBuilt()) console.log('built Switchboard (dist/ was missing or older than src/)');
-  const redisUrl = process.env.TEST_REDIS_URL ?? testRedisUrl();
-  const { api, worker, prefix, databaseUrl, endpoint } = await startSwitchboard(maxTasks, redisUrl);
+  const server = await startDurable([], {
+    apis: 1,
+    workers: 1,
+    config: `[tasks]\nmax_tasks = ${maxTasks}\nretention_interval_secs = ${RETENTION_INTERVAL_SECS}\n`,
+  });
+  const [api, worker] = server.processes;
+  const { databaseUrl, redisUrl, redisPrefix: prefix } = server.stores!;
+  const endpoint: Api = { baseUrl: server.baseUrl, headers: server.headers };
   console.log(`retention bench: ${tasks} tasks, max_tasks ${maxTasks}, ${concurrency} in flight, retention every ${RETENTION_INTERVAL_SECS} s`);
   const measurements: Measurement[] = [];
   const measure = async (label: string) => {
@@ -176,11 +139,4 @@ async function main(): Promise<void> {
   console.log(`\nAPI RSS growth ${growth.toFixed(1)} MB (target: within ${TARGET_RSS_GROWTH_MB} MB): ${growth <= TARGET_RSS_GROWTH_MB ? 'met' : 'NOT met'}`);
 }
 
-process.once('SIGINT', () => void shutdown().finally(() => process.exit(130)));
-
-main()
-  .catch((error: Error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(shutdown);
+runBench(main);
