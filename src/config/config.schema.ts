@@ -147,7 +147,11 @@ export const configSchema = z.strictObject({
   queue: z
     .strictObject({
       worker_in_api: z.boolean().default(true),
-      concurrency: z.number().int().positive().default(8),
+      /**
+       * Turns run at once per worker process. Turns mostly wait (on a model, a tool, a remote agent),
+       * and a worker taking only a few at a time leaves its queue waiting while it idles.
+       */
+      concurrency: z.number().int().positive().default(32),
       /** A turn whose worker stops renewing its lock for this long (crash, kill -9) counts as stalled. */
       lock_duration_ms: z.number().int().positive().default(30_000),
       /** How often workers look for stalled turns; a stalled turn's task is failed, not re-run. */
