@@ -6,19 +6,23 @@
  */
 import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
 import { DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { TurnPublisher } from '../../src/agents/turn-publisher';
+import { createWorkerApp } from '../../src/app.factory';
 import { TaskLifecycle } from '../../src/agents/turns/task-lifecycle.service';
 import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor';
 import { SendAcceptance } from '../../src/a2a-server/send-acceptance';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
 import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
-import { JobName } from '../../src/queue/queue.constants';
+import { JobName, QueueName } from '../../src/queue/queue.constants';
+import { RedisService } from '../../src/redis/redis.service';
 import { CANCEL_SIGNALS } from '../../src/task-store/cancel-signals.interface';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/task-store/task-event-stream.interface';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { writeConfigFile } from '../support/config-file';
+import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { stateOf } from './support/service-processes';
@@ -133,5 +137,40 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
       if (id === end) break;
     }
     expect(states).toEqual([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]);
+  });
+});
+
+describe('a task canceled before any worker took its turn', () => {
+  let service: DurableTestApp;
+  let worker: INestApplicationContext | undefined;
+
+  beforeAll(async () => {
+    const toml = ENDLESS_AGENT_TOML.replace('[a2a]\n', '[a2a]\ncancel_grace_ms = 100\n');
+    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(toml), SWITCHBOARD_WORKER_IN_API: 'false' });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await service?.close();
+  });
+
+  it('stays canceled when a worker takes the turn later: nothing follows the end of its stream', async () => {
+    const client = await sdkClient(service.url, 'endless', 'JSONRPC');
+    const task = asTask(await client.sendMessage(userMessage('never mind')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const queue = service.app.get<JobQueue>(JOB_QUEUE, { strict: false });
+    worker = await createWorkerApp(service.config);
+    await worker.init();
+    await eventually(
+      async () => (await queue.counts())[QueueName.AgentTurns],
+      (counts) => counts.waiting + counts.active + counts.delayed === 0,
+    );
+    const redis = service.app.get(RedisService, { strict: false });
+    const entries = (await redis.client.xrange(redis.key('task-events', task.id), '-', '+')) as [string, string[]][];
+    expect(entries.at(-1)?.[1][0]).toBe('closed');
+    expect(entries.filter(([, [field]]) => field === 'closed')).toHaveLength(1);
+    expect((await client.getTask({ id: task.id, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });

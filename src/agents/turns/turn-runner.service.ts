@@ -45,11 +45,13 @@ export class TurnRunner {
   private async runTurn(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
     const context = callContextOf(payload.caller);
     const request = SendMessageRequest.fromJSON(payload.request);
+    const cancel = await this.cancelSignals.watch(payload.taskId);
     let recorder: TurnRecorder | undefined;
     try {
-      const unstored = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
+      // A task canceled before its turn began may have been recorded canceled already: it is read.
+      const unstored = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1 && !cancel.signal.aborted;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored });
-      await this.runRecorded(payload, attempt, { request, context }, recorder);
+      await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
       this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
@@ -58,13 +60,14 @@ export class TurnRunner {
       throw error;
     } finally {
       recorder?.release();
+      cancel.dispose();
     }
   }
 
   private async runRecorded(
     payload: AgentTurnPayload,
     attempt: JobAttempt,
-    { request, context }: { request: SendMessageRequest; context: ServerCallContext },
+    { request, context, cancel }: { request: SendMessageRequest; context: ServerCallContext; cancel: AbortSignal },
     recorder: TurnRecorder,
   ): Promise<void> {
     const existing = recorder.task;
@@ -78,10 +81,10 @@ export class TurnRunner {
       if (!executor?.resume || !recorder.task) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
       this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');
       const resumed = new RequestContext(request, payload.taskId, payload.contextId, context, recorder.task);
-      return this.execute(payload, recorder, end, (signal) => executor.resume!({ context: resumed, signal }, recorder));
+      return this.execute(payload, recorder, end, cancel, (signal) => executor.resume!({ context: resumed, signal }, recorder));
     }
     if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
-    return this.execute(payload, recorder, end, (signal) => agent.executor.run({ context: requestContext, signal }, recorder));
+    return this.execute(payload, recorder, end, cancel, (signal) => agent.executor.run({ context: requestContext, signal }, recorder));
   }
 
   /** Runs the executor under the task's cancel signal, and ends the turn in a state a client can see whatever happens. */
@@ -89,26 +92,22 @@ export class TurnRunner {
     payload: AgentTurnPayload,
     recorder: TurnRecorder,
     end: (state: TaskState, text: string) => Promise<void>,
+    cancel: AbortSignal,
     executor: (signal: AbortSignal) => Promise<void>,
   ): Promise<void> {
-    const watch = await this.cancelSignals.watch(payload.taskId);
+    if (cancel.aborted) return end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
     try {
-      if (watch.signal.aborted) return await end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
-      try {
-        await executor(watch.signal);
-        await recorder.settled();
-      } catch (error) {
-        if (error instanceof TurnNotRecordedError) throw error;
-        if (!watch.signal.aborted) {
-          this.logger.warn({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed');
-          return await end(TaskState.TASK_STATE_FAILED, `Agent error: ${(error as Error).message ?? String(error)}`);
-        }
+      await executor(cancel);
+      await recorder.settled();
+    } catch (error) {
+      if (error instanceof TurnNotRecordedError) throw error;
+      if (!cancel.aborted) {
+        this.logger.warn({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed');
+        return end(TaskState.TASK_STATE_FAILED, `Agent error: ${(error as Error).message ?? String(error)}`);
       }
-      if (watch.signal.aborted) return await end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
-      if (!recorder.ended) await end(TaskState.TASK_STATE_FAILED, 'The agent ended its turn without a final state.');
-    } finally {
-      watch.dispose();
     }
+    if (cancel.aborted) return end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
+    if (!recorder.ended) await end(TaskState.TASK_STATE_FAILED, 'The agent ended its turn without a final state.');
   }
 
   /** Publishes the final state (after the task itself, if the turn never got to publish it). */
