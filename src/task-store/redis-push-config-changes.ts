@@ -11,7 +11,8 @@ export class RedisPushConfigChanges implements PushConfigChanges {
   constructor(redis: RedisService) {
     this.channel = new RedisTaskChannel(redis, 'push-config-changes', {
       message: (taskId) => this.watchers.changed(taskId),
-      connected: () => this.watchers.allChanged(),
+      connected: () => this.watchers.resumed(),
+      disconnected: () => this.watchers.missed(),
     });
   }
 

@@ -6,6 +6,8 @@ export interface TaskChannelListener {
   message(taskId: string): void;
   /** The subscriber (re)connected: what was published while it was away is lost. */
   connected(): void;
+  /** The subscriber lost its connection: messages are missed until `connected`. */
+  disconnected?(): void;
 }
 
 /**
@@ -45,6 +47,7 @@ export class RedisTaskChannel {
     subscriber.on('message', (_channel: string, taskId: string) => this.listener.message(taskId));
     // ioredis subscribes again after a reconnect, but messages published while it was away are lost.
     subscriber.on('ready', () => this.listener.connected());
+    subscriber.on('close', () => this.listener.disconnected?.());
     try {
       await subscriber.subscribe(this.key);
       return subscriber;

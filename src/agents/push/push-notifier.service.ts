@@ -16,7 +16,7 @@ import { CallerScope, JobName } from '../../queue/queue.constants';
 import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../task-store/push-config-changes.interface';
 import { PUSH_CONFIG_STORE } from '../../task-store/push-config-store.token';
 import { callerScopeOf } from '../turns/caller-scope';
-import { TurnWebhooks } from './turn-webhooks';
+import { TaskWebhooks, TurnWebhooks } from './turn-webhooks';
 
 /** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
 export interface PushTargets {
@@ -59,8 +59,13 @@ export class PushNotifier {
     await this.deliver(await this.targets(taskId, context), events, task);
   }
 
+  /** The task's webhooks read for each batch of events: for one-off events (a cancel, a failure), which need no watch. */
+  forEvents(taskId: string, context: ServerCallContext): TaskWebhooks {
+    return { notify: (events, task) => this.notifyAll(taskId, context, events, task), close: () => undefined };
+  }
+
   /** The webhooks of a turn's task, for notifying its batches of events without reading them for each. */
-  forTurn(taskId: string, context: ServerCallContext): TurnWebhooks {
+  forTurn(taskId: string, context: ServerCallContext): TaskWebhooks {
     return new TurnWebhooks(
       taskId,
       this.changes,

@@ -2,14 +2,22 @@ import type { StreamResponse, Task } from '@a2a-js/sdk';
 import type { PushConfigChanges, PushConfigWatch } from '../../task-store/push-config-changes.interface';
 import type { PushTargets } from './push-notifier.service';
 
+/** Where a recorder sends its batches of events for the task's webhooks. */
+export interface TaskWebhooks {
+  notify(events: StreamResponse[], task: Task): Promise<void>;
+  /** The recorder records no more. */
+  close(): void;
+}
+
 /**
  * A turn's webhooks: read at its first batch of events, and again only after a change to them is
  * announced (a config set or deleted mid-turn), not for every batch. The watch begins before the
  * first read, so a config stored after that read is announced to it.
  */
-export class TurnWebhooks {
+export class TurnWebhooks implements TaskWebhooks {
   private watch?: PushConfigWatch;
   private targets?: PushTargets;
+  private closed = false;
 
   constructor(
     private readonly taskId: string,
@@ -19,14 +27,20 @@ export class TurnWebhooks {
   ) {}
 
   async notify(events: StreamResponse[], task: Task): Promise<void> {
-    this.watch ??= await this.changes.watch(this.taskId);
+    if (!this.watch && !this.closed) {
+      const watch = await this.changes.watch(this.taskId);
+      if (this.closed) watch.dispose();
+      else this.watch = watch;
+    }
+    if (!this.watch) return this.deliver(await this.read(), events, task);
     if (this.watch.takeChanged()) this.targets = undefined;
     this.targets ??= await this.read();
     await this.deliver(this.targets, events, task);
   }
 
-  /** Stops watching; a later notify watches and reads again. */
+  /** Stops watching; events notified after that (there should be none) read the webhooks each time. */
   close(): void {
+    this.closed = true;
     this.watch?.dispose();
     this.watch = this.targets = undefined;
   }

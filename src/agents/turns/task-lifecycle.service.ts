@@ -75,14 +75,14 @@ export class TaskLifecycle {
    * fail with TurnNotRecordedError.
    */
   async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false }: TurnOptions = {}): Promise<TurnRecorder> {
-    if (unstored) return this.recorder(taskId, context, undefined, this.turnRetry, announced);
+    if (unstored) return this.turnRecorder(taskId, context, undefined, announced);
     const load = () => this.store.load(taskId, context);
     const existing = await retryStoreCall(load, this.turnRetry, (error, failures, delayMs) => {
       this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');
     }).catch((error: unknown) => {
       throw new TurnNotRecordedError(taskId, error);
     });
-    return this.recorder(taskId, context, existing, this.turnRetry, announced);
+    return this.turnRecorder(taskId, context, existing, announced);
   }
 
   /** Marks a task canceled (stream and webhooks too), unless it ended meanwhile. */
@@ -100,16 +100,24 @@ export class TaskLifecycle {
    * TurnRecorder.abandon. `recorder` is the turn's, when it got one.
    */
   abandon(requestContext: RequestContext, text: string, recorder?: TurnRecorder): Promise<void> {
-    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined, NO_RETRY)).abandon(requestContext, text);
+    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined)).abandon(requestContext, text);
   }
 
   private async end(task: Task, context: ServerCallContext, state: TaskState, text: string): Promise<void> {
-    const recorder = this.recorder(task.id, context, task, NO_RETRY);
+    const recorder = this.recorder(task.id, context, task);
     new TurnPublisher(recorder, { taskId: task.id, contextId: task.contextId }).status(state, text);
     await recorder.settled();
   }
 
-  private recorder(taskId: string, context: ServerCallContext, existing: Task | undefined, writeRetry: StoreRetryPolicy, announced = false): TurnRecorder {
-    return new TurnRecorder({ store: this.store, stream: this.stream, push: this.push, writeRetry }, taskId, context, existing, announced);
+  /** A turn's recorder: its writes are tried again, and its webhooks followed for changes. */
+  private turnRecorder(taskId: string, context: ServerCallContext, existing: Task | undefined, announced: boolean): TurnRecorder {
+    const webhooks = this.push.forTurn(taskId, context);
+    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry }, taskId, context, existing, announced);
+  }
+
+  /** A recorder of one-off events (an end, an abandon), written once. */
+  private recorder(taskId: string, context: ServerCallContext, existing: Task | undefined): TurnRecorder {
+    const webhooks = this.push.forEvents(taskId, context);
+    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: NO_RETRY }, taskId, context, existing);
   }
 }

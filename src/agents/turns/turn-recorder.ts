@@ -11,8 +11,7 @@ import { Logger } from '@nestjs/common';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
-import type { PushNotifier } from '../push/push-notifier.service';
-import type { TurnWebhooks } from '../push/turn-webhooks';
+import type { TaskWebhooks } from '../push/turn-webhooks';
 import { TurnPublisher } from '../turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
@@ -44,7 +43,8 @@ const INTERRUPTED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQ
 export interface TurnRecorderDeps {
   store: TaskStore;
   stream: TaskEventStream;
-  push: PushNotifier;
+  /** Where batches of events go for the task's webhooks: a turn's follow changes to them. */
+  webhooks: TaskWebhooks;
   /** How failed writes are tried again; a deadline of 0 fails at the first failure. */
   writeRetry: StoreRetryPolicy;
 }
@@ -80,7 +80,6 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private endedWith?: 'message' | TaskState;
   /** A `task` event of this turn is on the stream (or the API announced the task). */
   private taskStreamed: boolean;
-  private readonly webhooks: TurnWebhooks;
 
   constructor(
     private readonly deps: TurnRecorderDeps,
@@ -95,7 +94,6 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (announced) this.lastSave = Date.now();
     this.buffer = new SnapshotBuffer(existing);
     this.results = new ResultManager(this.buffer, context);
-    this.webhooks = deps.push.forTurn(taskId, context);
   }
 
   get task(): Task | undefined {
@@ -197,7 +195,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
 
   /** Stops following changes to the task's webhooks: the turn is over, whether or not it ended well. */
   release(): void {
-    this.webhooks.close();
+    this.deps.webhooks.close();
   }
 
   /**
@@ -205,7 +203,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * registered mid-turn is announced to the turn's webhooks, so it hears every event recorded after it.
    */
   private async notify(responses: StreamResponse[]): Promise<void> {
-    await this.write('webhooks', () => this.webhooks.notify(responses, this.buffer.current!)).catch((error: Error) => {
+    await this.write('webhooks', () => this.deps.webhooks.notify(responses, this.buffer.current!)).catch((error: Error) => {
       this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
     });
   }
