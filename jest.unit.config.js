@@ -8,6 +8,7 @@ const base = require('./jest.config');
 const STORE_FREE_E2E = [
   'test/agents/llm-mcp-sampling',
   'test/agents/web-fetch',
+  'test/logging/request-logs',
   'test/mcp-client/http',
   'test/mcp-client/list-changed',
   'test/mcp-server/gateway-upstream',

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { destination } from 'pino';
+import { destination, levels } from 'pino';
 import type { Options } from 'pino-http';
 import type { SwitchboardConfig } from '../config/config.schema';
 
@@ -32,9 +32,18 @@ export class LoggingModule {
           // A transport (pino-pretty) writes where its options say; plain JSON goes to the fd given here.
           pinoHttp: log.pretty ? options : [options, destination(fd)],
           renameContext: 'module',
-          forRoutes: ['*path'],
+          forRoutes: logsRequests(log.level) ? ['*path'] : [],
         }),
       ],
     };
   }
+}
+
+/**
+ * Request lines are info; above it the per-request middleware would only cost: a child logger per
+ * request, and the async context it runs in, which hooks every promise. Without it, warnings and
+ * errors logged during a request carry no request id.
+ */
+function logsRequests(level: SwitchboardConfig['log']['level']): boolean {
+  return level !== 'silent' && levels.values[level] <= levels.values.info;
 }

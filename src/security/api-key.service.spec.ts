@@ -56,6 +56,14 @@ describe('ApiKeyService', () => {
     }
   });
 
+  it.each([
+    ['a wrong key', { authorization: 'Bearer wrong-key-0123456789abcdef' }, 'invalid'],
+    ['no Authorization header', {}, 'missing'],
+    ['another scheme', { authorization: `Basic ${CI_KEY}` }, 'not-bearer'],
+  ])("tells a request's failed credentials apart (%s)", (_case, headers, kind) => {
+    expect(service.verifyRequest({ headers })).toEqual({ kind });
+  });
+
   it('requires keys only when some are configured', () => {
     expect(service.required).toBe(true);
     const open = new ApiKeyService([]);

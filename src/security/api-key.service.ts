@@ -1,10 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ConfigError } from '../config/config-error';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { AccessScope } from './access-scope';
+import { bearerCredentials, type BearerCredentials } from './bearer-token';
 import type { Principal } from './principal';
 
 type ApiKeysConfig = SwitchboardConfig['auth']['api_keys'];
+
+/** A request's bearer credentials, checked against the configured keys. */
+export type BearerVerdict =
+  | { kind: 'valid'; principal: Principal }
+  /** A token that matches no key. */
+  | { kind: 'invalid' }
+  | Exclude<BearerCredentials, { kind: 'token' }>;
 
 interface KnownKey {
   principal: Principal;
@@ -18,6 +27,7 @@ interface KnownKey {
  */
 export class ApiKeyService {
   private readonly keys: readonly KnownKey[];
+  private readonly verdicts = new WeakMap<object, BearerVerdict>();
 
   constructor(apiKeys: ApiKeysConfig) {
     this.keys = apiKeys.map((entry, index) =>
@@ -33,6 +43,16 @@ export class ApiKeyService {
     return this.keys.length > 0;
   }
 
+  /** The request's credentials checked once: the rate-limit guard and the auth guard both ask. */
+  verifyRequest(request: { headers: IncomingHttpHeaders }): BearerVerdict {
+    let verdict = this.verdicts.get(request);
+    if (!verdict) {
+      verdict = this.verdictOf(bearerCredentials(request.headers.authorization));
+      this.verdicts.set(request, verdict);
+    }
+    return verdict;
+  }
+
   /** The principal owning this key, or undefined when it matches none. */
   verify(presented: string): Principal | undefined {
     const digest = sha256(presented);
@@ -41,6 +61,12 @@ export class ApiKeyService {
       if (timingSafeEqual(digest, key.digest)) found = key.principal;
     }
     return found;
+  }
+
+  private verdictOf(credentials: BearerCredentials): BearerVerdict {
+    if (credentials.kind !== 'token') return credentials;
+    const principal = this.verify(credentials.token);
+    return principal ? { kind: 'valid', principal } : { kind: 'invalid' };
   }
 }
 

@@ -2,7 +2,6 @@ import { CanActivate, ExecutionContext, Injectable, Logger, UnauthorizedExceptio
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyService } from './api-key.service';
-import { bearerCredentials } from './bearer-token';
 import { attachPrincipal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
@@ -27,20 +26,19 @@ export class BearerAuthGuard implements CanActivate {
 
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    const credentials = bearerCredentials(request.headers.authorization);
-    if (credentials.kind === 'token') {
-      const principal = this.apiKeys.verify(credentials.token);
-      if (principal) {
-        attachPrincipal(request, principal);
-        return true;
-      }
+    const verdict = this.apiKeys.verifyRequest(request);
+    if (verdict.kind === 'valid') {
+      attachPrincipal(request, verdict.principal);
+      return true;
+    }
+    if (verdict.kind === 'invalid') {
       // RFC 6750 §3.1: a token was presented and rejected.
       this.logger.warn({ ip: request.ip, method: request.method, route: request.routeOptions.url }, 'rejected an invalid API key');
       return this.reject(http.getResponse<FastifyReply>(), 'invalid API key', `${REALM}, error="invalid_token"`);
     }
     // No credentials, or another scheme: RFC 6750 says not to add an error code.
     const message =
-      credentials.kind === 'missing'
+      verdict.kind === 'missing'
         ? 'missing bearer token: send "Authorization: Bearer <api key>"'
         : 'the Authorization header must use the Bearer scheme: "Authorization: Bearer <api key>"';
     return this.reject(http.getResponse<FastifyReply>(), message, REALM);

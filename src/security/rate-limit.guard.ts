@@ -11,7 +11,6 @@ import {
 } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyService } from './api-key.service';
-import { bearerCredentials } from './bearer-token';
 
 const STORAGE_WARNING_INTERVAL_MS = 10_000;
 
@@ -48,9 +47,8 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   protected override async getTracker(request: FastifyRequest): Promise<string> {
-    const credentials = bearerCredentials(request.headers.authorization);
-    const principal = credentials.kind === 'token' ? this.apiKeys.verify(credentials.token) : undefined;
-    return principal ? `key:${principal.name}` : `ip:${await super.getTracker(request)}`;
+    const verdict = this.apiKeys.verifyRequest(request);
+    return verdict.kind === 'valid' ? `key:${verdict.principal.name}` : `ip:${await super.getTracker(request)}`;
   }
 
   /** Nest's standard error body; the guard has already set `Retry-After` (seconds). */

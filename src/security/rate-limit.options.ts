@@ -1,9 +1,10 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ConfigService } from '@nestjs/config';
 import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import { withTimeout } from '../common/with-timeout';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { RedisService } from '../redis/redis.service';
+import { MemoryRateLimitStorage } from './memory-rate-limit.storage';
+import { RedisRateLimitStorage } from './redis-rate-limit.storage';
 
 /**
  * One budget per client (API key name, else IP) across all routes, counted in Redis when it is
@@ -16,7 +17,7 @@ export function rateLimitOptions(config: ConfigService<SwitchboardConfig, true>,
     skipIf: () => !enabled,
     // The storage wraps this key in a Redis Cluster hash tag: `{<prefix>ratelimit:<tracker>:default}:hits`.
     generateKey: (_context, tracker) => (redis ? redis.key('ratelimit', tracker) : tracker),
-    storage: enabled && redis ? bounded(new ThrottlerStorageRedisService(redis.client)) : undefined,
+    storage: redis ? bounded(new RedisRateLimitStorage(redis.client)) : new MemoryRateLimitStorage(),
   };
 }
 

@@ -1,3 +1,4 @@
+import crypto = require('node:crypto');
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from '../../src/app.factory';
 import { bearer, TEST_API_KEY, testConfig } from '../support/test-app';
@@ -125,6 +126,16 @@ describe('bearer authentication', () => {
   it('protects the HEAD twin of a protected GET route', async () => {
     const response = await fetch(`${url}/metrics`, { method: 'HEAD' });
     expect(response.status).toBe(401);
+  });
+
+  it('checks a key once per request, though both the rate-limit and the auth guard need it', async () => {
+    const hash = jest.spyOn(crypto, 'createHash');
+    try {
+      expect((await fetch(`${url}/metrics`, { headers: bearer() })).status).toBe(200);
+      expect(hash.mock.calls.filter(([algorithm]) => algorithm === 'sha256')).toHaveLength(1);
+    } finally {
+      hash.mockRestore();
+    }
   });
 });
 
