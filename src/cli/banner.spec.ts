@@ -41,7 +41,7 @@ describe('startupBanner', () => {
   it("gives a worker's probe URL, or says it has none", () => {
     const durable = config({ DATABASE_URL: 'postgresql://db/switchboard', REDIS_URL: 'redis://cache:6379' });
     expect(startupBanner(durable, { role: 'worker', healthUrl: 'http://127.0.0.1:8081/readyz' })).toMatch(
-      /worker is running\n.*\n {2}tasks {3}in Postgres at db\/switchboard\n {2}turns {3}queued in Redis at cache:6379, run here \(8 at a time\)\n {2}probes {2}http:\/\/127\.0\.0\.1:8081\/readyz/,
+      /worker is running\n.*\n {2}tasks {3}in Postgres at db\/switchboard\n {2}turns {3}queued in Redis at cache:6379, run here \(32 at a time\)\n {2}probes {2}http:\/\/127\.0\.0\.1:8081\/readyz/,
     );
     expect(startupBanner(durable, { role: 'worker' })).toContain('probes  none (set SWITCHBOARD_WORKER_HEALTH_PORT');
   });
