@@ -62,7 +62,7 @@ export class A2aEndpoints {
     const messageLimits = messageLimitsOf(a2a);
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
-    const taskStore = new RequestScopedTaskStore(store, buses);
+    const taskStore = new RequestScopedTaskStore(store);
     const endpointOf = (agent: HostedAgent): AgentEndpoint => {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);

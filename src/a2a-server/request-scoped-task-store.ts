@@ -2,32 +2,22 @@ import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/server';
 import type { TaskStore } from '../task-store/task-store.interface';
 
-/** Which task a request created, if it did (TaskEventBusManager knows). */
-export interface NewTasks {
-  newTaskOf(context: ServerCallContext): string | undefined;
-}
-
 /**
  * The request handler's view of the task store. Reads fall through to the durable store; writes stay
  * with the request that made them. The task lifecycle (TaskLifecycle) is the only writer of task
  * state: the handler replays the turn's events through its own ResultManager only to shape this request's
  * answer, and writing those replays back would apply every event twice. The request's own copy is
  * kept by reference, not cloned as the SDK's in-memory store does: only this request's handler and
- * ResultManager touch it, and it is dropped with the request. A task the request created is read
- * from its own copy only: the store holds nothing of it that its stream does not show this request.
+ * ResultManager touch it, and it is dropped with the request.
  */
 export class RequestScopedTaskStore implements A2aTaskStore {
   private readonly written = new WeakMap<ServerCallContext, Map<string, Task>>();
 
-  constructor(
-    private readonly durable: TaskStore,
-    private readonly newTasks: NewTasks,
-  ) {}
+  constructor(private readonly durable: TaskStore) {}
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const own = this.written.get(context)?.get(taskId);
-    if (own || this.newTasks.newTaskOf(context) === taskId) return own;
-    return this.durable.load(taskId, context);
+    return own ?? this.durable.load(taskId, context);
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {

@@ -22,27 +22,13 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
   private readonly interruptions = new WeakMap<ServerCallContext, TaskStreamInterruptedError>();
   private readonly snapshots = new WeakMap<ServerCallContext, Promise<Task | undefined>>();
-  private readonly creatingSends = new WeakSet<ServerCallContext>();
-  private readonly createdTasks = new WeakMap<ServerCallContext, string>();
   private readonly open = new Set<TaskEventBus>();
   private allEnded?: () => void;
 
   constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    if (this.creatingSends.delete(context)) this.createdTasks.set(context, taskId);
-    // The lookup of the stream's end also refuses a send while Redis is down, before anything is stored or queued.
     return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId), 'send');
-  }
-
-  /** The send made in `context` names no task: the SDK makes one, whose id its bus is the first to see. */
-  expectNewTask(context: ServerCallContext): void {
-    this.creatingSends.add(context);
-  }
-
-  /** The task the send made in `context` created, if it created one. */
-  newTaskOf(context: ServerCallContext): string | undefined {
-    return this.createdTasks.get(context);
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
