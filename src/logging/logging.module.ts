@@ -1,4 +1,4 @@
-/** Structured JSON logs (pino), one line per event, with the request id on every request log. */
+/** Structured JSON logs (pino), one line per event; at info and below, with the request id on every line logged during a request. */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DynamicModule, Module } from '@nestjs/common';
