@@ -104,7 +104,8 @@ describe('connection limits', () => {
   it('closes a connection that never sends a request', async () => {
     const connection = await open(url);
     await connection.closed;
-    expect(connection.received()).toBe('');
+    // Closed silently, or by Node's own headers timeout check when that runs first (a race of timers under load).
+    expect(connection.received()).toMatch(/^(|HTTP\/1\.1 408 [^]*)$/);
   });
 
   it('closes a kept-alive connection idle for keep_alive_timeout_ms', async () => {
