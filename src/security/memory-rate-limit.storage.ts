@@ -23,12 +23,13 @@ export class MemoryRateLimitStorage implements ThrottlerStorage {
     const id = `${key}:${throttlerName}`;
     let counter = this.counters.get(id);
     if (!counter) this.counters.set(id, (counter = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 }));
+    if (counter.blockedUntil > now) return rateLimitRecord(counter.hits, Math.max(0, counter.expiresAt - now), counter.blockedUntil - now);
     if (counter.expiresAt <= now) {
       counter.hits = 0;
       counter.expiresAt = now + ttl;
     }
     counter.hits += 1;
-    if (counter.blockedUntil <= now && counter.hits > limit) counter.blockedUntil = now + blockDuration;
+    if (counter.hits > limit) counter.blockedUntil = now + blockDuration;
     return rateLimitRecord(counter.hits, counter.expiresAt - now, Math.max(0, counter.blockedUntil - now));
   }
 

@@ -7,18 +7,21 @@ import { rateLimitRecord, type ThrottlerStorageRecord } from './rate-limit-recor
  * ms, limit, block ms. Returns the hits, the window's ms left, the block's ms left (0: not blocked).
  */
 const COUNT_HIT = `
+local blockedFor = redis.call('PTTL', KEYS[2])
+if blockedFor > 0 then
+  return { tonumber(redis.call('GET', KEYS[1]) or '0'), math.max(redis.call('PTTL', KEYS[1]), 0), blockedFor }
+end
 local hits = redis.call('INCR', KEYS[1])
 local expiresIn = redis.call('PTTL', KEYS[1])
 if expiresIn <= 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   expiresIn = tonumber(ARGV[1])
 end
-local blockedFor = redis.call('PTTL', KEYS[2])
-if blockedFor <= 0 and hits > tonumber(ARGV[2]) then
+if hits > tonumber(ARGV[2]) then
   redis.call('SET', KEYS[2], 1, 'PX', ARGV[3])
-  blockedFor = tonumber(ARGV[3])
+  return { hits, expiresIn, tonumber(ARGV[3]) }
 end
-return { hits, expiresIn, math.max(blockedFor, 0) }`;
+return { hits, expiresIn, 0 }`;
 
 const COMMAND = 'switchboardCountHit';
 

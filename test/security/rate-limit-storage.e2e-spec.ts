@@ -42,11 +42,11 @@ describe.each<[string, () => Promise<OpenedStorage>]>([
     expect(await hit(key)).toMatchObject({ totalHits: 2, isBlocked: false });
   });
 
-  it('blocks the request past the limit and those after it, for the block duration', async () => {
+  it('blocks the request past the limit and those after it, for the block duration, without counting them', async () => {
     const key = newClient();
     for (let i = 1; i <= LIMIT; i++) expect(await hit(key)).toMatchObject({ totalHits: i, isBlocked: false });
     expect(await hit(key)).toEqual({ totalHits: LIMIT + 1, timeToExpire: WINDOW_MS / 1000, isBlocked: true, timeToBlockExpire: BLOCK_MS / 1000 });
-    expect(await hit(key)).toMatchObject({ totalHits: LIMIT + 2, isBlocked: true, timeToBlockExpire: BLOCK_MS / 1000 });
+    expect(await hit(key)).toMatchObject({ totalHits: LIMIT + 1, isBlocked: true, timeToBlockExpire: BLOCK_MS / 1000 });
   });
 
   it('keeps clients and throttlers apart', async () => {
@@ -68,6 +68,19 @@ describe('rate-limit storage in memory, over time', () => {
     expect(await hit('client')).toMatchObject({ totalHits: LIMIT + 2, isBlocked: true, timeToExpire: WINDOW_MS / 2000 });
     now += WINDOW_MS / 2;
     expect(await hit('client')).toEqual({ totalHits: 1, timeToExpire: WINDOW_MS / 1000, isBlocked: false, timeToBlockExpire: 0 });
+  });
+
+  it('does not hold requests refused during a block against the client once it ends', async () => {
+    for (let i = 0; i < LIMIT; i++) await hit('retrier');
+    now += 45_000;
+    expect(await hit('retrier')).toMatchObject({ isBlocked: true });
+    // Retrying through its block, past the end of the window it was blocked in.
+    for (const wait of [15_000, 5_000, 5_000]) {
+      now += wait;
+      expect(await hit('retrier')).toMatchObject({ isBlocked: true });
+    }
+    now += BLOCK_MS - 25_000;
+    expect(await hit('retrier')).toMatchObject({ totalHits: 1, isBlocked: false });
   });
 });
 
@@ -102,7 +115,8 @@ describe('rate-limit storage in Redis, its script', () => {
     expect(after.eval - before.eval).toBeLessThanOrEqual(1);
 
     await client.script('FLUSH');
-    expect(await storage.increment('client', WINDOW_MS, LIMIT, BLOCK_MS, 'default')).toMatchObject({ totalHits: 6, isBlocked: true });
+    // Blocked since its fourth request: those after it are not counted.
+    expect(await storage.increment('client', WINDOW_MS, LIMIT, BLOCK_MS, 'default')).toMatchObject({ totalHits: LIMIT + 1, isBlocked: true });
   });
 
   it('ends a window when Redis expires its counter', async () => {
