@@ -30,10 +30,9 @@ export class RedisCancelSignals implements CancelSignals {
   }
 
   async watch(taskId: string): Promise<CancelWatch> {
-    const watch = this.watchers.add(taskId);
+    // Subscribed before checking the key: a request lands in one or the other, never in between.
+    const watch = await this.channel.watching(this.watchers.add(taskId));
     try {
-      // Subscribed before checking the key: a request lands in one or the other, never in between.
-      await this.channel.subscribed();
       if (await this.isRequested(taskId)) this.watchers.abort(taskId);
       return watch;
     } catch (error) {

@@ -20,14 +20,7 @@ export class RedisPushConfigChanges implements PushConfigChanges {
     return this.channel.publish(taskId);
   }
 
-  async watch(taskId: string): Promise<PushConfigWatch> {
-    const watch = this.watchers.add(taskId);
-    try {
-      await this.channel.subscribed();
-      return watch;
-    } catch (error) {
-      watch.dispose();
-      throw error;
-    }
+  watch(taskId: string): Promise<PushConfigWatch> {
+    return this.channel.watching(this.watchers.add(taskId));
   }
 }

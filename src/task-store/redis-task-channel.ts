@@ -33,6 +33,17 @@ export class RedisTaskChannel {
     await this.redis.client.publish(this.key, taskId);
   }
 
+  /** `watch`, once this process is subscribed; disposed when subscribing fails. */
+  async watching<W extends { dispose(): void }>(watch: W): Promise<W> {
+    try {
+      await this.subscribed();
+      return watch;
+    } catch (error) {
+      watch.dispose();
+      throw error;
+    }
+  }
+
   /** Resolves once this process is subscribed: a message published after that reaches the listener. */
   async subscribed(): Promise<void> {
     this.subscription ??= this.connect().catch((error: Error) => {
