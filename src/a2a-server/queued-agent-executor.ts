@@ -87,6 +87,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
         {
           announced,
           newTask: requestContext.task === undefined,
+          withWebhook: requestContext.request.configuration?.taskPushNotificationConfig !== undefined,
           agent: this.agentName,
           taskId: requestContext.taskId,
           contextId: requestContext.contextId,

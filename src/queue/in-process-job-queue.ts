@@ -13,6 +13,7 @@ interface WaitingJob {
   id?: string;
   payload: unknown;
   attemptsStarted: number;
+  enqueuedAt: number;
   retry?: EnqueueOptions['retry'];
 }
 
@@ -48,7 +49,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       if (this.pendingIds.has(options.jobId) || this.finishedIds.has(options.jobId)) return;
       this.pendingIds.add(options.jobId);
     }
-    const job: WaitingJob = { name, id: options.jobId, payload, attemptsStarted: 0, retry: options.retry };
+    const job: WaitingJob = { name, id: options.jobId, payload, attemptsStarted: 0, enqueuedAt: Date.now(), retry: options.retry };
     if (options.delayMs) this.later(() => this.push(job), options.delayMs);
     else this.push(job);
   }
@@ -107,7 +108,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       const job = this.waiting.shift()!;
       job.attemptsStarted++;
       const run = this.registry
-        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted })
+        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted, enqueuedAt: job.enqueuedAt })
         .then(
           () => this.finish(job),
           (error: Error) => {

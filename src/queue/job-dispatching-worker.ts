@@ -24,6 +24,6 @@ export abstract class JobDispatchingWorker extends WorkerHost {
   }
 
   process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job.name as JobName, job.data as never, { attemptsStarted: job.attemptsStarted });
+    return this.registry.dispatch(job.name as JobName, job.data as never, { attemptsStarted: job.attemptsStarted, enqueuedAt: job.timestamp });
   }
 }

@@ -42,6 +42,8 @@ export interface AgentTurnPayload {
    * nothing of it when the turn's first attempt starts, and that attempt does not read it.
    */
   newTask?: boolean;
+  /** The send registered a webhook for its task (its configuration's push notification config). */
+  withWebhook?: boolean;
 }
 
 /**
@@ -62,6 +64,8 @@ export interface PushDeliveryPayload {
 export interface JobAttempt {
   /** 1 on the first run; more when the job is run again, e.g. after its worker died mid-job. */
   attemptsStarted: number;
+  /** When the job was enqueued, in ms since the epoch by the clock of the process that enqueued it. */
+  enqueuedAt: number;
 }
 
 /** Which queue each job travels on: turns and webhooks get their own so neither waits behind the other. */

@@ -4,7 +4,7 @@ import { RedisService } from '../redis/redis.service';
 export interface TaskChannelListener {
   /** A task id published on the channel, by this process or another. */
   message(taskId: string): void;
-  /** The subscriber (re)connected: what was published while it was away is lost. */
+  /** The subscriber is back after losing its connection: what was published while it was away is lost. */
   connected(): void;
   /** The subscriber lost its connection: messages are missed until `connected`. */
   disconnected?(): void;
@@ -57,8 +57,13 @@ export class RedisTaskChannel {
     const subscriber = this.redis.dedicatedConnection(this.name);
     subscriber.on('message', (_channel: string, taskId: string) => this.listener.message(taskId));
     // ioredis subscribes again after a reconnect, but messages published while it was away are lost.
-    subscriber.on('ready', () => this.listener.connected());
-    subscriber.on('close', () => this.listener.disconnected?.());
+    // Its first 'ready' may come after the subscription: nothing was missed then.
+    let lost = false;
+    subscriber.on('ready', () => lost && this.listener.connected());
+    subscriber.on('close', () => {
+      lost = true;
+      this.listener.disconnected?.();
+    });
     try {
       await subscriber.subscribe(this.key);
       return subscriber;

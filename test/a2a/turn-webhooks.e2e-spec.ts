@@ -1,22 +1,32 @@
 /**
  * A turn reads its task's webhooks once, not for every batch of events, and again only when one is
- * set mid-turn (announced through Redis, as from another replica): on Postgres and Redis, through
- * the SDK client, with webhooks that receive for real.
+ * set mid-turn (announced through Redis, as from another replica); a new task's turn whose send
+ * registered none does not read them at all, unless a client could have set one before the turn
+ * began (a blocking send answered at its deadline). On Postgres and Redis, through the SDK client,
+ * with webhooks that receive for real.
  */
-import { SendMessageConfiguration } from '@a2a-js/sdk';
+import { SendMessageConfiguration, TaskState } from '@a2a-js/sdk';
 import type { PushNotificationStore } from '@a2a-js/sdk/server';
+import type { INestApplicationContext } from '@nestjs/common';
+import { createWorkerApp } from '../../src/app.factory';
+import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/task-store/push-config-changes.interface';
 import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { sdkClient, userMessage } from './support/sdk-client';
+import { asTask, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
 interface Notification {
   statusUpdate?: { status?: { state?: string } };
   artifactUpdate?: unknown;
 }
+
+const received = (webhook: WebhookReceiver<Notification>, token: string) =>
+  webhook.received.filter(({ headers }) => headers['x-a2a-notification-token'] === token).map(({ body }) => body);
+const states = (webhook: WebhookReceiver<Notification>, token: string) =>
+  received(webhook, token).flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
 
 describe("a turn's webhooks", () => {
   let service: DurableTestApp;
@@ -34,27 +44,76 @@ describe("a turn's webhooks", () => {
     webhook?.close();
   });
 
-  const received = (token: string) => webhook.received.filter(({ headers }) => headers['x-a2a-notification-token'] === token).map(({ body }) => body);
-  const states = (token: string) => received(token).flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
+  const readsOf = (taskId: string) => reads.mock.calls.filter(([id]) => id === taskId).length;
 
-  it('are read once for the turn, and again after one is set mid-turn', async () => {
+  /** Streams a send to the `slow` agent up to its first artifact; returns the task's id and the rest of the stream. */
+  const streamToFirstArtifact = async (send: ReturnType<typeof userMessage>) => {
     const client = await sdkClient(service.url, 'slow', 'JSONRPC');
-    const send = userMessage('one two three four five');
-    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'first' } });
     const stream = client.sendMessageStream(send)[Symbol.asyncIterator]();
     let taskId = '';
     for (let next = await stream.next(); !next.done && next.value.payload?.$case !== 'artifactUpdate'; next = await stream.next()) {
       if (next.value.payload?.$case === 'task') taskId = next.value.payload.value.id;
     }
-    const readsOfTask = () => reads.mock.calls.filter(([id]) => id === taskId).length;
-    expect(readsOfTask()).toBe(1);
+    return { client, taskId, drain: async () => { for (let next = await stream.next(); !next.done; next = await stream.next()); } };
+  };
+
+  // The process's first turn: its subscription to changes coming up is no change.
+  it("of a new task whose send registered none are not read, until one is set mid-turn", async () => {
+    const { client, taskId, drain } = await streamToFirstArtifact(userMessage('one two three four five'));
+    expect(readsOf(taskId)).toBe(0);
+
+    await client.createTaskPushNotificationConfig({ tenant: '', id: 'mid', taskId, url: webhook.url, token: 'mid', authentication: undefined });
+    await drain();
+    await eventually(async () => states(webhook, 'mid'), (seen) => seen.includes('TASK_STATE_COMPLETED'));
+    expect(readsOf(taskId)).toBe(1);
+  });
+
+  it('are read once for the turn, and again after one is set mid-turn', async () => {
+    const send = userMessage('one two three four five');
+    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'first' } });
+    const { client, taskId, drain } = await streamToFirstArtifact(send);
+    expect(readsOf(taskId)).toBe(1);
 
     await client.createTaskPushNotificationConfig({ tenant: '', id: 'late', taskId, url: webhook.url, token: 'late', authentication: undefined });
-    for (let next = await stream.next(); !next.done; next = await stream.next());
+    await drain();
     // Deliveries run concurrently: the last artifact may arrive after the completion.
-    const delivered = () => ({ ended: [...states('first'), ...states('late')].filter((state) => state === 'TASK_STATE_COMPLETED').length, artifacts: received('first').filter((n) => n.artifactUpdate).length });
+    const delivered = () => ({
+      ended: [...states(webhook, 'first'), ...states(webhook, 'late')].filter((state) => state === 'TASK_STATE_COMPLETED').length,
+      artifacts: received(webhook, 'first').filter((n) => n.artifactUpdate).length,
+    });
     await eventually(async () => delivered(), ({ ended, artifacts }) => ended === 2 && artifacts === 5);
     // The slow agent records its five chunks in batches of their own: read for each, that would be six reads or more.
-    expect(readsOfTask()).toBe(2);
+    expect(readsOf(taskId)).toBe(2);
+  });
+});
+
+describe("the webhooks of a new task's turn that begins after its send's deadline", () => {
+  let service: DurableTestApp;
+  let worker: INestApplicationContext | undefined;
+  let webhook: WebhookReceiver<Notification>;
+
+  beforeAll(async () => {
+    webhook = await WebhookReceiver.start();
+    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[a2a]\nblocking_timeout_secs = 0.5\n${TEST_AGENTS_TOML}`;
+    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(config), SWITCHBOARD_WORKER_IN_API: 'false' });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await service?.close();
+    webhook?.close();
+  });
+
+  it('are read: its client knew the task, and may have set one', async () => {
+    const client = await sdkClient(service.url, 'echo', 'JSONRPC');
+    const task = asTask(await client.sendMessage(userMessage('nobody is working yet')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    await client.createTaskPushNotificationConfig({ tenant: '', id: 'early', taskId: task.id, url: webhook.url, token: 'early', authentication: undefined });
+
+    worker = await createWorkerApp(service.config);
+    // Subscribed to changes before the turn, as a worker that has run turns before is.
+    (await worker.get<PushConfigChanges>(PUSH_CONFIG_CHANGES).watch('another-task')).dispose();
+    await worker.init();
+    await eventually(async () => states(webhook, 'early'), (seen) => seen.includes('TASK_STATE_COMPLETED'));
   });
 });

@@ -66,6 +66,21 @@ export class PushNotifier {
 
   /** The webhooks of a turn's task, for notifying its batches of events without reading them for each. */
   forTurn(taskId: string, context: ServerCallContext): TaskWebhooks {
+    return this.turnWebhooks(taskId, context);
+  }
+
+  /**
+   * The webhooks of a turn whose task has none yet, and can get none before the turn's first event
+   * (no client knows its id before): not read at all unless one is set meanwhile. The watch for
+   * that begins before this resolves.
+   */
+  async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext): Promise<TaskWebhooks> {
+    const webhooks = this.turnWebhooks(taskId, context);
+    await webhooks.startWith({ caller: callerScopeOf(context), configs: [] });
+    return webhooks;
+  }
+
+  private turnWebhooks(taskId: string, context: ServerCallContext): TurnWebhooks {
     return new TurnWebhooks(
       taskId,
       this.changes,

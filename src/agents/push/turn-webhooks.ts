@@ -26,6 +26,18 @@ export class TurnWebhooks implements TaskWebhooks {
     private readonly deliver: (targets: PushTargets, events: StreamResponse[], task: Task) => Promise<void>,
   ) {}
 
+  /**
+   * Watches from now on, taking `targets` as the webhooks until a change is announced: for a task
+   * whose webhooks are known without reading them. When the watch cannot begin, they are read at
+   * the first batch, as for any turn.
+   */
+  async startWith(targets: PushTargets): Promise<void> {
+    const watch = await this.changes.watch(this.taskId).catch(() => undefined);
+    if (!watch) return;
+    this.watch = watch;
+    this.targets = targets;
+  }
+
   async notify(events: StreamResponse[], task: Task): Promise<void> {
     if (!this.watch && !this.closed) {
       const watch = await this.changes.watch(this.taskId);

@@ -25,6 +25,11 @@ export interface TurnOptions {
    * turn's conditional writes still never undo an ended task.
    */
   unstored?: boolean;
+  /**
+   * The task has no webhooks, and none can be set before this turn's first event (no client knows
+   * its id yet): they are not read unless one is set meanwhile.
+   */
+  noWebhooks?: boolean;
 }
 
 /**
@@ -74,15 +79,10 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false }: TurnOptions = {}): Promise<TurnRecorder> {
-    if (unstored) return this.turnRecorder(taskId, context, undefined, announced);
-    const load = () => this.store.load(taskId, context);
-    const existing = await retryStoreCall(load, this.turnRetry, (error, failures, delayMs) => {
-      this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');
-    }).catch((error: unknown) => {
-      throw new TurnNotRecordedError(taskId, error);
-    });
-    return this.turnRecorder(taskId, context, existing, announced);
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false, noWebhooks = false }: TurnOptions = {}): Promise<TurnRecorder> {
+    const existing = unstored ? undefined : await this.loadForTurn(taskId, context);
+    const webhooks = noWebhooks ? await this.push.forTurnWithoutWebhooks(taskId, context) : this.push.forTurn(taskId, context);
+    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry }, taskId, context, existing, announced);
   }
 
   /** Marks a task canceled (stream and webhooks too), unless it ended meanwhile. */
@@ -109,10 +109,13 @@ export class TaskLifecycle {
     await recorder.settled();
   }
 
-  /** A turn's recorder: its writes are tried again, and its webhooks followed for changes. */
-  private turnRecorder(taskId: string, context: ServerCallContext, existing: Task | undefined, announced: boolean): TurnRecorder {
-    const webhooks = this.push.forTurn(taskId, context);
-    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry }, taskId, context, existing, announced);
+  private loadForTurn(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const load = () => this.store.load(taskId, context);
+    return retryStoreCall(load, this.turnRetry, (error, failures, delayMs) => {
+      this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');
+    }).catch((error: unknown) => {
+      throw new TurnNotRecordedError(taskId, error);
+    });
   }
 
   /** A recorder of one-off events (an end, an abandon), written once. */

@@ -1,6 +1,8 @@
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { SwitchboardConfig } from '../../config/config.schema';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
 import { CANCEL_SIGNALS, CancelSignals } from '../../task-store/cancel-signals.interface';
@@ -28,12 +30,17 @@ export const NOT_RECORDED_TEXT = 'The task could not be saved while its store wa
 @Injectable()
 export class TurnRunner {
   private readonly logger = new Logger(TurnRunner.name);
+  /** How long a blocking send waits before answering with its task: from then on, its client knows the task's id. */
+  private readonly blockingTimeoutMs: number;
 
   constructor(
     private readonly agents: AgentRegistry,
     private readonly lifecycle: TaskLifecycle,
     @Inject(CANCEL_SIGNALS) private readonly cancelSignals: CancelSignals,
-  ) {}
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
+    this.blockingTimeoutMs = config.get('a2a', { infer: true }).blocking_timeout_secs * 1000;
+  }
 
   @OnJob(JobName.AgentTurn)
   async run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
@@ -50,7 +57,8 @@ export class TurnRunner {
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
       const unstored = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1 && !cancel.signal.aborted;
-      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored });
+      const noWebhooks = unstored && payload.withWebhook === false && this.beganBeforeAnyDeadline(attempt);
+      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooks });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
@@ -62,6 +70,15 @@ export class TurnRunner {
       recorder?.release();
       cancel.dispose();
     }
+  }
+
+  /**
+   * Whether the turn began well before its send's deadline, when a blocking send answers with its
+   * task as submitted (and its client may then set a webhook). Half the timeout leaves room for
+   * clocks that differ between the enqueuing replica and this worker.
+   */
+  private beganBeforeAnyDeadline({ enqueuedAt }: JobAttempt): boolean {
+    return Date.now() - enqueuedAt < this.blockingTimeoutMs / 2;
   }
 
   private async runRecorded(
