@@ -89,7 +89,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     await this.checkSend(params, context);
-    this.noteNewTask(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
     if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context));
@@ -124,7 +123,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     await this.checkSend(params, context);
-    this.noteNewTask(params, context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       void events.return(undefined).catch(() => undefined);
@@ -203,10 +201,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.checkOutputModes(params);
     const webhook = params.configuration?.taskPushNotificationConfig;
     if (webhook) await this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
-  }
-
-  private noteNewTask(params: SendMessageRequest, context: ServerCallContext): void {
-    if (!params.message?.taskId) this.buses.expectNewTask(context);
   }
 
   private async checkWebhook(config: TaskPushNotificationConfig, field: string): Promise<void> {

@@ -22,20 +22,13 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
   private readonly interruptions = new WeakMap<ServerCallContext, TaskStreamInterruptedError>();
   private readonly snapshots = new WeakMap<ServerCallContext, Promise<Task | undefined>>();
-  /** Requests sending a message that names no task: the task their bus follows is new. */
-  private readonly newTaskSends = new WeakSet<ServerCallContext>();
   private readonly open = new Set<TaskEventBus>();
   private allEnded?: () => void;
 
   constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.sendPosition(taskId, context), 'send');
-  }
-
-  /** Tells that the send made in `context` starts a task (its message names none), whose stream then holds nothing yet. */
-  expectNewTask(context: ServerCallContext): void {
-    this.newTaskSends.add(context);
+    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId), 'send');
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
@@ -112,12 +105,6 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private throwIfInterrupted(context: ServerCallContext): void {
     const interruption = this.interruptions.get(context);
     if (interruption) throw interruption;
-  }
-
-  /** Where a send's turn begins on its task's stream: its end, not read for a task the send starts (the SDK gives it a fresh random id). */
-  private sendPosition(taskId: string, context: ServerCallContext): Promise<string> {
-    if (this.newTaskSends.delete(context)) return Promise.resolve(this.stream.start);
-    return this.stream.tail(taskId);
   }
 
   private find(taskId: string, context: ServerCallContext): TaskEventBus | undefined {

@@ -29,15 +29,8 @@ export class BullJobQueue implements JobQueue {
     }
   }
 
-  /**
-   * Fails at once while the queue's connection is down: BullMQ would hold the job until Redis is
-   * back (its connections retry forever), and a caller refused meanwhile would see it run later.
-   */
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
-    const queue = this.queues[QUEUE_OF_JOB[name]];
-    const connection = await queue.client;
-    if (connection.status !== 'ready') throw new Error(`Redis is unreachable (queue connection ${connection.status}): the job was not queued`);
-    await queue.add(name, payload, {
+    await this.queues[QUEUE_OF_JOB[name]].add(name, payload, {
       jobId: options.jobId,
       delay: options.delayMs,
       attempts: options.retry?.attempts,

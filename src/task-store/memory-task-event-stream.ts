@@ -39,8 +39,6 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return ids;
   }
 
-  readonly start = '0';
-
   async tail(taskId: string): Promise<string> {
     return String(this.streams.get(taskId)?.lastSeq ?? 0);
   }
@@ -50,7 +48,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
     for (let i = entries.length - 1; i >= 0; i--) {
       if ((entries[i].event as { task?: unknown }).task !== undefined) return String(entries[i].seq - 1);
     }
-    return this.start;
+    return '0';
   }
 
   async *read(taskId: string, { afterId, signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {

@@ -20,7 +20,6 @@ import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { QueueModule } from '../../src/queue/queue.module';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { eventually } from '../support/eventually';
-import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
@@ -103,36 +102,6 @@ describe('job queue', () => {
         worker = await createWorkerApp(config);
         await worker.init();
       });
-    });
-  });
-
-  describe('durable, while Redis is unreachable', () => {
-    let redis: RedisProcess;
-    let database: { url: string; drop(): Promise<void> };
-    let api: NestFastifyApplication;
-
-    beforeAll(async () => {
-      [redis, database] = await Promise.all([RedisProcess.start(), createTestDatabase()]);
-      const config = testConfig({ DATABASE_URL: database.url, REDIS_URL: redis.url, SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(), SWITCHBOARD_WORKER_IN_API: 'false' });
-      ({ app: api } = await startTestApp(config));
-    });
-
-    afterAll(async () => {
-      await api?.close();
-      await redis?.stop();
-      await database?.drop();
-    });
-
-    it('refuses a job at once rather than holding it until Redis is back, then queues again', async () => {
-      const queue = api.get<JobQueue>(JOB_QUEUE);
-      const connection = await api.get<Queue>(getQueueToken(QueueName.Maintenance)).client;
-      await redis.stop();
-      await eventually(async () => connection.status, (status) => status !== 'ready');
-      await expect(queue.enqueue(JobName.TaskRetention, {})).rejects.toThrow(/Redis is unreachable/);
-
-      await redis.restart();
-      await eventually(() => queue.enqueue(JobName.TaskRetention, {}).then(() => 'queued', (error: Error) => error.message), (outcome) => outcome === 'queued');
-      expect((await queue.counts()).maintenance.waiting).toBe(1);
     });
   });
 

@@ -71,12 +71,12 @@ export class PushNotifier {
 
   /**
    * The webhooks of a turn whose task has none yet, and can get none before the turn's first event
-   * (no client knows its id before): not read at all unless one is set meanwhile. The watch for
-   * that begins before this resolves.
+   * or `until` (ms since the epoch; no client knows its id before): not read at all unless one is set
+   * meanwhile. The watch for that begins before this resolves; begun past `until`, they are read.
    */
-  async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext): Promise<TaskWebhooks> {
+  async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext, until: number): Promise<TaskWebhooks> {
     const webhooks = this.turnWebhooks(taskId, context);
-    await webhooks.startWith({ caller: callerScopeOf(context), configs: [] });
+    await webhooks.startWith({ caller: callerScopeOf(context), configs: [] }, until);
     return webhooks;
   }
 

@@ -26,10 +26,10 @@ export interface TurnOptions {
    */
   unstored?: boolean;
   /**
-   * The task has no webhooks, and none can be set before this turn's first event (no client knows
-   * its id yet): they are not read unless one is set meanwhile.
+   * The task has no webhooks, and none can be set before this turn's first event or this time (ms
+   * since the epoch; no client knows its id before): they are not read unless one is set meanwhile.
    */
-  noWebhooks?: boolean;
+  noWebhooksUntil?: number;
 }
 
 /**
@@ -79,9 +79,10 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false, noWebhooks = false }: TurnOptions = {}): Promise<TurnRecorder> {
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false, noWebhooksUntil }: TurnOptions = {}): Promise<TurnRecorder> {
     const existing = unstored ? undefined : await this.loadForTurn(taskId, context);
-    const webhooks = noWebhooks ? await this.push.forTurnWithoutWebhooks(taskId, context) : this.push.forTurn(taskId, context);
+    const webhooks =
+      noWebhooksUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, noWebhooksUntil);
     return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry }, taskId, context, existing, announced);
   }
 

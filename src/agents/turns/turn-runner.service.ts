@@ -57,8 +57,8 @@ export class TurnRunner {
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
       const unstored = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1 && !cancel.signal.aborted;
-      const noWebhooks = unstored && payload.withWebhook === false && this.beganBeforeAnyDeadline(attempt);
-      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooks });
+      const noWebhooksUntil = unstored && payload.withWebhook === false ? this.idUnknownUntil(attempt) : undefined;
+      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooksUntil });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
@@ -73,12 +73,13 @@ export class TurnRunner {
   }
 
   /**
-   * Whether the turn began well before its send's deadline, when a blocking send answers with its
-   * task as submitted (and its client may then set a webhook). Half the timeout leaves room for
-   * clocks that differ between the enqueuing replica and this worker.
+   * Until when no client can know a new task's id but from its turn's events: well before its send's
+   * deadline, when a blocking send answers with its task as submitted (and its client may then set
+   * a webhook). Half the timeout leaves room for clocks that differ between the enqueuing replica
+   * and this worker; API and workers are expected to share `a2a.blocking_timeout_secs`.
    */
-  private beganBeforeAnyDeadline({ enqueuedAt }: JobAttempt): boolean {
-    return Date.now() - enqueuedAt < this.blockingTimeoutMs / 2;
+  private idUnknownUntil({ enqueuedAt }: JobAttempt): number {
+    return enqueuedAt + this.blockingTimeoutMs / 2;
   }
 
   private async runRecorded(
