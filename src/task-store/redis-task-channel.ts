@@ -16,6 +16,8 @@ export interface TaskChannelListener {
  */
 export class RedisTaskChannel {
   private subscription?: Promise<Redis>;
+  /** A subscriber connection was lost, or failed to come up: the next one to come up may have missed messages. */
+  private lost = false;
 
   constructor(
     private readonly redis: RedisService,
@@ -57,11 +59,10 @@ export class RedisTaskChannel {
     const subscriber = this.redis.dedicatedConnection(this.name);
     subscriber.on('message', (_channel: string, taskId: string) => this.listener.message(taskId));
     // ioredis subscribes again after a reconnect, but messages published while it was away are lost.
-    // Its first 'ready' may come after the subscription: nothing was missed then.
-    let lost = false;
-    subscriber.on('ready', () => lost && this.listener.connected());
+    // The first connection's first 'ready' may come after the subscription: nothing was missed then.
+    subscriber.on('ready', () => this.lost && this.listener.connected());
     subscriber.on('close', () => {
-      lost = true;
+      this.lost = true;
       this.listener.disconnected?.();
     });
     try {
