@@ -20,7 +20,8 @@ export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent whi
  * stream the turn begins, so no event can slip past it. A non-blocking send must answer with the
  * task at once, whether or not a worker is up: its task is recorded as submitted here first.
  *
- * A send is accepted whole or refused: when a store fails on the way (the stream's position, the
+ * A send is accepted whole or refused: while the queue's Redis is known to be down it is refused
+ * before anything is written; when a store fails on the way (the stream's position, the
  * announcement, the enqueue), the caller gets ServiceUnavailableError, and a task already recorded
  * for it ends `failed` rather than `submitted` with no turn to run it.
  */
@@ -47,7 +48,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
       const refusal = new ServiceUnavailableError('The message could not be accepted', error);
       if (!this.acceptance.refuse(context, userMessage.messageId, refusal)) throw refusal;
-      bus.finished();
+      // Its listeners finish, and it reads no more: a read failing later would pass for the send's outcome.
+      if (bus instanceof TaskEventBus) bus.end();
+      else bus.finished();
     }
   }
 
@@ -72,7 +75,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
 
   /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */
   private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<boolean> {
-    if (bus instanceof TaskEventBus) await bus.position;
+    // Refused before anything is written: BullMQ would hold the turn until Redis is back.
+    if (!this.queue.isReachable(JobName.AgentTurn)) throw new Error('Redis is unreachable: the turn cannot be queued');
+    if (bus instanceof TaskEventBus) await bus.beginTurn(requestContext.task === undefined);
     const announced = requestContext.request.configuration?.returnImmediately === true;
     let submitted: Task | undefined;
     try {

@@ -12,8 +12,8 @@ const NO_CONTEXT = new ServerCallContext();
 
 /**
  * One bus per request and task, each reading the task's shared stream from where that request
- * needs: a send reads what comes after the stream's current end (its turn is enqueued only once
- * that position is known), a resubscribe what comes after the task as the stream shows it now
+ * needs: a send reads what comes after the stream's current end, or the whole stream of a task it
+ * starts (its turn is enqueued only once that position is known), a resubscribe what comes after the task as the stream shows it now
  * (`snapshotOf`). Buses end by themselves when the turn ends, so this manager owns their settling.
  * A request whose bus was interrupted fails with the interruption (see `untilInterrupted`).
  */
@@ -28,7 +28,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
-    return this.find(taskId, context) ?? this.create(taskId, context, this.stream.tail(taskId), 'send');
+    return this.find(taskId, context) ?? this.create(taskId, context, undefined, 'send');
   }
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
@@ -123,7 +123,8 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     return this.create(taskId, context, position, 'turn');
   }
 
-  private create(taskId: string, context: ServerCallContext, position: Promise<string | undefined>, follows: 'send' | 'turn'): TaskEventBus {
+  /** A send's bus is given no `position`: its executor tells it where the turn begins (TaskEventBus.beginTurn). */
+  private create(taskId: string, context: ServerCallContext, position: Promise<string | undefined> | undefined, follows: 'send' | 'turn'): TaskEventBus {
     let byTask = this.buses.get(context);
     if (!byTask) this.buses.set(context, (byTask = new Map()));
     const stopped = () => {

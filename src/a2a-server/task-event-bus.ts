@@ -31,18 +31,35 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private readonly abort = new AbortController();
   private liveListeners = 0;
   private reading = false;
+  private readonly position: Promise<string | undefined>;
+  private locate?: (position: Promise<string>) => void;
 
   constructor(
     private readonly stream: TaskEventStream,
     readonly taskId: string,
-    /** Resolves to the stream position after which this bus's events lie; undefined when its turn has already ended. */
-    readonly position: Promise<string | undefined>,
+    /**
+     * Resolves to the stream position after which this bus's events lie; undefined when its turn has
+     * already ended. A send's bus is given none: its executor tells it (beginTurn).
+     */
+    position: Promise<string | undefined> | undefined,
     /** What the bus follows: a send's turn, about to be queued, or a turn under way (a resubscribe). */
     private readonly follows: 'send' | 'turn',
     private readonly onStop: () => void,
     private readonly onInterrupt: (error: TaskStreamInterruptedError) => void,
   ) {
     super();
+    this.position = position ?? new Promise<string>((resolve) => (this.locate = resolve));
+  }
+
+  /**
+   * A send's bus, told by its executor whether the send starts its task: its turn begins at the
+   * start of a new task's stream (its id is fresh, so the stream holds nothing yet and is not read),
+   * at the end of an existing task's. Resolves once that position is known.
+   */
+  async beginTurn(newTask: boolean): Promise<void> {
+    this.locate?.(newTask ? Promise.resolve(this.stream.start) : this.stream.tail(this.taskId));
+    this.locate = undefined;
+    await this.position;
   }
 
   override on(eventName: 'event', listener: EventListener): this;

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { JobState, Queue } from 'bullmq';
 import { withTimeout } from '../common/with-timeout';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
@@ -10,9 +10,11 @@ const PENDING_STATES: readonly (JobState | 'unknown')[] = ['waiting', 'waiting-c
 
 /** The only class that knows BullMQ's queue API; workers live in the processors. */
 @Injectable()
-export class BullJobQueue implements JobQueue {
+export class BullJobQueue implements JobQueue, OnModuleInit {
   private readonly logger = new Logger(BullJobQueue.name);
   private readonly queues: Record<QueueName, Queue>;
+  /** Each queue's connection, once BullMQ has opened it. */
+  private readonly connections = new Map<QueueName, { status: string }>();
 
   constructor(
     @InjectQueue(QueueName.AgentTurns) agentTurns: Queue,
@@ -27,6 +29,17 @@ export class BullJobQueue implements JobQueue {
     for (const [name, queue] of Object.entries(this.queues)) {
       queue.on('error', (error) => this.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
     }
+  }
+
+  /** Boot waits for the queues' connections (as the maintenance schedule does), so that `isReachable` knows them from the first request. */
+  async onModuleInit(): Promise<void> {
+    const queues = Object.entries(this.queues) as [QueueName, Queue][];
+    await Promise.all(queues.map(async ([name, queue]) => this.connections.set(name, await queue.client)));
+  }
+
+  /** BullMQ's connections retry forever: while one is down, an add waits until Redis is back. */
+  isReachable(name: JobName): boolean {
+    return this.connections.get(QUEUE_OF_JOB[name])?.status === 'ready';
   }
 
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {

@@ -43,6 +43,10 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
     this.concurrency = config.get('queue', { infer: true }).concurrency;
   }
 
+  isReachable(): boolean {
+    return !this.closed;
+  }
+
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
     if (this.closed) throw new Error('queue is shut down');
     if (options.jobId) {

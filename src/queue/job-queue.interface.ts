@@ -19,6 +19,11 @@ export interface QueueCounts {
 
 /** Where work is handed off: BullMQ on Redis in durable mode, this process in embedded mode. */
 export interface JobQueue {
+  /**
+   * Whether the queue of `name` can take a job now, known without a round trip: false while its
+   * store's connection is down or not yet up, when an enqueue would wait for it to come back.
+   */
+  isReachable(name: JobName): boolean;
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: EnqueueOptions): Promise<void>;
   /**
    * Runs `name` every `everyMs`. Idempotent, so every replica may call it at boot, and again whenever

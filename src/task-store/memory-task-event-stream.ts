@@ -39,6 +39,8 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return ids;
   }
 
+  readonly start = '0';
+
   async tail(taskId: string): Promise<string> {
     return String(this.streams.get(taskId)?.lastSeq ?? 0);
   }
@@ -48,7 +50,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
     for (let i = entries.length - 1; i >= 0; i--) {
       if ((entries[i].event as { task?: unknown }).task !== undefined) return String(entries[i].seq - 1);
     }
-    return '0';
+    return this.start;
   }
 
   async *read(taskId: string, { afterId, signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {

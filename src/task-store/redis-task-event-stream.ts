@@ -44,6 +44,8 @@ export class RedisTaskEventStream implements TaskEventStream {
     return replies.slice(0, events.length) as string[];
   }
 
+  readonly start = STREAM_START;
+
   async tail(taskId: string): Promise<string> {
     const [newest] = (await this.redis.client.xrevrange(this.key(taskId), '+', '-', 'COUNT', 1)) as [string, string[]][];
     return newest?.[0] ?? STREAM_START;

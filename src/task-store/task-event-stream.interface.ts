@@ -48,6 +48,8 @@ export interface TaskEventStream {
    * TaskEventStreamInterruptedError when it cannot go on without possibly skipping an entry.
    */
   read(taskId: string, options: { afterId?: string; signal?: AbortSignal }): AsyncIterable<TaskEventStreamEntry>;
+  /** The position before any entry: reading after it yields a stream whole. */
+  readonly start: string;
   /** Position of the newest entry: reading after it yields only what is published from now on. */
   tail(taskId: string): Promise<string>;
   /** Position just before the newest `task` event, where the current turn began: reading after it replays the turn. */

@@ -1,12 +1,14 @@
 /**
  * A send that starts a task tells its turn so: the worker's first attempt does not read a task the
  * store cannot hold yet (a cache lookup and a database read saved per new task), while a turn on an
- * existing task starts from the task as stored, its history included. Real BullMQ, Postgres and
- * Redis, with a separate worker whose store is watched.
+ * existing task starts from the task as stored, its history included. Nor does the API look up
+ * where the new task's stream ends: it has none yet. Real BullMQ, Postgres and Redis, with a
+ * separate worker whose store is watched.
  */
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createWorkerApp } from '../../src/app.factory';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/task-store/task-event-stream.interface';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
@@ -15,12 +17,14 @@ describe('the turn of a new task', () => {
   let service: DurableTestApp;
   let worker: INestApplicationContext;
   let loads: jest.SpyInstance;
+  let tails: jest.SpyInstance;
 
   beforeAll(async () => {
     service = await startDurableTestApp({ SWITCHBOARD_WORKER_IN_API: 'false' });
     worker = await createWorkerApp(service.config);
     await worker.init();
     loads = jest.spyOn(worker.get<TaskStore>(TASK_STORE), 'load');
+    tails = jest.spyOn(service.app.get<TaskEventStream>(TASK_EVENT_STREAM), 'tail');
   });
 
   afterAll(async () => {
@@ -28,16 +32,18 @@ describe('the turn of a new task', () => {
     await service?.close();
   });
 
-  it('does not read the task, and the next turn on it reads it whole', async () => {
+  it('does not read the task nor its stream, and the next turn on it reads both', async () => {
     const client = await sdkClient(service.url, 'ask', 'JSONRPC');
     const first = userMessage('where to?');
     const task = asTask(await client.sendMessage(first));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(loads.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(0);
+    expect(tails.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(0);
 
     const reply = userMessage('Lisbon', { taskId: task.id, contextId: task.contextId });
     const second = asTask(await client.sendMessage(reply));
     expect(loads.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
+    expect(tails.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
     const users = second.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId);
     expect(users).toEqual([first.message!.messageId, reply.message!.messageId]);
   });

@@ -20,6 +20,7 @@ import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { QueueModule } from '../../src/queue/queue.module';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { eventually } from '../support/eventually';
+import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
@@ -102,6 +103,36 @@ describe('job queue', () => {
         worker = await createWorkerApp(config);
         await worker.init();
       });
+    });
+  });
+
+  describe('durable, while Redis is unreachable', () => {
+    let redis: RedisProcess;
+    let database: { url: string; drop(): Promise<void> };
+    let api: NestFastifyApplication;
+
+    beforeAll(async () => {
+      [redis, database] = await Promise.all([RedisProcess.start(), createTestDatabase()]);
+      const config = testConfig({ DATABASE_URL: database.url, REDIS_URL: redis.url, SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(), SWITCHBOARD_WORKER_IN_API: 'false' });
+      ({ app: api } = await startTestApp(config));
+    });
+
+    afterAll(async () => {
+      await api?.close();
+      await redis?.stop();
+      await database?.drop();
+    });
+
+    it('says it cannot take a job without a round trip, then that it can once Redis is back', async () => {
+      const queue = api.get<JobQueue>(JOB_QUEUE);
+      expect(queue.isReachable(JobName.AgentTurn)).toBe(true);
+      await redis.stop();
+      await eventually(async () => queue.isReachable(JobName.AgentTurn), (reachable) => !reachable);
+
+      await redis.restart();
+      await eventually(async () => queue.isReachable(JobName.AgentTurn), Boolean);
+      await queue.enqueue(JobName.TaskRetention, {});
+      expect((await queue.counts()).maintenance.waiting).toBe(1);
     });
   });
 
