@@ -125,6 +125,8 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     await this.checkSend(params, context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
+      // The SDK may fail before its executor ran (storing the send's webhook): its bus, never told where the turn begins, is ended here.
+      this.buses.releaseAll(context);
       void events.return(undefined).catch(() => undefined);
       throw withStatesNamed(error);
     });

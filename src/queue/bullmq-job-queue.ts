@@ -5,6 +5,8 @@ import { withTimeout } from '../common/with-timeout';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
 
+/** How long boot waits for the queues' Redis connections. */
+const BOOT_CONNECT_WAIT_MS = 5_000;
 /** States of a job that will still run, or runs now. */
 const PENDING_STATES: readonly (JobState | 'unknown')[] = ['waiting', 'waiting-children', 'prioritized', 'delayed', 'active'];
 
@@ -31,10 +33,16 @@ export class BullJobQueue implements JobQueue, OnModuleInit {
     }
   }
 
-  /** Boot waits for the queues' connections (as the maintenance schedule does), so that `isReachable` knows them from the first request. */
+  /**
+   * Boot waits a while for the queues' connections, so that `isReachable` knows them from the first
+   * request; with Redis down it goes on without them, and sends are refused until they are up.
+   */
   async onModuleInit(): Promise<void> {
     const queues = Object.entries(this.queues) as [QueueName, Queue][];
-    await Promise.all(queues.map(async ([name, queue]) => this.connections.set(name, await queue.client)));
+    const connected = Promise.all(queues.map(async ([name, queue]) => this.connections.set(name, await queue.client)));
+    await withTimeout(connected, BOOT_CONNECT_WAIT_MS, 'queue connections').catch((error: Error) => {
+      this.logger.warn({ err: error.message }, 'queue connections not up at boot: sends are refused until they are');
+    });
   }
 
   /** BullMQ's connections retry forever: while one is down, an add waits until Redis is back. */

@@ -8,6 +8,7 @@
 import { SendMessageConfiguration, TaskState } from '@a2a-js/sdk';
 import type { PushNotificationStore } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
+import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
 import { createWorkerApp } from '../../src/app.factory';
 import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/task-store/push-config-changes.interface';
 import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
@@ -15,7 +16,7 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { asTask, sdkClient, userMessage } from './support/sdk-client';
+import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
 interface Notification {
@@ -84,6 +85,15 @@ describe("a turn's webhooks", () => {
     await eventually(async () => delivered(), ({ ended, artifacts }) => ended === 2 && artifacts === 5);
     // The slow agent records its five chunks in batches of their own: read for each, that would be six reads or more.
     expect(readsOf(taskId)).toBe(2);
+  });
+  it('of a streaming send that cannot store its webhook fail the send, which then follows no task', async () => {
+    // The SDK stores the webhook before it runs the executor, which tells the send's bus where its turn begins.
+    jest.spyOn(service.app.get<PushNotificationStore>(PUSH_CONFIG_STORE), 'save').mockRejectedValueOnce(new Error('push config store unavailable'));
+    const client = await sdkClient(service.url, 'echo', 'JSONRPC');
+    const send = userMessage('never sent');
+    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'never' } });
+    await expect(collect(client.sendMessageStream(send))).rejects.toThrow();
+    expect(await service.app.get(TaskEventBusManager).drain(0)).toBe(true);
   });
 });
 
