@@ -12,7 +12,11 @@ import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager
 import { createWorkerApp } from '../../src/app.factory';
 import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/task-store/push-config-changes.interface';
 import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
+import { PostgresProcess } from '../support/postgres-process';
+import { startTestApp, testConfig } from '../support/test-app';
+import { applyMigrations, deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
@@ -86,14 +90,36 @@ describe("a turn's webhooks", () => {
     // The slow agent records its five chunks in batches of their own: read for each, that would be six reads or more.
     expect(readsOf(taskId)).toBe(2);
   });
-  it('of a streaming send that cannot store its webhook fail the send, which then follows no task', async () => {
+});
+
+describe('a streaming send whose webhook cannot be stored (Postgres down)', () => {
+  let postgres: PostgresProcess;
+  let app: NestFastifyApplication;
+  let url: string;
+  const prefix = testRedisPrefix();
+
+  beforeAll(async () => {
+    postgres = await PostgresProcess.start();
+    const databaseUrl = await postgres.createDatabase('switchboard');
+    await applyMigrations(databaseUrl);
+    const config = writeConfigFile(`[outbound]\nallow_hosts = ["127.0.0.1"]\n${TEST_AGENTS_TOML}`);
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: config, DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: prefix })));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await deleteRedisKeys(prefix);
+    await postgres?.destroy();
+  });
+
+  it('fails, and leaves the request following no task', async () => {
     // The SDK stores the webhook before it runs the executor, which tells the send's bus where its turn begins.
-    jest.spyOn(service.app.get<PushNotificationStore>(PUSH_CONFIG_STORE), 'save').mockRejectedValueOnce(new Error('push config store unavailable'));
-    const client = await sdkClient(service.url, 'echo', 'JSONRPC');
+    await postgres.stop();
+    const client = await sdkClient(url, 'echo', 'JSONRPC');
     const send = userMessage('never sent');
-    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'never' } });
+    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook', token: 'never' } });
     await expect(collect(client.sendMessageStream(send))).rejects.toThrow();
-    expect(await service.app.get(TaskEventBusManager).drain(0)).toBe(true);
+    expect(await app.get(TaskEventBusManager).drain(0)).toBe(true);
   });
 });
 
