@@ -13,8 +13,8 @@ const NO_CONTEXT = new ServerCallContext();
 /**
  * One bus per request and task, each reading the task's shared stream from where that request
  * needs: a send reads what comes after the stream's current end, or the whole stream of a task it
- * starts (its turn is enqueued only once that position is known), a resubscribe what comes after the task as the stream shows it now
- * (`snapshotOf`). Buses end by themselves when the turn ends, so this manager owns their settling.
+ * starts (its turn is enqueued only once that position is known), a resubscribe what comes after
+ * the task as the stream shows it now (`snapshotOf`). Buses end by themselves when the turn ends, so this manager owns their settling.
  * A request whose bus was interrupted fails with the interruption (see `untilInterrupted`).
  */
 @Injectable()

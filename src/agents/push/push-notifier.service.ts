@@ -65,8 +65,13 @@ export class PushNotifier {
   }
 
   /** The webhooks of a turn's task, for notifying its batches of events without reading them for each. */
-  forTurn(taskId: string, context: ServerCallContext): TaskWebhooks {
-    return this.turnWebhooks(taskId, context);
+  forTurn(taskId: string, context: ServerCallContext): TurnWebhooks {
+    return new TurnWebhooks(
+      taskId,
+      this.changes,
+      () => this.targets(taskId, context),
+      (targets, events, task) => this.deliver(targets, events, task),
+    );
   }
 
   /**
@@ -75,18 +80,9 @@ export class PushNotifier {
    * meanwhile. The watch for that begins before this resolves; begun past `until`, they are read.
    */
   async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext, until: number): Promise<TaskWebhooks> {
-    const webhooks = this.turnWebhooks(taskId, context);
+    const webhooks = this.forTurn(taskId, context);
     await webhooks.startWith({ caller: callerScopeOf(context), configs: [] }, until);
     return webhooks;
-  }
-
-  private turnWebhooks(taskId: string, context: ServerCallContext): TurnWebhooks {
-    return new TurnWebhooks(
-      taskId,
-      this.changes,
-      () => this.targets(taskId, context),
-      (targets, events, task) => this.deliver(targets, events, task),
-    );
   }
 
   private async deliver({ caller, configs }: PushTargets, events: StreamResponse[], task: Task): Promise<void> {
