@@ -67,7 +67,7 @@ export class A2aEndpoints {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
       const acceptance = new SendAcceptance();
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance);
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance, taskStore);
       const handler = new SwitchboardRequestHandler({
         card,
         extendedCard,

@@ -7,6 +7,7 @@ import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../task-store/cancel-signals.interface';
+import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SendAcceptance } from './send-acceptance';
 import { ServiceUnavailableError } from './service-unavailable.error';
 import { TaskEventBus } from './task-event-bus';
@@ -36,6 +37,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
     private readonly cancelSignals: CancelSignals,
     private readonly lifecycle: TaskLifecycle,
     private readonly acceptance: SendAcceptance,
+    private readonly requestTasks: RequestScopedTaskStore,
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -77,7 +79,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
   private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<boolean> {
     // Refused before anything is written: BullMQ would hold the turn until Redis is back.
     if (!this.queue.isReachable(JobName.AgentTurn)) throw new Error('Redis is unreachable: the turn cannot be queued');
-    if (bus instanceof TaskEventBus) await bus.beginTurn(requestContext.task === undefined);
+    const newTask = requestContext.task === undefined;
+    if (newTask) this.requestTasks.begin(requestContext.taskId, requestContext.context);
+    if (bus instanceof TaskEventBus) await bus.beginTurn(newTask);
     const announced = requestContext.request.configuration?.returnImmediately === true;
     let submitted: Task | undefined;
     try {
@@ -91,7 +95,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
         JobName.AgentTurn,
         {
           announced,
-          newTask: requestContext.task === undefined,
+          newTask,
           withWebhook: requestContext.request.configuration?.taskPushNotificationConfig !== undefined,
           agent: this.agentName,
           taskId: requestContext.taskId,

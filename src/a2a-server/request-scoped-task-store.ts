@@ -8,22 +8,35 @@ import type { TaskStore } from '../task-store/task-store.interface';
  * state: the handler replays the turn's events through its own ResultManager only to shape this request's
  * answer, and writing those replays back would apply every event twice. The request's own copy is
  * kept by reference, not cloned as the SDK's in-memory store does: only this request's handler and
- * ResultManager touch it, and it is dropped with the request.
+ * ResultManager touch it, and it is dropped with the request. A task the request starts (`begin`)
+ * is never read from the durable store: nothing was stored before its turn, and what its turn stored
+ * since is what the request is replaying.
  */
 export class RequestScopedTaskStore implements A2aTaskStore {
-  private readonly written = new WeakMap<ServerCallContext, Map<string, Task>>();
+  /** The tasks each request wrote or started, by id; a started one holds undefined until written. */
+  private readonly own = new WeakMap<ServerCallContext, Map<string, Task | undefined>>();
 
   constructor(private readonly durable: TaskStore) {}
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const own = this.written.get(context)?.get(taskId);
-    return own ?? this.durable.load(taskId, context);
+    const own = this.own.get(context);
+    return own?.has(taskId) ? own.get(taskId) : this.durable.load(taskId, context);
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    let own = this.written.get(context);
-    if (!own) this.written.set(context, (own = new Map()));
-    own.set(task.id, task);
+    this.ownOf(context).set(task.id, task);
+  }
+
+  /** The request in `context` starts task `taskId` (its id is new). */
+  begin(taskId: string, context: ServerCallContext): void {
+    const own = this.ownOf(context);
+    if (!own.has(taskId)) own.set(taskId, undefined);
+  }
+
+  private ownOf(context: ServerCallContext): Map<string, Task | undefined> {
+    let own = this.own.get(context);
+    if (!own) this.own.set(context, (own = new Map()));
+    return own;
   }
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {

@@ -39,10 +39,15 @@ export function submittedTask({ taskId, contextId, task, userMessage }: RequestC
 
 /** Builds the SDK's execution events for one turn, so executors only say what happens. */
 export class TurnPublisher {
+  private readonly ids: TaskIds;
+
+  /** `ids` is often the whole RequestContext: only its ids are kept, as events and messages carry them. */
   constructor(
     private readonly bus: ExecutionEventBus,
-    private readonly ids: TaskIds,
-  ) {}
+    { taskId, contextId }: TaskIds,
+  ) {
+    this.ids = { taskId, contextId };
+  }
 
   /** The turn's first event: the task as submitted (submittedTask). */
   task(requestContext: RequestContext, metadata: Record<string, unknown> = {}): void {

@@ -14,6 +14,7 @@ import { createWorkerApp } from '../../src/app.factory';
 import { TaskLifecycle } from '../../src/agents/turns/task-lifecycle.service';
 import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor';
 import { SendAcceptance } from '../../src/a2a-server/send-acceptance';
+import { RequestScopedTaskStore } from '../../src/a2a-server/request-scoped-task-store';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
 import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
 import { JobName, QueueName } from '../../src/queue/queue.constants';
@@ -110,7 +111,8 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
     const lifecycle = app.get(TaskLifecycle, { strict: false });
     const queue = app.get<JobQueue>(JOB_QUEUE, { strict: false });
     const stream = app.get<TaskEventStream>(TASK_EVENT_STREAM, { strict: false });
-    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, new SendAcceptance());
+    const requestTasks = new RequestScopedTaskStore(app.get<TaskStore>(TASK_STORE, { strict: false }));
+    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, new SendAcceptance(), requestTasks);
     const context = new ServerCallContext();
     const request = userMessage('race me');
     const taskId = randomUUID();

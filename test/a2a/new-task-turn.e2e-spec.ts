@@ -2,8 +2,10 @@
  * A send that starts a task tells its turn so: the worker's first attempt does not read a task the
  * store cannot hold yet (a cache lookup and a database read saved per new task), while a turn on an
  * existing task starts from the task as stored, its history included. Nor does the API look up
- * where the new task's stream ends: it has none yet. Real BullMQ, Postgres and Redis, with a
- * separate worker whose store is watched.
+ * where the new task's stream ends: it has none yet, nor read the task while it replays the turn's
+ * events for its answer. Events an agent publishes at once are recorded together: one write to the
+ * store and one to the stream. Real BullMQ, Postgres and Redis, with a separate worker whose store
+ * is watched.
  */
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -18,6 +20,9 @@ describe('the turn of a new task', () => {
   let worker: INestApplicationContext;
   let loads: jest.SpyInstance;
   let tails: jest.SpyInstance;
+  let saves: jest.SpyInstance;
+  let publishes: jest.SpyInstance;
+  let apiLoads: jest.SpyInstance;
 
   beforeAll(async () => {
     service = await startDurableTestApp({ SWITCHBOARD_WORKER_IN_API: 'false' });
@@ -25,6 +30,9 @@ describe('the turn of a new task', () => {
     await worker.init();
     loads = jest.spyOn(worker.get<TaskStore>(TASK_STORE), 'load');
     tails = jest.spyOn(service.app.get<TaskEventStream>(TASK_EVENT_STREAM), 'tail');
+    saves = jest.spyOn(worker.get<TaskStore>(TASK_STORE), 'saveUnlessEnded');
+    publishes = jest.spyOn(worker.get<TaskEventStream>(TASK_EVENT_STREAM), 'publish');
+    apiLoads = jest.spyOn(service.app.get<TaskStore>(TASK_STORE), 'load');
   });
 
   afterAll(async () => {
@@ -46,5 +54,17 @@ describe('the turn of a new task', () => {
     expect(tails.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
     const users = second.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId);
     expect(users).toEqual([first.message!.messageId, reply.message!.messageId]);
+  });
+
+  it('records events published at once in one batch, and the API reads no task to answer', async () => {
+    const client = await sdkClient(service.url, 'echo', 'JSONRPC');
+    const task = asTask(await client.sendMessage(userMessage('three chunks at once')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const echoed = task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
+    expect(echoed.join('')).toBe('three chunks at once');
+    // The echo publishes the task, working, three chunks and completed without waiting in between.
+    expect(saves.mock.calls.filter(([saved]) => saved.id === task.id)).toHaveLength(1);
+    expect(publishes.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
+    expect(apiLoads.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(0);
   });
 });

@@ -36,6 +36,9 @@ function completedWith(message: Message, taskId: string, contextId: string): Age
   });
 }
 
+/** Resolves once the event loop has moved on, so that a burst of events published together forms one batch. */
+const afterThisTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A long turn's snapshot reaches the database at least this often, so other readers see progress. */
 const CHECKPOINT_MS = 1_000;
 const INTERRUPTED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];
@@ -114,7 +117,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     this.pending.push(event);
     // A batch is already waiting to be recorded: this event joins it.
     if (this.pending.length > 1) return;
-    this.chain = this.chain.then(() => this.recordPending()).catch((error: unknown) => {
+    this.chain = this.chain.then(afterThisTick).then(() => this.recordPending()).catch((error: unknown) => {
       this.failure ??= error instanceof TurnNotRecordedError ? error : new TurnNotRecordedError(this.taskId, error);
     });
   }
