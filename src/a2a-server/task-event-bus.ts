@@ -33,6 +33,8 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private reading = false;
   private readonly position: Promise<string | undefined>;
   private locate?: (position: Promise<string>) => void;
+  /** A new task's stream, read from its start: nothing is in it yet. */
+  private fresh = false;
 
   constructor(
     private readonly stream: TaskEventStream,
@@ -57,6 +59,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
    * at the end of an existing task's. Resolves once that position is known.
    */
   async beginTurn(newTask: boolean): Promise<void> {
+    this.fresh = newTask;
     this.locate?.(newTask ? Promise.resolve(this.stream.start) : this.stream.tail(this.taskId));
     this.locate = undefined;
     await this.position;
@@ -115,7 +118,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   }
 
   private async pump(afterId: string): Promise<void> {
-    for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal })) {
+    for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal, fresh: this.fresh })) {
       const agentEvent = toAgentEvent(event);
       if (!agentEvent) continue;
       this.publish(agentEvent);

@@ -40,10 +40,12 @@ export class StreamReaders {
   /**
    * Batches of the entries of `key` after `after`, then live ones as they are added, until `signal`
    * aborts or the caller stops. Throws StreamFollowError when it cannot go on without possibly
-   * skipping entries.
+   * skipping entries. A `fresh` stream (nothing after `after` yet) is waited on at once: the
+   * multiplexed read returns whatever was added meanwhile.
    */
-  async *follow(key: string, after = STREAM_START, signal?: AbortSignal): AsyncGenerator<StreamEntry[]> {
+  async *follow(key: string, after = STREAM_START, signal?: AbortSignal, { fresh = false } = {}): AsyncGenerator<StreamEntry[]> {
     let last = after;
+    let unread = fresh;
     let disrupted = false;
     let outage: { since: number; failures: number } | undefined;
     let subscription: StreamSubscription | undefined;
@@ -54,7 +56,8 @@ export class StreamReaders {
             // A follower that has read nothing yet skips nothing by reading from the start again.
             if (disrupted && last !== STREAM_START && !(await this.holds(key, last))) throw new StreamFollowError('lost');
             disrupted = false;
-            const present = await this.readPresent(key, last);
+            const present = unread ? [] : await this.readPresent(key, last);
+            unread = false;
             outage = undefined;
             if (present.length === 0) subscription = this.subscribe(key, last);
             else {

@@ -63,9 +63,12 @@ export class RedisTaskEventStream implements TaskEventStream {
     }
   }
 
-  async *read(taskId: string, { afterId = STREAM_START, signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {
+  async *read(
+    taskId: string,
+    { afterId = STREAM_START, signal, fresh = false }: { afterId?: string; signal?: AbortSignal; fresh?: boolean } = {},
+  ): AsyncGenerator<TaskEventStreamEntry> {
     try {
-      for await (const batch of this.redis.streams.follow(this.key(taskId), afterId, signal)) {
+      for await (const batch of this.redis.streams.follow(this.key(taskId), afterId, signal, { fresh })) {
         for (const [id, [field, value]] of batch) {
           if (field === CLOSED_FIELD) return;
           yield { id, event: StreamResponse.fromJSON(JSON.parse(value)) };

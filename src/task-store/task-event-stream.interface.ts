@@ -46,8 +46,10 @@ export interface TaskEventStream {
    * published, until the stream is closed or `signal` aborts. A stream that never existed, or has
    * expired, is waited on like an empty one: check the task's state before following it. Throws
    * TaskEventStreamInterruptedError when it cannot go on without possibly skipping an entry.
+   * `fresh` says the stream is known to hold nothing after `afterId` yet (a new task's): reading
+   * then begins by waiting, without first looking.
    */
-  read(taskId: string, options: { afterId?: string; signal?: AbortSignal }): AsyncIterable<TaskEventStreamEntry>;
+  read(taskId: string, options: { afterId?: string; signal?: AbortSignal; fresh?: boolean }): AsyncIterable<TaskEventStreamEntry>;
   /** The position before any entry: reading after it yields a stream whole. */
   readonly start: string;
   /** Position of the newest entry: reading after it yields only what is published from now on. */

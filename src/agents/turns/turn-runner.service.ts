@@ -52,11 +52,12 @@ export class TurnRunner {
   private async runTurn(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
     const context = callContextOf(payload.caller);
     const request = SendMessageRequest.fromJSON(payload.request);
-    const cancel = await this.cancelSignals.watch(payload.taskId);
+    const newTaskFirstTurn = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
+    const cancel = await this.cancelSignals.watch(payload.taskId, { unseenUntil: newTaskFirstTurn ? this.idUnknownUntil(attempt) : undefined });
     let recorder: TurnRecorder | undefined;
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
-      const unstored = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1 && !cancel.signal.aborted;
+      const unstored = newTaskFirstTurn && !cancel.signal.aborted;
       const noWebhooksUntil = unstored && payload.withWebhook === false ? this.idUnknownUntil(attempt) : undefined;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooksUntil });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
