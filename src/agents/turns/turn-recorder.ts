@@ -61,11 +61,11 @@ export interface TurnRecorderDeps {
  * meanwhile) stops recording.
  *
  * It is the SDK's ExecutionEventBus, so executors publish to it directly; events are recorded in
- * order, in batches (those published while the previous batch was being recorded), and `settled()`
- * waits for all of them. A write that fails is tried again (`writeRetry`) before the batch goes on,
- * so nothing is published before it is saved and nothing is dropped; one that still fails at the
- * deadline fails the recorder: it records nothing more, and `settled()` rejects with
- * TurnNotRecordedError.
+ * order, in batches (those published in the same turn of the event loop, or while the previous
+ * batch was being recorded), and `settled()` waits for all of them. A write that fails is tried
+ * again (`writeRetry`) before the batch goes on, so nothing is published before it is saved and
+ * nothing is dropped; one that still fails at the deadline fails the recorder: it records nothing
+ * more, and `settled()` rejects with TurnNotRecordedError.
  */
 export class TurnRecorder extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TurnRecorder.name);
