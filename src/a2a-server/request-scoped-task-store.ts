@@ -9,8 +9,8 @@ import type { TaskStore } from '../task-store/task-store.interface';
  * answer, and writing those replays back would apply every event twice. The request's own copy is
  * kept by reference, not cloned as the SDK's in-memory store does: only this request's handler and
  * ResultManager touch it, and it is dropped with the request. A task the request starts (`begin`)
- * is never read from the durable store: nothing was stored before its turn, and what its turn stored
- * since is what the request is replaying.
+ * is not read from the durable store: its turn's events, which begin with the task, are all the
+ * answer needs, and what the turn stored meanwhile may be ahead of them.
  */
 export class RequestScopedTaskStore implements A2aTaskStore {
   /** The tasks each request wrote or started, by id; a started one holds undefined until written. */

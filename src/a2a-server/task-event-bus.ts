@@ -33,7 +33,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private reading = false;
   private readonly position: Promise<string | undefined>;
   private locate?: (position: Promise<string>) => void;
-  /** A new task's stream, read from its start: nothing is in it yet. */
+  /** A new task's stream, read from its start: what it holds yet is read with what comes. */
   private fresh = false;
 
   constructor(

@@ -4,6 +4,7 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { randomUUID } from 'node:crypto';
 import type { AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
 import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
+import { callContextOf, callerScopeOf } from '../agents/turns/caller-scope';
 import { isTerminal } from '../task-store/task-states';
 import type { McpCaller } from './mcp-caller';
 import { partsText } from '../agents/turn-publisher';
@@ -58,7 +59,9 @@ export class AgentToolCall {
   /** The interruption as an error result, with the task's state as stored when it can still be read. */
   private async interruptedResult(endpoint: AgentEndpoint, error: TaskStreamInterruptedError, caller: McpCaller): Promise<CallToolResult> {
     this.logger.warn({ agent: endpoint.agent.config.name, taskId: error.taskId, err: error.message }, 'MCP agent tool call interrupted');
-    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), caller.context).catch(() => undefined);
+    // A context of its own: the send's sees only what its stream replayed (RequestScopedTaskStore), maybe nothing.
+    const storedView = callContextOf(callerScopeOf(caller.context));
+    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), storedView).catch(() => undefined);
     const state = taskStateToJSON(task?.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
     return { ...textResult(error.message, true), structuredContent: { taskId: error.taskId, state } };
   }

@@ -16,10 +16,10 @@ const NEVER = new AbortController().signal;
 
 /**
  * Follows any number of Redis streams on a bounded set of connections: a follower first reads what
- * is already there on the shared command connection, then waits on one of a few multiplexed readers
- * (a new one only when all have MAX_STREAMS_PER_READER streams). After a disruption (a failed read,
- * a lost connection) a follower goes on only if its stream still holds the last entry it read, and
- * gives up when Redis stays unreachable for FOLLOW_RETRY_WINDOW_MS.
+ * is already there on the shared command connection (unless its stream is fresh), then waits on
+ * one of a few multiplexed readers (a new one only when all have MAX_STREAMS_PER_READER streams).
+ * After a disruption (a failed read, a lost connection) a follower goes on only if its stream still
+ * holds the last entry it read, and gives up when Redis stays unreachable for FOLLOW_RETRY_WINDOW_MS.
  */
 export class StreamReaders {
   private readonly readers: StreamReader[] = [];

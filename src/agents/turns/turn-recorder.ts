@@ -125,9 +125,12 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   /**
    * Brings the snapshot up to date with this turn's events already on the task's stream, without
    * publishing them again: what a previous worker streamed after its last checkpoint before it died.
+   * A stream without the task (that worker died between saving its first batch and streaming it)
+   * gets the task as saved, since a turn's stream, and the answer built from it, begins with one.
    */
   async catchUp(): Promise<void> {
-    await replayTurn(this.deps.stream, this.taskId, this.results);
+    const { withTask } = await replayTurn(this.deps.stream, this.taskId, this.results);
+    if (!withTask && this.buffer.current) this.publish(AgentEvent.task(structuredClone(this.buffer.current)));
   }
 
   /** Waits until every published event is recorded; rejects with TurnNotRecordedError if recording one failed. */

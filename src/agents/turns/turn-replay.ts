@@ -7,6 +7,8 @@ export interface TurnReplay {
   /** The stream's tail when the replay began: reading after it yields only later events. */
   end: string;
   last?: AgentExecutionEvent;
+  /** Whether the stream held a `task` event: a turn's stream begins with one. */
+  withTask: boolean;
 }
 
 /**
@@ -17,13 +19,15 @@ export interface TurnReplay {
 export async function replayTurn(stream: TaskEventStream, taskId: string, results: ResultManager): Promise<TurnReplay> {
   const start = await stream.turnStart(taskId);
   const end = await stream.tail(taskId);
-  if (start === end) return { end };
+  if (start === end) return { end, withTask: false };
   let last: AgentExecutionEvent | undefined;
+  let withTask = false;
   for await (const { id, event } of stream.read(taskId, { afterId: start })) {
     const agentEvent = toAgentEvent(event);
     if (agentEvent) last = agentEvent;
+    withTask ||= agentEvent?.kind === 'task';
     if (agentEvent && agentEvent.kind !== 'message') await results.processEvent(agentEvent);
     if (id === end) break;
   }
-  return { end, last };
+  return { end, last, withTask };
 }
