@@ -45,7 +45,7 @@ export class StreamReaders {
    */
   async *follow(key: string, after = STREAM_START, signal?: AbortSignal, { fresh = false } = {}): AsyncGenerator<StreamEntry[]> {
     let last = after;
-    let unread = fresh;
+    let waitFirst = fresh;
     let disrupted = false;
     let outage: { since: number; failures: number } | undefined;
     let subscription: StreamSubscription | undefined;
@@ -56,8 +56,8 @@ export class StreamReaders {
             // A follower that has read nothing yet skips nothing by reading from the start again.
             if (disrupted && last !== STREAM_START && !(await this.holds(key, last))) throw new StreamFollowError('lost');
             disrupted = false;
-            const present = unread ? [] : await this.readPresent(key, last);
-            unread = false;
+            const present = waitFirst ? [] : await this.readPresent(key, last);
+            waitFirst = false;
             outage = undefined;
             if (present.length === 0) subscription = this.subscribe(key, last);
             else {

@@ -76,8 +76,9 @@ export class TurnRunner {
   /**
    * Until when no client can know a new task's id but from its turn's events: well before its send's
    * deadline, when a blocking send answers with its task as submitted (and its client may then set
-   * a webhook). Half the timeout leaves room for clocks that differ between the enqueuing replica
-   * and this worker; API and workers are expected to share `a2a.blocking_timeout_secs`.
+   * a webhook or cancel it). Half the timeout leaves room for clocks that differ between the
+   * enqueuing replica and this worker; API and workers are expected to share
+   * `a2a.blocking_timeout_secs`.
    */
   private idUnknownUntil({ enqueuedAt }: JobAttempt): number {
     return enqueuedAt + this.blockingTimeoutMs / 2;
