@@ -1,5 +1,6 @@
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
@@ -59,22 +60,28 @@ export class AgentToolCall {
   /** The interruption as an error result, with the task's state as stored when it can still be read. */
   private async interruptedResult(endpoint: AgentEndpoint, error: TaskStreamInterruptedError, caller: McpCaller): Promise<CallToolResult> {
     this.logger.warn({ agent: endpoint.agent.config.name, taskId: error.taskId, err: error.message }, 'MCP agent tool call interrupted');
-    // A context of its own: the send's sees only what its stream replayed (RequestScopedTaskStore), maybe nothing.
-    const storedView = callContextOf(callerScopeOf(caller.context));
-    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), storedView).catch(() => undefined);
+    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), storedView(caller)).catch(() => undefined);
     const state = taskStateToJSON(task?.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
     return { ...textResult(error.message, true), structuredContent: { taskId: error.taskId, state } };
   }
 
   private async cancel(endpoint: AgentEndpoint, taskId: string, caller: McpCaller): Promise<void> {
     try {
-      await endpoint.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), caller.context);
+      await endpoint.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), storedView(caller));
       this.logger.log({ agent: endpoint.agent.config.name, taskId }, 'MCP client canceled an agent tool call');
     } catch (error) {
       // Typically the task ended first.
       this.logger.debug({ agent: endpoint.agent.config.name, taskId, err: (error as Error).message }, 'could not cancel the task of an MCP call');
     }
   }
+}
+
+/**
+ * The caller's scope in a context of its own, to read the task as stored: the send's own context
+ * sees only what its stream replayed so far (RequestScopedTaskStore), maybe nothing yet.
+ */
+function storedView(caller: McpCaller): ServerCallContext {
+  return callContextOf(callerScopeOf(caller.context));
 }
 
 /** Sends `notifications/progress` when the client asked for them (a progress token); a gone client is not an error. */

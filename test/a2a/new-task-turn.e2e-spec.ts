@@ -5,20 +5,13 @@
  * turn taken later than that); a turn on an existing task starts from the task as stored, its
  * history included. Nor does the API look up where the new task's stream ends, or look into it
  * before waiting on it: it has none yet; nor does it read the task while it replays the turn's
- * events for its answer: so a re-run whose first worker saved the task but died before streaming
- * it puts the task on the stream first. Events an agent publishes at once are recorded together:
- * one write to the store and one to the stream. Real BullMQ, Postgres and Redis, with a separate
- * worker whose stores are watched.
+ * events for its answer (turn-rerun.e2e-spec covers what that asks of a re-run). Events an agent
+ * publishes at once are recorded together: one write to the store and one to the stream. Real
+ * BullMQ, Postgres and Redis, with a separate worker whose stores are watched.
  */
-import { Role, SendMessageRequest, StreamResponse, TaskState } from '@a2a-js/sdk';
-import { RequestContext } from '@a2a-js/sdk/server';
+import { Role, TaskState } from '@a2a-js/sdk';
 import type { INestApplicationContext } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { submittedTask } from '../../src/agents/turn-publisher';
-import { callContextOf, callerScopeOf } from '../../src/agents/turns/caller-scope';
 import { createWorkerApp } from '../../src/app.factory';
-import { JobHandlerRegistry } from '../../src/queue/job-handler.registry';
-import { JobName } from '../../src/queue/queue.constants';
 import { RedisService } from '../../src/redis/redis.service';
 import { CANCEL_SIGNALS, CancelSignals } from '../../src/task-store/cancel-signals.interface';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/task-store/task-event-stream.interface';
@@ -88,28 +81,5 @@ describe('the turn of a new task', () => {
     expect(saves.mock.calls.filter(([saved]) => saved.id === task.id)).toHaveLength(1);
     expect(publishes.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
     expect(apiLoads.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(0);
-  });
-
-  it('streams the task first when a re-run finds it saved but not streamed (its first worker died in between)', async () => {
-    const context = callContextOf({ tenant: '', userName: 'tester', authenticated: true });
-    const request: SendMessageRequest = userMessage('lost on the way');
-    const taskId = randomUUID();
-    const contextId = randomUUID();
-    const submitted = submittedTask(new RequestContext(request, taskId, contextId, context));
-    const working = { ...submitted, status: { ...submitted.status!, state: TaskState.TASK_STATE_WORKING } };
-    await worker.get<TaskStore>(TASK_STORE).saveUnlessEnded(working, context);
-
-    // Its job runs again, as BullMQ runs a stalled one.
-    const payload = { agent: 'echo', taskId, contextId, request: SendMessageRequest.toJSON(request), caller: callerScopeOf(context) };
-    const rerun = { attemptsStarted: 2, enqueuedAt: Date.now() };
-    await worker.get(JobHandlerRegistry).dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask: true, withWebhook: false }, rerun);
-
-    const stream = worker.get<TaskEventStream>(TASK_EVENT_STREAM);
-    const events: StreamResponse[] = [];
-    for await (const { event } of stream.read(taskId, { afterId: stream.start })) events.push(event);
-    expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
-    const [task, end] = events.map((event) => event.payload?.value);
-    expect(task).toMatchObject({ id: taskId, status: { state: TaskState.TASK_STATE_WORKING } });
-    expect(end).toMatchObject({ status: { state: TaskState.TASK_STATE_FAILED } });
   });
 });

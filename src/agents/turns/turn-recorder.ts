@@ -9,7 +9,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
-import { TERMINAL_TASK_STATES } from '../../task-store/task-states';
+import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import type { TaskWebhooks } from '../push/turn-webhooks';
 import { TurnPublisher } from '../turn-publisher';
@@ -36,7 +36,7 @@ function completedWith(message: Message, taskId: string, contextId: string): Age
   });
 }
 
-/** A deep copy of a task; through its wire JSON, ten times cheaper than structuredClone (Node 20). */
+/** A copy of a task through its wire JSON (metadata values stay shared), ten times cheaper than structuredClone on Node 20. */
 function copyOf(task: Task): Task {
   return Task.fromJSON(Task.toJSON(task));
 }
@@ -128,14 +128,22 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   }
 
   /**
-   * Brings the snapshot up to date with this turn's events already on the task's stream, without
-   * publishing them again: what a previous worker streamed after its last checkpoint before it died.
-   * A stream without the task (that worker died between saving its first batch and streaming it)
-   * gets the task as saved, since a turn's stream, and the answer built from it, begins with one.
+   * Brings the snapshot up to date with the events of this turn (the one of message `messageId`)
+   * already on the task's stream, without publishing them again: what a previous worker streamed
+   * after its last checkpoint before it died. That worker may also have died between saving a batch
+   * and streaming it: a stream without this turn's task gets the task as saved (a turn's stream, and
+   * the answer built from it, begins with one), and one without the end of a turn saved as ended
+   * gets that end, which closes it.
    */
-  async catchUp(): Promise<void> {
-    const { withTask } = await replayTurn(this.deps.stream, this.taskId, this.results);
-    if (!withTask && this.buffer.current) this.publish(AgentEvent.task(copyOf(this.buffer.current)));
+  async catchUp(messageId: string): Promise<void> {
+    const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
+    const task = this.buffer.current;
+    if (!task) return;
+    if (!withTask) this.publish(AgentEvent.task(copyOf(task)));
+    const endStreamed = withTask && last?.kind === 'statusUpdate' && TERMINAL_TASK_STATES.includes(last.data.status!.state);
+    if (isTerminal(task) && !endStreamed) {
+      this.publish(AgentEvent.statusUpdate({ taskId: task.id, contextId: task.contextId, status: task.status, metadata: {} }));
+    }
   }
 
   /** Waits until every published event is recorded; rejects with TurnNotRecordedError if recording one failed. */

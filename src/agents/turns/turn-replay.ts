@@ -14,9 +14,11 @@ export interface TurnReplay {
 /**
  * Applies the current turn's events on the task's stream (from its `task` event up to the stream's
  * tail as it is now) to `results`, as the turn's recorder applied them. The turn's start is read
- * before the tail, so a turn beginning meanwhile is replayed whole rather than cut.
+ * before the tail, so a turn beginning meanwhile is replayed whole rather than cut. Given the
+ * `messageId` of the turn expected, a turn whose task does not hold that message is an earlier one:
+ * nothing is replayed.
  */
-export async function replayTurn(stream: TaskEventStream, taskId: string, results: ResultManager): Promise<TurnReplay> {
+export async function replayTurn(stream: TaskEventStream, taskId: string, results: ResultManager, messageId?: string): Promise<TurnReplay> {
   const start = await stream.turnStart(taskId);
   const end = await stream.tail(taskId);
   if (start === end) return { end, withTask: false };
@@ -24,6 +26,9 @@ export async function replayTurn(stream: TaskEventStream, taskId: string, result
   let withTask = false;
   for await (const { id, event } of stream.read(taskId, { afterId: start })) {
     const agentEvent = toAgentEvent(event);
+    if (agentEvent?.kind === 'task' && messageId !== undefined && !agentEvent.data.history.some((message) => message.messageId === messageId)) {
+      return { end, withTask: false };
+    }
     if (agentEvent) last = agentEvent;
     withTask ||= agentEvent?.kind === 'task';
     if (agentEvent && agentEvent.kind !== 'message') await results.processEvent(agentEvent);
