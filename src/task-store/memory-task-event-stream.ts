@@ -45,6 +45,10 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return String(this.streams.get(taskId)?.lastSeq ?? 0);
   }
 
+  async closed(taskId: string): Promise<boolean> {
+    return this.streams.get(taskId)?.closed ?? false;
+  }
+
   async turnStart(taskId: string): Promise<string> {
     const entries = this.streams.get(taskId)?.entries ?? [];
     for (let i = entries.length - 1; i >= 0; i--) {

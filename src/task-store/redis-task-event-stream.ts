@@ -47,8 +47,11 @@ export class RedisTaskEventStream implements TaskEventStream {
   readonly start = STREAM_START;
 
   async tail(taskId: string): Promise<string> {
-    const [newest] = (await this.redis.client.xrevrange(this.key(taskId), '+', '-', 'COUNT', 1)) as [string, string[]][];
-    return newest?.[0] ?? STREAM_START;
+    return (await this.newest(taskId))?.[0] ?? STREAM_START;
+  }
+
+  async closed(taskId: string): Promise<boolean> {
+    return (await this.newest(taskId))?.[1][0] === CLOSED_FIELD;
   }
 
   async turnStart(taskId: string): Promise<string> {
@@ -88,6 +91,11 @@ export class RedisTaskEventStream implements TaskEventStream {
   private async entryBefore(key: string, id: string): Promise<string> {
     const [older] = (await this.redis.client.xrevrange(key, `(${id}`, '-', 'COUNT', 1)) as [string, string[]][];
     return older?.[0] ?? STREAM_START;
+  }
+
+  private async newest(taskId: string): Promise<[id: string, fields: string[]] | undefined> {
+    const [entry] = (await this.redis.client.xrevrange(this.key(taskId), '+', '-', 'COUNT', 1)) as [string, string[]][];
+    return entry;
   }
 
   private key(taskId: string): string {

@@ -84,6 +84,34 @@ describe('a turn run again after its worker died', () => {
     for (const { payload } of events) expect(payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
   });
 
+  it('streams only the end when the turn was streamed up to a batch saved ended', async () => {
+    const ids = { taskId: randomUUID(), contextId: randomUUID() };
+    const request = userMessage('almost there');
+    const working = taskOf(request, TaskState.TASK_STATE_WORKING, ids);
+    await stream.publish(ids.taskId, [{ payload: { $case: 'task', value: working } }]);
+    await store.saveUnlessEnded(taskOf(request, TaskState.TASK_STATE_COMPLETED, ids), context);
+    const streamed = await stream.tail(ids.taskId);
+
+    await rerun(request, ids, true);
+
+    const events = await eventsAfter(ids.taskId, streamed);
+    expect(events.map((event) => event.payload?.$case)).toEqual(['statusUpdate']);
+    expect(events[0].payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
+  });
+
+  it('adds nothing to a stream a cancel closed', async () => {
+    const ids = { taskId: randomUUID(), contextId: randomUUID() };
+    const request = userMessage('never mind');
+    const canceled = taskOf(request, TaskState.TASK_STATE_CANCELED, ids);
+    await store.saveUnlessEnded(canceled, context);
+    await stream.publish(ids.taskId, [{ payload: { $case: 'statusUpdate', value: { ...ids, status: canceled.status, metadata: {} } } }], { close: true });
+    const closed = await stream.tail(ids.taskId);
+
+    await rerun(request, ids, true);
+
+    expect(await stream.tail(ids.taskId)).toBe(closed);
+  });
+
   it('replays nothing of the earlier turn onto a follow-up saved but not streamed', async () => {
     const ids = { taskId: randomUUID(), contextId: randomUUID() };
     const first = userMessage('where to?');

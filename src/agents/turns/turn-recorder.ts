@@ -128,22 +128,23 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   }
 
   /**
-   * Brings the snapshot up to date with the events of this turn (the one of message `messageId`)
-   * already on the task's stream, without publishing them again: what a previous worker streamed
-   * after its last checkpoint before it died. That worker may also have died between saving a batch
-   * and streaming it: a stream without this turn's task gets the task as saved (a turn's stream, and
-   * the answer built from it, begins with one), and one without the end of a turn saved as ended
-   * gets that end, which closes it.
+   * For a turn run again after its worker died: brings the snapshot up to date with the events of
+   * this turn (the one of message `messageId`) already on the task's stream, without publishing them
+   * again: what that worker streamed after its last checkpoint. It may also have died between saving
+   * a batch and streaming it: a stream without this turn's task gets the task as saved (a turn's
+   * stream, and the answer built from it, begins with one), and a turn saved as ended gets its end
+   * streamed, which closes the stream. Returns whether the turn is over: its stream closed (by its
+   * end or a cancel), or its task saved as ended.
    */
-  async catchUp(messageId: string): Promise<void> {
-    const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
-    const task = this.buffer.current;
-    if (!task) return;
-    if (!withTask) this.publish(AgentEvent.task(copyOf(task)));
-    const endStreamed = withTask && last?.kind === 'statusUpdate' && TERMINAL_TASK_STATES.includes(last.data.status!.state);
-    if (isTerminal(task) && !endStreamed) {
-      this.publish(AgentEvent.statusUpdate({ taskId: task.id, contextId: task.contextId, status: task.status, metadata: {} }));
-    }
+  async catchUp(messageId: string): Promise<boolean> {
+    if (await this.deps.stream.closed(this.taskId)) return true;
+    const saved = this.buffer.current;
+    const { withTask } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
+    if (!saved) return false;
+    if (!withTask && saved.history.some((message) => message.messageId === messageId)) this.publish(AgentEvent.task(copyOf(saved)));
+    if (!isTerminal(saved)) return false;
+    this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
+    return true;
   }
 
   /** Waits until every published event is recorded; rejects with TurnNotRecordedError if recording one failed. */

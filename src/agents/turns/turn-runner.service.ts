@@ -91,13 +91,14 @@ export class TurnRunner {
     recorder: TurnRecorder,
   ): Promise<void> {
     const existing = recorder.task;
-    if (attempt.attemptsStarted > 1) await recorder.catchUp(request.message!.messageId);
-    // Ended already (canceled before the turn began, or by the worker that died): nothing to run.
-    if (recorder.task && isTerminal(recorder.task)) return recorder.settled();
+    const rerun = attempt.attemptsStarted > 1;
+    const over = rerun ? await recorder.catchUp(request.message!.messageId) : existing !== undefined && isTerminal(existing);
+    // Nothing to run: canceled before the turn began, or ended by the worker that died (its end now streamed).
+    if (over) return recorder.settled();
     const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, existing);
     const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
     const agent = this.agents.find(payload.agent);
-    if (attempt.attemptsStarted > 1) {
+    if (rerun) {
       const executor = agent?.executor;
       if (!executor?.resume || !recorder.task) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
       this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');

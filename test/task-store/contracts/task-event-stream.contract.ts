@@ -64,6 +64,15 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       expect(entries[0].event).toEqual(event('a'));
     });
 
+    it('tells whether a stream is closed: not before its close marker, nor when it does not exist', async () => {
+      const id = taskId();
+      expect(await reader.closed(id)).toBe(false);
+      await publisher.publish(id, [event('a')]);
+      expect(await reader.closed(id)).toBe(false);
+      await publisher.publish(id, [event('b')], { close: true });
+      expect(await reader.closed(id)).toBe(true);
+    });
+
     it('takes a batch and the close in one publish: ids of the events only, all read before the end', async () => {
       const id = taskId();
       const ids = await publisher.publish(id, [event('a'), event('b')], { close: true });
