@@ -112,6 +112,24 @@ describe('a turn run again after its worker died', () => {
     expect(await stream.tail(ids.taskId)).toBe(closed);
   });
 
+  it('runs on a follow-up whose stream an earlier turn closed with a direct answer', async () => {
+    const ids = { taskId: randomUUID(), contextId: randomUUID() };
+    const first = userMessage('where to?');
+    const earlier = taskOf(first, TaskState.TASK_STATE_INPUT_REQUIRED, ids);
+    await stream.publish(ids.taskId, [{ payload: { $case: 'task', value: earlier } }]);
+    const answer = { ...userMessage('a direct answer').message!, role: Role.ROLE_AGENT, ...ids };
+    await stream.publish(ids.taskId, [{ payload: { $case: 'message', value: answer } }], { close: true });
+    const reply = userMessage('Lisbon', ids);
+    await store.saveUnlessEnded(taskOf(reply, TaskState.TASK_STATE_WORKING, ids, earlier), context);
+    const closedByAnswer = await stream.tail(ids.taskId);
+
+    await rerun(reply, ids, false);
+
+    const events = await eventsAfter(ids.taskId, closedByAnswer);
+    expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
+    expect(events[1].payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_FAILED } });
+  });
+
   it('replays nothing of the earlier turn onto a follow-up saved but not streamed', async () => {
     const ids = { taskId: randomUUID(), contextId: randomUUID() };
     const first = userMessage('where to?');

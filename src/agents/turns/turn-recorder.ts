@@ -133,12 +133,13 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * again: what that worker streamed after its last checkpoint. It may also have died between saving
    * a batch and streaming it: a stream without this turn's task gets the task as saved (a turn's
    * stream, and the answer built from it, begins with one), and a turn saved as ended gets its end
-   * streamed, which closes the stream. Returns whether the turn is over: its stream closed (by its
-   * end or a cancel), or its task saved as ended.
+   * streamed, which closes the stream. Returns whether the turn is over: its task saved as ended (its
+   * end now on the stream if it was not), or no task saved and its stream closed (a direct answer).
    */
   async catchUp(messageId: string): Promise<boolean> {
-    if (await this.deps.stream.closed(this.taskId)) return true;
     const saved = this.buffer.current;
+    // A task that goes on may have a closed stream too: an earlier turn answered with a direct message.
+    if ((saved === undefined || isTerminal(saved)) && (await this.deps.stream.closed(this.taskId))) return true;
     const { withTask } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
     if (!saved) return false;
     if (!withTask && saved.history.some((message) => message.messageId === messageId)) this.publish(AgentEvent.task(copyOf(saved)));
