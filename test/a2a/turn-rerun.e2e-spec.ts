@@ -53,10 +53,10 @@ describe('a turn run again after its worker died', () => {
     await worker.get(JobHandlerRegistry).dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask, withWebhook: false }, { attemptsStarted: 2, enqueuedAt: Date.now() });
   }
 
-  /** The stream's events after `afterId`, up to its close. */
-  async function eventsAfter(taskId: string, afterId: string): Promise<StreamResponse[]> {
+  /** The stream's events after `afterId`, up to its close (or the `count`th). */
+  async function eventsAfter(taskId: string, afterId: string, count = Infinity): Promise<StreamResponse[]> {
     const events: StreamResponse[] = [];
-    for await (const { event } of stream.read(taskId, { afterId })) events.push(event);
+    for await (const { event } of stream.read(taskId, { afterId })) if (events.push(event) === count) break;
     return events;
   }
 
@@ -110,6 +110,26 @@ describe('a turn run again after its worker died', () => {
     await rerun(request, ids, true);
 
     expect(await stream.tail(ids.taskId)).toBe(closed);
+  });
+
+  it('leaves a turn that asked for input as it ended, streamed or not', async () => {
+    for (const streamedEnd of [true, false]) {
+      const ids = { taskId: randomUUID(), contextId: randomUUID() };
+      const request = userMessage('which city?');
+      const asking = taskOf(request, TaskState.TASK_STATE_INPUT_REQUIRED, ids);
+      await stream.publish(ids.taskId, [
+        { payload: { $case: 'task', value: taskOf(request, TaskState.TASK_STATE_WORKING, ids) } },
+        ...(streamedEnd ? [{ payload: { $case: 'statusUpdate' as const, value: { ...ids, status: asking.status, metadata: {} } } }] : []),
+      ]);
+      await store.saveUnlessEnded(asking, context);
+      const streamed = await stream.tail(ids.taskId);
+
+      await rerun(request, ids, true);
+
+      expect((await store.load(ids.taskId, context))?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      if (streamedEnd) expect(await stream.tail(ids.taskId)).toBe(streamed);
+      else expect((await eventsAfter(ids.taskId, streamed, 1))[0].payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_INPUT_REQUIRED } });
+    }
   });
 
   it('runs on a follow-up whose stream an earlier turn closed with a direct answer', async () => {

@@ -132,19 +132,24 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * this turn (the one of message `messageId`) already on the task's stream, without publishing them
    * again: what that worker streamed after its last checkpoint. It may also have died between saving
    * a batch and streaming it: a stream without this turn's task gets the task as saved (a turn's
-   * stream, and the answer built from it, begins with one), and a turn saved as ended gets its end
-   * streamed, which closes the stream. Returns whether the turn is over: its task saved as ended (its
-   * end now on the stream if it was not), or no task saved and its stream closed (a direct answer).
+   * stream, and the answer built from it, begins with one), and a turn saved as ended (a terminal
+   * state, or this turn's request for input) gets its end streamed if it was not. Returns whether
+   * the turn is over: its task saved as ended, or no task saved and its stream closed (a direct answer).
    */
   async catchUp(messageId: string): Promise<boolean> {
     const saved = this.buffer.current;
     // A task that goes on may have a closed stream too: an earlier turn answered with a direct message.
     if ((saved === undefined || isTerminal(saved)) && (await this.deps.stream.closed(this.taskId))) return true;
-    const { withTask } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
+    const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
     if (!saved) return false;
-    if (!withTask && saved.history.some((message) => message.messageId === messageId)) this.publish(AgentEvent.task(copyOf(saved)));
-    if (!isTerminal(saved)) return false;
-    this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
+    const savedThisTurn = saved.history.some((message) => message.messageId === messageId);
+    if (!withTask && savedThisTurn) this.publish(AgentEvent.task(copyOf(saved)));
+    const state = saved.status!.state;
+    // Interrupted, with this turn's message in its history: this turn asked for input, not an earlier one.
+    if (!isTerminal(saved) && !(savedThisTurn && INTERRUPTED_STATES.includes(state))) return false;
+    // A terminal end goes on the stream with its close marker, so an unclosed stream lacks it.
+    const endStreamed = !isTerminal(saved) && withTask && last?.kind === 'statusUpdate' && last.data.status?.state === state;
+    if (!endStreamed) this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
     return true;
   }
 
