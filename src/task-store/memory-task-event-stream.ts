@@ -12,6 +12,8 @@ interface Stream {
   entries: { seq: number; event: unknown }[];
   lastSeq: number;
   closed: boolean;
+  /** The last sequence number when the stream was last closed: it ends with its close while no event follows. */
+  closedAt?: number;
   /** Deleted with its task: readers that have not reached the close are interrupted. */
   removed: boolean;
   readers: number;
@@ -33,7 +35,10 @@ export class MemoryTaskEventStream implements TaskEventStream {
       return String(seq);
     });
     if (stream.entries.length > this.maxLen) stream.entries.splice(0, stream.entries.length - this.maxLen);
-    if (close) stream.closed = true;
+    if (close) {
+      stream.closed = true;
+      stream.closedAt = stream.lastSeq;
+    }
     this.expireAfter(taskId, stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
     return ids;
@@ -45,8 +50,11 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return String(this.streams.get(taskId)?.lastSeq ?? 0);
   }
 
-  async closed(taskId: string): Promise<boolean> {
-    return this.streams.get(taskId)?.closed ?? false;
+  async closure(taskId: string): Promise<{ lastEvent?: StreamResponse } | undefined> {
+    const stream = this.streams.get(taskId);
+    if (stream?.closedAt === undefined || stream.closedAt !== stream.lastSeq) return undefined;
+    const last = stream.entries.at(-1);
+    return { lastEvent: last && StreamResponse.fromJSON(last.event) };
   }
 
   async turnStart(taskId: string): Promise<string> {

@@ -47,11 +47,14 @@ export class RedisTaskEventStream implements TaskEventStream {
   readonly start = STREAM_START;
 
   async tail(taskId: string): Promise<string> {
-    return (await this.newest(taskId))?.[0] ?? STREAM_START;
+    return (await this.newest(taskId, 1))[0]?.[0] ?? STREAM_START;
   }
 
-  async closed(taskId: string): Promise<boolean> {
-    return (await this.newest(taskId))?.[1][0] === CLOSED_FIELD;
+  async closure(taskId: string): Promise<{ lastEvent?: StreamResponse } | undefined> {
+    const [marker, before] = await this.newest(taskId, 2);
+    if (marker?.[1][0] !== CLOSED_FIELD) return undefined;
+    const [field, value] = before?.[1] ?? [];
+    return { lastEvent: field === EVENT_FIELD ? StreamResponse.fromJSON(JSON.parse(value)) : undefined };
   }
 
   async turnStart(taskId: string): Promise<string> {
@@ -93,9 +96,9 @@ export class RedisTaskEventStream implements TaskEventStream {
     return older?.[0] ?? STREAM_START;
   }
 
-  private async newest(taskId: string): Promise<[id: string, fields: string[]] | undefined> {
-    const [entry] = (await this.redis.client.xrevrange(this.key(taskId), '+', '-', 'COUNT', 1)) as [string, string[]][];
-    return entry;
+  /** The stream's newest `count` entries, newest first. */
+  private async newest(taskId: string, count: number): Promise<[id: string, fields: string[]][]> {
+    return (await this.redis.client.xrevrange(this.key(taskId), '+', '-', 'COUNT', count)) as [string, string[]][];
   }
 
   private key(taskId: string): string {

@@ -54,8 +54,11 @@ export interface TaskEventStream {
   readonly start: string;
   /** Position of the newest entry: reading after it yields only what is published from now on. */
   tail(taskId: string): Promise<string>;
-  /** Whether the stream ends with its close marker: no more events will come. */
-  closed(taskId: string): Promise<boolean>;
+  /**
+   * Undefined unless the stream ends with its close marker; then the event just before the marker
+   * (what closed it: a turn's final state, a direct answer), if there is one.
+   */
+  closure(taskId: string): Promise<{ lastEvent?: StreamResponse } | undefined>;
   /** Position just before the newest `task` event, where the current turn began: reading after it replays the turn. */
   turnStart(taskId: string): Promise<string>;
   /** Deletes the streams of tasks that are gone (evicted by retention); their readers are interrupted. */

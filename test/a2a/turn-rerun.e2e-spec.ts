@@ -132,7 +132,25 @@ describe('a turn run again after its worker died', () => {
     }
   });
 
-  it('runs on a follow-up whose stream an earlier turn closed with a direct answer', async () => {
+  it('keeps what was saved of a turn that ended, where the stream has less', async () => {
+    const ids = { taskId: randomUUID(), contextId: randomUUID() };
+    const request = userMessage('which city?');
+    await stream.publish(ids.taskId, [{ payload: { $case: 'task', value: taskOf(request, TaskState.TASK_STATE_WORKING, ids) } }]);
+    const asking = taskOf(request, TaskState.TASK_STATE_INPUT_REQUIRED, ids);
+    const question = { ...userMessage('Lisbon or Porto?').message!, role: Role.ROLE_AGENT, ...ids };
+    await store.saveUnlessEnded({ ...asking, history: [...asking.history, question] }, context);
+
+    await rerun(request, ids, true);
+
+    const stored = (await store.load(ids.taskId, context))!;
+    expect(stored.history.map((message) => message.messageId)).toEqual([request.message!.messageId, question.messageId]);
+  });
+
+  /**
+   * A follow-up turn saved in `state`, then not streamed, on a task whose earlier turn asked for
+   * input and then answered directly (which closes the stream); run again: the events after that close.
+   */
+  async function rerunFollowUpOfDirectAnswer(state: TaskState): Promise<StreamResponse[]> {
     const ids = { taskId: randomUUID(), contextId: randomUUID() };
     const first = userMessage('where to?');
     const earlier = taskOf(first, TaskState.TASK_STATE_INPUT_REQUIRED, ids);
@@ -140,14 +158,22 @@ describe('a turn run again after its worker died', () => {
     const answer = { ...userMessage('a direct answer').message!, role: Role.ROLE_AGENT, ...ids };
     await stream.publish(ids.taskId, [{ payload: { $case: 'message', value: answer } }], { close: true });
     const reply = userMessage('Lisbon', ids);
-    await store.saveUnlessEnded(taskOf(reply, TaskState.TASK_STATE_WORKING, ids, earlier), context);
+    await store.saveUnlessEnded(taskOf(reply, state, ids, earlier), context);
     const closedByAnswer = await stream.tail(ids.taskId);
-
     await rerun(reply, ids, false);
+    return eventsAfter(ids.taskId, closedByAnswer);
+  }
 
-    const events = await eventsAfter(ids.taskId, closedByAnswer);
+  it('runs on a follow-up whose stream an earlier turn closed with a direct answer', async () => {
+    const events = await rerunFollowUpOfDirectAnswer(TaskState.TASK_STATE_WORKING);
     expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
     expect(events[1].payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_FAILED } });
+  });
+
+  it('streams the end of a follow-up saved ended when an earlier turn closed the stream with a direct answer', async () => {
+    const events = await rerunFollowUpOfDirectAnswer(TaskState.TASK_STATE_COMPLETED);
+    expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
+    expect(events[1].payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
   });
 
   it('replays nothing of the earlier turn onto a follow-up saved but not streamed', async () => {

@@ -41,6 +41,11 @@ function copyOf(task: Task): Task {
   return Task.fromJSON(Task.toJSON(task));
 }
 
+/** The state a stream event sets, if it is a status update. */
+function stateOf(event: StreamResponse | undefined): TaskState | undefined {
+  return event?.payload?.$case === 'statusUpdate' ? event.payload.value.status?.state : undefined;
+}
+
 /** Resolves once the event loop has moved on, so that a burst of events published together forms one batch. */
 const afterThisTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -133,22 +138,28 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * again: what that worker streamed after its last checkpoint. It may also have died between saving
    * a batch and streaming it: a stream without this turn's task gets the task as saved (a turn's
    * stream, and the answer built from it, begins with one), and a turn saved as ended (a terminal
-   * state, or this turn's request for input) gets its end streamed if it was not. Returns whether
-   * the turn is over: its task saved as ended, or no task saved and its stream closed (a direct answer).
+   * state, or this turn's request for input) keeps what was saved and gets its end streamed if it
+   * was not. Returns whether the turn is over: its task saved as ended, or no task saved and its
+   * stream closed (a direct answer).
    */
   async catchUp(messageId: string): Promise<boolean> {
-    const saved = this.buffer.current;
-    // A task that goes on may have a closed stream too: an earlier turn answered with a direct message.
-    if ((saved === undefined || isTerminal(saved)) && (await this.deps.stream.closed(this.taskId))) return true;
+    // A copy: the replay below may edit the loaded snapshot in place.
+    const saved = this.buffer.current && copyOf(this.buffer.current);
+    const closure = await this.deps.stream.closure(this.taskId);
+    // Closed by what this turn left: a direct answer (no task saved), or the final state saved (a cancel
+    // too). An earlier turn's direct answer closes a stream whose task goes on.
+    if (closure && (saved === undefined || (isTerminal(saved) && stateOf(closure.lastEvent) === saved.status?.state))) return true;
     const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
     if (!saved) return false;
     const savedThisTurn = saved.history.some((message) => message.messageId === messageId);
-    if (!withTask && savedThisTurn) this.publish(AgentEvent.task(copyOf(saved)));
     const state = saved.status!.state;
     // Interrupted, with this turn's message in its history: this turn asked for input, not an earlier one.
-    if (!isTerminal(saved) && !(savedThisTurn && INTERRUPTED_STATES.includes(state))) return false;
-    // A terminal end goes on the stream with its close marker, so an unclosed stream lacks it.
-    const endStreamed = !isTerminal(saved) && withTask && last?.kind === 'statusUpdate' && last.data.status?.state === state;
+    const ended = isTerminal(saved) || (savedThisTurn && INTERRUPTED_STATES.includes(state));
+    // The store is ahead of the stream: an ended turn's content is what was saved.
+    if (ended) await this.buffer.save(saved);
+    if (!withTask && savedThisTurn) this.publish(AgentEvent.task(copyOf(saved)));
+    if (!ended) return false;
+    const endStreamed = withTask && last?.kind === 'statusUpdate' && last.data.status?.state === state;
     if (!endStreamed) this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
     return true;
   }

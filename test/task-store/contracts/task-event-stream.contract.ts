@@ -64,13 +64,17 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       expect(entries[0].event).toEqual(event('a'));
     });
 
-    it('tells whether a stream is closed: not before its close marker, nor when it does not exist', async () => {
+    it('tells what closed a stream: nothing before its close marker, nor when events follow it', async () => {
       const id = taskId();
-      expect(await reader.closed(id)).toBe(false);
+      expect(await reader.closure(id)).toBeUndefined();
       await publisher.publish(id, [event('a')]);
-      expect(await reader.closed(id)).toBe(false);
+      expect(await reader.closure(id)).toBeUndefined();
       await publisher.publish(id, [event('b')], { close: true });
-      expect(await reader.closed(id)).toBe(true);
+      expect(await reader.closure(id)).toEqual({ lastEvent: event('b') });
+      await publisher.publish(id, [event('c')]);
+      expect(await reader.closure(id)).toBeUndefined();
+      await publisher.publish(id, [], { close: true });
+      expect(await reader.closure(id)).toEqual({ lastEvent: event('c') });
     });
 
     it('takes a batch and the close in one publish: ids of the events only, all read before the end', async () => {
