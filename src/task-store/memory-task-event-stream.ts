@@ -8,12 +8,12 @@ import {
 } from './task-event-stream.interface';
 
 interface Stream {
-  /** StreamResponse.toJSON of each event: readers decode their own copy, exactly as from Redis. */
-  entries: { seq: number; event: unknown }[];
+  /**
+   * StreamResponse.toJSON of each event (readers decode their own copy, exactly as from Redis), and
+   * close markers, which are entries too: a reader stops at the first one after where it began.
+   */
+  entries: { seq: number; event?: unknown }[];
   lastSeq: number;
-  closed: boolean;
-  /** The last sequence number when the stream was last closed: it ends with its close while no event follows. */
-  closedAt?: number;
   /** Deleted with its task: readers that have not reached the close are interrupted. */
   removed: boolean;
   readers: number;
@@ -35,10 +35,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
       return String(seq);
     });
     if (stream.entries.length > this.maxLen) stream.entries.splice(0, stream.entries.length - this.maxLen);
-    if (close) {
-      stream.closed = true;
-      stream.closedAt = stream.lastSeq;
-    }
+    if (close) stream.entries.push({ seq: ++stream.lastSeq });
     this.expireAfter(taskId, stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
     return ids;
@@ -51,16 +48,17 @@ export class MemoryTaskEventStream implements TaskEventStream {
   }
 
   async closure(taskId: string): Promise<{ lastEvent?: StreamResponse } | undefined> {
-    const stream = this.streams.get(taskId);
-    if (stream?.closedAt === undefined || stream.closedAt !== stream.lastSeq) return undefined;
-    const last = stream.entries.at(-1);
-    return { lastEvent: last && StreamResponse.fromJSON(last.event) };
+    const entries = this.streams.get(taskId)?.entries ?? [];
+    const marker = entries.at(-1);
+    if (!marker || marker.event !== undefined) return undefined;
+    const last = entries.at(-2)?.event;
+    return { lastEvent: last === undefined ? undefined : StreamResponse.fromJSON(last) };
   }
 
   async turnStart(taskId: string): Promise<string> {
     const entries = this.streams.get(taskId)?.entries ?? [];
     for (let i = entries.length - 1; i >= 0; i--) {
-      if ((entries[i].event as { task?: unknown }).task !== undefined) return String(entries[i].seq - 1);
+      if ((entries[i].event as { task?: unknown } | undefined)?.task !== undefined) return String(entries[i].seq - 1);
     }
     return this.start;
   }
@@ -72,17 +70,17 @@ export class MemoryTaskEventStream implements TaskEventStream {
     try {
       while (!signal?.aborted) {
         for (const { seq, event } of stream.entries.filter((entry) => entry.seq > after)) {
+          if (event === undefined) return;
           after = seq;
           yield { id: String(seq), event: StreamResponse.fromJSON(event) };
           if (signal?.aborted) return;
         }
-        if (stream.closed) return;
         if (stream.removed) throw new TaskEventStreamInterruptedError(taskId, 'the stream was removed with its task');
         await nextChange(stream, signal);
       }
     } finally {
       stream.readers--;
-      if (stream.readers === 0 && stream.lastSeq === 0 && !stream.closed) this.drop(taskId, stream);
+      if (stream.readers === 0 && stream.lastSeq === 0) this.drop(taskId, stream);
     }
   }
 
@@ -99,7 +97,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
   private stream(taskId: string): Stream {
     let stream = this.streams.get(taskId);
     if (!stream) {
-      stream = { entries: [], lastSeq: 0, closed: false, removed: false, readers: 0, wake: new Set() };
+      stream = { entries: [], lastSeq: 0, removed: false, readers: 0, wake: new Set() };
       this.streams.set(taskId, stream);
     }
     return stream;

@@ -111,6 +111,20 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       expect(await end).toBeUndefined();
     });
 
+    it('follows a later turn from after a close: its live events, until the next close', async () => {
+      const id = taskId();
+      await publisher.publish(id, [event('answer')], { close: true });
+      const entries = oneByOne(reader.read(id, { afterId: await reader.tail(id) }));
+      for (const text of ['next-1', 'next-2']) {
+        const live = entries.next();
+        await publisher.publish(id, [event(text)]);
+        expect(await live).toBe(text);
+      }
+      const end = entries.next();
+      await publisher.publish(id, [], { close: true });
+      expect(await end).toBeUndefined();
+    });
+
     it('ends every waiting reader when the stream closes', async () => {
       const id = taskId();
       await publisher.publish(id, [event('a')]);
