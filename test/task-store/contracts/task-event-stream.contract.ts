@@ -96,11 +96,8 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       expect(entries.map((entry) => entry.id)).toEqual(ids.slice(1));
     });
 
-    it('follows live events after replaying earlier ones, until the stream closes', async () => {
-      const id = taskId();
-      await publisher.publish(id, [event('before')]);
-      const entries = oneByOne(reader.read(id, {}));
-      expect(await entries.next()).toBe('before');
+    /** Publishes two events one at a time, each read live by `entries`, then the close, which ends them. */
+    async function expectLiveUntilClose(id: string, entries: { next(): Promise<string | undefined> }): Promise<void> {
       for (const text of ['live-1', 'live-2']) {
         const live = entries.next();
         await publisher.publish(id, [event(text)]);
@@ -109,20 +106,20 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       const end = entries.next();
       await publisher.publish(id, [], { close: true });
       expect(await end).toBeUndefined();
+    }
+
+    it('follows live events after replaying earlier ones, until the stream closes', async () => {
+      const id = taskId();
+      await publisher.publish(id, [event('before')]);
+      const entries = oneByOne(reader.read(id, {}));
+      expect(await entries.next()).toBe('before');
+      await expectLiveUntilClose(id, entries);
     });
 
     it('follows a later turn from after a close: its live events, until the next close', async () => {
       const id = taskId();
       await publisher.publish(id, [event('answer')], { close: true });
-      const entries = oneByOne(reader.read(id, { afterId: await reader.tail(id) }));
-      for (const text of ['next-1', 'next-2']) {
-        const live = entries.next();
-        await publisher.publish(id, [event(text)]);
-        expect(await live).toBe(text);
-      }
-      const end = entries.next();
-      await publisher.publish(id, [], { close: true });
-      expect(await end).toBeUndefined();
+      await expectLiveUntilClose(id, oneByOne(reader.read(id, { afterId: await reader.tail(id) })));
     });
 
     it('ends every waiting reader when the stream closes', async () => {
