@@ -53,12 +53,13 @@ export class TurnRunner {
     const context = callContextOf(payload.caller);
     const request = SendMessageRequest.fromJSON(payload.request);
     const newTaskFirstTurn = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
-    const cancel = await this.cancelSignals.watch(payload.taskId, { unseenUntil: newTaskFirstTurn ? this.idUnknownUntil(attempt) : undefined });
+    const unseenUntil = newTaskFirstTurn ? this.idUnknownUntil(attempt) : undefined;
+    const cancel = await this.cancelSignals.watch(payload.taskId, { unseenUntil });
     let recorder: TurnRecorder | undefined;
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
       const unstored = newTaskFirstTurn && !cancel.signal.aborted;
-      const noWebhooksUntil = unstored && payload.withWebhook === false ? this.idUnknownUntil(attempt) : undefined;
+      const noWebhooksUntil = unstored && payload.withWebhook === false ? unseenUntil : undefined;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooksUntil });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
     } catch (error) {
