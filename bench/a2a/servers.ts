@@ -64,11 +64,11 @@ function stoppable(server: Omit<RunningServer, 'stop'>, teardown: () => Promise<
   return { ...server, stop };
 }
 
-async function startReference(): Promise<RunningServer> {
+async function startReference(nodeArgs: string[] = []): Promise<RunningServer> {
   const dir = scratchDir('reference');
   const port = await freePort();
   const entry = compileReferenceServer(dir.path);
-  const child = startNode('reference', [entry, String(port)], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
+  const child = startNode('reference', [...nodeArgs, entry, String(port)], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
   const server = stoppable({ name: 'reference', baseUrl: `http://127.0.0.1:${port}`, headers: {}, processes: [child] }, dir.remove);
   await waitUntilReady(`${server.baseUrl}/${AGENT_CARD_PATH}`, server.processes).catch(stopAndThrow(server));
   return server;

@@ -29,6 +29,9 @@ const STOPPED = new Error('task event bus stopped');
 export class TaskEventBus extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TaskEventBus.name);
   private readonly abort = new AbortController();
+  private stopped = false;
+  /** A read of the stream is under way: stopping must abort it. */
+  private pumping = false;
   private liveListeners = 0;
   private reading = false;
   private readonly position: Promise<string | undefined>;
@@ -84,21 +87,23 @@ export class TaskEventBus extends DefaultExecutionEventBus {
 
   /** Stops reading, without a word to the listeners (they have left, or finish otherwise). */
   stop(): void {
-    if (this.abort.signal.aborted) return;
-    this.abort.abort(STOPPED);
+    if (this.stopped) return;
+    this.stopped = true;
+    // Aborting costs an event dispatch: a bus whose read ended with its turn has nothing to abort.
+    if (this.pumping) this.abort.abort(STOPPED);
     this.onStop();
   }
 
   /** Ends the bus before its turn: the listeners finish, and their request fails with `error`. */
   interrupt(error: TaskStreamInterruptedError): void {
-    if (this.abort.signal.aborted) return;
+    if (this.stopped) return;
     this.onInterrupt(error);
     this.end();
   }
 
   /** Ends the bus: the listeners finish and it stops reading. */
   end(): void {
-    if (this.abort.signal.aborted) return;
+    if (this.stopped) return;
     this.finished();
     this.stop();
   }
@@ -112,17 +117,23 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   }
 
   private readFailed(error: unknown): void {
-    if (this.abort.signal.aborted) return;
+    if (this.stopped) return;
     this.logger.warn({ taskId: this.taskId, err: (error as Error).message }, 'task event stream read failed');
     this.interrupt(new TaskStreamInterruptedError(this.taskId, 'its event stream is unavailable', error));
   }
 
   private async pump(afterId: string): Promise<void> {
-    for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal, fresh: this.fresh })) {
-      const agentEvent = toAgentEvent(event);
-      if (!agentEvent) continue;
-      this.publish(agentEvent);
-      if (endsTurn(agentEvent)) return;
+    if (this.stopped) return;
+    this.pumping = true;
+    try {
+      for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal, fresh: this.fresh })) {
+        const agentEvent = toAgentEvent(event);
+        if (!agentEvent) continue;
+        this.publish(agentEvent);
+        if (endsTurn(agentEvent)) return;
+      }
+    } finally {
+      this.pumping = false;
     }
   }
 }

@@ -1,18 +1,22 @@
-import { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
 import { sameScope, taskScope, TaskScope } from './task-scope';
-import { isTerminal, stateName } from './task-states';
+import { TERMINAL_TASK_STATES } from './task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 
 interface Entry {
   scope: TaskScope;
-  /** Task.toJSON of the task: every read decodes a fresh copy, exactly as from the database. */
+  /**
+   * Task.toJSON of the task: every read decodes a fresh copy, exactly as from the database. It is
+   * the only copy kept: what lists and retention filter on is beside it, as the database's columns.
+   */
   data: unknown;
-  task: Task;
+  contextId: string;
+  state: TaskState;
   version: number;
   position: ListPosition;
   updatedAt: number;
@@ -35,11 +39,11 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   }
 
   async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite> {
-    return this.saveUnless(task, context, (stored) => isTerminal(stored));
+    return this.saveUnless(task, context, isEnded);
   }
 
   async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
-    return this.saveUnless(task, context, (stored) => isTerminal(stored) || stored.history.some((message) => message.messageId === messageId));
+    return this.saveUnless(task, context, (entry) => isEnded(entry) || Task.fromJSON(entry.data).history.some((message) => message.messageId === messageId));
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -59,8 +63,8 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
 
   async countByState(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const { task } of this.entries.values()) {
-      const state = stateName(task);
+    for (const entry of this.entries.values()) {
+      const state = taskStateToJSON(entry.state);
       counts[state] = (counts[state] ?? 0) + 1;
     }
     return counts;
@@ -69,7 +73,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   async findIdle({ states, idleMs, limit, now }: IdleTaskQuery): Promise<ScopedTask[]> {
     const cutoff = (now?.getTime() ?? Date.now()) - idleMs;
     return [...this.entries.values()]
-      .filter((entry) => entry.updatedAt < cutoff && entry.task.status !== undefined && states.includes(entry.task.status.state))
+      .filter((entry) => entry.updatedAt < cutoff && states.includes(entry.state))
       .sort((a, b) => a.updatedAt - b.updatedAt)
       .slice(0, limit)
       .map((entry) => ({ task: Task.fromJSON(entry.data), scope: entry.scope }));
@@ -78,7 +82,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   async applyRetention(policy: RetentionPolicy, onEvicted?: EvictionListener): Promise<number> {
     const cutoff = (policy.now?.getTime() ?? Date.now()) - policy.ttlMs;
     const terminal = [...this.entries.entries()]
-      .filter(([, entry]) => isTerminal(entry.task))
+      .filter(([, entry]) => isEnded(entry))
       .sort(([idA, a], [idB, b]) => a.updatedAt - b.updatedAt || (idA < idB ? -1 : 1));
     const expired = terminal.filter(([, entry]) => entry.updatedAt < cutoff);
     const excess = Math.max(this.entries.size - expired.length - policy.maxTasks, 0);
@@ -89,11 +93,11 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   }
 
   /** Writes the task unless the stored one meets `keep`; tells whether it wrote. */
-  private saveUnless(task: Task, context: ServerCallContext, keep: (stored: Task) => boolean): VersionedTaskWrite {
+  private saveUnless(task: Task, context: ServerCallContext, keep: (stored: Entry) => boolean): VersionedTaskWrite {
     const scope = taskScope(context);
     const existing = this.entries.get(task.id);
     if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
-    if (existing && keep(existing.task)) return { task: Task.fromJSON(existing.data), version: existing.version, written: false };
+    if (existing && keep(existing)) return { task: Task.fromJSON(existing.data), version: existing.version, written: false };
     return { ...this.write(task, scope, existing), written: true };
   }
 
@@ -104,24 +108,28 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
 
   private write(task: Task, scope: TaskScope, existing: Entry | undefined): VersionedTask {
     const data = Task.toJSON(task);
-    const stored = Task.fromJSON(data);
     const version = (existing?.version ?? 0) + 1;
     this.entries.set(task.id, {
       scope,
       data,
-      task: stored,
+      contextId: task.contextId,
+      state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
       version,
-      position: { time: statusTime(stored), id: stored.id },
+      position: { time: statusTime(task), id: task.id },
       updatedAt: Date.now(),
     });
     return { task: Task.fromJSON(data), version };
   }
 }
 
+function isEnded(entry: Entry): boolean {
+  return TERMINAL_TASK_STATES.includes(entry.state);
+}
+
 function matches(entry: Entry, filter: ListFilter): boolean {
-  const { task, position } = entry;
-  if (filter.contextId !== undefined && task.contextId !== filter.contextId) return false;
-  if (filter.state !== undefined && task.status?.state !== filter.state) return false;
+  const { contextId, state, position } = entry;
+  if (filter.contextId !== undefined && contextId !== filter.contextId) return false;
+  if (filter.state !== undefined && state !== filter.state) return false;
   if (filter.statusAfter !== undefined && position.time.getTime() <= filter.statusAfter.getTime()) return false;
   return true;
 }
