@@ -48,12 +48,20 @@ export class QueuedAgentExecutor implements AgentExecutor {
     } catch (error) {
       const { taskId, userMessage, context } = requestContext;
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
-      const refusal = new ServiceUnavailableError('The message could not be accepted', error);
+      const refusal = error instanceof ServiceUnavailableError ? error : sendRefusal(error);
       if (!this.acceptance.refuse(context, userMessage.messageId, refusal)) throw refusal;
       // Its listeners finish, and it reads no more: a read failing later would pass for the send's outcome.
       if (bus instanceof TaskEventBus) bus.end();
       else bus.finished();
     }
+  }
+
+  /**
+   * Why a send would be refused before anything of it is written: the queue's Redis is known to be
+   * down, and BullMQ would hold the turn until it is back. Undefined when the turn can be queued.
+   */
+  refusalBeforeWriting(): ServiceUnavailableError | undefined {
+    return this.queue.isReachable(JobName.AgentTurn) ? undefined : sendRefusal(new Error('Redis is unreachable: the turn cannot be queued'));
   }
 
   /** Asks the running turn to stop; it publishes `canceled` itself. (Requests go through TaskCanceller.) */
@@ -77,8 +85,8 @@ export class QueuedAgentExecutor implements AgentExecutor {
 
   /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */
   private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<boolean> {
-    // Refused before anything is written: BullMQ would hold the turn until Redis is back.
-    if (!this.queue.isReachable(JobName.AgentTurn)) throw new Error('Redis is unreachable: the turn cannot be queued');
+    const refusal = this.refusalBeforeWriting();
+    if (refusal) throw refusal;
     const newTask = requestContext.task === undefined;
     if (newTask) this.requestTasks.begin(requestContext.taskId, requestContext.context);
     if (bus instanceof TaskEventBus) await bus.beginTurn(newTask);
@@ -119,6 +127,10 @@ export class QueuedAgentExecutor implements AgentExecutor {
       this.logger.warn({ taskId: requestContext.taskId, err: error.message }, 'could not mark the unqueued task failed');
     });
   }
+}
+
+function sendRefusal(cause: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError('The message could not be accepted', cause);
 }
 
 /**

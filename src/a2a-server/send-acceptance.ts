@@ -50,6 +50,12 @@ export class SendAcceptance {
     return true;
   }
 
+  /** Refuses the send made in `context` before it started (nothing of it is written); returns the error to throw. */
+  refuseAtOnce(context: ServerCallContext, error: ServiceUnavailableError): ServiceUnavailableError {
+    this.refused.set(context, error);
+    return error;
+  }
+
   /** The oldest send of `messageId` in `context` still waiting for its verdict; it waits no more. */
   private next(context: ServerCallContext, messageId: string): Verdict | undefined {
     return this.waiting.get(context)?.get(messageId)?.shift();

@@ -202,7 +202,11 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.checkStorable(params, context);
     this.checkOutputModes(params);
     const webhook = params.configuration?.taskPushNotificationConfig;
-    if (webhook) await this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
+    if (!webhook) return;
+    await this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
+    // The SDK stores a send's webhook before its executor can refuse the send: it is refused first.
+    const refusal = this.executor.refusalBeforeWriting();
+    if (refusal) throw this.acceptance.refuseAtOnce(context, refusal);
   }
 
   private async checkWebhook(config: TaskPushNotificationConfig, field: string): Promise<void> {

@@ -16,11 +16,13 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
-import { jsonRpcSend, postJson, restSend, taskRows } from './support/store-outage-clients';
+import { jsonRpcSend, postJson, pushConfigCount, restSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
 const CONFIG = `${TEST_AGENTS_TOML}
+[outbound]
+allow_hosts = ["127.0.0.1"]
 [tasks]
 orphan_sweep_secs = 1
 `;
@@ -58,12 +60,21 @@ describe('a Redis outage', () => {
 
   it('refuses every kind of send with a retryable error and stores no task for them, then serves sends again', async () => {
     const before = await taskRows(database.url);
+    // Never called: sends that ask for webhooks are refused before their webhook is stored.
+    const webhookUrl = 'http://127.0.0.1:9/hook';
     await redis.stop();
     // Each waits out the Redis client's reconnect attempts (a few seconds), so they go together.
     const text = 'while Redis is down';
     const legacyMessage = { messageId: 'legacy-1', role: 'user', parts: [{ kind: 'text', text }] };
     const [raw, viaSdk, legacy] = await Promise.all([
-      Promise.all([false, true].flatMap((immediately) => [jsonRpcSend(api.baseUrl, 'echo', text, immediately), restSend(api.baseUrl, 'echo', text, immediately)])),
+      Promise.all(
+        [false, true].flatMap((immediately) => [
+          jsonRpcSend(api.baseUrl, 'echo', text, immediately),
+          restSend(api.baseUrl, 'echo', text, immediately),
+          jsonRpcSend(api.baseUrl, 'echo', text, immediately, webhookUrl),
+          restSend(api.baseUrl, 'echo', text, immediately, webhookUrl),
+        ]),
+      ),
       Promise.allSettled([
         jsonRpcClient.sendMessage(userMessage(text)),
         collect(jsonRpcClient.sendMessageStream(userMessage(text))),
@@ -76,13 +87,14 @@ describe('a Redis outage', () => {
         postJson(`${api.baseUrl}/a2a/tasks/send`, { message: { ...legacyMessage, messageId: 'legacy-2' } }),
       ]),
     ]);
-    const rowsDuringOutage = await taskRows(database.url);
+    const [rowsDuringOutage, webhooksDuringOutage] = [await taskRows(database.url), await pushConfigCount(database.url)];
     await redis.restart();
 
     await services.explain(() => {
-      const [blockingRpc, blockingRest, immediateRpc, immediateRest] = raw;
-      for (const rpc of [blockingRpc, immediateRpc]) expect(rpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
-      for (const rest of [blockingRest, immediateRest]) expect(rest).toMatchObject({ ...RETRYABLE, body: { error: { code: 503, message: UNAVAILABLE } } });
+      const rpcAnswers = raw.filter((_, index) => index % 2 === 0);
+      const restAnswers = raw.filter((_, index) => index % 2 === 1);
+      for (const rpc of rpcAnswers) expect(rpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
+      for (const rest of restAnswers) expect(rest).toMatchObject({ ...RETRYABLE, body: { error: { code: 503, message: UNAVAILABLE } } });
       for (const outcome of viaSdk) expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
       const [legacyRpc, seed] = legacy;
       expect(legacyRpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
@@ -90,6 +102,7 @@ describe('a Redis outage', () => {
       expect(JSON.stringify([raw, legacy])).not.toMatch(/max retries/i);
     });
     expect(rowsDuringOutage).toEqual(before);
+    expect(webhooksDuringOutage).toBe(0);
 
     const task = await services.explain(() =>
       eventually(

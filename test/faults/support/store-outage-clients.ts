@@ -8,10 +8,12 @@ export interface RawAnswer {
   body: Record<string, unknown>;
 }
 
-function sendBody(text: string, returnImmediately: boolean) {
+/** A send's params; with `webhookUrl`, it asks for the task's events there. */
+function sendBody(text: string, returnImmediately: boolean, webhookUrl?: string) {
+  const webhook = webhookUrl ? { taskPushNotificationConfig: { url: webhookUrl, token: 'outage' } } : {};
   return {
     message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-    configuration: { returnImmediately },
+    configuration: { returnImmediately, ...webhook },
   };
 }
 
@@ -30,14 +32,14 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 }
 
 /** A v1.0 JSON-RPC SendMessage as it travels, so the test sees the HTTP status and headers too. */
-export function jsonRpcSend(baseUrl: string, agent: string, text: string, returnImmediately = false): Promise<RawAnswer> {
-  const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendBody(text, returnImmediately) };
+export function jsonRpcSend(baseUrl: string, agent: string, text: string, returnImmediately = false, webhookUrl?: string): Promise<RawAnswer> {
+  const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendBody(text, returnImmediately, webhookUrl) };
   return postJson(`${baseUrl}/a2a/agents/${agent}`, body, { 'a2a-version': '1.0' });
 }
 
 /** A v1.0 HTTP+JSON `message:send`. */
-export function restSend(baseUrl: string, agent: string, text: string, returnImmediately = false): Promise<RawAnswer> {
-  return postJson(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, sendBody(text, returnImmediately), { 'a2a-version': '1.0' });
+export function restSend(baseUrl: string, agent: string, text: string, returnImmediately = false, webhookUrl?: string): Promise<RawAnswer> {
+  return postJson(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, sendBody(text, returnImmediately, webhookUrl), { 'a2a-version': '1.0' });
 }
 
 export interface TaskRow {
@@ -56,6 +58,18 @@ export async function taskRows(databaseUrl: string): Promise<TaskRow[]> {
       'SELECT id, state, data FROM tasks ORDER BY created_at',
     );
     return rows.map(({ id, state, data }) => ({ id, state, statusText: data.status?.message?.parts?.[0]?.text }));
+  } finally {
+    await client.end();
+  }
+}
+
+/** How many webhook configs the database holds. */
+export async function pushConfigCount(databaseUrl: string): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM push_configs');
+    return Number(rows[0].count);
   } finally {
     await client.end();
   }
