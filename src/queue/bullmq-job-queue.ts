@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { JobState, Queue } from 'bullmq';
 import { withTimeout } from '../common/with-timeout';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../redis/redis.service';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
 
@@ -50,8 +51,12 @@ export class BullJobQueue implements JobQueue, OnModuleInit {
     return this.connections.get(QUEUE_OF_JOB[name])?.status === 'ready';
   }
 
+  /**
+   * Fails when Redis has not taken the job within REDIS_COMMAND_TIMEOUT_MS (it stopped answering).
+   * Should that Redis take it later after all, the job runs then.
+   */
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
-    await this.queues[QUEUE_OF_JOB[name]].add(name, payload, {
+    const added = this.queues[QUEUE_OF_JOB[name]].add(name, payload, {
       jobId: options.jobId,
       delay: options.delayMs,
       attempts: options.retry?.attempts,
@@ -59,6 +64,7 @@ export class BullJobQueue implements JobQueue, OnModuleInit {
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 24 * 3600 },
     });
+    await withTimeout(added, REDIS_COMMAND_TIMEOUT_MS, `queueing ${name}`);
   }
 
   /** Upserting an existing scheduler would restart its period, so one that is there as wanted is left alone. */

@@ -4,7 +4,15 @@ import Redis, { RedisOptions } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { withTimeout } from '../common/with-timeout';
+import { BLOCK_MS } from './stream-reader';
 import { StreamReaders } from './stream-readers';
+
+/**
+ * A command Redis has not answered in this long fails rather than waits: a Redis that stops
+ * answering without closing its connections (a frozen process, a host gone from the network) must
+ * not hold requests until TCP gives up, hours later.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
 /**
  * The one place that knows how to reach Redis. Owns every connection it hands out (the shared
@@ -26,9 +34,11 @@ export class RedisService implements OnApplicationShutdown {
     if (!redis.url) throw new Error('RedisService needs redis.url (REDIS_URL)');
     this.url = redis.url;
     this.prefix = redis.key_prefix;
-    this.client = this.connect('commands');
+    this.client = this.connect('commands', { commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     const instance = randomUUID();
-    this.streams = new StreamReaders(() => this.dedicatedConnection('blocking-reads'), this.client, (n) => this.key('stream-readers', instance, String(n)));
+    // A blocked read returns within BLOCK_MS even when nothing arrives.
+    const readConnection = () => this.dedicatedConnection('blocking-reads', { commandTimeout: BLOCK_MS + REDIS_COMMAND_TIMEOUT_MS });
+    this.streams = new StreamReaders(readConnection, this.client, (n) => this.key('stream-readers', instance, String(n)));
   }
 
   /** A namespaced key: every key this service writes starts with the configured prefix. */
@@ -37,8 +47,8 @@ export class RedisService implements OnApplicationShutdown {
   }
 
   /** A connection of its own, for blocking commands or subscriptions; closed with the service. */
-  dedicatedConnection(purpose: string): Redis {
-    const connection = this.connect(purpose);
+  dedicatedConnection(purpose: string, options: RedisOptions = {}): Redis {
+    const connection = this.connect(purpose, options);
     this.dedicated.add(connection);
     connection.once('end', () => this.dedicated.delete(connection));
     return connection;

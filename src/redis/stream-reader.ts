@@ -3,7 +3,7 @@ import { compareStreamIds, READ_BATCH, STREAM_START, StreamEntry, StreamFollowEr
 import { StreamSubscription } from './stream-subscription';
 
 /** A blocked read returns this often even when nothing arrives, so a dead connection is noticed and removed streams are looked for. */
-const BLOCK_MS = 5_000;
+export const BLOCK_MS = 5_000;
 /** How often the streams followed are checked for having been deleted (a deleted stream does not end a blocked XREAD). */
 const REMOVAL_CHECK_MS = 5_000;
 /** Wake-up streams hold one entry and go away after this when unused. */
@@ -105,7 +105,10 @@ export class StreamReader {
         if (epoch === this.epoch) this.dispatch(reply);
       }
     } catch (error) {
-      this.disrupt(error as Error);
+      // Unanswered (a Redis that froze, or a peer gone without closing): a new connection, maybe to a
+      // Redis that answers. Closing this one disrupts the followers.
+      if (isCommandTimeout(error)) connection.disconnect(true);
+      else this.disrupt(error as Error);
     } finally {
       this.running = false;
     }
@@ -176,4 +179,9 @@ export class StreamReader {
     for (const subscriptions of this.followed.values()) for (const subscription of subscriptions) subscription.fail(error);
     this.followed.clear();
   }
+}
+
+/** ioredis's error for a command that got no reply within its `commandTimeout`. */
+function isCommandTimeout(error: unknown): boolean {
+  return (error as Error).message === 'Command timed out';
 }

@@ -107,7 +107,8 @@ describe('a Postgres outage mid-turn', () => {
 
     const task = await services.explain(() => within(answer, 20_000, 'the blocking send while Postgres stays down'));
     expect({ state: task.status?.state, text: statusText(task) }).toEqual({ state: TaskState.TASK_STATE_FAILED, text: NOT_RECORDED_TEXT });
-    expect(worker.hasLogged(taskId, 'agent turn failed: its task could not be recorded')).toBe(true);
+    // Its log line may reach the test after the answer (two pipes): it is waited for.
+    await within(worker.logged(taskId, 'agent turn failed: its task could not be recorded'), 10_000, 'the worker logging the failed turn');
 
     await postgres.restart();
     const rows = await services.explain(() =>

@@ -1,8 +1,9 @@
 /**
- * Redis (the test's own server, without persistence) stopped under one API and one worker process.
- * A send that cannot be accepted gets a retryable error in its protocol's form, never a task that
- * was not stored; when Redis is back (empty), sends work again and the maintenance schedule that
- * went with Redis's data is registered again, without restarting anything.
+ * Redis (the test's own server, without persistence) stopped, or frozen with its connections open,
+ * under one API and one worker process. A send that cannot be accepted gets a retryable error in its
+ * protocol's form, never a task that was not stored, and never waits on a Redis that does not
+ * answer; when Redis is back (empty), sends work again and the maintenance schedule that went with
+ * Redis's data is registered again, without restarting anything.
  */
 import { TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
@@ -16,7 +17,7 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
-import { jsonRpcSend, postJson, pushConfigCount, restSend, taskRows } from './support/store-outage-clients';
+import { jsonRpcSend, postJson, pushConfigCount, RawAnswer, restSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
@@ -51,6 +52,18 @@ describe('a Redis outage', () => {
     [api] = await Promise.all([services.api('api'), services.worker('worker')]);
     [jsonRpcClient, restClient] = await Promise.all([sdkClient(api.baseUrl, 'echo', 'JSONRPC'), sdkClient(api.baseUrl, 'echo', 'HTTP+JSON')]);
   });
+
+  /** A send completes again, once the service has noticed Redis is back. */
+  async function expectSendsServed(): Promise<void> {
+    const task = await services.explain(() =>
+      eventually(
+        () => jsonRpcClient.sendMessage(userMessage('after the outage')).then(asTask, (error: Error) => error.message),
+        (answer) => typeof answer !== 'string',
+        20_000,
+      ),
+    );
+    expect(typeof task !== 'string' && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  }
 
   afterAll(async () => {
     await services?.stopAll();
@@ -104,14 +117,30 @@ describe('a Redis outage', () => {
     expect(rowsDuringOutage).toEqual(before);
     expect(webhooksDuringOutage).toBe(0);
 
-    const task = await services.explain(() =>
-      eventually(
-        () => jsonRpcClient.sendMessage(userMessage('after the outage')).then(asTask, (error: Error) => error.message),
-        (answer) => typeof answer !== 'string',
-        20_000,
-      ),
-    );
-    expect(typeof task !== 'string' && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await expectSendsServed();
+  });
+
+  it('refuses sends with a retryable error while Redis holds its connections open without answering, then serves sends again', async () => {
+    const text = 'while Redis does not answer';
+    redis.pause();
+    let answers: [RawAnswer[], PromiseSettledResult<unknown>[]];
+    try {
+      answers = await Promise.all([
+        Promise.all([false, true].flatMap((immediately) => [jsonRpcSend(api.baseUrl, 'echo', text, immediately), restSend(api.baseUrl, 'echo', text, immediately)])),
+        Promise.allSettled([jsonRpcClient.sendMessage(userMessage(text)), collect(jsonRpcClient.sendMessageStream(userMessage(text)))]),
+      ]);
+    } finally {
+      redis.resume();
+    }
+    const [raw, viaSdk] = answers;
+    await services.explain(() => {
+      for (const [index, answer] of raw.entries()) {
+        const error = index % 2 === 0 ? { code: -32603, message: UNAVAILABLE } : { code: 503, message: UNAVAILABLE };
+        expect(answer).toMatchObject({ ...RETRYABLE, body: { error } });
+      }
+      for (const outcome of viaSdk) expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
+    });
+    await expectSendsServed();
   });
 
   it('registers the maintenance schedule again after Redis restarted without its data', async () => {

@@ -45,6 +45,18 @@ export abstract class StoreProcess {
     });
   }
 
+  /**
+   * Freezes the server (SIGSTOP): its connections stay open and unanswered, as with a host gone from
+   * the network or a hung process. `resume` thaws it.
+   */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   protected abstract command(): [string, string[], SpawnOptions?];
   protected abstract answers(): Promise<boolean>;
   protected abstract stopSignal(): NodeJS.Signals;
