@@ -1,7 +1,7 @@
 /**
  * Every stream and blocking call that follows a task ends with the turn's last event or with an
  * explicit error naming the task, never as if the turn were over: when Redis loses the stream
- * (restarted without persistence) or stays unreachable, and when the API is stopped with SIGTERM
+ * (restarted without persistence), stays unreachable or stops answering, and when the API is stopped with SIGTERM
  * (drained up to `server.shutdown_timeout_secs`, then an error). A cut read connection is not a
  * fault the client sees. Real API and worker processes, a Redis of the test's own for the outages,
  * the official A2A and MCP SDK clients.
@@ -154,17 +154,26 @@ describe('streams when Redis fails under them', () => {
   });
 
   it('ends a stream with an error naming the task when Redis stays unreachable past the retry window', async () => {
+    await expectStreamInterruptedBy(() => redis.stop(), () => redis.restart());
+  });
+
+  it('ends a stream with an error naming the task when Redis holds its connections open without answering', async () => {
+    await expectStreamInterruptedBy(async () => redis.pause(), async () => redis.resume());
+  });
+
+  /** A stream under way, then `fault` until it ends: it ends with an error that names its task. */
+  async function expectStreamInterruptedBy(fault: () => Promise<void>, repair: () => Promise<void>): Promise<void> {
     const client = await sdkClient(api.baseUrl, 'glacial', 'JSONRPC');
     const stream = follow(client.sendMessageStream(userMessage(TEXT)));
     await stream.started;
-    await redis.stop();
+    await fault();
     try {
       const error = await services.explain(() => within(stream.ended, 30_000, 'the stream'));
       expect(interruptedTask(error?.message)).toBe(taskIdOf(stream.events));
     } finally {
-      await redis.restart();
+      await repair();
     }
-  });
+  }
 });
 
 describe('calls in flight at SIGTERM', () => {
