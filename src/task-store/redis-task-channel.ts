@@ -59,7 +59,8 @@ export class RedisTaskChannel {
     const subscriber = this.redis.dedicatedConnection(this.name);
     subscriber.on('message', (_channel: string, taskId: string) => this.listener.message(taskId));
     // ioredis subscribes again after a reconnect, but messages published while it was away are lost.
-    // The first connection's first 'ready' may come after the subscription: nothing was missed then.
+    // It emits 'ready' on the tick after sending that SUBSCRIBE, so what is published once `connected`
+    // runs arrives. The first connection's first 'ready' may come after the subscription: nothing was missed then.
     subscriber.on('ready', () => this.lost && this.listener.connected());
     subscriber.on('close', () => {
       this.lost = true;
