@@ -45,8 +45,7 @@ export class SendAcceptance {
   refuse(context: ServerCallContext, messageId: string, error: ServiceUnavailableError): boolean {
     const verdict = this.next(context, messageId);
     if (!verdict) return false;
-    this.refused.set(context, error);
-    verdict.refuse(error);
+    verdict.refuse(this.refuseAtOnce(context, error));
     return true;
   }
 
