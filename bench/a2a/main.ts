@@ -2,7 +2,11 @@
  * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
  * latency, errors and peak RSS, and the targets checked.
- * Usage: npm run bench:a2a -- [--duration 10] [--connections 50] [--only durable] [--profile DIR] [--scale-out] [--streaming]
+ * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--connections 50] [--only durable] [--profile DIR] [--scale-out] [--streaming]
+ * `--warm-up` is the unmeasured load before each measurement: V8 optimizes a function after some
+ * thousands of calls, and each process of a multi-process server sees only its share of the load,
+ * so a short warm-up measures scale-out's processes (and their compiler threads) before they run
+ * optimized code.
  * `--connections` takes a list (`1,50`): each server is measured at each count in turn.
  * `--streaming` sends SendStreamingMessage instead and times each stream's first SSE event and its
  * end (connections default `1,50`: the latency unloaded, then under load).
@@ -23,7 +27,6 @@ import { Outcome, printReport, SEND_TARGETS, STREAMING_TARGETS, Target } from '.
 import { DEFAULT_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 import { runStreamLoad, verifyStreamAnswer } from './stream-load';
 
-const WARM_UP_SECS = 2;
 let interrupted = false;
 
 /** What the clients send: how one answer is checked, how the load runs, which targets apply. */
@@ -42,6 +45,7 @@ interface BenchOptions {
   /** One load per connection count, in the order given. */
   loads: LoadOptions[];
   servers: ServerName[];
+  warmUpSecs: number;
   profileDir?: string;
 }
 
@@ -49,6 +53,7 @@ function options(): BenchOptions {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '10' },
+      'warm-up': { type: 'string', default: '10' },
       connections: { type: 'string' },
       only: { type: 'string' },
       profile: { type: 'string' },
@@ -65,12 +70,13 @@ function options(): BenchOptions {
     workload: values.streaming ? STREAMING : SEND,
     loads: connections.map((count) => ({ durationSecs, connections: count })),
     servers: servers as ServerName[],
+    warmUpSecs: positiveInteger('warm-up', values['warm-up']),
     profileDir: values.profile && resolve(values.profile),
   };
 }
 
 /** One outcome per load, up to the first failure (which ends the server's run). */
-async function measure(name: ServerName, { workload, loads, profileDir }: BenchOptions, buildError: string | undefined): Promise<Outcome[]> {
+async function measure(name: ServerName, { workload, loads, warmUpSecs, profileDir }: BenchOptions, buildError: string | undefined): Promise<Outcome[]> {
   let server: RunningServer | undefined;
   const outcomes: Outcome[] = [];
   let connections: number | undefined;
@@ -82,8 +88,8 @@ async function measure(name: ServerName, { workload, loads, profileDir }: BenchO
     console.log(`${name}: answers correctly`);
     for (const load of loads) {
       connections = load.connections;
-      console.log(`${name}: ${connections} connections: warming up ${WARM_UP_SECS} s, then measuring ${load.durationSecs} s`);
-      await workload.run(server, { ...load, durationSecs: WARM_UP_SECS });
+      console.log(`${name}: ${connections} connections: warming up ${warmUpSecs} s, then measuring ${load.durationSecs} s`);
+      await workload.run(server, { ...load, durationSecs: warmUpSecs });
       const stopSampling = sampleUsage(server.processes);
       const result = await workload.run(server, load);
       const usage = stopSampling();
@@ -102,10 +108,10 @@ async function measure(name: ServerName, { workload, loads, profileDir }: BenchO
 
 async function main(): Promise<void> {
   const bench = options();
-  const { workload, loads, servers } = bench;
+  const { workload, loads, servers, warmUpSecs } = bench;
   const { durationSecs } = loads[0];
   console.log(
-    `A2A bench: ${workload.label}, ${loads.map((load) => load.connections).join(' then ')} connections, ${durationSecs} s each after ${WARM_UP_SECS} s of warm-up; ` +
+    `A2A bench: ${workload.label}, ${loads.map((load) => load.connections).join(' then ')} connections, ${durationSecs} s each after ${warmUpSecs} s of warm-up; ` +
       `Node ${process.version}, ${availableParallelism()} cores shared by the server and the load generator`,
   );
   if (durationSecs < 10) console.log('(under 10 s: a smoke run, not a measurement)');
