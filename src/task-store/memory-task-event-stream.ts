@@ -18,12 +18,20 @@ interface Stream {
   removed: boolean;
   readers: number;
   wake: Set<() => void>;
-  expiry?: NodeJS.Timeout;
+  /** When the sweep drops it (Date.now() time), as Redis expires the key; none until its first publish. */
+  expiresAt?: number;
 }
+
+/**
+ * How often expired streams are dropped: one timer for all of them, since a timer per stream cost
+ * every publish a clear and a set, and every stream a timer object kept for its whole lifetime.
+ */
+const SWEEP_MS = 60_000;
 
 /** Task event streams within one process (embedded mode): same bounds and lifetimes as on Redis. */
 export class MemoryTaskEventStream implements TaskEventStream {
   private readonly streams = new Map<string, Stream>();
+  private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly maxLen: number) {}
 
@@ -36,7 +44,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
     });
     if (stream.entries.length > this.maxLen) stream.entries.splice(0, stream.entries.length - this.maxLen);
     if (close) stream.entries.push({ seq: ++stream.lastSeq });
-    this.expireAfter(taskId, stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
+    this.expireAfter(stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
     return ids;
   }
@@ -103,13 +111,17 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return stream;
   }
 
-  private expireAfter(taskId: string, stream: Stream, secs: number): void {
-    clearTimeout(stream.expiry);
-    stream.expiry = setTimeout(() => this.drop(taskId, stream), secs * 1000).unref();
+  private expireAfter(stream: Stream, secs: number): void {
+    stream.expiresAt = Date.now() + secs * 1000;
+    this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [taskId, stream] of this.streams) if (stream.expiresAt !== undefined && stream.expiresAt <= now) this.streams.delete(taskId);
   }
 
   private drop(taskId: string, stream: Stream): void {
-    clearTimeout(stream.expiry);
     if (this.streams.get(taskId) === stream) this.streams.delete(taskId);
   }
 }
