@@ -159,6 +159,19 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     expect(next.history.filter((m) => m.role === 1).map((m) => m.parts[0].content?.value)).toEqual(['book a flight', 'Paris']);
   });
 
+  it('refuses a resubscribe to a finished task as a terminal one, without a word on the console', async () => {
+    const client = await sdkClient(url, 'echo', binding);
+    const task = asTask(await client.sendMessage(userMessage('done already')));
+    // The SDK warns on the console about events it cannot apply: a replay of how the turn ended, without its task, would be one.
+    const warn = jest.spyOn(console, 'warn');
+    try {
+      await expect(collect(client.resubscribeTask({ id: task.id, tenant: '' }))).rejects.toThrow(/terminal state/);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('ends a task failed, with the error, when the agent throws', async () => {
     const client = await sdkClient(url, 'broken', binding);
     const task = asTask(await client.sendMessage(userMessage('break')));
