@@ -117,7 +117,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
    */
   private follow(taskId: string, context: ServerCallContext): TaskEventBus {
     const snapshot = new SnapshotBuffer(undefined);
-    const replay = replayTurn(this.stream, taskId, new ResultManager(snapshot, context), { fromTaskEvent: true });
+    const replay = replayTurn(this.stream, taskId, new ResultManager(snapshot, context));
     this.snapshots.set(context, replay.then(() => snapshot.current, () => undefined));
     const position = replay.then(({ end, last }) => (last && endsTurn(last) ? undefined : end));
     return this.create(taskId, context, position, 'turn');

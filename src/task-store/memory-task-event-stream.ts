@@ -11,7 +11,6 @@ interface Stream {
   /**
    * StreamResponse.toJSON of each event (readers decode their own copy, exactly as from Redis), and
    * close markers, which are entries too: a reader stops at the first one after where it began.
-   * Once closed and unread, only the last event and the close are kept (`compact`).
    */
   entries: { seq: number; event?: unknown }[];
   lastSeq: number;
@@ -29,14 +28,7 @@ interface Stream {
  */
 const SWEEP_MS = 60_000;
 
-/**
- * Task event streams within one process (embedded mode): same bounds and lifetimes as on Redis,
- * but a closed stream that nobody is reading keeps only its last event and its close (see
- * TaskEventStream): a send's reader is in this process and begins before its turn is queued, and
- * a later one (a resubscriber, a cancel) wants only how the turn ended. So a turn's events die
- * young instead of being kept an hour for readers that never come: kept, they were most of what
- * each send left for the garbage collector to copy.
- */
+/** Task event streams within one process (embedded mode): same bounds and lifetimes as on Redis. */
 export class MemoryTaskEventStream implements TaskEventStream {
   private readonly streams = new Map<string, Stream>();
   private sweeper?: NodeJS.Timeout;
@@ -54,7 +46,6 @@ export class MemoryTaskEventStream implements TaskEventStream {
     if (close) stream.entries.push({ seq: ++stream.lastSeq });
     this.expireAfter(stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
-    if (stream.readers === 0) compact(stream);
     return ids;
   }
 
@@ -98,10 +89,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
       }
     } finally {
       stream.readers--;
-      if (stream.readers === 0) {
-        if (stream.lastSeq === 0) this.drop(taskId, stream);
-        else compact(stream);
-      }
+      if (stream.readers === 0 && stream.lastSeq === 0) this.drop(taskId, stream);
     }
   }
 
@@ -137,15 +125,6 @@ export class MemoryTaskEventStream implements TaskEventStream {
   private drop(taskId: string, stream: Stream): void {
     if (this.streams.get(taskId) === stream) this.streams.delete(taskId);
   }
-}
-
-/**
- * A closed stream keeps its last event and its close only: what `closure` and `turnStart` look at,
- * and what a reader from an earlier position gets (the turn's end, then the end of the stream).
- */
-function compact(stream: Stream): void {
-  const last = stream.entries.at(-1);
-  if (last && last.event === undefined && stream.entries.length > 2) stream.entries = stream.entries.slice(-2);
 }
 
 function wakeReaders(stream: Stream): void {

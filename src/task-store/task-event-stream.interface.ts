@@ -2,7 +2,7 @@ import type { StreamResponse } from '@a2a-js/sdk';
 
 export const TASK_EVENT_STREAM = Symbol('TASK_EVENT_STREAM');
 
-/** A closed stream lasts this long, for late subscribers and reconnecting clients. */
+/** A closed stream stays readable this long, for late subscribers and reconnecting clients. */
 export const CLOSED_STREAM_TTL_SECS = 3600;
 /** A stream whose producer died before closing it goes away this long after its last event. */
 export const UNCLOSED_STREAM_TTL_SECS = 24 * 3600;
@@ -32,10 +32,7 @@ export interface TaskEventStreamEntry {
 /**
  * Live, shared fan-out of a task's events: a worker publishes, any API replica reads from any
  * position. Hot data with a bounded length and lifetime; what lasts is the task's snapshot in the
- * TaskStore. A closed stream may be compacted once nobody is reading it: it then keeps only its
- * last event and its close, so a reader from an earlier position gets how the turn ended, then the
- * end. (Redis keeps closed streams whole: another replica's reader may not have begun yet; the
- * memory stream compacts them at once.)
+ * TaskStore.
  */
 export interface TaskEventStream {
   /**

@@ -7,7 +7,7 @@ describeTaskEventStreamContract('memory', async () => {
   const shared = new MemoryTaskEventStream(1_000);
   const bounded = new MemoryTaskEventStream(10);
   return { stream: (maxLen) => (maxLen === 10 ? bounded : shared), close: async () => undefined };
-}, 'compacted');
+});
 
 describe('memory TaskEventStream lifetimes', () => {
   const working = StreamResponse.fromJSON({ statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } });

@@ -13,7 +13,7 @@ describeTaskEventStreamContract('redis', async () => {
     stream: (maxLen = 1_000) => new RedisTaskEventStream(namespace.connect(), maxLen),
     close: () => namespace.close(),
   };
-}, 'kept whole');
+});
 
 describe('RedisTaskEventStream expiry', () => {
   const namespace = new RedisNamespace();

@@ -149,7 +149,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     // Closed by what this turn left: a direct answer (no task saved), or the final state saved (a cancel
     // too). An earlier turn's direct answer closes a stream whose task goes on.
     if (closure && (saved === undefined || (isTerminal(saved) && stateOf(closure.lastEvent) === saved.status?.state))) return true;
-    const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, { messageId });
+    const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
     if (!saved) return false;
     const savedThisTurn = saved.history.some((message) => message.messageId === messageId);
     const state = saved.status!.state;

@@ -11,28 +11,14 @@ export interface TurnReplay {
   withTask: boolean;
 }
 
-export interface TurnReplayOptions {
-  /** The `messageId` of the turn expected: a turn whose task does not hold that message is an earlier one, and nothing is replayed. */
-  messageId?: string;
-  /**
-   * `results` holds no task yet (a resubscriber's snapshot): events before the turn's `task` event
-   * (a stream that kept only how its turn ended, or lost its start to its length bound) have nothing
-   * to apply to, and are only reported as `last`.
-   */
-  fromTaskEvent?: boolean;
-}
-
 /**
  * Applies the current turn's events on the task's stream (from its `task` event up to the stream's
  * tail as it is now) to `results`, as the turn's recorder applied them. The turn's start is read
- * before the tail, so a turn beginning meanwhile is replayed whole rather than cut.
+ * before the tail, so a turn beginning meanwhile is replayed whole rather than cut. Given the
+ * `messageId` of the turn expected, a turn whose task does not hold that message is an earlier one:
+ * nothing is replayed.
  */
-export async function replayTurn(
-  stream: TaskEventStream,
-  taskId: string,
-  results: ResultManager,
-  { messageId, fromTaskEvent = false }: TurnReplayOptions = {},
-): Promise<TurnReplay> {
+export async function replayTurn(stream: TaskEventStream, taskId: string, results: ResultManager, messageId?: string): Promise<TurnReplay> {
   const start = await stream.turnStart(taskId);
   const end = await stream.tail(taskId);
   if (start === end) return { end, withTask: false };
@@ -45,7 +31,7 @@ export async function replayTurn(
     }
     if (agentEvent) last = agentEvent;
     withTask ||= agentEvent?.kind === 'task';
-    if (agentEvent && agentEvent.kind !== 'message' && (withTask || !fromTaskEvent)) await results.processEvent(agentEvent);
+    if (agentEvent && agentEvent.kind !== 'message') await results.processEvent(agentEvent);
     if (id === end) break;
   }
   return { end, last, withTask };
