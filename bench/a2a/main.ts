@@ -2,7 +2,10 @@
  * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
  * latency, errors and peak RSS, and the targets checked.
- * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--connections 50] [--only durable] [--profile DIR] [--scale-out] [--streaming]
+ * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--rounds 1] [--connections 50] [--only durable] [--profile DIR] [--scale-out] [--streaming]
+ * `--rounds N` measures every server N times, in turn (a round measures each once), and ends with
+ * each target's figure in every round and the verdict on their median: on a shared machine one
+ * round's ratio can be off by a third.
  * `--warm-up` is the unmeasured load before each measurement: V8 optimizes a function after some
  * thousands of calls, and each process of a multi-process server sees only its share of the load,
  * so a short warm-up measures scale-out's processes (and their compiler threads) before they run
@@ -23,7 +26,7 @@ import { ensureSwitchboardBuilt, hasA2aServer } from './build';
 import { positiveInteger } from './cli-options';
 import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
-import { Outcome, printReport, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
+import { Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
 import { DEFAULT_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 import { runStreamLoad, verifyStreamAnswer } from './stream-load';
 
@@ -46,6 +49,7 @@ interface BenchOptions {
   loads: LoadOptions[];
   servers: ServerName[];
   warmUpSecs: number;
+  rounds: number;
   profileDir?: string;
 }
 
@@ -54,6 +58,7 @@ function options(): BenchOptions {
     options: {
       duration: { type: 'string', default: '10' },
       'warm-up': { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '1' },
       connections: { type: 'string' },
       only: { type: 'string' },
       profile: { type: 'string' },
@@ -71,6 +76,7 @@ function options(): BenchOptions {
     loads: connections.map((count) => ({ durationSecs, connections: count })),
     servers: servers as ServerName[],
     warmUpSecs: positiveInteger('warm-up', values['warm-up']),
+    rounds: positiveInteger('rounds', values.rounds),
     profileDir: values.profile && resolve(values.profile),
   };
 }
@@ -121,15 +127,21 @@ async function main(): Promise<void> {
   } catch (error) {
     buildError = (error as Error).message;
   }
-  const outcomes: Outcome[] = [];
-  for (const name of servers) {
-    const measured = await measure(name, bench, buildError);
-    // After Ctrl-C a failure is most likely the interruption itself (a killed migration): no report.
-    if (interrupted) return;
-    outcomes.push(...measured);
+  const rounds: Outcome[][] = [];
+  for (let round = 1; round <= bench.rounds; round++) {
+    if (bench.rounds > 1) console.log(`\nround ${round} of ${bench.rounds}`);
+    const outcomes: Outcome[] = [];
+    for (const name of servers) {
+      const measured = await measure(name, bench, buildError);
+      // After Ctrl-C a failure is most likely the interruption itself (a killed migration): no report.
+      if (interrupted) return;
+      outcomes.push(...measured);
+    }
+    printReport(outcomes, workload.targets);
+    rounds.push(outcomes);
   }
-  printReport(outcomes, workload.targets);
-  if (outcomes.some((outcome) => outcome.failure)) process.exitCode = 1;
+  if (rounds.length > 1) printRoundsSummary(rounds, workload.targets);
+  if (rounds.flat().some((outcome) => outcome.failure)) process.exitCode = 1;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -73,21 +73,28 @@ function valid(outcomes: Outcome[], server: ServerName, at = atFullLoad): LoadRe
 export interface Target {
   label: string;
   goal: string;
-  value: (outcomes: Outcome[]) => { shown: string; met: boolean } | string;
+  /** The target's figure in these outcomes, or why it cannot be assessed. */
+  measure: (outcomes: Outcome[]) => number | string;
+  shown: (value: number) => string;
+  meets: (value: number) => boolean;
 }
+
+const times = (value: number) => `${value.toFixed(2)}x`;
+const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
 
 function ratio(server: ServerName, minimum: number): Target {
   return {
     label: `${server}/reference req/s`,
     goal: `>= ${minimum.toFixed(1)}x`,
-    value: (outcomes) => {
+    measure: (outcomes) => {
       const measured = valid(outcomes, server);
       const reference = valid(outcomes, 'reference');
       if (typeof measured === 'string') return measured;
       if (typeof reference === 'string') return reference;
-      const value = measured.reqPerSec / reference.reqPerSec;
-      return { shown: `${value.toFixed(2)}x`, met: value >= minimum };
+      return measured.reqPerSec / reference.reqPerSec;
     },
+    shown: times,
+    meets: (value) => value >= minimum,
   };
 }
 
@@ -104,14 +111,16 @@ function cpuPerRequestMs(outcomes: Outcome[], server: ServerName): number | stri
 const SCALE_OUT_CPU: Target = {
   label: 'scale-out/durable CPU per request',
   goal: '<= 1.1x',
-  value: (outcomes) => {
+  measure: (outcomes) => {
     if (!outcomes.some((o) => o.server === 'scale-out')) return 'scale-out not run (--scale-out)';
     const scaled = cpuPerRequestMs(outcomes, 'scale-out');
     const single = cpuPerRequestMs(outcomes, 'durable');
     if (typeof scaled === 'string') return scaled;
     if (typeof single === 'string') return single;
-    return { shown: `${(scaled / single).toFixed(2)}x`, met: scaled / single <= 1.1 };
+    return scaled / single;
   },
+  shown: times,
+  meets: (value) => value <= 1.1,
 };
 
 /** The issue's targets for blocking SendMessage. */
@@ -121,10 +130,12 @@ export const SEND_TARGETS: Target[] = [
   {
     label: 'durable p99',
     goal: '< 100 ms',
-    value: (outcomes) => {
+    measure: (outcomes) => {
       const durable = valid(outcomes, 'durable');
-      return typeof durable === 'string' ? durable : { shown: `${durable.p99Ms.toFixed(1)} ms`, met: durable.p99Ms < 100 };
+      return typeof durable === 'string' ? durable : durable.p99Ms;
     },
+    shown: milliseconds,
+    meets: (value) => value < 100,
   },
   SCALE_OUT_CPU,
 ];
@@ -137,12 +148,13 @@ export const STREAMING_TARGETS: Target[] = [
   {
     label: 'durable first event p50, fewest connections',
     goal: '< 10 ms',
-    value: (outcomes) => {
+    measure: (outcomes) => {
       const durable = valid(outcomes, 'durable', atLightestLoad);
       if (typeof durable === 'string') return durable;
-      if (!durable.firstEvent) return 'durable not streamed';
-      return { shown: `${durable.firstEvent.p50Ms.toFixed(1)} ms`, met: durable.firstEvent.p50Ms < 10 };
+      return durable.firstEvent?.p50Ms ?? 'durable not streamed';
     },
+    shown: milliseconds,
+    meets: (value) => value < 10,
   },
 ];
 
@@ -159,11 +171,33 @@ export function printReport(outcomes: Outcome[], targets: Target[]): void {
   console.log('');
   printTable(
     ['target', 'value', 'goal', 'verdict'],
-    targets.map(({ label, goal, value }) => {
-      const measured = value(outcomes);
-      return typeof measured === 'string'
-        ? [label, '-', goal, `not assessed (${measured})`]
-        : [label, measured.shown, goal, measured.met ? 'met' : 'MISSED'];
+    targets.map((target) => {
+      const measured = target.measure(outcomes);
+      if (typeof measured === 'string') return [target.label, '-', target.goal, `not assessed (${measured})`];
+      return [target.label, target.shown(measured), target.goal, verdict(target, measured)];
+    }),
+  );
+}
+
+function verdict(target: Target, value: number): string {
+  return target.meets(value) ? 'met' : 'MISSED';
+}
+
+/**
+ * Each target over several rounds (every server measured once per round, so each round's ratios
+ * compare servers measured minutes apart): its figure in each round, and the verdict on the median.
+ */
+export function printRoundsSummary(rounds: Outcome[][], targets: Target[]): void {
+  console.log(`\nover ${rounds.length} rounds`);
+  printTable(
+    ['target', 'each round', 'median', 'goal', 'verdict'],
+    targets.map((target) => {
+      const measured = rounds.map((outcomes) => target.measure(outcomes));
+      const values = measured.filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);
+      const each = measured.map((value) => (typeof value === 'number' ? target.shown(value) : '-')).join(' ');
+      if (values.length === 0) return [target.label, each, '-', target.goal, 'not assessed'];
+      const median = values.length % 2 ? values[(values.length - 1) / 2] : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+      return [target.label, each, target.shown(median), target.goal, verdict(target, median)];
     }),
   );
 }
