@@ -18,6 +18,7 @@ import {
   ServerCallContext,
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
+import { whenClientLeaves } from '../common/client-gone';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { ServerResponse } from 'node:http';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
@@ -158,11 +159,13 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  /** Stops following the tasks of the request made in `context` if its client goes before the answer ends: nobody waits for their turns, so shutdown need not either. */
+  /**
+   * Stops following the tasks of the request made in `context` if its client goes before the answer
+   * ends (or went already, while the request was on its way here): nobody waits for their turns, so
+   * shutdown need not either.
+   */
   releaseWhenClientLeaves(context: ServerCallContext, response: ServerResponse): void {
-    response.once('close', () => {
-      if (!response.writableFinished) this.buses.releaseAll(context);
-    });
+    whenClientLeaves(response, () => this.buses.abandon(context));
   }
 
   /**

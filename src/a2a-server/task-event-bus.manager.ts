@@ -22,6 +22,8 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
   private readonly interruptions = new WeakMap<ServerCallContext, TaskStreamInterruptedError>();
   private readonly snapshots = new WeakMap<ServerCallContext, Promise<Task | undefined>>();
+  /** Requests whose client has gone: a bus made for one later (its send was still on the way) ends at once. */
+  private readonly abandoned = new WeakSet<ServerCallContext>();
   private readonly open = new Set<TaskEventBus>();
   private allEnded?: () => void;
 
@@ -60,6 +62,12 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   /** Ends every bus of a request that follows its tasks no more (a blocking send past its deadline). */
   releaseAll(context: ServerCallContext): void {
     for (const bus of [...(this.buses.get(context)?.values() ?? [])]) bus.end();
+  }
+
+  /** The client of the request made in `context` has gone: its buses end, and so does any it gets later. Its turns go on. */
+  abandon(context: ServerCallContext): void {
+    this.abandoned.add(context);
+    this.releaseAll(context);
   }
 
   /** The events of a request's stream, then the interruption of its bus if it had one. */
@@ -133,7 +141,9 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
       if (this.open.size === 0) this.allEnded?.();
     };
     const interrupted = (error: TaskStreamInterruptedError) => this.interruptions.set(context, error);
-    const bus = new TaskEventBus(this.stream, taskId, position, follows, stopped, interrupted);
+    // A position of undefined ends the bus as soon as it is listened to; its turn, if a send queues one, goes on.
+    const start = this.abandoned.has(context) ? Promise.resolve(undefined) : position;
+    const bus = new TaskEventBus(this.stream, taskId, start, follows, stopped, interrupted);
     byTask.set(taskId, bus);
     this.open.add(bus);
     return bus;

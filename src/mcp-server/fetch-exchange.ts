@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { whenClientLeaves } from '../common/client-gone';
 
 /**
  * The MCP SDK's HTTP handlers speak the fetch API (`Request` in, `Response` out); these two
@@ -35,8 +36,6 @@ export async function sendFetchResponse(reply: FastifyReply, response: Response)
 /** An abort signal that fires if the client goes away before the answer is complete. */
 export function clientGoneSignal(reply: FastifyReply): AbortSignal {
   const gone = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
+  whenClientLeaves(reply.raw, () => gone.abort());
   return gone.signal;
 }
