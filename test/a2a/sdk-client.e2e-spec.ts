@@ -162,7 +162,7 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
   it('refuses a resubscribe to a finished task as a terminal one, without a word on the console', async () => {
     const client = await sdkClient(url, 'echo', binding);
     const task = asTask(await client.sendMessage(userMessage('done already')));
-    // The SDK warns on the console about events it cannot apply: a replay of how the turn ended, without its task, would be one.
+    // The SDK warns on the console about events it cannot apply: the resubscriber's replay of the turn must give it none.
     const warn = jest.spyOn(console, 'warn');
     try {
       await expect(collect(client.resubscribeTask({ id: task.id, tenant: '' }))).rejects.toThrow(/terminal state/);
