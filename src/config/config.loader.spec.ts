@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config-error';
@@ -138,6 +138,28 @@ url = "https://research.example.com"
   it('names the environment variable behind a bad list entry', () => {
     const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'short' }));
     expect(problems[0]).toMatch(/^auth\.api_keys\[0\] \(from SWITCHBOARD_API_KEYS\): .*at least 16 characters/);
+  });
+
+  it('refuses the placeholder secrets of .env.example, saying how to make real ones and never repeating them', () => {
+    const example = Object.fromEntries(
+      readFileSync(join(__dirname, '../../.env.example'), 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    // As docker-compose.yml hands them to Switchboard.
+    const env = {
+      SWITCHBOARD_CONFIG: undefined,
+      SWITCHBOARD_API_KEYS: example.SWITCHBOARD_API_KEYS,
+      DATABASE_URL: `postgresql://switchboard:${example.POSTGRES_PASSWORD}@postgres:5432/switchboard`,
+    };
+    const problems = problemsOf(() => loadConfig(env));
+    expect(problems).toEqual([
+      expect.stringMatching(/^auth\.api_keys\[0\](\.key)? \(from SWITCHBOARD_API_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/),
+      expect.stringMatching(/^database\.url \(from DATABASE_URL\): its password \(POSTGRES_PASSWORD in \.env under docker compose\) is a placeholder .*openssl rand -hex 32/),
+    ]);
+    for (const secret of Object.values(example)) if (secret.startsWith('replace-with-')) expect(problems.join('\n')).not.toContain(secret);
+    expect(() => loadConfig({ ...env, SWITCHBOARD_API_KEYS: 'admin=0123456789abcdef0123', DATABASE_URL: 'postgresql://switchboard:s3cret-pass@postgres:5432/switchboard' })).not.toThrow();
   });
 
   it('resolves ${VAR} references from the environment and reports unset ones by key', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from '../a2a-client/external-agent.schema';
 import type { SubagentManifest } from '../a2a-client/subagent-manifest.schema';
 import { envVarNameSchema, headerNameSchema, nameSchema, toolNamePart } from './names.schema';
+import { isPlaceholderSecret, PLACEHOLDER_SECRET_ADVICE } from './placeholder-secret';
 import { databaseUrlSchema, redisUrlSchema } from './store-urls.schema';
 
 const MB = 1024 * 1024;
@@ -15,11 +16,16 @@ const accessPatternSchema = z
   .string()
   .regex(/^[A-Za-z0-9_*.-]+$/, 'must be a tool or agent name, "*" matching any run of characters (mcp_github_*)');
 
+const apiKeyValueSchema = z
+  .string()
+  .min(16, 'an API key must be at least 16 characters')
+  .refine((key) => !isPlaceholderSecret(key), `the key ${PLACEHOLDER_SECRET_ADVICE}`);
+
 const apiKeySchema = z.union([
-  z.string().min(16, 'an API key must be at least 16 characters'),
+  apiKeyValueSchema,
   z.strictObject({
     name: nameSchema,
-    key: z.string().min(16, 'an API key must be at least 16 characters'),
+    key: apiKeyValueSchema,
     /** The tools this key may list and call at `/mcp` (`*` matches any run of characters); all when unset. */
     tools: z.array(accessPatternSchema).optional(),
     /** The hosted and external agents this key may reach over A2A, `/mcp` and the bridge; all when unset. */
