@@ -11,20 +11,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 export class LoggingModule {
   static forRoot(log: SwitchboardConfig['log']): DynamicModule {
     const fd = log.destination === 'stderr' ? 2 : 1;
-    const options: Options = {
-      level: log.level,
-      transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true, destination: fd } } : undefined,
-      genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
-      // On the root logger, not per request (`customProps` would make every request's logger pay for it).
-      base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      customAttributeKeys: { reqId: 'requestId' },
-      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
-      wrapSerializers: true,
-      quietReqLogger: true,
-      customSuccessMessage: () => 'request completed',
-    };
+    const options = pinoOptions(log);
     return {
       module: LoggingModule,
       imports: [
@@ -37,6 +24,25 @@ export class LoggingModule {
       ],
     };
   }
+}
+
+/** The options of every Switchboard process's pino root, with or without an HTTP app (`switchboard mcp`). */
+export function pinoOptions(log: SwitchboardConfig['log']): Options {
+  const fd = log.destination === 'stderr' ? 2 : 1;
+  return {
+    level: log.level,
+    transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true, destination: fd } } : undefined,
+    genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
+    // On the root logger, not per request (`customProps` would make every request's logger pay for it).
+    base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    customAttributeKeys: { reqId: 'requestId' },
+    serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+    wrapSerializers: true,
+    quietReqLogger: true,
+    customSuccessMessage: () => 'request completed',
+  };
 }
 
 /**
