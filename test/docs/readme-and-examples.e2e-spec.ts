@@ -1,21 +1,20 @@
 /**
- * Every TOML block of the README and every file in examples/ is a config a reader may copy as it
- * stands: each is loaded with the real loader and booted, with the variables it references set.
+ * Every TOML block of the README and of docs/*.md, and every file in examples/, is a config a reader
+ * may copy as it stands: each is loaded with the real loader and booted, with the variables it references set.
  * No network: stdio MCP servers find no command (an empty PATH), and external agents, MCP servers
  * and LLM providers are only reached in the background or during a turn.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.loader';
 import { assertSafeToListen } from '../../src/security/listen-policy';
 import { writeConfigFile } from '../support/config-file';
-import { codeBlocks } from './markdown-blocks';
+import { codeBlocks, documentationFiles, ROOT } from './markdown-blocks';
 import { startTestApp } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
-const ROOT = resolve(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
 /** Examples that are about durable mode boot against this run's Postgres and Redis. */
 const DURABLE_EXAMPLES = new Set(['durable-multi-worker.toml']);
@@ -34,11 +33,9 @@ function referencedVariables(text: string): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, `value-of-${name}-for-tests`]));
 }
 
-const readmeSamples: Sample[] = codeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'toml', 'README.md').map(({ name, code }) => ({
-  name,
-  text: code,
-  file: writeConfigFile(code),
-}));
+const documentationSamples: Sample[] = documentationFiles().flatMap(({ path, text }) =>
+  codeBlocks(text, 'toml', path).map(({ name, code }) => ({ name, text: code, file: writeConfigFile(code) })),
+);
 /** The manifests examples/ refers to may reference variables too. */
 const manifestsText = readdirSync(join(EXAMPLES, 'subagents'))
   .map((name) => readFileSync(join(EXAMPLES, 'subagents', name), 'utf8'))
@@ -47,7 +44,7 @@ const exampleSamples: Sample[] = readdirSync(EXAMPLES)
   .filter((name) => name.endsWith('.toml'))
   .map((name) => ({ name: `examples/${name}`, text: readFileSync(join(EXAMPLES, name), 'utf8') + manifestsText, file: join(EXAMPLES, name) }));
 
-describe('the README and examples/', () => {
+describe('the README, docs/ and examples/', () => {
   let database: TestDatabase | undefined;
   const redisPrefix = testRedisPrefix();
   /** An empty directory as PATH: a stdio MCP server's command (npx ...) is not found, so nothing is downloaded. */
@@ -58,8 +55,11 @@ describe('the README and examples/', () => {
     await deleteRedisKeys(redisPrefix);
   });
 
-  it('have TOML to check: several README blocks, and one example per use', () => {
-    expect(readmeSamples.length).toBeGreaterThanOrEqual(5);
+  it("have TOML to check: the README's minimal config, the reference of every key, and one example per use", () => {
+    const inFile = (path: string) => documentationSamples.filter((sample) => sample.name.startsWith(`${path}:`)).length;
+    expect(inFile('README.md')).toBeGreaterThanOrEqual(1);
+    expect(inFile('docs/configuration.md')).toBeGreaterThanOrEqual(1);
+    expect(documentationSamples.length).toBeGreaterThanOrEqual(5);
     expect(exampleSamples.map((sample) => sample.name).sort()).toEqual([
       'examples/a2a-gateway.toml',
       'examples/durable-multi-worker.toml',
@@ -68,7 +68,7 @@ describe('the README and examples/', () => {
     ]);
   });
 
-  it.each([...readmeSamples, ...exampleSamples].map((sample) => [sample.name, sample] as const))('%s loads and boots', async (name, sample) => {
+  it.each([...documentationSamples, ...exampleSamples].map((sample) => [sample.name, sample] as const))('%s loads and boots', async (name, sample) => {
     const durable = DURABLE_EXAMPLES.has(name.replace('examples/', ''));
     if (durable) database ??= await createTestDatabase();
     const env = {
