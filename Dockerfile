@@ -4,7 +4,8 @@
 #   docker build -t switchboard .
 #
 # Behind a TLS-inspecting proxy, put its CA bundle (PEM) at ./extra-ca.pem before building: npm
-# trusts it in the build stages only; it never reaches the final image.
+# trusts it in the build stages only; it never reaches the final image. Without it, the build stops
+# with a message naming extra-ca.pem (docker/npm.sh).
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -12,9 +13,9 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # The wildcard lets the build go on without the optional CA file.
+COPY docker/npm.sh /usr/local/bin/npm-with-ca
 COPY package.json package-lock.json extra-ca.pem* ./
-RUN if [ -f extra-ca.pem ]; then export NODE_EXTRA_CA_CERTS="$PWD/extra-ca.pem"; fi; \
-    npm ci --ignore-scripts --no-audit --no-fund
+RUN sh /usr/local/bin/npm-with-ca ci --ignore-scripts
 COPY nest-cli.json tsconfig.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY src ./src
@@ -25,11 +26,11 @@ RUN npx prisma generate && npx nest build
 # type declarations, source maps and docs.
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
+COPY docker/npm.sh /usr/local/bin/npm-with-ca
 COPY package.json package-lock.json extra-ca.pem* ./
-RUN if [ -f extra-ca.pem ]; then export NODE_EXTRA_CA_CERTS="$PWD/extra-ca.pem"; fi; \
-    npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+RUN sh /usr/local/bin/npm-with-ca ci --omit=dev --ignore-scripts \
  && npm pkg delete devDependencies \
- && npm prune --omit=dev --omit=peer --ignore-scripts --no-audit --no-fund \
+ && sh /usr/local/bin/npm-with-ca prune --omit=dev --omit=peer --ignore-scripts \
  && find node_modules/@prisma/client/runtime -type f \
       ! -name client.js ! -name index-browser.js \
       ! -name query_compiler_bg.postgresql.js ! -name query_compiler_bg.postgresql.wasm-base64.js -delete \

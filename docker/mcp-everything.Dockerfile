@@ -2,9 +2,10 @@
 # server (every tool kind), over Streamable HTTP on port 3001.
 ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE}
-COPY extra-ca.pem* /tmp/
-RUN if [ -f /tmp/extra-ca.pem ]; then export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi; \
-    npm install --global --no-audit --no-fund @modelcontextprotocol/server-everything@2026.8.31 && rm -rf /root/.npm /tmp/extra-ca.pem
+WORKDIR /tmp/build
+COPY docker/npm.sh extra-ca.pem* ./
+RUN sh npm.sh install --global @modelcontextprotocol/server-everything@2026.8.31 && rm -rf /root/.npm /tmp/build
+WORKDIR /
 USER node
 ENV PORT=3001
 EXPOSE 3001

@@ -1,6 +1,6 @@
 /** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers), `mcp` (MCP over stdio) and `migrate`. */
 import 'reflect-metadata';
-import { ConsoleLogger, INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
+import { INestApplicationContext, Logger } from '@nestjs/common';
 import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory';
 import { ConfigError } from '../config/config-error';
 import { loadConfig, LoadedConfig } from '../config/config.loader';
@@ -18,6 +18,8 @@ import { assertSafeToListen } from '../security/listen-policy';
 import { BannerFacts, startupBanner } from './banner';
 import { EMBEDDED_FALLBACK_FLAG, parseCommandLine } from './command-line';
 import { checkDatabaseAtBoot, migrationFailure } from './database-check';
+import { assertKeyAccepted, whyNotAnswering } from './relay-checks';
+import { stderrJsonLogger } from './stderr-json-logger';
 import { API_PORT, assertCanListen, describeListenError, WORKER_HEALTH_PORT } from './listen-check';
 import { EXIT_CONFIG, EXIT_UNAVAILABLE, EXIT_USAGE, StartupError } from './startup-error';
 
@@ -92,19 +94,17 @@ async function migrate(config: SwitchboardConfig): Promise<void> {
   process.stderr.write(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date: no migration to apply.\n');
 }
 
-/** How long `switchboard mcp` waits for SWITCHBOARD_URL's health check. */
-const PROXY_PROBE_TIMEOUT_MS = 2_000;
-
 /**
  * MCP over stdio. Stdout carries the protocol, so every log line goes to stderr. A SWITCHBOARD_URL
  * that does not answer is an error (its tools are not this process's), unless `embeddedFallback`.
  */
 async function mcp(embeddedFallback: boolean): Promise<void> {
-  const { url, apiKey } = loadStdioRelaySettings();
-  Logger.overrideLogger(new StderrLogger());
+  const { url, apiKey, log } = loadStdioRelaySettings();
+  Logger.overrideLogger(stderrJsonLogger(log));
   const wire = new FramedStdioTransport();
   const unreachable = url === undefined ? undefined : await whyNotAnswering(`${url}/healthz`);
   if (url && unreachable === undefined) {
+    await assertKeyAccepted(url, apiKey);
     logger.log(`relaying MCP over stdio to ${url}/mcp`);
     await proxyStdio(new URL(`${url}/mcp`), apiKey, wire);
     process.exit(0);
@@ -132,24 +132,6 @@ async function mcp(embeddedFallback: boolean): Promise<void> {
   await serveEmbeddedStdio(app.get(SwitchboardMcpServerFactory, { strict: false }), wire);
   await app.close();
   process.exit(0);
-}
-
-/** Nest's console logger (used until an app's pino logger takes over), writing to stderr. */
-class StderrLogger extends ConsoleLogger {
-  protected override printMessages(messages: unknown[], context?: string, logLevel?: LogLevel, _stream?: 'stdout' | 'stderr', errorStack?: unknown): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
-  }
-}
-
-/** Why `healthUrl` does not answer OK; undefined when it does. */
-async function whyNotAnswering(healthUrl: string): Promise<string | undefined> {
-  try {
-    const response = await fetch(healthUrl, { signal: AbortSignal.timeout(PROXY_PROBE_TIMEOUT_MS) });
-    return response.ok ? undefined : `HTTP ${response.status}`;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ?? cause?.message ?? (error as Error).message;
-  }
 }
 
 function announce(app: INestApplicationContext, config: SwitchboardConfig, file: string | undefined): void {

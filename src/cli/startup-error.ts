@@ -13,5 +13,7 @@ export class StartupError extends Error {
 export const EXIT_USAGE = 64;
 /** sysexits.h: a configuration problem; the message names the key. */
 export const EXIT_CONFIG = 78;
+/** sysexits.h: the credentials given are not accepted. */
+export const EXIT_NOPERM = 77;
 /** sysexits.h: a service needed is not available. */
 export const EXIT_UNAVAILABLE = 69;

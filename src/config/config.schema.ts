@@ -7,6 +7,15 @@ import { databaseUrlSchema, redisUrlSchema } from './store-urls.schema';
 
 const MB = 1024 * 1024;
 
+export const logSchema = z
+  .strictObject({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    pretty: z.boolean().default(false),
+    /** `stderr` where stdout carries a protocol (`switchboard mcp`). */
+    destination: z.enum(['stdout', 'stderr']).default('stdout'),
+  })
+  .prefault({});
+
 /** Served when no agent is configured, so a fresh install answers at once. */
 export const DEMO_AGENT_NAME = 'echo';
 
@@ -166,14 +175,7 @@ export const configSchema = z.strictObject({
       health_port: z.number().int().min(1).max(65535).optional(),
     })
     .prefault({}),
-  log: z
-    .strictObject({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      pretty: z.boolean().default(false),
-      /** `stderr` where stdout carries a protocol (`switchboard mcp`). */
-      destination: z.enum(['stdout', 'stderr']).default('stdout'),
-    })
-    .prefault({}),
+  log: logSchema,
   mcp_servers: z.array(mcpServerSchema).default([]),
   a2a: z
     .strictObject({

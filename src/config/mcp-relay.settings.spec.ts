@@ -6,12 +6,18 @@ describe('loadStdioRelaySettings', () => {
     expect(loadStdioRelaySettings({ SWITCHBOARD_URL: 'https://switchboard.example.com/base//', SWITCHBOARD_API_KEY: 'k' })).toEqual({
       url: 'https://switchboard.example.com/base',
       apiKey: 'k',
+      log: { level: 'info', pretty: false, destination: 'stderr' },
     });
   });
 
   it('treats unset and empty variables alike: nothing to relay to', () => {
-    expect(loadStdioRelaySettings({})).toEqual({ url: undefined, apiKey: undefined });
-    expect(loadStdioRelaySettings({ SWITCHBOARD_URL: '', SWITCHBOARD_API_KEY: '' })).toEqual({ url: undefined, apiKey: undefined });
+    expect(loadStdioRelaySettings({})).toMatchObject({ url: undefined, apiKey: undefined });
+    expect(loadStdioRelaySettings({ SWITCHBOARD_URL: '', SWITCHBOARD_API_KEY: '' })).toMatchObject({ url: undefined, apiKey: undefined });
+  });
+
+  it("logs as the server's LOG_LEVEL and SWITCHBOARD_LOG_PRETTY say, on stderr, and names a bad level's variable", () => {
+    expect(loadStdioRelaySettings({ LOG_LEVEL: 'debug', SWITCHBOARD_LOG_PRETTY: 'true' }).log).toEqual({ level: 'debug', pretty: true, destination: 'stderr' });
+    expect(() => loadStdioRelaySettings({ LOG_LEVEL: 'loud' })).toThrow(expect.objectContaining({ problems: [expect.stringMatching(/^LOG_LEVEL: /)] }));
   });
 
   it.each(['localhost:8080', 'ftp://switchboard.example.com', 'not a url'])('rejects SWITCHBOARD_URL=%s with an error naming it', (url) => {

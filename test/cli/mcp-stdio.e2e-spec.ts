@@ -208,7 +208,7 @@ describe('switchboard mcp (stdio)', () => {
 
     beforeAll(async () => {
       ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML) })));
-      ({ client, stderr } = await connect(relayEnv()));
+      ({ client, stderr } = await connect({ ...relayEnv(), LOG_LEVEL: 'info' }));
     });
     afterAll(async () => {
       await client?.close();
@@ -224,6 +224,22 @@ describe('switchboard mcp (stdio)', () => {
       const { taskId } = result.structuredContent as { taskId: string };
       const a2a = await sdkClient(url, 'echo', 'JSONRPC');
       expect((await a2a.getTask({ id: taskId, tenant: '' })).id).toBe(taskId);
+    });
+
+    it('logs JSON lines on stderr, like the server', async () => {
+      await eventually(async () => stderr(), (text) => text.includes('relaying MCP over stdio'), 5_000);
+      const lines = stderr().split('\n').filter(Boolean);
+      expect(lines.map((text) => JSON.parse(text) as { service?: string })).toContainEqual(expect.objectContaining({ service: 'switchboard', msg: `relaying MCP over stdio to ${url}/mcp` }));
+    });
+
+    it.each([
+      ['a wrong key', { SWITCHBOARD_API_KEY: 'not-a-key-of-this-switchboard' }, /refuses SWITCHBOARD_API_KEY \(HTTP 401\)/],
+      ['no key', {}, /requires an API key \(HTTP 401\); set SWITCHBOARD_API_KEY/],
+    ])('refuses to start with %s: exit 77 and one line naming SWITCHBOARD_API_KEY, before answering anything', async (_case, key, reason) => {
+      const { code, stderr: said, messages } = await pipeAll({ SWITCHBOARD_URL: url, ...key }, scriptedSession('slow'));
+      expect(code).toBe(77);
+      expect(messages).toEqual([]);
+      expect(said.trim().split('\n')).toEqual([expect.stringMatching(reason)]);
     });
 
     it('relays protocol errors of the service', async () => {
