@@ -7,6 +7,7 @@ import type { SwitchboardConfig } from './config/config.schema';
 import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './health/metrics.module';
 import { ReadinessModule } from './health/readiness.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';
@@ -32,6 +33,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
         LoggingModule.forRoot(config.log),
+        MetricsModule,
         RedisModule.forRoot(mode.shared === 'redis'),
         DatabaseModule.forRoot(mode.tasks === 'postgres'),
         TaskStoreModule.forRoot(mode),

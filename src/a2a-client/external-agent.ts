@@ -75,6 +75,11 @@ export class ExternalAgent {
     return this.discovery?.document;
   }
 
+  /** Whether its card was read at the last try: discovered, and not failing to refresh since. */
+  get up(): boolean {
+    return this.state === 'ready' && this.lastError === undefined;
+  }
+
   /** Whether the agent streams (its card says so): tasks are then followed by SSE, else by polling. */
   get streams(): boolean {
     return this.discovery?.card.capabilities?.streaming === true;

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MetricsService, Sample } from '../health/metrics.service';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { UnknownExternalAgentError } from './a2a-client.errors';
 import { ExternalAgent } from './external-agent';
@@ -16,10 +17,11 @@ export class ExternalAgents implements OnApplicationBootstrap, OnApplicationShut
   private readonly agents: Map<string, ExternalAgent>;
   readonly settings: A2aClientSettings;
 
-  constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy) {
+  constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy, metrics: MetricsService) {
     const a2a = config.get('a2a', { infer: true });
     this.settings = a2a.client;
     this.agents = new Map(a2a.external_agents.map((agent) => [agent.name, new ExternalAgent(agent, policy, a2a.client)]));
+    metrics.externalAgentUp.readFrom(() => this.all().map((agent): Sample<'agent'> => [{ agent: agent.name }, agent.up ? 1 : 0]));
   }
 
   onApplicationBootstrap(): void {

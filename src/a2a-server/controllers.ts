@@ -3,6 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MetricsService } from '../health/metrics.service';
+import { noteForAccessLog } from '../logging/access-log';
 import { attachPrincipal, principalOf } from '../security/principal';
 import { Public } from '../security/public.decorator';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
@@ -14,6 +16,8 @@ import { JsonRpcTransport } from './json-rpc.transport';
 /** The HTTP+JSON binding uses GET, POST and DELETE only. */
 const AGENT_PATHS = ['agents/:name', 'agents/:name/*'];
 const PRIMARY_PATHS = ['', '*'];
+/** The binding's SSE answers: `message:stream` and `tasks/{id}:subscribe`, in v1.0 and v0.3. */
+const STREAMING_PATH = /:(stream|subscribe)(\?|$)/;
 
 /**
  * The A2A routes. Their prefixes come from config (`a2a.listen_path`, `a2a.rest_path`), so the
@@ -88,7 +92,10 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
   @UseGuards(AgentAccessGuard)
   @Controller(a2a.rest_path)
   class RestController {
-    constructor(private readonly endpoints: A2aEndpoints) {}
+    constructor(
+      private readonly endpoints: A2aEndpoints,
+      private readonly metrics: MetricsService,
+    ) {}
 
     @Get(AGENT_PATHS)
     getOfAgent(@Param('name') name: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
@@ -135,7 +142,9 @@ export function a2aControllers(a2a: SwitchboardConfig['a2a']) {
       raw.body = request.body;
       const principal = principalOf(request);
       if (principal) attachPrincipal(raw, principal);
+      noteForAccessLog(request, { agent: endpoint.agent.config.name });
       reply.hijack();
+      if (STREAMING_PATH.test(raw.url)) this.metrics.streamOpened('a2a', reply.raw);
       endpoint.rest(raw as never, reply.raw as never);
     }
   }

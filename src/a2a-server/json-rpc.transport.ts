@@ -4,6 +4,8 @@ import { JsonRpcTransportHandler, validateVersion } from '@a2a-js/sdk/server';
 import { LEGACY_METHOD_TASKS_RESUBSCRIBE } from '@a2a-js/sdk/compat/v0_3';
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MetricsService } from '../health/metrics.service';
+import { noteForAccessLog } from '../logging/access-log';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
 import { clientFacingError, retryAfterSecsOf } from './client-facing-error';
@@ -25,7 +27,10 @@ interface JsonRpcResponse {
 export class JsonRpcTransport {
   private readonly logger = new Logger(JsonRpcTransport.name);
 
-  constructor(private readonly endpoints: A2aEndpoints) {}
+  constructor(
+    private readonly endpoints: A2aEndpoints,
+    private readonly metrics: MetricsService,
+  ) {}
 
   async handle(endpoint: AgentEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const legacy = isLegacyRequest(request.headers, this.endpoints.legacyCompat);
@@ -34,6 +39,7 @@ export class JsonRpcTransport {
     const toError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const errorResponse = (error: unknown) => ({ jsonrpc: '2.0', id, error: toError(error) });
     const streamError = (error: unknown) => ({ jsonrpc: '2.0', id, error: clientFacingError(toError(error), this.logger, 'JSON-RPC stream failed', error) });
+    noteForAccessLog(request, { agent: endpoint.agent.config.name });
     try {
       const invalid = envelopeError(body) ?? unknownMethodError(legacy, (body as { method: string }).method);
       if (invalid) return void (await reply.code(200).send({ jsonrpc: '2.0', id, error: invalid }));
@@ -45,6 +51,7 @@ export class JsonRpcTransport {
       if (problem) throw new RequestMalformedError(problem);
       const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(body as Record<string, unknown>, context);
       if (!isAsyncIterable(result)) {
+        noteForAccessLog(request, { answer: result });
         await this.answer(reply, result as JsonRpcResponse, endpoint.handler.failureOf(context));
         return;
       }
@@ -52,6 +59,8 @@ export class JsonRpcTransport {
       const inStream = legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
       const iterator = result[Symbol.asyncIterator]();
       const first = inStream ? undefined : await iterator.next();
+      noteForAccessLog(request, { answer: first?.value });
+      this.metrics.streamOpened('a2a', reply.raw);
       await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, streamError, first);
     } catch (error) {
       if (!reply.sent) await this.answer(reply, errorResponse(error), error);

@@ -4,6 +4,7 @@ import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MetricsService } from '../health/metrics.service';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { AgentAccessGuard } from './agent-access.guard';
 import { callContextFor } from './call-context';
@@ -41,7 +42,10 @@ export function seedRoutesController(listenPath: string) {
   class SeedRoutesController {
     private readonly logger = new Logger('SeedRoutes');
 
-    constructor(private readonly endpoints: A2aEndpoints) {}
+    constructor(
+      private readonly endpoints: A2aEndpoints,
+      private readonly metrics: MetricsService,
+    ) {}
 
     @Post('send')
     @HttpCode(200)
@@ -67,6 +71,7 @@ export function seedRoutesController(listenPath: string) {
         id: SEED_REQUEST_ID,
         error: clientFacingError(LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error), this.logger, 'seed A2A stream failed', error),
       });
+      this.metrics.streamOpened('a2a', reply.raw);
       await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, toErrorEvent, first);
     }
 

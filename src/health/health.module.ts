@@ -1,13 +1,13 @@
 /** Liveness, readiness and Prometheus metrics for the HTTP process. */
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
+import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
-import { MetricsService } from './metrics.service';
 import { ReadinessModule } from './readiness.module';
 
 @Module({
   imports: [ReadinessModule],
   controllers: [HealthController, MetricsController],
-  providers: [MetricsService],
+  providers: [HttpMetrics],
 })
 export class HealthModule {}

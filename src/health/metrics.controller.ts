@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { MetricsService } from './metrics.service';
 
+/** `GET /metrics`, behind the bearer guard as every route not marked public. */
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}

@@ -1,58 +1,170 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
-import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, LabelValues, Registry } from 'prom-client';
 
-/** Prometheus metrics: HTTP latency by route template, queue depth and tasks by state (read at scrape time). */
-@Injectable()
-export class MetricsService implements OnModuleInit {
-  readonly registry = new Registry();
-  private readonly httpDuration = new Histogram({
-    name: 'switchboard_http_request_duration_seconds',
-    help: 'HTTP request duration by method, route template and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [this.registry],
-  });
+/** Label values of one sample of a gauge read at scrape time, and its value. */
+export type Sample<L extends string> = [labels: Record<L, string>, value: number];
 
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    @Inject(JOB_QUEUE) queue: JobQueue,
-    @Inject(TASK_STORE) tasks: TaskStore,
-  ) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_' });
-    new Gauge({
-      name: 'switchboard_queue_jobs',
-      help: 'Jobs per queue and state',
-      labelNames: ['queue', 'state'] as const,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const [name, counts] of Object.entries(await queue.counts())) {
-          for (const [state, value] of Object.entries(counts)) this.set({ queue: name, state }, value);
-        }
-      },
-    });
-    new Gauge({
-      name: 'switchboard_tasks',
-      help: 'A2A tasks by state',
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const [state, value] of Object.entries(await tasks.countByState())) this.set({ state }, value);
+/** A gauge read from where its state lives at each scrape; without a reader (a process that has none of it) it has no samples. */
+export class ScrapedGauge<L extends string> {
+  private read?: () => Iterable<Sample<L>> | Promise<Iterable<Sample<L>>>;
+
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly L[]) {
+    const gauge: Gauge<L> = new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect: async () => {
+        gauge.reset();
+        for (const [labels, value] of (await this.read?.()) ?? []) gauge.set(labels as LabelValues<L>, value);
       },
     });
   }
 
-  onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onResponse', async (request, reply) => {
-      // The route template, not the URL, keeps label cardinality bounded; unmatched URLs share one label.
-      const route = request.routeOptions.url ?? 'unmatched';
-      this.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    });
+  /** Where the samples come from: called at every scrape. */
+  readFrom(read: () => Iterable<Sample<L>> | Promise<Iterable<Sample<L>>>): void {
+    this.read = read;
+  }
+}
+
+/** How an agent turn ended: its task's final (or interrupted) state, a direct answer, or a failure to run or record it. */
+export type TurnOutcome = 'completed' | 'failed' | 'canceled' | 'rejected' | 'input_required' | 'auth_required' | 'message' | 'not_recorded' | 'error';
+
+/** Who serves a tool: the service itself, an MCP server (named in the `server` label), or A2A delegation. */
+export type ToolKind = 'builtin' | 'mcp' | 'delegation' | 'unknown';
+
+/** The protocol an SSE stream answers. */
+export type StreamProtocol = 'a2a' | 'mcp';
+
+/**
+ * The store calls of the task lifecycle, which a turn on a worker tries again while its store is
+ * down: task reads and writes (Postgres, or memory), event publishes and webhook enqueues (Redis).
+ */
+export type StoreOperation = 'task_load' | 'task_save' | 'event_publish' | 'webhook_queue';
+
+const SECONDS_FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+const SECONDS_SLOW = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+  return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+}
+
+function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+/**
+ * Every series Switchboard exports, in one registry per process: the API serves it at `/metrics`, a
+ * worker on its health port. Labels are bounded: agent, server and queue names come from config,
+ * the rest from fixed sets; never a task or request id. Gauges of state that lives elsewhere (queue
+ * depth, connections) are read at scrape time from the reader their owner registers.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly httpDuration = histogram(
+    this.registry,
+    'switchboard_http_request_duration_seconds',
+    'HTTP request duration by method, route template and status code',
+    ['method', 'route', 'status'],
+    SECONDS_FAST,
+  );
+
+  private readonly turnDuration = histogram(
+    this.registry,
+    'switchboard_agent_turn_duration_seconds',
+    'Agent turns run by this process, by agent and outcome (the task state the turn ended in, message, not_recorded or error)',
+    ['agent', 'outcome'],
+    SECONDS_SLOW,
+  );
+
+  private readonly toolCallDuration = histogram(
+    this.registry,
+    'switchboard_tool_call_duration_seconds',
+    'Tool calls by kind (builtin, mcp, delegation, unknown), MCP server and outcome (ok, tool_error, refused, timeout, failed)',
+    ['kind', 'server', 'outcome'],
+    SECONDS_SLOW,
+  );
+
+  private readonly queueWait = histogram(
+    this.registry,
+    'switchboard_queue_wait_seconds',
+    'Time from a job being due (enqueued, or its delay over) to a worker starting its first attempt, by queue',
+    ['queue'],
+    SECONDS_SLOW,
+  );
+
+  private readonly openStreams = new Gauge({
+    name: 'switchboard_open_streams',
+    help: 'SSE streams open on this process, by protocol (a2a: streaming sends and resubscribes; mcp: /mcp answer, GET and listen streams)',
+    labelNames: ['protocol'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly storeRetries = counter(this.registry, 'switchboard_store_retries_total', 'Store calls that failed and are tried again, by operation', ['operation']);
+  private readonly storeErrors = counter(this.registry, 'switchboard_store_errors_total', 'Store calls that failed for good (retries exhausted, or not retried), by operation', ['operation']);
+
+  readonly queueJobs = new ScrapedGauge(this.registry, 'switchboard_queue_jobs', 'Jobs per queue and state', ['queue', 'state']);
+  readonly tasks = new ScrapedGauge(this.registry, 'switchboard_tasks', 'A2A tasks by state', ['state']);
+  readonly mcpServerUp = new ScrapedGauge(
+    this.registry,
+    'switchboard_mcp_server_up',
+    'Whether this process is connected to the configured MCP server (1) or not (0)',
+    ['server'],
+  );
+  readonly externalAgentUp = new ScrapedGauge(
+    this.registry,
+    'switchboard_external_agent_up',
+    "Whether the configured external A2A agent's card was read at its last try (1) or not (0)",
+    ['agent'],
+  );
+  readonly mcpSessions = new ScrapedGauge(
+    this.registry,
+    'switchboard_mcp_sessions',
+    'Open 2025-era /mcp sessions (Mcp-Session-Id) in the session store',
+    [],
+  );
+
+  private readonly streams: Record<StreamProtocol, Gauge.Internal<'protocol'>> = {
+    a2a: this.openStreams.labels('a2a'),
+    mcp: this.openStreams.labels('mcp'),
+  };
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_' });
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  turnEnded(agent: string, outcome: TurnOutcome, seconds: number): void {
+    this.turnDuration.observe({ agent, outcome }, seconds);
+  }
+
+  toolCallEnded(kind: ToolKind, server: string, outcome: string, seconds: number): void {
+    this.toolCallDuration.observe({ kind, server, outcome }, seconds);
+  }
+
+  /** A job's first attempt starts now; it was due at `dueAtMs` (ms since the epoch, by the clock of the process that enqueued it). */
+  jobStarted(queue: string, dueAtMs: number): void {
+    this.queueWait.observe({ queue }, Math.max(0, Date.now() - dueAtMs) / 1000);
+  }
+
+  /** Counts an SSE stream as open from now until its response closes. */
+  streamOpened(protocol: StreamProtocol, response: { destroyed: boolean; once(event: 'close', listener: () => void): unknown }): void {
+    if (response.destroyed) return;
+    const open = this.streams[protocol];
+    open.inc();
+    response.once('close', () => open.dec());
+  }
+
+  storeRetried(operation: StoreOperation): void {
+    this.storeRetries.inc({ operation });
+  }
+
+  storeFailed(operation: StoreOperation): void {
+    this.storeErrors.inc({ operation });
   }
 }

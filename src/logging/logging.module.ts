@@ -1,17 +1,32 @@
-/** Structured JSON logs (pino), one line per event; at info and below, with the request id on every line logged during a request. */
+/** Structured JSON logs (pino), one line per event; at info and below, with the request id on every line logged during a request and an access line per request. */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { LoggerModule } from 'nestjs-pino';
-import { destination, levels } from 'pino';
+import { destination, LevelWithSilent, levels } from 'pino';
 import type { Options } from 'pino-http';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { accessFields, isProbe, recordRequests } from './access-log';
+
+/** Keeps each HTTP request's record for its access line (the API only: a worker's app has no HTTP adapter). */
+@Injectable()
+class AccessRecords implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (fastify) recordRequests(fastify);
+  }
+}
 
 @Module({})
 export class LoggingModule {
   static forRoot(log: SwitchboardConfig['log']): DynamicModule {
     const fd = log.destination === 'stderr' ? 2 : 1;
     const options = pinoOptions(log);
+    const requestLines = logs(log.level, 'info');
     return {
       module: LoggingModule,
       imports: [
@@ -19,9 +34,10 @@ export class LoggingModule {
           // A transport (pino-pretty) writes where its options say; plain JSON goes to the fd given here.
           pinoHttp: log.pretty ? options : [options, destination(fd)],
           renameContext: 'module',
-          forRoutes: logsRequests(log.level) ? ['*path'] : [],
+          forRoutes: requestLines ? ['*path'] : [],
         }),
       ],
+      providers: requestLines ? [AccessRecords] : [],
     };
   }
 }
@@ -29,6 +45,8 @@ export class LoggingModule {
 /** The options of every Switchboard process's pino root, with or without an HTTP app (`switchboard mcp`). */
 export function pinoOptions(log: SwitchboardConfig['log']): Options {
   const fd = log.destination === 'stderr' ? 2 : 1;
+  // Probes' lines are debug; at info they are not even built.
+  const probeLevel: LevelWithSilent = logs(log.level, 'debug') ? 'debug' : 'silent';
   return {
     level: log.level,
     transport: log.pretty ? { target: 'pino-pretty', options: { singleLine: true, destination: fd } } : undefined,
@@ -36,20 +54,24 @@ export function pinoOptions(log: SwitchboardConfig['log']): Options {
     // On the root logger, not per request (`customProps` would make every request's logger pay for it).
     base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    customLogLevel: (req) => (isProbe(req) ? probeLevel : 'info'),
     customAttributeKeys: { reqId: 'requestId' },
-    serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+    // The request id is the line's `requestId`; response headers (security headers, mostly) say nothing of the request.
+    serializers: { req: (req) => ({ method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
     wrapSerializers: true,
     quietReqLogger: true,
     customSuccessMessage: () => 'request completed',
+    customSuccessObject: (req, _res, line) => ({ ...line, ...accessFields(req) }),
+    customErrorObject: (req, _res, _error, line) => ({ ...line, ...accessFields(req) }),
   };
 }
 
 /**
- * Request lines are info; above it the per-request middleware would only cost: a child logger per
- * request, and the async context it runs in, which hooks every promise. Without it, warnings and
- * errors logged during a request carry no request id.
+ * Whether lines of `line` level are written at `level`. Request lines are info; above it the
+ * per-request middleware would only cost: a child logger per request, the async context it runs
+ * in, which hooks every promise, and the access record. Without it, warnings and errors logged
+ * during a request carry no request id.
  */
-function logsRequests(level: SwitchboardConfig['log']['level']): boolean {
-  return level !== 'silent' && levels.values[level] <= levels.values.info;
+function logs(level: SwitchboardConfig['log']['level'], line: 'info' | 'debug'): boolean {
+  return level !== 'silent' && levels.values[level] <= levels.values[line];
 }

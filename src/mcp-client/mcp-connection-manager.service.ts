@@ -12,6 +12,7 @@ import type {
   ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig, SwitchboardConfig } from '../config/config.schema';
+import { MetricsService, Sample } from '../health/metrics.service';
 import { createGuardedFetch } from '../security/guarded-fetch';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { McpUnknownPromptError, McpUnknownResourceError, McpUnknownToolError } from './mcp-client.errors';
@@ -37,9 +38,10 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   private collisions: ToolNameCollision[] = [];
   private readonly changeListeners = new Set<() => void>();
 
-  constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy) {
+  constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy, metrics: MetricsService) {
     const servers = config.get('mcp_servers', { infer: true });
     this.connections = new Map(servers.map((server) => [server.name, this.connectionTo(server, policy)]));
+    metrics.mcpServerUp.readFrom(() => [...this.connections.values()].map((connection): Sample<'server'> => [{ server: connection.name }, connection.connected ? 1 : 0]));
   }
 
   onApplicationBootstrap(): void {

@@ -21,10 +21,14 @@ export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Re
  */
 const HOP_BY_HOP_HEADERS = ['connection', 'keep-alive'];
 
+export function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+}
+
 /** A JSON answer is sent as one string; an SSE stream is piped as it comes (Fastify cancels it if the client leaves). */
 export async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<void> {
   for (const name of HOP_BY_HOP_HEADERS) response.headers.delete(name);
-  if (response.body === null || response.headers.get('content-type')?.startsWith('text/event-stream')) {
+  if (response.body === null || isEventStream(response)) {
     await reply.send(response);
     return;
   }

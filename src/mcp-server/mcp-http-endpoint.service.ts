@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { baseUrlOf } from '../a2a-server/base-url';
 import { callContextFor } from '../a2a-server/call-context';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MetricsService, Sample } from '../health/metrics.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AccessScope } from '../security/access-scope';
@@ -22,7 +23,7 @@ import { principalOf } from '../security/principal';
 import { scopedCatalog } from './scoped-catalog';
 import { CallerRequests } from './caller-requests';
 import { CancelledRequests } from './cancelled-requests';
-import { clientGoneSignal, sendFetchResponse, toFetchRequest } from './fetch-exchange';
+import { clientGoneSignal, isEventStream, sendFetchResponse, toFetchRequest } from './fetch-exchange';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
@@ -80,6 +81,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     private readonly bridge: SubagentBridge,
     private readonly updates: TaskUpdates,
     private readonly subscriptionChanges: LocalSubscriptionChanges,
+    private readonly metrics: MetricsService,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     const mcpServer = config.get('mcp_server', { infer: true });
@@ -90,6 +92,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
+    metrics.mcpSessions.readFrom(async (): Promise<Sample<never>[]> => [[{}, await sessions.count()]]);
   }
 
   /** Serves one request; Fastify has parsed the body already. */
@@ -105,6 +108,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const body = fromSeedEnvelope(request.body);
     const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
     const response = await this.respond(toFetchRequest(request, signal), body, caller);
+    if (isEventStream(response)) this.metrics.streamOpened('mcp', reply.raw);
     await sendFetchResponse(reply, response);
   }
 

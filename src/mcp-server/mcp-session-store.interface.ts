@@ -11,6 +11,8 @@ export interface McpSessionStore {
   /** The owner of a live session, extending its life; undefined when unknown, closed or expired. */
   owner(sessionId: string): Promise<string | undefined>;
   close(sessionId: string): Promise<void>;
+  /** Sessions open now (neither closed nor expired), on every replica: what `switchboard_mcp_sessions` reports. */
+  count(): Promise<number>;
   /**
    * Records the session's subscription to resource `uri` (`resources/subscribe`) with where the
    * task's event stream stood then (`ended` for a task that has ended), so the replica holding the

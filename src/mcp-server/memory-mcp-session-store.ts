@@ -35,6 +35,13 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     this.sessions.delete(sessionId);
   }
 
+  async count(): Promise<number> {
+    const now = Date.now();
+    let open = 0;
+    for (const session of this.sessions.values()) if (session.expiresAt > now) open++;
+    return open;
+  }
+
   async subscribe(sessionId: string, uri: string, position: string): Promise<void> {
     this.sessions.get(sessionId)?.subscriptions.set(uri, position);
   }

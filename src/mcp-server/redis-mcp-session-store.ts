@@ -1,10 +1,14 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { ChainableCommander } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RedisService } from '../redis/redis.service';
 import { execTransaction } from '../task-store/redis-transaction';
 import type { McpSessionStore } from './mcp-session-store.interface';
 
-/** Sessions in Redis with a sliding TTL: a client keeps its session whichever replica answers it. */
+/**
+ * Sessions in Redis with a sliding TTL: a client keeps its session whichever replica answers it.
+ * A sorted set holds every session's expiry, moved with it, so that counting them takes no scan.
+ */
 export class RedisMcpSessionStore implements McpSessionStore {
   constructor(
     private readonly redis: RedisService,
@@ -14,7 +18,9 @@ export class RedisMcpSessionStore implements McpSessionStore {
   async open(owner: string, clientCapabilities: ClientCapabilities): Promise<string> {
     const id = randomUUID();
     const multi = this.redis.client.multi().set(this.sessionKey(id), owner, 'EX', this.ttlSecs);
-    await execTransaction(multi.set(this.capabilitiesKey(id), JSON.stringify(clientCapabilities), 'EX', this.ttlSecs));
+    multi.set(this.capabilitiesKey(id), JSON.stringify(clientCapabilities), 'EX', this.ttlSecs);
+    // Sessions left without DELETE leave the set here too, should nobody count them.
+    await execTransaction(this.withoutExpired(multi).zadd(this.expiriesKey(), this.expiry(), id));
     return id;
   }
 
@@ -25,12 +31,21 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   async owner(sessionId: string): Promise<string | undefined> {
     const key = this.sessionKey(sessionId);
-    const [owner] = await execTransaction(this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs).expire(this.capabilitiesKey(sessionId), this.ttlSecs));
+    const multi = this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs).expire(this.capabilitiesKey(sessionId), this.ttlSecs);
+    // In the same round trip (so without knowing whether the session is alive): an expired session
+    // not yet pruned from the set, named again, stays counted for one more TTL.
+    const [owner] = await execTransaction(multi.zadd(this.expiriesKey(), 'XX', this.expiry(), sessionId));
     return (owner as string | null) ?? undefined;
   }
 
   async close(sessionId: string): Promise<void> {
-    await this.redis.client.del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId), this.capabilitiesKey(sessionId));
+    const multi = this.redis.client.multi().del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId), this.capabilitiesKey(sessionId));
+    await execTransaction(multi.zrem(this.expiriesKey(), sessionId));
+  }
+
+  async count(): Promise<number> {
+    const [, open] = await execTransaction(this.withoutExpired(this.redis.client.multi()).zcard(this.expiriesKey()));
+    return open as number;
   }
 
   async subscribe(sessionId: string, uri: string, position: string): Promise<void> {
@@ -44,6 +59,19 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   async subscriptions(sessionId: string): Promise<Map<string, string>> {
     return new Map(Object.entries(await this.redis.client.hgetall(this.subscriptionsKey(sessionId))));
+  }
+
+  private withoutExpired(multi: ChainableCommander): ChainableCommander {
+    return multi.zremrangebyscore(this.expiriesKey(), '-inf', Date.now());
+  }
+
+  private expiry(): number {
+    return Date.now() + this.ttlSecs * 1000;
+  }
+
+  /** Every open session's expiry (ms since the epoch), by session id. */
+  private expiriesKey(): string {
+    return this.redis.key('mcp', 'session-expiries');
   }
 
   private sessionKey(sessionId: string): string {

@@ -1,5 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MetricsService } from '../health/metrics.service';
 import { JobDispatchingWorker } from './job-dispatching-worker';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { QueueName } from './queue.constants';
@@ -15,8 +16,8 @@ export function agentTurnsProcessor(queue: SwitchboardConfig['queue']) {
     stalledInterval: queue.stalled_interval_ms,
   })
   class AgentTurnsProcessor extends JobDispatchingWorker {
-    constructor(registry: JobHandlerRegistry) {
-      super(registry);
+    constructor(registry: JobHandlerRegistry, metrics: MetricsService) {
+      super(registry, metrics);
     }
   }
   return AgentTurnsProcessor;

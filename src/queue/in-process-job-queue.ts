@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { MetricsService } from '../health/metrics.service';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
@@ -14,6 +15,7 @@ interface WaitingJob {
   payload: unknown;
   attemptsStarted: number;
   enqueuedAt: number;
+  delayMs?: number;
   retry?: EnqueueOptions['retry'];
 }
 
@@ -38,6 +40,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
 
   constructor(
     private readonly registry: JobHandlerRegistry,
+    private readonly metrics: MetricsService,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.concurrency = config.get('queue', { infer: true }).concurrency;
@@ -53,7 +56,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       if (this.pendingIds.has(options.jobId) || this.finishedIds.has(options.jobId)) return;
       this.pendingIds.add(options.jobId);
     }
-    const job: WaitingJob = { name, id: options.jobId, payload, attemptsStarted: 0, enqueuedAt: Date.now(), retry: options.retry };
+    const job: WaitingJob = { name, id: options.jobId, payload, attemptsStarted: 0, enqueuedAt: Date.now(), delayMs: options.delayMs, retry: options.retry };
     if (options.delayMs) this.later(() => this.push(job), options.delayMs);
     else this.push(job);
   }
@@ -111,6 +114,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
     while (this.active.size < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
       job.attemptsStarted++;
+      if (job.attemptsStarted === 1) this.metrics.jobStarted(QUEUE_OF_JOB[job.name], job.enqueuedAt + (job.delayMs ?? 0));
       const run = this.registry
         .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted, enqueuedAt: job.enqueuedAt })
         .then(

@@ -1,6 +1,7 @@
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
+import type { MetricsService } from '../health/metrics.service';
 import { JobHandlerRegistry } from './job-handler.registry';
 import type { JobName } from './queue.constants';
 
@@ -8,7 +9,10 @@ import type { JobName } from './queue.constants';
 export abstract class JobDispatchingWorker extends WorkerHost {
   private readonly logger = new Logger(this.constructor.name);
 
-  constructor(private readonly registry: JobHandlerRegistry) {
+  constructor(
+    private readonly registry: JobHandlerRegistry,
+    private readonly metrics: MetricsService,
+  ) {
     super();
   }
 
@@ -24,6 +28,8 @@ export abstract class JobDispatchingWorker extends WorkerHost {
   }
 
   process(job: Job): Promise<unknown> {
+    // A job run again (its worker died, or it failed and backs off) waited for other reasons than a free worker.
+    if (job.attemptsStarted === 1) this.metrics.jobStarted(job.queueName, job.timestamp + (job.delay ?? 0));
     return this.registry.dispatch(job.name as JobName, job.data as never, { attemptsStarted: job.attemptsStarted, enqueuedAt: job.timestamp });
   }
 }

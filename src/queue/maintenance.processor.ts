@@ -1,4 +1,5 @@
 import { Processor } from '@nestjs/bullmq';
+import { MetricsService } from '../health/metrics.service';
 import { JobDispatchingWorker } from './job-dispatching-worker';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { QueueName } from './queue.constants';
@@ -6,7 +7,7 @@ import { QueueName } from './queue.constants';
 /** Housekeeping (retention) runs one job at a time: it is periodic and never urgent. */
 @Processor(QueueName.Maintenance, { concurrency: 1 })
 export class MaintenanceProcessor extends JobDispatchingWorker {
-  constructor(registry: JobHandlerRegistry) {
-    super(registry);
+  constructor(registry: JobHandlerRegistry, metrics: MetricsService) {
+    super(registry, metrics);
   }
 }

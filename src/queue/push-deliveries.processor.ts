@@ -1,4 +1,5 @@
 import { Processor } from '@nestjs/bullmq';
+import { MetricsService } from '../health/metrics.service';
 import { JobDispatchingWorker } from './job-dispatching-worker';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { QueueName } from './queue.constants';
@@ -8,7 +9,7 @@ const PUSH_DELIVERY_CONCURRENCY = 32;
 
 @Processor(QueueName.PushDeliveries, { concurrency: PUSH_DELIVERY_CONCURRENCY })
 export class PushDeliveriesProcessor extends JobDispatchingWorker {
-  constructor(registry: JobHandlerRegistry) {
-    super(registry);
+  constructor(registry: JobHandlerRegistry, metrics: MetricsService) {
+    super(registry, metrics);
   }
 }

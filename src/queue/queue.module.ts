@@ -4,6 +4,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { StorageMode } from '../config/storage-mode';
+import { MetricsModule } from '../health/metrics.module';
 import { RedisService } from '../redis/redis.service';
 import { agentTurnsProcessor } from './agent-turns.processor';
 import { BullJobQueue } from './bullmq-job-queue';
@@ -23,7 +24,7 @@ export class QueueModule {
     if (mode.shared === 'memory') {
       return {
         module: QueueModule,
-        imports: [DiscoveryModule],
+        imports: [DiscoveryModule, MetricsModule],
         providers: [...common, { provide: JOB_QUEUE, useClass: InProcessJobQueue }, MaintenanceScheduler],
         exports: [JOB_QUEUE],
       };
@@ -33,6 +34,7 @@ export class QueueModule {
       module: QueueModule,
       imports: [
         DiscoveryModule,
+        MetricsModule,
         BullModule.forRootAsync({
           inject: [RedisService],
           useFactory: (redis: RedisService) => ({

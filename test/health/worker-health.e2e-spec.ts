@@ -1,6 +1,7 @@
-/** A `switchboard worker` with `queue.health_port` answers the probes an orchestrator sends it. */
+/** A `switchboard worker` with `queue.health_port` answers the probes an orchestrator sends it, and Prometheus's scrapes. */
 import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { freePort } from '../support/free-port';
+import { bearer } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 jest.setTimeout(40_000);
@@ -36,7 +37,18 @@ it('answers /healthz, and /readyz with each store and the queue', async () => {
   const ready = await fetch(`${base}/readyz`);
   expect(ready.status).toBe(200);
   expect(await ready.json()).toEqual({ status: 'ok', checks: { queue: { status: 'up' }, postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' } } });
-  expect((await fetch(`${base}/metrics`)).status).toBe(404);
+  expect((await fetch(`${base}/other`)).status).toBe(404);
+});
+
+it('serves its metrics at /metrics to a caller with an API key, as the API does', async () => {
+  const refused = await fetch(`${base}/metrics`);
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  expect((await fetch(`${base}/metrics`, { headers: bearer('wrong-key-0123456789abcdef') })).status).toBe(401);
+  const scraped = await fetch(`${base}/metrics`, { headers: bearer() });
+  expect(scraped.status).toBe(200);
+  expect(scraped.headers.get('content-type')).toMatch(/^text\/plain/);
+  expect(await scraped.text()).toContain('switchboard_process_resident_memory_bytes');
 });
 
 it('stops serving them when it stops', async () => {

@@ -52,23 +52,92 @@ function appLoggingAt(level: string): LoggingApp {
   return started;
 }
 
+/** A v1.0 JSON-RPC SendMessage to the demo agent (`echo`), with the test's key and `requestId`; resolves with the new task's id. */
+async function sendMessage(url: string, requestId: string): Promise<string> {
+  const response = await fetch(`${url}/a2a`, {
+    method: 'POST',
+    headers: { ...bearer(), 'content-type': 'application/json', 'a2a-version': '1.0', 'x-request-id': requestId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: requestId, role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+  });
+  const { result } = (await response.json()) as { result: { task: { id: string } } };
+  return result.task.id;
+}
+
 describe('request logs at info level', () => {
   const started = appLoggingAt('info');
+
   it('logs each request once answered, with its request id', async () => {
-    const response = await fetch(`${started.url}/metrics`, { headers: { ...bearer(), 'x-request-id': 'trace-logs.1' } });
+    const response = await fetch(`${started.url}/api/mcp/servers`, { headers: { ...bearer(), 'x-request-id': 'trace-logs.1' } });
     expect(response.status).toBe(200);
     expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.1' })).toMatchObject({
       level: 30,
-      req: { method: 'GET', url: '/metrics' },
+      req: { method: 'GET', url: '/api/mcp/servers' },
       res: { statusCode: 200 },
       responseTime: expect.any(Number),
     });
+  });
+
+  it('says who called, from where, which JSON-RPC method, agent and task, in one line without response headers', async () => {
+    const taskId = await sendMessage(started.url, 'trace-logs.a2a');
+    const line = await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.a2a' });
+    expect(line).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      service: 'switchboard',
+      pid: process.pid,
+      hostname: expect.any(String),
+      requestId: 'trace-logs.a2a',
+      req: { method: 'POST', url: '/a2a' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+      principal: 'tester',
+      clientAddress: '127.0.0.1',
+      route: '/a2a',
+      rpcMethod: 'SendMessage',
+      agent: 'echo',
+      taskId,
+      msg: 'request completed',
+    });
+    expect(started.logs.lines.filter((other) => other.requestId === 'trace-logs.a2a' && other.msg === 'request completed')).toHaveLength(1);
+  });
+
+  it("names a /mcp request's MCP method", async () => {
+    await fetch(`${started.url}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-request-id': 'trace-logs.mcp' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.mcp' })).toMatchObject({ principal: 'tester', route: '/mcp', rpcMethod: 'tools/list' });
+  });
+
+  it('writes no info line for probes', async () => {
+    for (const probe of ['/healthz', '/readyz', '/metrics']) {
+      expect((await fetch(`${started.url}${probe}`, { headers: { ...bearer(), 'x-request-id': `trace-logs.probe${probe}` } })).ok).toBe(true);
+    }
+    // Lines are written in the order the requests end: once this one is there, the probes' would be.
+    await sendMessage(started.url, 'trace-logs.after-probes');
+    await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.after-probes' });
+    expect(started.logs.lines.filter((line) => String(line.requestId).startsWith('trace-logs.probe'))).toEqual([]);
   });
 
   it('puts the request id on lines logged while handling the request', async () => {
     const response = await fetch(`${started.url}/metrics`, { headers: { ...bearer(WRONG_KEY), 'x-request-id': 'trace-logs.2' } });
     expect(response.status).toBe(401);
     expect(await started.logs.line({ msg: 'rejected an invalid API key' })).toMatchObject({ level: 40, requestId: 'trace-logs.2' });
+  });
+});
+
+describe('request logs at debug level', () => {
+  const started = appLoggingAt('debug');
+
+  it('logs probes at debug', async () => {
+    expect((await fetch(`${started.url}/healthz`, { headers: { 'x-request-id': 'trace-logs.debug-probe' } })).ok).toBe(true);
+    expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.debug-probe' })).toMatchObject({
+      level: 20,
+      req: { method: 'GET', url: '/healthz' },
+      res: { statusCode: 200 },
+      route: '/healthz',
+    });
   });
 });
 

@@ -4,13 +4,15 @@ import { A2aEndpoints } from '../../a2a-server/a2a-endpoints.service';
 import { AgentRegistry } from '../../agents/agent-registry.service';
 import { failure } from '../../agents/tools/tool-limits';
 import { ToolPipeline } from '../../agents/tools/tool-pipeline.service';
-import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from '../../agents/tools/tool-provider.interface';
+import type { ToolCallContext, ToolDefinition, ToolOrigin, ToolProvider, ToolResult } from '../../agents/tools/tool-provider.interface';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { OutboundUrlPolicy } from '../../security/outbound-url-policy';
 import { ExternalAgents } from '../external-agents.service';
 import { A2aDiscoverTool } from './a2a-discover.tool';
 import { A2aSendTool } from './a2a-send.tool';
 import { DelegationRules } from './delegation-rules';
+
+const DELEGATION: ToolOrigin = { kind: 'delegation', server: '' };
 
 /** One delegation tool: it acts for the agent turn calling it. */
 export interface DelegationTool {
@@ -50,6 +52,10 @@ export class DelegationToolProvider implements ToolProvider {
 
   has(name: string): boolean {
     return this.tools.has(name);
+  }
+
+  originOf(name: string): ToolOrigin | undefined {
+    return this.tools.has(name) ? DELEGATION : undefined;
   }
 
   call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult> {

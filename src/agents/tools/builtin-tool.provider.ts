@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { OutboundUrlPolicy } from '../../security/outbound-url-policy';
 import type { BuiltinTool } from './builtin/builtin-tool.interface';
 import { WebFetchTool } from './builtin/web-fetch.tool';
-import type { ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
+import type { ToolDefinition, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
+
+const BUILTIN: ToolOrigin = { kind: 'builtin', server: '' };
 
 /** The tools the service implements itself (`web_fetch`), for the agents' pipeline. */
 @Injectable()
@@ -19,6 +21,10 @@ export class BuiltinToolProvider implements ToolProvider {
 
   has(name: string): boolean {
     return this.tools.has(name);
+  }
+
+  originOf(name: string): ToolOrigin | undefined {
+    return this.tools.has(name) ? BUILTIN : undefined;
   }
 
   call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
 import type { McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../../mcp-client/mcp-tool-source.interface';
-import type { Sampler, ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
+import type { Sampler, ToolCallContext, ToolDefinition, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 
 /** The tools of the connected MCP servers (`mcp_{server}_{tool}`), for the agents' pipeline. */
 export class McpToolProvider implements ToolProvider {
@@ -12,6 +12,11 @@ export class McpToolProvider implements ToolProvider {
 
   has(name: string): boolean {
     return this.source.list().some((tool) => tool.name === name);
+  }
+
+  originOf(name: string): ToolOrigin | undefined {
+    const server = this.source.serverOf(name);
+    return server === undefined ? undefined : { kind: 'mcp', server };
   }
 
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult> {

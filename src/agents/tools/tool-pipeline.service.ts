@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { failure, ResultLimiter, runWithinLimits, TEXT_RESULT_LIMITER, ToolLimits } from './tool-limits';
-import { TOOL_PROVIDERS, ToolProvider, ToolResult } from './tool-provider.interface';
+import { MetricsService } from '../../health/metrics.service';
+import { failure, ResultLimiter, runWithinLimits, TEXT_RESULT_LIMITER, ToolCallOutcome, ToolLimits } from './tool-limits';
+import { TOOL_PROVIDERS, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 import { ToolSession, ToolSessionScope } from './tool-session';
 
 const logger = new Logger('ToolCall');
+const UNKNOWN_ORIGIN: ToolOrigin = { kind: 'unknown', server: '' };
 
 /** Every tool an agent may call, from every provider, each turn's calls going through one ToolSession. */
 @Injectable()
@@ -13,7 +15,11 @@ export class ToolPipeline {
   private readonly providers: ToolProvider[];
   private readonly limits: ToolLimits;
 
-  constructor(@Inject(TOOL_PROVIDERS) providers: ToolProvider[], config: ConfigService<SwitchboardConfig, true>) {
+  constructor(
+    @Inject(TOOL_PROVIDERS) providers: ToolProvider[],
+    private readonly metrics: MetricsService,
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
     this.providers = [...providers];
     const tools = config.get('tools', { infer: true });
     this.limits = { timeoutMs: tools.timeout_secs * 1000, maxResultChars: tools.max_result_chars };
@@ -30,7 +36,7 @@ export class ToolPipeline {
   }
 
   session(scope: ToolSessionScope): ToolSession {
-    return new ToolSession(this.providers, scope, this.limits);
+    return new ToolSession(this.providers, scope, this.limits, (name, startedMs, outcome) => this.ended(name, startedMs, outcome, { taskId: scope.taskId, agent: scope.agent }));
   }
 
   /** A call from outside any agent turn (an MCP client's): the same limits and log line, no agent allowlist. */
@@ -45,9 +51,25 @@ export class ToolPipeline {
    * same log line, for results of any kind (an MCP client of `/mcp` gets the upstream's whole result).
    */
   async bounded<R extends { isError?: boolean }>(name: string, caller: string, signal: AbortSignal, limiter: ResultLimiter<R>, run: (signal: AbortSignal) => Promise<R>): Promise<R> {
-    const started = Date.now();
+    const started = performance.now();
     const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run);
-    logger.log({ caller, tool: name, durationMs: Date.now() - started, outcome }, 'tool call');
+    this.ended(name, started, outcome, { caller });
     return result;
+  }
+
+  /** Every call's log line and metric, in a turn or not; `fields` say who called. */
+  private ended(name: string, startedMs: number, outcome: ToolCallOutcome, fields: Record<string, unknown>): void {
+    const ms = performance.now() - startedMs;
+    logger.log({ ...fields, tool: name, durationMs: Math.round(ms), outcome }, 'tool call');
+    const { kind, server } = this.originOf(name);
+    this.metrics.toolCallEnded(kind, server, outcome, ms / 1000);
+  }
+
+  private originOf(name: string): ToolOrigin {
+    for (const provider of this.providers) {
+      const origin = provider.originOf(name);
+      if (origin) return origin;
+    }
+    return UNKNOWN_ORIGIN;
   }
 }

@@ -1,4 +1,5 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { ToolKind } from '../../health/metrics.service';
 
 /** A tool an agent may call, described as LLM providers take it (JSON Schema input). */
 export interface ToolDefinition {
@@ -34,11 +35,20 @@ export interface SamplingRequest {
 
 export type Sampler = (request: SamplingRequest, signal: AbortSignal) => Promise<{ model: string; text: string }>;
 
+/** Who serves a tool, as the metrics count its calls: an MCP server's tools by server. */
+export interface ToolOrigin {
+  kind: ToolKind;
+  /** The MCP server's configured name; empty for other kinds. */
+  server: string;
+}
+
 /** A family of tools (MCP servers, built-ins, A2A delegation) behind one interface. */
 export interface ToolProvider {
   definitions(): ToolDefinition[];
   /** Whether `name` is one of this provider's tools. */
   has(name: string): boolean;
+  /** Who serves `name` if it is (or, for a server that is down, would be) one of this provider's tools; else undefined. */
+  originOf(name: string): ToolOrigin | undefined;
   /** `context` is absent for a call from outside any agent turn (an MCP client's, through ToolPipeline.call). */
   call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult>;
 }

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { NamePatterns } from '../../common/name-patterns';
 import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
@@ -9,13 +8,14 @@ export interface ToolSessionScope extends ToolCallContext {
   allow: readonly string[];
 }
 
-const logger = new Logger('ToolCall');
+/** Told of every call once it is over: its tool, when it began (`performance.now()`) and how it went. */
+export type ToolCallEnded = (name: string, startedMs: number, outcome: ToolCallOutcome) => void;
 
 /**
  * The tools of one agent turn, and the one way its calls go: the allowlist, a loop guard (the same
  * call twice in a turn is refused), a timeout, results cut to a size a model can take, and a log
- * line per call. Refusals and failures come back as error results for the model to read; only the
- * turn's own cancellation is thrown.
+ * line and a metric per call (`ended`). Refusals and failures come back as error results for the
+ * model to read; only the turn's own cancellation is thrown.
  */
 export class ToolSession {
   readonly definitions: ToolDefinition[];
@@ -27,6 +27,7 @@ export class ToolSession {
     private readonly providers: readonly ToolProvider[],
     private readonly scope: ToolSessionScope,
     private readonly limits: ToolLimits,
+    private readonly ended: ToolCallEnded,
   ) {
     this.allowlist = new NamePatterns(scope.allow);
     const { allow: _allow, ...context } = scope;
@@ -35,9 +36,9 @@ export class ToolSession {
   }
 
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
-    const started = Date.now();
+    const started = performance.now();
     const [outcome, result] = await this.run(name, args, signal);
-    logger.log({ taskId: this.scope.taskId, agent: this.scope.agent, tool: name, durationMs: Date.now() - started, outcome }, 'tool call');
+    this.ended(name, started, outcome);
     return result;
   }
 

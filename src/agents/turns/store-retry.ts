@@ -1,4 +1,5 @@
 import { backoffDelayMs, BackoffSettings } from '../../common/backoff';
+import type { MetricsService, StoreOperation } from '../../health/metrics.service';
 import { TaskScopeConflictError } from '../../task-store/task-store.errors';
 
 export interface StoreRetryPolicy extends BackoffSettings {
@@ -44,4 +45,25 @@ export async function retryStoreCall<T>(
       await clock.sleep(delayMs);
     }
   }
+}
+
+/**
+ * retryStoreCall, counting under `operation` each failure tried again and each call that fails for
+ * good because its store did (a permanent refusal is not the store's failure).
+ */
+export function countedStoreCall<T>(
+  call: () => Promise<T>,
+  policy: StoreRetryPolicy,
+  metrics: MetricsService,
+  operation: StoreOperation,
+  onRetry: (error: unknown, failures: number, delayMs: number) => void,
+): Promise<T> {
+  const retried = (error: unknown, failures: number, delayMs: number) => {
+    metrics.storeRetried(operation);
+    onRetry(error, failures, delayMs);
+  };
+  return retryStoreCall(call, policy, retried).catch((error: unknown) => {
+    if (!isPermanent(error)) metrics.storeFailed(operation);
+    throw error;
+  });
 }

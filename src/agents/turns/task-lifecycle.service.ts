@@ -3,13 +3,14 @@ import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
+import { MetricsService } from '../../health/metrics.service';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { TASK_STORE, TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import { PushNotifier } from '../push/push-notifier.service';
 import { submittedTask, TurnPublisher } from '../turn-publisher';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { TurnRecorder } from './turn-recorder';
-import { retryStoreCall, StoreRetryPolicy } from './store-retry';
+import { countedStoreCall, StoreRetryPolicy } from './store-retry';
 
 /** Waits between tries of a failed write: from 200 ms, doubling, up to 5 s. */
 const WRITE_BACKOFF = { baseMs: 200, maxMs: 5_000 };
@@ -48,6 +49,7 @@ export class TaskLifecycle {
     @Inject(TASK_STORE) private readonly store: TaskStore,
     @Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream,
     private readonly push: PushNotifier,
+    private readonly metrics: MetricsService,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.turnRetry = { ...WRITE_BACKOFF, deadlineMs: config.get('tasks', { infer: true }).write_retry_secs * 1000 };
@@ -83,7 +85,7 @@ export class TaskLifecycle {
     const existing = unstored ? undefined : await this.loadForTurn(taskId, context);
     const webhooks =
       noWebhooksUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, noWebhooksUntil);
-    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry }, taskId, context, existing, announced);
+    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry, metrics: this.metrics }, taskId, context, existing, announced);
   }
 
   /** Marks a task canceled (stream and webhooks too), unless it ended meanwhile. */
@@ -112,7 +114,7 @@ export class TaskLifecycle {
 
   private loadForTurn(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const load = () => this.store.load(taskId, context);
-    return retryStoreCall(load, this.turnRetry, (error, failures, delayMs) => {
+    return countedStoreCall(load, this.turnRetry, this.metrics, 'task_load', (error, failures, delayMs) => {
       this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');
     }).catch((error: unknown) => {
       throw new TurnNotRecordedError(taskId, error);
@@ -122,6 +124,6 @@ export class TaskLifecycle {
   /** A recorder of one-off events (an end, an abandon), written once. */
   private recorder(taskId: string, context: ServerCallContext, existing: Task | undefined): TurnRecorder {
     const webhooks = this.push.forEvents(taskId, context);
-    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: NO_RETRY }, taskId, context, existing);
+    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: NO_RETRY, metrics: this.metrics }, taskId, context, existing);
   }
 }

@@ -8,6 +8,7 @@ import {
   ServerCallContext,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
+import type { MetricsService, StoreOperation } from '../../health/metrics.service';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
@@ -16,7 +17,7 @@ import { TurnPublisher } from '../turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';
-import { retryStoreCall, StoreRetryPolicy } from './store-retry';
+import { countedStoreCall, StoreRetryPolicy } from './store-retry';
 
 /** The events `build` publishes, captured rather than recorded. */
 function eventsOf(ids: { taskId: string; contextId: string }, build: (publish: TurnPublisher) => void): AgentExecutionEvent[] {
@@ -60,6 +61,7 @@ export interface TurnRecorderDeps {
   webhooks: TaskWebhooks;
   /** How failed writes are tried again; a deadline of 0 fails at the first failure. */
   writeRetry: StoreRetryPolicy;
+  metrics: MetricsService;
 }
 
 /**
@@ -90,7 +92,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   /** The turn's last event, once applied: what comes after it is ignored. */
   private closing?: 'message' | TaskState;
   /** The turn's last event, once recorded. */
-  private endedWith?: 'message' | TaskState;
+  private recordedEnd?: 'message' | TaskState;
   /** A `task` event of this turn is on the stream (or the API announced the task). */
   private taskStreamed: boolean;
 
@@ -120,7 +122,12 @@ export class TurnRecorder extends DefaultExecutionEventBus {
 
   /** Set once the turn's last event (a message, a terminal or an interrupted state) is recorded. */
   get ended(): boolean {
-    return this.endedWith !== undefined;
+    return this.recordedEnd !== undefined;
+  }
+
+  /** How the turn ended, once recorded: a direct answer (`message`), or the state its task was left in. */
+  get end(): 'message' | TaskState | undefined {
+    return this.recordedEnd;
   }
 
   override publish(event: AgentExecutionEvent): void {
@@ -213,19 +220,19 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     }
     if (responses.length === 0) return;
     if (mustSave) {
-      const kept = await this.write('save', () => this.save());
+      const kept = await this.write('task_save', () => this.save());
       // Not written, yet ended as this turn ends it: an earlier try of this save reached the store.
       if (kept && !kept.written && kept.task.status?.state !== this.buffer.current?.status?.state) {
-        this.closing = this.endedWith = kept.task.status!.state;
+        this.closing = this.recordedEnd = kept.task.status!.state;
         this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
         return;
       }
     }
     const ending = this.closing;
     const closes = ending === 'message' || (ending !== undefined && TERMINAL_TASK_STATES.includes(ending));
-    await this.write('publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes }));
+    await this.write('event_publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes }));
     this.taskStreamed ||= responses.some((response) => response.payload?.$case === 'task');
-    this.endedWith = ending;
+    this.recordedEnd = ending;
     if (ending !== 'message') await this.notify(responses);
     if (ending !== undefined) this.release();
   }
@@ -240,14 +247,14 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * registered mid-turn is announced to the turn's webhooks, so it hears every event recorded after it.
    */
   private async notify(responses: StreamResponse[]): Promise<void> {
-    await this.write('webhooks', () => this.deps.webhooks.notify(responses, this.buffer.current!)).catch((error: Error) => {
+    await this.write('webhook_queue', () => this.deps.webhooks.notify(responses, this.buffer.current!)).catch((error: Error) => {
       this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
     });
   }
 
   /** Runs one write of the batch, trying it again while the store is unreachable. */
-  private write<T>(what: string, operation: () => Promise<T>): Promise<T> {
-    return retryStoreCall(operation, this.deps.writeRetry, (error, failures, delayMs) => {
+  private write<T>(what: StoreOperation, operation: () => Promise<T>): Promise<T> {
+    return countedStoreCall(operation, this.deps.writeRetry, this.deps.metrics, what, (error, failures, delayMs) => {
       this.logger.warn({ taskId: this.taskId, write: what, failures, retryInMs: delayMs, err: (error as Error).message }, 'task write failed; retrying');
     });
   }

@@ -1,8 +1,9 @@
-import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { SendMessageRequest, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
+import { MetricsService, TurnOutcome } from '../../health/metrics.service';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
 import { CANCEL_SIGNALS, CancelSignals } from '../../task-store/cancel-signals.interface';
@@ -13,6 +14,15 @@ import { callContextOf } from './caller-scope';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { TurnRecorder } from './turn-recorder';
 import { TaskLifecycle } from './task-lifecycle.service';
+
+const UNKNOWN_AGENT = 'unknown';
+
+/** How a recorded turn ended: as this run recorded it, or as the run of a worker that died left it (nothing then ran again). */
+function outcomeOf(recorder: TurnRecorder): TurnOutcome {
+  const end = recorder.end ?? recorder.task?.status?.state;
+  if (end === undefined || end === 'message') return 'message';
+  return taskStateToJSON(end).replace('TASK_STATE_', '').toLowerCase() as TurnOutcome;
+}
 
 /** What a client is told when a turn's task or events could not be stored. */
 export const NOT_RECORDED_TEXT = 'The task could not be saved while its store was unavailable; send the message again.';
@@ -37,6 +47,7 @@ export class TurnRunner {
     private readonly agents: AgentRegistry,
     private readonly lifecycle: TaskLifecycle,
     @Inject(CANCEL_SIGNALS) private readonly cancelSignals: CancelSignals,
+    private readonly metrics: MetricsService,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.blockingTimeoutMs = config.get('a2a', { infer: true }).blocking_timeout_secs * 1000;
@@ -44,12 +55,23 @@ export class TurnRunner {
 
   @OnJob(JobName.AgentTurn)
   async run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
-    const started = Date.now();
-    await this.runTurn(payload, attempt);
-    this.logger.log({ taskId: payload.taskId, agent: payload.agent, durationMs: Date.now() - started }, 'agent turn ended');
+    const started = performance.now();
+    let outcome: TurnOutcome = 'error';
+    try {
+      outcome = await this.runTurn(payload, attempt);
+    } catch (error) {
+      if (error instanceof TurnNotRecordedError) outcome = 'not_recorded';
+      throw error;
+    } finally {
+      // An agent this worker does not know (its config differs from the API's) is one label, not many.
+      const agent = this.agents.find(payload.agent) ? payload.agent : UNKNOWN_AGENT;
+      this.metrics.turnEnded(agent, outcome, (performance.now() - started) / 1000);
+    }
+    this.logger.log({ taskId: payload.taskId, agent: payload.agent, durationMs: Math.round(performance.now() - started), outcome }, 'agent turn ended');
   }
 
-  private async runTurn(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
+  /** Runs the turn; resolves with how it ended. */
+  private async runTurn(payload: AgentTurnPayload, attempt: JobAttempt): Promise<TurnOutcome> {
     const context = callContextOf(payload.caller);
     const request = SendMessageRequest.fromJSON(payload.request);
     const newTaskFirstTurn = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
@@ -62,6 +84,7 @@ export class TurnRunner {
       const noWebhooksUntil = unstored && payload.withWebhook === false ? unseenUntil : undefined;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooksUntil });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
+      return outcomeOf(recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
       this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
