@@ -1,11 +1,17 @@
 /**
  * The Helm chart (helm/switchboard), rendered offline: `helm lint --strict`, `helm template` of a
- * trial, a production-like and a secrets-in-values install, every manifest checked against the
- * Kubernetes OpenAPI schemas, and what the chart promises checked on the rendered objects. The
- * rendered config and environment are loaded by Switchboard's own config loader, as a pod would.
- * No cluster runs here: scheduling, image pulls and the stores' start-up are not exercised.
+ * trial, a production-like, a secrets-in-values and a queue-scaled (KEDA) install, every manifest
+ * checked against the Kubernetes OpenAPI schemas (and the CRDs'), and what the chart promises
+ * checked on the rendered objects. The rendered config and environment are loaded by Switchboard's
+ * own config loader, as a pod would; the trial's generated Secret is made by running the chart's
+ * secret generator against a stand-in for the Kubernetes API. No cluster runs here: scheduling,
+ * image pulls and the stores' start-up are not exercised.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { BullModule } from '@nestjs/bullmq';
+import type { DynamicModule } from '@nestjs/common';
+import { QueueKeys } from 'bullmq';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -13,8 +19,13 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config/config.loader';
 import { configSchema } from '../../src/config/config.schema';
+import { storageMode } from '../../src/config/storage-mode';
+import { JobName, QUEUE_OF_JOB } from '../../src/queue/queue.constants';
+import { QueueModule } from '../../src/queue/queue.module';
+import { RedisService } from '../../src/redis/redis.service';
 import { assertSafeToListen } from '../../src/security/listen-policy';
-import { CHART_DIR, helm, Manifest, renderChart } from './support/helm';
+import { FakeKubernetesApi } from './support/fake-kubernetes-api';
+import { CHART_DIR, helm, Manifest, renderChart, REPO_ROOT } from './support/helm';
 import { schemaProblems } from './support/kubernetes-models';
 
 jest.setTimeout(60_000);
@@ -59,13 +70,32 @@ const TRIAL_WITH_SECRETS = {
 const EXISTING_SECRET: Record<string, string> = {
   'api-keys': 'ops=existing-key-0123456789,ci=existing-key-9876543210',
   'database-url': 'postgresql://switchboard:pw@db.internal:5432/switchboard',
-  'redis-url': 'rediss://:pw@redis.internal:6380',
+  'redis-url': 'rediss://:pw@redis.internal:6380/2',
+  // For KEDA (worker.keda.redis.passwordKey), which cannot read the URL.
+  'redis-password': 'pw',
   'metrics-api-key': 'existing-metrics-key-0123456789',
   OPENAI_API_KEY: 'sk-existing',
 };
 
+/**
+ * Production as a GitOps install would have it: the workers scaled by KEDA on the queue (Redis
+ * behind existingSecret, so its address is given), the dashboard and the alert rules.
+ */
+const QUEUE_SCALING = {
+  worker: { autoscaling: { enabled: false }, keda: { enabled: true, redis: { address: 'redis.internal:6380', enableTLS: true, databaseIndex: 2 } } },
+  grafanaDashboard: { enabled: true },
+  prometheusRule: { enabled: true },
+};
+
+const NAMESPACE = 'apps';
+const GENERATED_SECRET = 'switchboard-generated';
+
 let workDir: string;
-const installs: Record<'trial' | 'production' | 'secretsInValues', Manifest[]> = {} as never;
+const installs: Record<'trial' | 'production' | 'secretsInValues' | 'queueScaling', Manifest[]> = {} as never;
+/** The Kubernetes API the secret generator talks to, and the service account token it reads. */
+const kubernetes = new FakeKubernetesApi(NAMESPACE, 'generator-token');
+let kubernetesUrl: string;
+let serviceAccountDir: string;
 
 function valuesFile(name: string, values: object): string {
   const file = join(workDir, `${name}.yaml`);
@@ -83,6 +113,7 @@ const deployment = (manifests: Manifest[], component: 'api' | 'worker') => find(
 const podSpec = (workload: Manifest) => workload.spec.template.spec;
 const firstContainer = (workload: Manifest) => podSpec(workload).containers[0];
 const annotation = (manifest: Manifest, key: string) => manifest.metadata.annotations?.[key];
+const weight = (manifest: Manifest) => Number(annotation(manifest, 'helm.sh/hook-weight') ?? 0);
 const envVar = (container: any, name: string) => container.env.find((e: any) => e.name === name);
 
 function secretData(manifest: Manifest): Record<string, string> {
@@ -90,22 +121,32 @@ function secretData(manifest: Manifest): Record<string, string> {
 }
 
 function failedRender(...args: string[]): string {
-  const result = helm('template', 'switchboard', CHART_DIR, '--namespace', 'apps', ...args);
+  const result = helm('template', 'switchboard', CHART_DIR, '--namespace', NAMESPACE, ...args);
   expect(result.status).not.toBe(0);
   return result.stderr;
 }
 
+/** The Secrets the chart does not render, as the cluster would hold them: the user's, and the generated one once a generator ran. */
+function unrenderedSecrets(): Record<string, Record<string, string>> {
+  return { 'switchboard-secrets': EXISTING_SECRET, ...(kubernetes.secrets.has(GENERATED_SECRET) && { [GENERATED_SECRET]: kubernetes.decoded(GENERATED_SECRET) }) };
+}
+
+/** A key of a Secret, rendered or not. */
+function secretValue(manifests: Manifest[], name: string, key: string): string | undefined {
+  const rendered = manifests.find((m) => m.kind === 'Secret' && m.metadata.name === name);
+  return (rendered ? secretData(rendered) : unrenderedSecrets()[name])?.[key];
+}
+
 /**
- * The environment a container starts with: values as given, secretKeyRefs from the rendered Secrets
- * (or `external`, standing in for a Secret the user manages), `$(VAR)` expanded as the kubelet does.
+ * The environment a container starts with: values as given, secretKeyRefs from the Secrets (see
+ * secretValue), `$(VAR)` expanded as the kubelet does.
  */
-function containerEnv(manifests: Manifest[], container: any, external: Record<string, string>): Record<string, string> {
-  const secrets = new Map(manifests.filter((m) => m.kind === 'Secret').map((m) => [m.metadata.name, secretData(m)]));
+function containerEnv(manifests: Manifest[], container: any): Record<string, string> {
   const env: Record<string, string> = {};
   for (const { name, value, valueFrom } of container.env) {
     if (valueFrom) {
       const { name: secret, key } = valueFrom.secretKeyRef;
-      const found = (secrets.get(secret) ?? external)[key];
+      const found = secretValue(manifests, secret, key);
       if (found === undefined) throw new Error(`${name}: secret ${secret} has no key ${key}`);
       env[name] = found;
     } else {
@@ -115,14 +156,64 @@ function containerEnv(manifests: Manifest[], container: any, external: Record<st
   return env;
 }
 
-beforeAll(() => {
+/** The config a component's container loads: the rendered ConfigMap and environment, through Switchboard's loader. */
+function loadedConfig(manifests: Manifest[], component: 'api' | 'worker') {
+  const file = join(workDir, `config-${Math.random().toString(36).slice(2)}.toml`);
+  writeFileSync(file, find(manifests, 'ConfigMap', 'switchboard').data['switchboard.toml']);
+  return loadConfig({ ...containerEnv(manifests, firstContainer(deployment(manifests, component))), SWITCHBOARD_CONFIG: file }).config;
+}
+
+/**
+ * The agent-turns queue as a worker of this install uses it: the Redis connection it opens and the
+ * keys of the queue's BullMQ lists, built by Switchboard's own queue module (its BullMQ prefix from
+ * RedisService.key) and BullMQ's own key names, from the config the worker loads.
+ */
+async function workerQueue(manifests: Manifest[]) {
+  const config = loadedConfig(manifests, 'worker');
+  const redis: RedisService = Object.assign(Object.create(RedisService.prototype), { prefix: config.redis.key_prefix, url: config.redis.url });
+  const queueModule = QueueModule.forRoot(storageMode(config), true, config.queue);
+  const bull = queueModule.imports!.find((imported) => (imported as DynamicModule).module === BullModule && (imported as DynamicModule).global) as DynamicModule;
+  const sharedOptions = bull.providers!.find((provider: any) => provider.inject?.includes(RedisService)) as any;
+  const { prefix } = await sharedOptions.useFactory(redis);
+  const queue = QUEUE_OF_JOB[JobName.AgentTurn];
+  return { config, connection: redis.connectionOptions(), listKey: (list: 'wait' | 'active') => new QueueKeys(prefix).toKey(queue, list) };
+}
+
+/** Runs an install's secret generator Job as its pod would (`node -e <script>` with its env), against a stand-in API. */
+async function runSecretGenerator(manifests: Manifest[], api = kubernetesUrl): Promise<string> {
+  const container = firstContainer(find(manifests, 'Job', 'switchboard-secret-generator'));
+  const [node, flag, script] = container.command;
+  expect([node, flag]).toEqual(['node', '-e']);
+  const env: Record<string, string> = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
+  // The stand-in speaks plain HTTP on this machine; the pod's CA file does not exist here.
+  delete env.NODE_EXTRA_CA_CERTS;
+  const child = spawn(process.execPath, ['-e', script], { env: { ...env, KUBERNETES_API: api, SERVICE_ACCOUNT_DIR: serviceAccountDir } });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`the secret generator exited with ${code}: ${output}`);
+  return output;
+}
+
+beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'switchboard-helm-'));
+  serviceAccountDir = join(workDir, 'serviceaccount');
+  mkdirSync(serviceAccountDir);
+  writeFileSync(join(serviceAccountDir, 'token'), `${kubernetes.token}\n`);
+  kubernetesUrl = await kubernetes.start();
   installs.trial = renderChart();
   installs.production = renderChart('-f', PRODUCTION_VALUES);
   installs.secretsInValues = renderChart('-f', valuesFile('secrets-in-values', SECRETS_IN_VALUES));
+  installs.queueScaling = renderChart('-f', PRODUCTION_VALUES, '-f', valuesFile('queue-scaling', QUEUE_SCALING));
+  // As `helm install` would before the trial's pods start.
+  await runSecretGenerator(installs.trial);
 });
 
-afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+afterAll(async () => {
+  await kubernetes.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
 
 describe('the switchboard chart', () => {
   it('passes helm lint --strict with the default and the production values', () => {
@@ -132,11 +223,19 @@ describe('the switchboard chart', () => {
     }
   });
 
-  it('renders only manifests valid against the Kubernetes schemas (and the ServiceMonitor CRD)', () => {
+  it('passes helm lint --strict with ingress, queue scaling (KEDA), existingSecret, the dashboard and the rules on', () => {
+    const result = helm('lint', '--strict', CHART_DIR, '-f', PRODUCTION_VALUES, '-f', valuesFile('queue-scaling-lint', QUEUE_SCALING));
+    expect({ status: result.status, output: result.stdout + result.stderr }).toMatchObject({ status: 0 });
+  });
+
+  it('renders only manifests valid against the Kubernetes schemas (and the prometheus-operator and KEDA CRDs)', () => {
     const all = Object.values(installs).flat();
     expect(schemaProblems(all)).toEqual([]);
     expect(new Set(all.map((m) => m.kind))).toEqual(
-      new Set(['ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Deployment', 'StatefulSet', 'Job', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'ServiceMonitor']),
+      new Set([
+        ...['ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Deployment', 'StatefulSet', 'Job', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy'],
+        ...['Role', 'RoleBinding', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ScaledObject', 'TriggerAuthentication'],
+      ]),
     );
   });
 
@@ -146,7 +245,7 @@ describe('the switchboard chart', () => {
     expect(schemaProblems([service])).toEqual([expect.stringContaining('Service/switchboard: /spec/ports/0/port')]);
   });
 
-  describe.each(['trial', 'production', 'secretsInValues'] as const)('the %s install', (install) => {
+  describe.each(['trial', 'production', 'secretsInValues', 'queueScaling'] as const)('the %s install', (install) => {
     it.each(['api', 'worker'] as const)('probes the %s: startup and liveness on /healthz, readiness on /readyz, on a port it listens on', (component) => {
       const container = firstContainer(deployment(installs[install], component));
       expect(container.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
@@ -160,7 +259,8 @@ describe('the switchboard chart', () => {
     });
 
     it('runs every Switchboard container as uid 10001, read-only, without privileges, with /tmp writable', () => {
-      const workloads = installs[install].filter((m) => ['Deployment', 'Job'].includes(m.kind));
+      // The secret generator (a trial's) has a test of its own: it alone needs a token, and no /tmp.
+      const workloads = installs[install].filter((m) => ['Deployment', 'Job'].includes(m.kind) && m.metadata.name !== 'switchboard-secret-generator');
       expect(workloads.map((m) => m.metadata.name).sort()).toEqual(['switchboard-api', 'switchboard-migrate', 'switchboard-worker']);
       for (const workload of workloads) {
         const spec = podSpec(workload);
@@ -194,14 +294,9 @@ describe('the switchboard chart', () => {
     });
 
     it("starts both commands with a config Switchboard's own loader accepts", () => {
-      const configMap = find(installs[install], 'ConfigMap', 'switchboard');
-      const file = join(workDir, `${install}.toml`);
-      writeFileSync(file, configMap.data['switchboard.toml']);
       for (const component of ['api', 'worker'] as const) {
-        const container = firstContainer(deployment(installs[install], component));
-        expect(container.args).toEqual([component === 'api' ? 'serve' : 'worker']);
-        const env = { ...containerEnv(installs[install], container, EXISTING_SECRET), SWITCHBOARD_CONFIG: file };
-        const { config } = loadConfig(env);
+        expect(firstContainer(deployment(installs[install], component)).args).toEqual([component === 'api' ? 'serve' : 'worker']);
+        const config = loadedConfig(installs[install], component);
         expect(config.server).toMatchObject({ host: '0.0.0.0', port: 8080 });
         expect(config.database.url).toMatch(/^postgresql:\/\//);
         expect(config.redis.url).toMatch(/^rediss?:\/\//);
@@ -218,7 +313,6 @@ describe('the switchboard chart', () => {
 
   describe('the migration Job', () => {
     const job = (install: Manifest[]) => find(install, 'Job', 'switchboard-migrate');
-    const weight = (manifest: Manifest) => Number(annotation(manifest, 'helm.sh/hook-weight') ?? 0);
 
     it('runs `switchboard migrate` before install and upgrade, and is replaced each time and removed once it succeeds', () => {
       const migrate = job(installs.production);
@@ -232,7 +326,9 @@ describe('the switchboard chart', () => {
     it('comes before the Deployments: they and the objects they read are release objects, not hooks', () => {
       for (const install of Object.values(installs)) {
         const hooks = install.filter((m) => annotation(m, 'helm.sh/hook'));
-        expect(hooks.map((m) => `${m.kind}/${m.metadata.name}`)).not.toContainEqual(expect.stringMatching(/^(Deployment|ConfigMap|ServiceAccount)\//));
+        expect(hooks.map((m) => `${m.kind}/${m.metadata.name}`)).not.toContainEqual(expect.stringMatching(/^(Deployment|ConfigMap)\//));
+        // The secret generator's own account is a hook; the one the pods run as is not.
+        expect(hooks.filter((m) => m.kind === 'ServiceAccount').map((m) => m.metadata.name)).not.toContain(podSpec(deployment(install, 'api')).serviceAccountName);
         expect(hooks.filter((m) => m.kind === 'Secret').map((m) => m.metadata.name)).not.toContain('switchboard');
       }
     });
@@ -247,21 +343,37 @@ describe('the switchboard chart', () => {
       expect(secretData(hookSecret)[ref.key]).toBe(SECRETS_IN_VALUES.postgresql.externalUrl);
     });
 
-    it('runs after the install when the chart deploys Postgres (which does not exist before it), still before upgrades', () => {
+    it('runs after the install when the chart deploys Postgres (which does not exist before it), still before upgrades; after the sync under Argo CD', () => {
       const migrate = job(installs.trial);
       expect(annotation(migrate, 'helm.sh/hook')).toBe('post-install,pre-upgrade');
-      expect(envVar(firstContainer(migrate), 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'switchboard', key: 'database-url' });
+      // Argo CD would run pre-upgrade as PreSync on the first sync too, before Postgres exists.
+      expect(annotation(migrate, 'argocd.argoproj.io/hook')).toBe('PostSync');
+      expect(annotation(job(installs.production), 'argocd.argoproj.io/hook')).toBeUndefined();
+      const password = kubernetes.decoded(GENERATED_SECRET)['postgres-password'];
+      expect(containerEnv(installs.trial, firstContainer(migrate)).DATABASE_URL).toBe(`postgresql://switchboard:${password}@switchboard-postgresql:5432/switchboard`);
     });
 
     it('also runs in an init container of every pod when the chart deploys Postgres: the post-install Job waits for ready pods, and none is ready on an unmigrated database', () => {
       for (const name of ['switchboard-api', 'switchboard-worker']) {
-        const [init, ...others] = podSpec(find(installs.trial, 'Deployment', name)).initContainers;
+        const pod = podSpec(find(installs.trial, 'Deployment', name));
+        const [init, ...others] = pod.initContainers;
         expect(others).toEqual([]);
         expect(init.args).toEqual(['migrate']);
-        expect(envVar(init, 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'switchboard', key: 'database-url' });
-        expect(init.securityContext).toEqual(firstContainer(find(installs.trial, 'Deployment', name)).securityContext);
+        expect(containerEnv(installs.trial, init).DATABASE_URL).toBe(containerEnv(installs.trial, pod.containers[0]).DATABASE_URL);
+        expect(init.securityContext).toEqual(pod.containers[0].securityContext);
       }
       expect(podSpec(find(installs.production, 'Deployment', 'switchboard-api')).initContainers).toBeUndefined();
+    });
+
+    it('gives up after its deadline, goes after its time to live, and keeps service mesh proxies out of its pod', () => {
+      for (const name of ['switchboard-migrate', 'switchboard-secret-generator']) {
+        const hook = find(installs.trial, 'Job', name);
+        expect(hook.spec).toMatchObject({ activeDeadlineSeconds: 900, ttlSecondsAfterFinished: 86400 });
+        expect(hook.spec.template.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false', 'linkerd.io/inject': 'disabled' });
+      }
+      const tuned = renderChart('--set', 'migration.activeDeadlineSeconds=120', '--set', 'migration.ttlSecondsAfterFinished=600', '--set', 'migration.podAnnotations=null');
+      expect(job(tuned).spec).toMatchObject({ activeDeadlineSeconds: 120, ttlSecondsAfterFinished: 600 });
+      expect(job(tuned).spec.template.metadata.annotations).toBeUndefined();
     });
 
     it('does not use the ServiceAccount the chart creates, which does not exist yet before an install', () => {
@@ -304,15 +416,16 @@ describe('the switchboard chart', () => {
       ]);
     });
 
-    it('let Prometheus scrape /metrics with a key the API accepts', () => {
+    it('let Prometheus scrape /metrics with a key the API and the workers accept (the workers get no other)', () => {
       for (const install of [installs.production, installs.secretsInValues]) {
         const endpoint = find(install, 'ServiceMonitor').spec.endpoints[0];
         expect(endpoint).toMatchObject({ port: 'http', path: '/metrics' });
         const { name, key } = endpoint.authorization.credentials;
-        const secret = install.find((m) => m.kind === 'Secret' && m.metadata.name === name);
-        const metricsKey = secret ? secretData(secret)[key] : EXISTING_SECRET[key];
-        const env = containerEnv(install, firstContainer(deployment(install, 'api')), EXISTING_SECRET);
-        expect(env.SWITCHBOARD_API_KEYS.split(',')).toContain(`prometheus=${metricsKey}`);
+        const env = containerEnv(install, firstContainer(deployment(install, 'api')));
+        expect(env.SWITCHBOARD_API_KEYS.split(',')).toContain(`prometheus=${secretValue(install, name, key)}`);
+        const workerEndpoint = find(install, 'PodMonitor').spec.podMetricsEndpoints[0];
+        expect(workerEndpoint.authorization).toEqual(endpoint.authorization);
+        expect(loadedConfig(install, 'worker').auth.api_keys).toEqual([{ name: 'prometheus', key: secretValue(install, name, key) }]);
         const service = find(install, 'Service', 'switchboard');
         expect(service.metadata.labels).toMatchObject(find(install, 'ServiceMonitor').spec.selector.matchLabels);
       }
@@ -361,6 +474,38 @@ describe('the switchboard chart', () => {
       [['--set', 'worker.replicas=2'], "additional properties 'replicas' not allowed"],
       [['--set', 'postgresql.auth.password=p@ss/word'], "at '/postgresql/auth/password'"],
       [['--set', 'secrets.apiKeys=ops=too-short'], "at '/secrets/apiKeys'"],
+      [['--set', 'commonLabels.app\\.kubernetes\\.io/name=other'], "invalid propertyName 'app.kubernetes.io/name'"],
+      [['--set', 'commonLabels.team=a team'], "at '/commonLabels/team'"],
+      [['--set', 'revisionHistoryLimit=-1'], "at '/revisionHistoryLimit'"],
+      [['--set', 'api.priorityClassName=1'], "at '/api/priorityClassName'"],
+      [['--set', 'worker.priorityClassName=true'], "at '/worker/priorityClassName'"],
+      [['--set', 'api.extraInitContainers[0].image=busybox'], "at '/api/extraInitContainers/0': missing property 'name'"],
+      [['--set', 'api.extraContainers[0].image=busybox'], "at '/api/extraContainers/0': missing property 'name'"],
+      [['--set', 'worker.extraInitContainers[0].image=busybox'], "at '/worker/extraInitContainers/0': missing property 'name'"],
+      [['--set', 'worker.extraContainers=sidecar'], "at '/worker/extraContainers'"],
+      [['--set', 'worker.keda.enabled=notabool'], "at '/worker/keda/enabled'"],
+      [['--set', 'worker.keda.minReplicas=0'], "at '/worker/keda/minReplicas'"],
+      [['--set', 'worker.keda.maxReplicas=0'], "at '/worker/keda/maxReplicas'"],
+      [['--set', 'worker.keda.targetConcurrencyPercentage=150'], "at '/worker/keda/targetConcurrencyPercentage'"],
+      [['--set', 'worker.keda.waitingTurnsPerReplica=0'], "at '/worker/keda/waitingTurnsPerReplica'"],
+      [['--set', 'worker.keda.pollingInterval=0'], "at '/worker/keda/pollingInterval'"],
+      [['--set', 'worker.keda.redis.address=redis.internal'], "at '/worker/keda/redis/address'"],
+      [['--set', 'worker.keda.redis.enableTLS=yes'], "at '/worker/keda/redis/enableTLS'"],
+      [['--set', 'worker.keda.redis.databaseIndex=-1'], "at '/worker/keda/redis/databaseIndex'"],
+      [['--set', 'worker.keda.redis.passwordKey=redis password'], "at '/worker/keda/redis/passwordKey'"],
+      [['--set', 'worker.keda.redis.usernameKey=redis/user'], "at '/worker/keda/redis/usernameKey'"],
+      [['--set', 'worker.keda.replicas=2'], "additional properties 'replicas' not allowed"],
+      [['--set', 'migration.activeDeadlineSeconds=0'], "at '/migration/activeDeadlineSeconds'"],
+      [['--set', 'migration.ttlSecondsAfterFinished=5'], "at '/migration/ttlSecondsAfterFinished'"],
+      [['--set', 'migration.podAnnotations.sidecar\\.istio\\.io/inject=false'], "at '/migration/podAnnotations/sidecar.istio.io~1inject'"],
+      [['--set', 'ingress.streamingAnnotations=sometimes'], "at '/ingress/streamingAnnotations'"],
+      [['--set', 'networkPolicy.metricsFrom=monitoring'], "at '/networkPolicy/metricsFrom'"],
+      [['--set', 'networkPolicy.redisFrom=keda'], "at '/networkPolicy/redisFrom'"],
+      [['--set', 'grafanaDashboard.enabled=yes'], "at '/grafanaDashboard/enabled'"],
+      [['--set', 'grafanaDashboard.labels.grafana_dashboard=1'], "at '/grafanaDashboard/labels/grafana_dashboard'"],
+      [['--set', 'grafanaDashboard.namespace=Monitoring_NS'], "at '/grafanaDashboard/namespace'"],
+      [['--set', 'prometheusRule.enabled=on'], "at '/prometheusRule/enabled'"],
+      [['--set', 'prometheusRule.labels.release=a b'], "at '/prometheusRule/labels/release'"],
     ])('values.schema.json refuses %j', (args, message) => {
       expect(failedRender(...args)).toContain(message);
     });
@@ -468,6 +613,67 @@ describe('the switchboard chart', () => {
       expect(deployment(installs.trial, 'api').spec.replicas).toBe(1);
     });
 
+    it('the ingress keeps SSE streams unbuffered and open for the common controllers; annotations in values win; streamingAnnotations=false leaves them out', () => {
+      const streaming = {
+        'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
+        'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+        'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600',
+        'nginx.org/proxy-buffering': 'false',
+        'nginx.org/proxy-read-timeout': '3600s',
+        'nginx.org/proxy-send-timeout': '3600s',
+        'haproxy.org/timeout-server': '3600s',
+      };
+      expect(find(installs.production, 'Ingress').metadata.annotations).toEqual(streaming);
+      const mine = { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '86400', 'cert-manager.io/cluster-issuer': 'letsencrypt' };
+      const overridden = renderChart('--set', 'ingress.enabled=true', '--set-json', `ingress.annotations=${JSON.stringify(mine)}`);
+      expect(find(overridden, 'Ingress').metadata.annotations).toEqual({ ...streaming, ...mine });
+      const off = renderChart('--set', 'ingress.enabled=true', '--set', 'ingress.streamingAnnotations=false', '--set-json', `ingress.annotations=${JSON.stringify(mine)}`);
+      expect(find(off, 'Ingress').metadata.annotations).toEqual(mine);
+    });
+
+    it('serviceMonitor also scrapes every worker on its health port, where it serves /metrics, through network policies', () => {
+      for (const install of [installs.production, installs.secretsInValues]) {
+        const monitor = find(install, 'PodMonitor', 'switchboard-worker');
+        const worker = deployment(install, 'worker');
+        expect(monitor.spec.selector.matchLabels).toMatchObject({ 'app.kubernetes.io/component': 'worker' });
+        expect(worker.spec.template.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+        expect(deployment(install, 'api').spec.template.metadata.labels).not.toMatchObject(monitor.spec.selector.matchLabels);
+        const [endpoint, ...others] = monitor.spec.podMetricsEndpoints;
+        expect(others).toEqual([]);
+        expect(endpoint).toMatchObject({ port: 'http', path: '/metrics', interval: '30s' });
+        const port = firstContainer(worker).ports.find((p: any) => p.name === endpoint.port);
+        expect(String(port.containerPort)).toBe(envVar(firstContainer(worker), 'SWITCHBOARD_WORKER_HEALTH_PORT').value);
+        expect(monitor.metadata.labels).toMatchObject(install === installs.production ? { release: 'prometheus' } : {});
+      }
+      expect(find(installs.production, 'NetworkPolicy', 'switchboard-worker').spec.ingress).toEqual([
+        { ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
+      ]);
+      expect(installs.trial.filter((m) => m.kind === 'PodMonitor')).toEqual([]);
+    });
+
+    it('the Grafana dashboard and the alert rules render only when enabled, carrying the files as they are', () => {
+      const dashboardFile = readFileSync(join(CHART_DIR, 'files/grafana-dashboard.json'), 'utf8');
+      const rulesFile = parseYaml(readFileSync(join(CHART_DIR, 'files/prometheus-rules.yaml'), 'utf8'));
+      const dashboard = find(installs.queueScaling, 'ConfigMap', 'switchboard-dashboard');
+      expect(dashboard.metadata).toMatchObject({ namespace: NAMESPACE, labels: { grafana_dashboard: '1' } });
+      expect(dashboard.data['switchboard.json'].trimEnd()).toBe(dashboardFile.trimEnd());
+      expect(JSON.parse(dashboard.data['switchboard.json'])).toEqual(JSON.parse(dashboardFile));
+      expect(find(installs.queueScaling, 'PrometheusRule', 'switchboard').spec).toEqual(rulesFile);
+      expect(rulesFile.groups.length).toBeGreaterThan(0);
+      for (const install of [installs.trial, installs.production]) {
+        expect(install.filter((m) => m.kind === 'PrometheusRule' || m.metadata.name === 'switchboard-dashboard')).toEqual([]);
+      }
+      const elsewhere = renderChart(
+        ...['--set', 'grafanaDashboard.enabled=true', '--set', 'grafanaDashboard.namespace=monitoring', '--set', 'grafanaDashboard.labels.grafana_dashboard=null'],
+        ...['--set', 'grafanaDashboard.labels.dashboards=switchboard', '--set', 'prometheusRule.enabled=true', '--set', 'prometheusRule.labels.release=prometheus'],
+      );
+      const moved = find(elsewhere, 'ConfigMap', 'switchboard-dashboard');
+      expect(moved.metadata.namespace).toBe('monitoring');
+      expect(moved.metadata.labels).toMatchObject({ dashboards: 'switchboard' });
+      expect(moved.metadata.labels?.grafana_dashboard).toBeUndefined();
+      expect(find(elsewhere, 'PrometheusRule', 'switchboard').metadata.labels).toMatchObject({ release: 'prometheus' });
+    });
+
     it('the ingress routes to the Service and sets the public URL', () => {
       const ingress = find(installs.production, 'Ingress');
       expect(ingress.spec.rules[0].http.paths[0].backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
@@ -490,6 +696,229 @@ describe('the switchboard chart', () => {
         ['switchboard-postgresql', 'postgres:15-bookworm', expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } })],
         ['switchboard-redis', 'redis:7-bookworm', expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } })],
       ]);
+    });
+  });
+
+  describe('secrets without lookup', () => {
+    it('no template calls lookup, and two renders give the same bytes: nothing random for Argo CD to see drift in', () => {
+      const templates = join(CHART_DIR, 'templates');
+      for (const file of readdirSync(templates)) {
+        const code = readFileSync(join(templates, file), 'utf8').replace(/\{\{-?\s*\/\*[\s\S]*?\*\/\s*-?\}\}/g, '');
+        expect({ file, lookups: code.match(/\blookup\b/g) ?? [] }).toEqual({ file, lookups: [] });
+      }
+      const render = () => helm('template', 'switchboard', CHART_DIR, '--namespace', NAMESPACE, '--set', 'serviceMonitor.enabled=true').stdout;
+      expect(render()).toBe(render());
+    });
+
+    it('with existingSecret, no rendered Secret holds API keys and none is generated', () => {
+      const withTrialStores = renderChart('--set', 'secrets.existingSecret=switchboard-secrets');
+      for (const install of [installs.production, installs.queueScaling, withTrialStores]) {
+        expect(install.filter((m) => m.kind === 'Secret' && 'api-keys' in (m.data ?? {}))).toEqual([]);
+        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: any) => e.valueFrom?.secretKeyRef.key === 'api-keys');
+        expect(apiKeys.map((e: any) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets']);
+      }
+      // External stores too: nothing to generate, no Secret at all.
+      for (const install of [installs.production, installs.queueScaling]) {
+        expect(install.filter((m) => m.kind === 'Secret' || m.metadata.name === 'switchboard-secret-generator')).toEqual([]);
+      }
+      // The trial's stores still get their passwords generated.
+      const generator = find(withTrialStores, 'Job', 'switchboard-secret-generator');
+      expect(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).toEqual({ 'postgres-password': '', 'redis-password': '' });
+    });
+
+    it('are generated by a hook before the migration and the pods, whose Role may read and change no Secret but its own', () => {
+      const [account, role, binding, generator] = ['ServiceAccount', 'Role', 'RoleBinding', 'Job'].map((kind) => find(installs.trial, kind, 'switchboard-secret-generator'));
+      for (const hook of [account, role, binding, generator]) {
+        expect(annotation(hook, 'helm.sh/hook')).toBe('pre-install,pre-upgrade');
+        expect(annotation(hook, 'helm.sh/hook-delete-policy')).toBe('before-hook-creation,hook-succeeded');
+      }
+      expect(Math.max(weight(account), weight(role), weight(binding))).toBeLessThan(weight(generator));
+      expect(weight(generator)).toBeLessThan(weight(find(installs.trial, 'Job', 'switchboard-migrate')));
+      expect(role.rules).toEqual([
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [GENERATED_SECRET], verbs: ['get', 'patch'] },
+      ]);
+      expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name });
+      expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: account.metadata.name, namespace: NAMESPACE }]);
+      const pod = podSpec(generator);
+      expect(pod).toMatchObject({ serviceAccountName: account.metadata.name, automountServiceAccountToken: true, securityContext: podSpec(deployment(installs.trial, 'api')).securityContext });
+      const api = firstContainer(deployment(installs.trial, 'api'));
+      expect(firstContainer(generator)).toMatchObject({ image: api.image, securityContext: api.securityContext });
+      // What the trial's pods read from the generated Secret is what the generator makes.
+      const read = installs.trial
+        .filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet' || m.kind === 'Job')
+        .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
+        .flatMap((c: any) => c.env ?? [])
+        .filter((e: any) => e.valueFrom?.secretKeyRef.name === GENERATED_SECRET)
+        .map((e: any) => e.valueFrom.secretKeyRef.key);
+      expect([...new Set(read)].sort()).toEqual(Object.keys(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).sort());
+    });
+
+    it('the generator makes each missing value once, later adds only the keys it lacks, and never changes one', async () => {
+      // Made in beforeAll by the trial's generator, as `helm install` would.
+      const first = kubernetes.decoded(GENERATED_SECRET);
+      expect(Object.keys(first).sort()).toEqual(['api-keys', 'postgres-password', 'redis-password']);
+      expect(first['api-keys']).toMatch(/^admin=[0-9a-f]{64}$/);
+      expect(first['postgres-password']).toMatch(/^[0-9a-f]{64}$/);
+      expect(first['redis-password']).not.toBe(first['postgres-password']);
+      // No app.kubernetes.io/instance: Argo CD, tracking by that label, would prune it as its own.
+      expect(kubernetes.secrets.get(GENERATED_SECRET)!.metadata.labels).toEqual({ 'app.kubernetes.io/name': 'switchboard', 'app.kubernetes.io/component': 'generated-secrets' });
+      // An upgrade, or an Argo CD sync, runs it again: nothing changes.
+      expect(await runSecretGenerator(installs.trial)).toContain('holds every key already');
+      expect(kubernetes.decoded(GENERATED_SECRET)).toEqual(first);
+      // A value wanted later (Prometheus's key) is added alone, and the API takes it.
+      const withMonitor = renderChart('--set', 'serviceMonitor.enabled=true');
+      expect(await runSecretGenerator(withMonitor)).toContain('generated metrics-api-key');
+      const after = kubernetes.decoded(GENERATED_SECRET);
+      expect(after).toEqual({ ...first, 'metrics-api-key': expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(containerEnv(withMonitor, firstContainer(deployment(withMonitor, 'api'))).SWITCHBOARD_API_KEYS).toBe(`${after['api-keys']},prometheus=${after['metrics-api-key']}`);
+      expect(kubernetes.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    });
+
+    it('the generator fails, saying why, when the API refuses it', async () => {
+      const refused = new FakeKubernetesApi(NAMESPACE, 'another-token');
+      const url = await refused.start();
+      try {
+        await expect(runSecretGenerator(installs.trial, url)).rejects.toThrow(/switchboard-generated: GET .* HTTP 401 Unauthorized/);
+      } finally {
+        await refused.stop();
+      }
+    });
+  });
+
+  describe('queue-depth scaling (worker.keda)', () => {
+    it('scales the worker Deployment on the BullMQ lists of the agent-turns queue the workers use, in the Redis they use', async () => {
+      const inChartRedis = renderChart('--set', 'worker.keda.enabled=true', '--set', 'config.redis.key_prefix=team-a:', '--set', 'config.queue.concurrency=20');
+      const externalRedis = renderChart(
+        ...['--set', 'worker.keda.enabled=true', '--set', 'postgresql.deploy=false', '--set', 'postgresql.externalUrl=postgresql://u:p@db.internal:5432/x'],
+        ...['--set', 'redis.deploy=false', '--set', 'redis.externalUrl=rediss://queue:s3cret@redis.internal:6390/3'],
+      );
+      for (const install of [installs.queueScaling, inChartRedis, externalRedis]) {
+        const worker = deployment(install, 'worker');
+        const scaled = find(install, 'ScaledObject', worker.metadata.name);
+        expect(scaled.apiVersion).toBe('keda.sh/v1alpha1');
+        expect(scaled.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: worker.metadata.name });
+        expect(scaled.spec).toMatchObject({ minReplicaCount: 1, maxReplicaCount: 10 });
+        // KEDA's HPA sets the count; no other HPA competes.
+        expect(worker.spec.replicas).toBeUndefined();
+        expect(install.filter((m) => m.kind === 'HorizontalPodAutoscaler' && m.spec.scaleTargetRef.name === worker.metadata.name)).toEqual([]);
+
+        const { config, connection, listKey } = await workerQueue(install);
+        const triggers = scaled.spec.triggers;
+        expect(triggers.map((t: any) => [t.type, t.metadata.listName, t.metadata.listLength])).toEqual([
+          ['redis', listKey('active'), String(Math.max(1, Math.floor((config.queue.concurrency * 75) / 100)))],
+          ['redis', listKey('wait'), '10'],
+        ]);
+        // KEDA's operator runs in another namespace: a Service's name alone would not resolve there.
+        const host = connection.host!.includes('.') ? connection.host : `${connection.host}.${NAMESPACE}.svc`;
+        const auth = find(install, 'TriggerAuthentication', triggers[0].authenticationRef.name);
+        const credential = (parameter: string) => {
+          const ref = auth.spec.secretTargetRef.find((r: any) => r.parameter === parameter);
+          return ref && secretValue(install, ref.name, ref.key);
+        };
+        for (const trigger of triggers) {
+          expect(trigger.metadata).toMatchObject({ address: `${host}:${connection.port}`, enableTLS: String(connection.tls !== undefined), databaseIndex: String(connection.db ?? 0) });
+          expect(trigger.authenticationRef).toEqual({ name: auth.metadata.name });
+        }
+        expect(credential('password')).toBe(connection.password);
+        expect(credential('username')).toBe(connection.username);
+      }
+      expect((await workerQueue(inChartRedis)).listKey('wait')).toMatch(/^team-a:/);
+    });
+
+    it('refuses what it cannot do, saying what to set', () => {
+      const keda = ['--set', 'worker.keda.enabled=true'];
+      expect(failedRender(...keda, '--set', 'worker.autoscaling.enabled=true')).toContain('worker.keda.enabled and worker.autoscaling.enabled: both would scale the workers');
+      expect(failedRender(...keda, '--set', 'worker.enabled=false')).toContain('worker.keda.enabled: needs worker.enabled');
+      expect(failedRender(...keda, '--set', 'worker.keda.minReplicas=5', '--set', 'worker.keda.maxReplicas=2')).toContain('worker.keda: minReplicas (5) is above maxReplicas (2)');
+      expect(failedRender('-f', PRODUCTION_VALUES, '--set', 'worker.autoscaling.enabled=false', ...keda)).toContain('worker.keda.redis.address: KEDA reads the queue from Redis, whose URL is in switchboard-secrets');
+      expect(failedRender(...keda, '--set', 'worker.keda.redis.address=redis.internal:6379')).toContain('worker.keda.redis.address: only with secrets.existingSecret and redis.deploy=false');
+      expect(failedRender(...keda, '--set', 'redis.deploy=false', '--set', 'redis.externalUrl=redis://:p%40ss@redis.internal:6379')).toContain('cannot decode the %-escapes');
+      expect(failedRender(...keda, '--set', 'networkPolicy.enabled=true')).toContain("networkPolicy.redisFrom: KEDA's operator reads the queue from the in-chart Redis");
+      expect(failedRender(...keda, '--set', 'extraEnv[0].name=SWITCHBOARD_REDIS_PREFIX', '--set', 'extraEnv[0].value=x:')).toContain(
+        'SWITCHBOARD_REDIS_PREFIX: with worker.keda.enabled set config.redis.key_prefix instead',
+      );
+    });
+
+    it("admits KEDA's operator to the in-chart Redis behind network policies", () => {
+      const keda = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'keda' } } };
+      const withPolicies = renderChart('--set', 'worker.keda.enabled=true', '--set', 'networkPolicy.enabled=true', '--set-json', `networkPolicy.redisFrom=${JSON.stringify([keda])}`);
+      expect(find(withPolicies, 'NetworkPolicy', 'switchboard-redis').spec.ingress[0].from).toEqual([expect.objectContaining({ podSelector: expect.anything() }), keda]);
+      expect(find(withPolicies, 'NetworkPolicy', 'switchboard-postgresql').spec.ingress[0].from).toHaveLength(1);
+    });
+  });
+
+  describe('operating the chart', () => {
+    it('runs the image `npm run image` tags by default (switchboard:<version>, pulled if not present), or the one given', () => {
+      const appVersion = parseYaml(readFileSync(join(CHART_DIR, 'Chart.yaml'), 'utf8')).appVersion;
+      expect(appVersion).toBe(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version);
+      const images = (install: Manifest[]) =>
+        install
+          .filter((m) => ['Deployment', 'Job'].includes(m.kind))
+          .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
+          .map((c: any) => [c.image, c.imagePullPolicy]);
+      expect(new Set(images(installs.trial).map(String))).toEqual(new Set([String([`switchboard:${appVersion}`, 'IfNotPresent'])]));
+      const pushed = renderChart('--set', 'image.repository=registry.example.com/team/switchboard', '--set', 'image.tag=0.2.0');
+      expect(new Set(images(pushed).map(String))).toEqual(new Set([String(['registry.example.com/team/switchboard:0.2.0', 'IfNotPresent'])]));
+    });
+
+    it('puts commonLabels on every object and every pod, and in no selector', () => {
+      const commonLabels = { team: 'agents', 'example.com/cost-centre': 'c-42' };
+      const everything = {
+        commonLabels,
+        ingress: { enabled: true },
+        serviceMonitor: { enabled: true },
+        networkPolicy: { enabled: true, redisFrom: [{ namespaceSelector: {} }] },
+        api: { autoscaling: { enabled: true } },
+        worker: { keda: { enabled: true } },
+        grafanaDashboard: { enabled: true },
+        prometheusRule: { enabled: true },
+      };
+      const rendered = [
+        ...renderChart('-f', valuesFile('labels-trial', everything)),
+        ...renderChart('-f', valuesFile('labels-values', { ...SECRETS_IN_VALUES, commonLabels, worker: { autoscaling: { enabled: true } } })),
+      ];
+      expect(new Set(rendered.map((m) => m.kind))).toEqual(new Set(Object.values(installs).flat().map((m) => m.kind)));
+      for (const manifest of rendered) {
+        expect({ object: `${manifest.kind}/${manifest.metadata.name}`, labels: manifest.metadata.labels }).toEqual({ object: expect.any(String), labels: expect.objectContaining(commonLabels) });
+        const template = manifest.spec?.template;
+        if (template) expect({ pod: manifest.metadata.name, labels: template.metadata.labels }).toEqual({ pod: expect.any(String), labels: expect.objectContaining(commonLabels) });
+        const selector = manifest.spec?.selector?.matchLabels ?? (manifest.kind === 'Service' ? manifest.spec.selector : undefined);
+        if (selector) expect(Object.keys(selector)).not.toContain('team');
+      }
+      const generator = rendered.find((m) => m.kind === 'Job' && m.metadata.name === 'switchboard-secret-generator')!;
+      expect(JSON.parse(envVar(firstContainer(generator), 'LABELS').value)).toMatchObject(commonLabels);
+    });
+
+    it('sets priorityClassName, revisionHistoryLimit and extra containers where they are given, and nothing where not', () => {
+      const init = { name: 'wait-for-vault', image: 'example.com/vault-wait:1' };
+      const sidecar = { name: 'proxy', image: 'example.com/proxy:1' };
+      const given = renderChart(
+        '-f',
+        valuesFile('pod-extras', {
+          revisionHistoryLimit: 3,
+          api: { priorityClassName: 'switchboard-critical', extraInitContainers: [init], extraContainers: [sidecar] },
+          worker: { priorityClassName: 'switchboard-batch', extraContainers: [{ ...sidecar, name: 'worker-proxy' }] },
+        }),
+      );
+      const [api, worker] = [podSpec(deployment(given, 'api')), podSpec(deployment(given, 'worker'))];
+      expect([api.priorityClassName, worker.priorityClassName]).toEqual(['switchboard-critical', 'switchboard-batch']);
+      // The hook Jobs run where and as the API does.
+      expect(podSpec(find(given, 'Job', 'switchboard-migrate')).priorityClassName).toBe('switchboard-critical');
+      expect(podSpec(find(given, 'Job', 'switchboard-secret-generator')).priorityClassName).toBe('switchboard-critical');
+      expect(api.initContainers.map((c: any) => c.name)).toEqual(['migrate', 'wait-for-vault']);
+      expect(api.initContainers[1]).toEqual(init);
+      expect(worker.initContainers.map((c: any) => c.name)).toEqual(['migrate']);
+      expect(api.containers.map((c: any) => c.name)).toEqual(['api', 'proxy']);
+      expect(api.containers[1]).toEqual(sidecar);
+      expect(worker.containers.map((c: any) => c.name)).toEqual(['worker', 'worker-proxy']);
+      for (const workload of given.filter((m) => ['Deployment', 'StatefulSet'].includes(m.kind))) expect(workload.spec.revisionHistoryLimit).toBe(3);
+      // Without the chart's migration init container, the given one stands alone.
+      const initOnly = renderChart('-f', PRODUCTION_VALUES, '--set-json', `worker.extraInitContainers=${JSON.stringify([init])}`);
+      expect(podSpec(deployment(initOnly, 'worker')).initContainers).toEqual([init]);
+      expect(podSpec(deployment(initOnly, 'api')).initContainers).toBeUndefined();
+      const plain = podSpec(deployment(installs.trial, 'api'));
+      expect([plain.priorityClassName, plain.containers.length, deployment(installs.trial, 'api').spec.revisionHistoryLimit]).toEqual([undefined, 1, 10]);
     });
   });
 });

@@ -29,17 +29,34 @@ app.kubernetes.io/name: {{ include "switchboard.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
+{{/* Every object's labels: the chart's own and commonLabels (whose keys values.schema.json keeps apart from these). */}}
 {{- define "switchboard.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{ include "switchboard.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Rendered labels and more from values in one map (a key in both once, the chart's value). Call: (list $labels $more) */}}
+{{- define "switchboard.labels.with" -}}
+{{- merge (index . 0 | fromYaml) (index . 1 | default dict) | toYaml }}
 {{- end }}
 
 {{/* Call: (list $ "api") */}}
 {{- define "switchboard.componentSelectorLabels" -}}
 {{ include "switchboard.selectorLabels" (index . 0) }}
 app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{/* A pod template's labels: its selector labels and commonLabels. Call: (list $ "api") */}}
+{{- define "switchboard.podLabels" -}}
+{{ include "switchboard.componentSelectorLabels" . }}
+{{- with (index . 0).Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{/* Call: (list $ "api") */}}
@@ -67,64 +84,6 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- else if and .Values.ingress.enabled .Values.ingress.hosts }}
 {{- printf "%s://%s" (ternary "https" "http" (gt (len .Values.ingress.tls) 0)) (first .Values.ingress.hosts).host }}
 {{- end }}
-{{- end }}
-
-{{/*
-Secrets. The app's own values (api-keys, the external URLs, extra env) live in
-secrets.existingSecret or, without it, in the chart's Secret; the in-chart stores' credentials and
-URLs always live in the chart's Secret.
-*/}}
-{{- define "switchboard.appSecretName" -}}
-{{- .Values.secrets.existingSecret | default (include "switchboard.fullname" .) }}
-{{- end }}
-
-{{- define "switchboard.createsSecret" -}}
-{{- if or (not .Values.secrets.existingSecret) .Values.postgresql.deploy .Values.redis.deploy }}true{{ end }}
-{{- end }}
-
-{{- define "switchboard.databaseUrlSecretName" -}}
-{{- if .Values.postgresql.deploy }}{{ include "switchboard.fullname" . }}{{ else }}{{ include "switchboard.appSecretName" . }}{{ end }}
-{{- end }}
-
-{{- define "switchboard.redisUrlSecretName" -}}
-{{- if .Values.redis.deploy }}{{ include "switchboard.fullname" . }}{{ else }}{{ include "switchboard.appSecretName" . }}{{ end }}
-{{- end }}
-
-{{/*
-The Secret the migration Job reads DATABASE_URL from. Before an install the chart's Secret does not
-exist yet, so with an external URL in values the Job gets a hook Secret of its own
-(migration-secret.yaml); with postgresql.deploy the Job runs after the install.
-*/}}
-{{- define "switchboard.migrationSecretName" -}}
-{{- if or .Values.postgresql.deploy .Values.secrets.existingSecret }}
-{{- include "switchboard.databaseUrlSecretName" . }}
-{{- else }}
-{{- include "switchboard.componentName" (list . "migrate") }}
-{{- end }}
-{{- end }}
-
-{{/*
-A secret value: the one in values, else the one the release's Secret already holds (so generated
-values survive upgrades), else `prefix` + 32 random characters. `helm template` cannot look the
-Secret up, so there a generated value changes on every render.
-Call: (dict "value" .Values.x "previous" $data "key" "api-keys" "prefix" "admin=")
-*/}}
-{{- define "switchboard.keptSecret" -}}
-{{- if .value }}
-{{- .value }}
-{{- else if hasKey .previous .key }}
-{{- index .previous .key | b64dec }}
-{{- else }}
-{{- printf "%s%s" (.prefix | default "") (randAlphaNum 32) }}
-{{- end }}
-{{- end }}
-
-{{/*
-Rolls the pods when a secret value in values changes (generated values never change; a change
-inside secrets.existingSecret needs `kubectl rollout restart`).
-*/}}
-{{- define "switchboard.secretChecksum" -}}
-{{- list .Values.secrets .Values.postgresql.externalUrl .Values.postgresql.auth .Values.redis.externalUrl .Values.redis.auth .Values.serviceMonitor.enabled | toJson | sha256sum }}
 {{- end }}
 
 {{/*

@@ -11,7 +11,7 @@ Call: (list $ "api") or (list $ "worker")
 {{- $preStopSleep := ternary $values.preStopSleepSeconds 0 $isApi }}
 metadata:
   labels:
-    {{- include "switchboard.componentSelectorLabels" (list $root $component) | nindent 4 }}
+    {{- include "switchboard.podLabels" (list $root $component) | nindent 4 }}
     {{- with $values.podLabels }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
@@ -24,6 +24,9 @@ metadata:
 spec:
   serviceAccountName: {{ include "switchboard.serviceAccountName" $root }}
   automountServiceAccountToken: false
+  {{- with $values.priorityClassName }}
+  priorityClassName: {{ . }}
+  {{- end }}
   {{- /* No *_SERVICE_HOST / *_PORT variables: a Service named like a Switchboard variable must not set it. */}}
   enableServiceLinks: false
   {{- with $root.Values.imagePullSecrets }}
@@ -33,15 +36,20 @@ spec:
   securityContext:
     {{- toYaml $root.Values.podSecurityContext | nindent 4 }}
   terminationGracePeriodSeconds: {{ include "switchboard.terminationGracePeriodSeconds" (list $root $preStopSleep) }}
-  {{- if $root.Values.postgresql.deploy }}
-  {{- /*
-  The chart's own Postgres exists only after the install, and its post-install migration Job runs
-  only once the pods are ready (helm --wait), which they are not on an unmigrated database: `serve`
-  and `worker` refuse it, `/readyz` reports it. So each pod migrates first, retried until Postgres
-  answers; running it again does nothing, and Prisma's advisory lock keeps two from migrating at once.
-  */}}
+  {{- if or $root.Values.postgresql.deploy $values.extraInitContainers }}
   initContainers:
+    {{- /*
+    The chart's own Postgres exists only after the install, and its post-install migration Job runs
+    only once the pods are ready (helm --wait), which they are not on an unmigrated database: `serve`
+    and `worker` refuse it, `/readyz` reports it. So each pod migrates first, retried until Postgres
+    answers; running it again does nothing, and Prisma's advisory lock keeps two from migrating at once.
+    */}}
+    {{- if $root.Values.postgresql.deploy }}
     {{- include "switchboard.migrateContainer" $root | nindent 4 }}
+    {{- end }}
+    {{- with $values.extraInitContainers }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
   {{- end }}
   containers:
     - name: {{ $component }}
@@ -66,40 +74,25 @@ spec:
         # Stdio MCP servers (npx ...) need a writable home; the root filesystem is read-only.
         - name: HOME
           value: /tmp
-        - name: DATABASE_URL
-          valueFrom:
-            secretKeyRef:
-              name: {{ include "switchboard.databaseUrlSecretName" $root }}
-              key: database-url
-        - name: REDIS_URL
-          valueFrom:
-            secretKeyRef:
-              name: {{ include "switchboard.redisUrlSecretName" $root }}
-              key: redis-url
+        {{- include "switchboard.databaseUrlEnv" (list $root "") | nindent 8 }}
+        {{- include "switchboard.redisUrlEnv" $root | nindent 8 }}
         {{- if $isApi }}
         - name: SWITCHBOARD_WORKER_IN_API
           value: {{ (not $root.Values.worker.enabled) | quote }}
         {{- if $root.Values.serviceMonitor.enabled }}
-        - name: SWITCHBOARD_CONFIGURED_API_KEYS
-          valueFrom:
-            secretKeyRef:
-              name: {{ include "switchboard.appSecretName" $root }}
-              key: api-keys
-        - name: SWITCHBOARD_METRICS_API_KEY
-          valueFrom:
-            secretKeyRef:
-              name: {{ include "switchboard.appSecretName" $root }}
-              key: metrics-api-key
+        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_CONFIGURED_API_KEYS" "api-keys") | nindent 8 }}
+        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_METRICS_API_KEY" "metrics-api-key") | nindent 8 }}
         # Prometheus's own key beside the configured ones (Kubernetes expands $(VAR) at container start).
         - name: SWITCHBOARD_API_KEYS
           value: "$(SWITCHBOARD_CONFIGURED_API_KEYS),prometheus=$(SWITCHBOARD_METRICS_API_KEY)"
         {{- else }}
-        - name: SWITCHBOARD_API_KEYS
-          valueFrom:
-            secretKeyRef:
-              name: {{ include "switchboard.appSecretName" $root }}
-              key: api-keys
+        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_API_KEYS" "api-keys") | nindent 8 }}
         {{- end }}
+        {{- else if $root.Values.serviceMonitor.enabled }}
+        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_METRICS_API_KEY" "metrics-api-key") | nindent 8 }}
+        # A worker serves no API, so it gets Prometheus's key alone: its /metrics asks for a key as the API's does.
+        - name: SWITCHBOARD_API_KEYS
+          value: "prometheus=$(SWITCHBOARD_METRICS_API_KEY)"
         {{- end }}
         {{- with include "switchboard.publicUrl" $root }}
         - name: SWITCHBOARD_PUBLIC_URL
@@ -107,11 +100,7 @@ spec:
         {{- end }}
         {{- $secretEnv := ternary $root.Values.secrets.existingSecretEnv (keys $root.Values.secrets.env | sortAlpha) (ne $root.Values.secrets.existingSecret "") }}
         {{- range $secretEnv }}
-        - name: {{ . }}
-          valueFrom:
-            secretKeyRef:
-              name: {{ include "switchboard.appSecretName" $root }}
-              key: {{ . }}
+        {{- include "switchboard.secretEnv" (list $root . .) | nindent 8 }}
         {{- end }}
         {{- with $root.Values.extraEnv }}
         {{- toYaml . | nindent 8 }}
@@ -150,6 +139,9 @@ spec:
         {{- with $root.Values.extraVolumeMounts }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
+    {{- with $values.extraContainers }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
   volumes:
     - name: config
       configMap:
@@ -188,11 +180,7 @@ pods' init container. It reads only DATABASE_URL (no config file: the migration 
   imagePullPolicy: {{ .Values.image.pullPolicy }}
   args: ["migrate"]
   env:
-    - name: DATABASE_URL
-      valueFrom:
-        secretKeyRef:
-          name: {{ include "switchboard.migrationSecretName" . }}
-          key: database-url
+    {{- include "switchboard.databaseUrlEnv" (list . (include "switchboard.migrationSecretName" .)) | nindent 4 }}
   resources:
     {{- toYaml .Values.migration.resources | nindent 4 }}
   securityContext:
@@ -200,4 +188,31 @@ pods' init container. It reads only DATABASE_URL (no config file: the migration 
   volumeMounts:
     - name: tmp
       mountPath: /tmp
+{{- end }}
+
+{{/* What the hook Jobs (migration, secret generator) share: a deadline, and a time to live once finished. */}}
+{{- define "switchboard.hookJobSpec" -}}
+activeDeadlineSeconds: {{ .Values.migration.activeDeadlineSeconds }}
+ttlSecondsAfterFinished: {{ .Values.migration.ttlSecondsAfterFinished }}
+{{- end }}
+
+{{/* The hook Jobs' pods: the security context, pull secrets and the API's placement. */}}
+{{- define "switchboard.hookPodPlacement" -}}
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+{{- with .Values.api.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- with .Values.api.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.api.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end }}

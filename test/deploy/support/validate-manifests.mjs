@@ -1,10 +1,10 @@
 // Validates Kubernetes manifests against the OpenAPI schemas compiled into `kubernetes-models` (and
-// the prometheus-operator CRDs' in `@kubernetes-models/prometheus-operator`). Reads a JSON array of
-// manifests on stdin, prints a JSON array of problems ("Kind/name: /path message"), empty when all
-// pass. A separate process because these packages are ESM only, which Jest's CommonJS runtime
-// cannot load; kubernetes-models.ts runs it.
+// the CRDs' of prometheus-operator and KEDA in `@kubernetes-models/prometheus-operator` and
+// `@kubernetes-models/keda`). Reads a JSON array of manifests on stdin, prints a JSON array of
+// problems ("Kind/name: /path message"), empty when all pass. A separate process because these
+// packages are ESM only, which Jest's CommonJS runtime cannot load; kubernetes-models.ts runs it.
 // The upstream schemas do not forbid unknown fields, so a misspelled field is not caught here.
-const MODEL_PACKAGES = ['kubernetes-models', '@kubernetes-models/prometheus-operator'];
+const MODEL_PACKAGES = ['kubernetes-models', '@kubernetes-models/prometheus-operator', '@kubernetes-models/keda'];
 
 async function modelClass(apiVersion, kind) {
   for (const pkg of MODEL_PACKAGES) {
