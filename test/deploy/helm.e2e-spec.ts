@@ -888,6 +888,10 @@ describe('the switchboard chart', () => {
       }
       const generator = rendered.find((m) => m.kind === 'Job' && m.metadata.name === 'switchboard-secret-generator')!;
       expect(JSON.parse(envVar(firstContainer(generator), 'LABELS').value)).toMatchObject(commonLabels);
+      // A pod's own labels are more specific, and win (once, not as a duplicate key).
+      const own = renderChart('--set', 'commonLabels.team=agents', '--set', 'api.podLabels.team=api-team');
+      expect(deployment(own, 'api').spec.template.metadata.labels.team).toBe('api-team');
+      expect(deployment(own, 'worker').spec.template.metadata.labels.team).toBe('agents');
     });
 
     it('sets priorityClassName, revisionHistoryLimit and extra containers where they are given, and nothing where not', () => {

@@ -51,12 +51,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
-{{/* A pod template's labels: its selector labels and commonLabels. Call: (list $ "api") */}}
+{{/*
+A pod template's labels: its selector labels, then the pod's own labels from values, then
+commonLabels (a key in several once, the first one's value). Call: (list $ "api" [podLabels])
+*/}}
 {{- define "switchboard.podLabels" -}}
-{{ include "switchboard.componentSelectorLabels" . }}
-{{- with (index . 0).Values.commonLabels }}
-{{ toYaml . }}
-{{- end }}
+{{- $own := dict }}
+{{- if eq (len .) 3 }}{{ $own = index . 2 | default dict }}{{ end }}
+{{- merge (include "switchboard.componentSelectorLabels" . | fromYaml) $own ((index . 0).Values.commonLabels | default dict) | toYaml }}
 {{- end }}
 
 {{/* Call: (list $ "api") */}}

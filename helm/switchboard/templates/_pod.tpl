@@ -11,10 +11,7 @@ Call: (list $ "api") or (list $ "worker")
 {{- $preStopSleep := ternary $values.preStopSleepSeconds 0 $isApi }}
 metadata:
   labels:
-    {{- include "switchboard.podLabels" (list $root $component) | nindent 4 }}
-    {{- with $values.podLabels }}
-    {{- toYaml . | nindent 4 }}
-    {{- end }}
+    {{- include "switchboard.podLabels" (list $root $component $values.podLabels) | nindent 4 }}
   annotations:
     checksum/config: {{ include "switchboard.configToml" $root | sha256sum }}
     checksum/secret: {{ include "switchboard.secretChecksum" $root }}
