@@ -18,7 +18,7 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['-v'])).toEqual(parseCommandLine(['--version']));
   });
 
-  it.each([[['serve', '--help']], [['worker', '-h']], [['help', 'mcp']], [['--help', 'migrate']]])('prints a command\'s help for %j instead of running it', (args) => {
+  it.each([[['serve', '--help']], [['worker', '-h']], [['help', 'mcp']], [['--help', 'migrate']], [['check', '--help']]])('prints a command\'s help for %j instead of running it', (args) => {
     const invocation = parseCommandLine(args);
     expect(invocation.kind).toBe('print');
     expect(invocation.kind === 'print' && invocation.text).toMatch(new RegExp(`^Usage: switchboard ${args.find((arg) => !arg.startsWith('-') && arg !== 'help')}[\\n ]`));

@@ -1,7 +1,7 @@
 /** What `switchboard <args>` asks for, and the help texts; settings themselves come from the config file and environment. */
 import { SWITCHBOARD_VERSION } from '../version';
 
-export const COMMANDS = ['serve', 'worker', 'mcp', 'migrate'] as const;
+export const COMMANDS = ['serve', 'worker', 'mcp', 'migrate', 'check'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export type Invocation =
@@ -22,6 +22,7 @@ Commands:
   mcp      Serve MCP over stdio: relays to the Switchboard at SWITCHBOARD_URL (with
            SWITCHBOARD_API_KEY), or runs the agents in this process when it is unset.
   migrate  Apply the database migrations (DATABASE_URL) and exit; safe to run again.
+  check    Validate the configuration (file and environment) and exit; starts nothing.
 
 ${SETTINGS}`;
 
@@ -52,13 +53,19 @@ When stdin ends, every request already sent is answered before exiting.`,
 Applies prisma/migrations to the database at DATABASE_URL (database.url) and exits; run again,
 it does nothing. Kept in Prisma's own bookkeeping (_prisma_migrations), so \`prisma migrate
 deploy\` and \`prisma migrate status\` agree with it.`,
+  check: `Usage: switchboard check
+
+Loads the configuration as serve and worker would (the file, then the environment) and exits: 0
+with a one-line summary when it is valid, 78 naming every bad key when it is not. It connects to
+nothing, so it can run before the stores exist (docker-compose.yml runs it before Postgres starts,
+so that a placeholder password never initializes a database).`,
 };
 
 /** `switchboard mcp --embedded-fallback`: run the agents in this process when SWITCHBOARD_URL does not answer. */
 export const EMBEDDED_FALLBACK_FLAG = '--embedded-fallback';
 
 /** The options each command takes; the rest of its settings come from the config file and the environment. */
-const COMMAND_FLAGS: Record<Command, readonly string[]> = { serve: [], worker: [], mcp: [EMBEDDED_FALLBACK_FLAG], migrate: [] };
+const COMMAND_FLAGS: Record<Command, readonly string[]> = { serve: [], worker: [], mcp: [EMBEDDED_FALLBACK_FLAG], migrate: [], check: [] };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 const VERSION_FLAGS = new Set(['--version', '-v']);

@@ -42,7 +42,21 @@ async function main(args: string[]): Promise<void> {
       return serve(loadConfig());
     case 'worker':
       return work(loadConfig());
+    case 'check':
+      return check(loadConfig());
   }
+}
+
+function check({ config, file }: LoadedConfig): void {
+  const mode = storageMode(config);
+  const summary = [
+    `tasks in ${mode.tasks}`,
+    `${config.agents.length} agent(s)`,
+    `${config.mcp_servers.length} MCP server(s)`,
+    `${config.a2a.external_agents.length} external agent(s)`,
+    `${config.auth.api_keys.length} API key(s)`,
+  ];
+  process.stdout.write(`The configuration is valid (${file ?? 'no file: defaults and environment'}): ${summary.join(', ')}.\n`);
 }
 
 async function serve({ config, file }: LoadedConfig): Promise<void> {

@@ -117,6 +117,15 @@ describe('switchboard command', () => {
     expect(serve.stdout()).toBe('');
   });
 
+  it('check validates the configuration without connecting to the stores: a summary and 0, or 78 naming each bad key', async () => {
+    const valid = run(['check'], { SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01', DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
+    expect(await valid.exit).toBe(0);
+    expect(valid.stdout()).toBe('The configuration is valid (no file: defaults and environment): tasks in postgres, 0 agent(s), 0 MCP server(s), 0 external agent(s), 1 API key(s).\n');
+    const placeholder = run(['check'], { SWITCHBOARD_API_KEYS: 'admin=replace-with-a-long-random-key' });
+    expect(await placeholder.exit).toBe(78);
+    expect(placeholder.stderr()).toMatch(/auth\.api_keys\[0\]\.key \(from SWITCHBOARD_API_KEYS\): the key is a placeholder/);
+  });
+
   it('refuses to listen on a public address without API keys', async () => {
     const serve = run(['serve'], { HOST: '0.0.0.0' });
     expect(await serve.exit).toBe(78);

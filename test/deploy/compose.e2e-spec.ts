@@ -1,44 +1,17 @@
 /**
- * The docker-compose stack as a user runs it, driven from outside the containers with the official
- * A2A and MCP clients. Run by test/deploy/run.sh, which builds the images and brings the stack up
- * (`npm run test:deploy`); it hands over the stack's URL, key and compose project.
+ * The compose stack under test/deploy/stack.toml (slower agents, short stall settings), set as the
+ * README shows (SWITCHBOARD_CONFIG_FILE in .env) after the fresh-clone checks: turns that outlive a
+ * killed worker and a restarted API, and a cancel, driven from outside with the official A2A client.
  */
 import { CancelTaskRequest, GetTaskRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { SendMessageRequest } from '@a2a-js/sdk';
 import { eventually } from '../support/eventually';
+import { a2a, artifactText, composeProject, message } from './support/stack';
 
 const run = promisify(execFile);
-const { DEPLOY_URL, DEPLOY_API_KEY, COMPOSE_PROJECT_NAME } = process.env;
-if (!DEPLOY_URL || !DEPLOY_API_KEY || !COMPOSE_PROJECT_NAME) throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_API_KEY and COMPOSE_PROJECT_NAME are unset');
-const url = DEPLOY_URL;
 
 jest.setTimeout(180_000);
-
-const withKey: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('authorization', `Bearer ${DEPLOY_API_KEY}`);
-  return fetch(input, { ...init, headers });
-};
-
-function a2a(agent: string): Promise<Client> {
-  return new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl: withKey }), new RestTransportFactory({ fetchImpl: withKey })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl: withKey }),
-  }).createFromUrl(url, `/a2a/agents/${agent}/agent-card.json`);
-}
-
-function message(text: string): SendMessageRequest {
-  return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
-}
-
-function artifactText(task: Task): string {
-  return task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
-}
 
 function stateOf(event: StreamResponse | undefined): TaskState | undefined {
   const payload = event?.payload;
@@ -53,7 +26,7 @@ async function docker(...args: string[]): Promise<string> {
 
 /** The containers of a compose service (by compose's labels, the same for compose v1 and v2), oldest first. */
 async function containers(service: string): Promise<string[]> {
-  const filters = ['--filter', `label=com.docker.compose.project=${COMPOSE_PROJECT_NAME}`, '--filter', `label=com.docker.compose.service=${service}`];
+  const filters = ['--filter', `label=com.docker.compose.project=${composeProject}`, '--filter', `label=com.docker.compose.service=${service}`];
   const names = await docker('ps', '--all', ...filters, '--format', '{{.Label "com.docker.compose.container-number"}} {{.Names}}');
   return names
     .split('\n')
@@ -65,7 +38,7 @@ async function containers(service: string): Promise<string[]> {
 
 async function container(service: string): Promise<string> {
   const [first] = await containers(service);
-  if (!first) throw new Error(`no container of service ${service} in ${COMPOSE_PROJECT_NAME}`);
+  if (!first) throw new Error(`no container of service ${service} in ${composeProject}`);
   return first;
 }
 
@@ -86,36 +59,12 @@ function follow(stream: AsyncIterable<StreamResponse>) {
 
 const chunks = (events: StreamResponse[]) => events.filter((event) => event.payload?.$case === 'artifactUpdate').length;
 
-describe('docker compose up', () => {
-  it('serves cards publicly and refuses calls without a key', async () => {
-    expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
-    expect((await fetch(`${url}/api/a2a/agents`)).status).toBe(401);
-  });
-
-  it('answers a blocking send and a streamed one through the official A2A client', async () => {
-    const sent = (await (await a2a('echo')).sendMessage(message('hello compose'))) as Task;
-    expect(sent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(artifactText(sent)).toBe('hello compose');
+describe('docker compose up, with the configuration under test', () => {
+  it('streams a turn chunk by chunk through the official A2A client', async () => {
     const stream = follow((await a2a('slow')).sendMessageStream(message('0123456789')));
     await stream.ended;
     expect(chunks(stream.seen)).toBe(10);
     expect(stateOf(stream.seen.at(-1))).toBe(TaskState.TASK_STATE_COMPLETED);
-  });
-
-  it('calls agents and the example MCP server as MCP tools', async () => {
-    const client = new McpClient({ name: 'deploy-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${DEPLOY_API_KEY}` } } }));
-    try {
-      const agent = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello mcp' } });
-      expect(JSON.stringify(agent.content)).toContain('hello mcp');
-      // The example server connects in the background after boot.
-      const tools = await eventually(async () => (await client.listTools()).tools.map((tool) => tool.name), (names) => names.includes('mcp_everything_echo'), 60_000);
-      expect(tools).toContain('mcp_everything_echo');
-      const echoed = await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'through the gateway' } });
-      expect(JSON.stringify(echoed.content)).toContain('through the gateway');
-    } finally {
-      await client.close();
-    }
   });
 
   it('ends a turn whose worker is killed mid-turn: the task is not left working and its stream gets the end', async () => {

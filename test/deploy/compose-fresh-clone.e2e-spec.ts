@@ -1,0 +1,39 @@
+/**
+ * The compose stack exactly as the README starts it from a fresh clone (run.sh clones the commit,
+ * refuses the placeholder secrets of .env.example, then writes real ones with docker/make-env.sh):
+ * the committed docker/switchboard.toml, the demo agent and the example MCP server, driven from
+ * outside with the official A2A and MCP clients.
+ */
+import { Task, TaskState } from '@a2a-js/sdk';
+import { eventually } from '../support/eventually';
+import { a2a, artifactText, mcp, message, url } from './support/stack';
+
+jest.setTimeout(120_000);
+
+describe('docker compose up, from a fresh clone with the default configuration', () => {
+  it('serves cards publicly and refuses calls without a key', async () => {
+    expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
+    expect((await fetch(`${url}/api/a2a/agents`)).status).toBe(401);
+  });
+
+  it('answers an A2A send to the demo agent through the official client', async () => {
+    const sent = (await (await a2a('echo')).sendMessage(message('hello compose'))) as Task;
+    expect(sent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(sent)).toBe('hello compose');
+  });
+
+  it('calls the demo agent and the example MCP server as MCP tools', async () => {
+    const client = await mcp();
+    try {
+      const agent = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello mcp' } });
+      expect(JSON.stringify(agent.content)).toContain('hello mcp');
+      // The example server connects in the background after boot.
+      const tools = await eventually(async () => (await client.listTools()).tools.map((tool) => tool.name), (names) => names.includes('mcp_everything_echo'), 60_000);
+      expect(tools).toContain('mcp_everything_echo');
+      const echoed = await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'through the gateway' } });
+      expect(JSON.stringify(echoed.content)).toContain('through the gateway');
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * The compose stack under test, as run.sh hands it over (DEPLOY_URL, DEPLOY_API_KEY,
+ * COMPOSE_PROJECT_NAME), and the official clients the deploy specs drive it with from outside.
+ */
+import { SendMessageRequest, Task } from '@a2a-js/sdk';
+import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { randomUUID } from 'node:crypto';
+
+const { DEPLOY_URL, DEPLOY_API_KEY, COMPOSE_PROJECT_NAME } = process.env;
+if (!DEPLOY_URL || !DEPLOY_API_KEY || !COMPOSE_PROJECT_NAME) {
+  throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_API_KEY and COMPOSE_PROJECT_NAME are unset');
+}
+export const url = DEPLOY_URL;
+export const apiKey = DEPLOY_API_KEY;
+export const composeProject = COMPOSE_PROJECT_NAME;
+
+const withKey: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set('authorization', `Bearer ${apiKey}`);
+  return fetch(input, { ...init, headers });
+};
+
+/** The official A2A client for one agent, from its card. */
+export function a2a(agent: string): Promise<Client> {
+  return new ClientFactory({
+    transports: [new JsonRpcTransportFactory({ fetchImpl: withKey }), new RestTransportFactory({ fetchImpl: withKey })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl: withKey }),
+  }).createFromUrl(url, `/a2a/agents/${agent}/agent-card.json`);
+}
+
+/** The official MCP client, connected to the stack's `/mcp` with the key; closed by the caller. */
+export async function mcp(): Promise<McpClient> {
+  const client = new McpClient({ name: 'deploy-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  return client;
+}
+
+export function message(text: string): SendMessageRequest {
+  return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+}
+
+export function artifactText(task: Task): string {
+  return task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+}
