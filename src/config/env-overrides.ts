@@ -1,7 +1,7 @@
 /**
  * Environment variables that override config-file keys. This table is the only place outside the
- * loader that knows their names (`switchboard mcp`'s own two are in mcp-relay.settings.ts); the
- * README's configuration reference mirrors it.
+ * loader that knows their names (`switchboard mcp`'s own two are in mcp-relay.settings.ts);
+ * docs/configuration.md's reference mirrors it.
  */
 export interface EnvOverride {
   env: string;
