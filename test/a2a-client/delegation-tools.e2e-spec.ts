@@ -4,7 +4,7 @@
  * the model reads the result. Each delegated task is a local task of the caller's, found by GetTask
  * under their API key and linked to the peer's task.
  */
-import { CancelTaskRequest, ListTasksRequest, SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { CancelTaskRequest, ListTasksRequest, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -115,7 +115,7 @@ url = "http://127.0.0.1:1"
       description: 'An external A2A agent for the tests of the Switchboard A2A client',
       status: 'ready',
       streaming: true,
-      skills: [{ id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang and message', examples: [] }],
+      skills: [{ id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang, late and message', examples: [] }],
     });
   });
 
@@ -196,8 +196,8 @@ url = "http://127.0.0.1:1"
     expect(artifactText(done)).toBe('abcdefghi');
   });
 
-  it('cancels the delegated task, and the remote one, when the calling turn is canceled', async () => {
-    llm.play({ toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: 'hang' } }] }, { tokens: ['never read'] });
+  it.each(['hang', 'late 1500'])('cancels the delegated task, and the remote one, when the calling turn is canceled (the peer told: %s)', async (text) => {
+    llm.play({ toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: text } }] }, { tokens: ['never read'] });
     const request = SendMessageRequest.fromJSON({
       message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Delegate a hang' }] },
       configuration: { returnImmediately: true },
@@ -209,18 +209,24 @@ url = "http://127.0.0.1:1"
       (task) => task !== undefined,
     );
     await assistant.cancelTask(CancelTaskRequest.fromJSON({ id: calling.id }));
-    const canceled = await eventually(
+    await eventually(
       () => assistant.getTask({ id: delegated!.id, tenant: '' }),
       (task) => task.status?.state === TaskState.TASK_STATE_CANCELED,
     );
-    const link = canceled.metadata?.[REMOTE_TASK_METADATA_KEY] as { task_id: string };
+    // Found on the peer, not through the local task's link: the cancel may come before the peer has
+    // named its task, and the local task, ended, records nothing after it.
     const peerClient = await peerSdkClient(peer);
     await eventually(
-      () => peerClient.getTask({ id: link.task_id, tenant: '' }),
-      (task) => task.status?.state === TaskState.TASK_STATE_CANCELED,
+      async () => (await peerClient.listTasks(ListTasksRequest.fromJSON({ pageSize: 100, includeArtifacts: false }))).tasks.filter((task) => firstText(task) === text),
+      (tasks) => tasks.length === 1 && tasks[0].status?.state === TaskState.TASK_STATE_CANCELED,
     );
   });
 });
+
+function firstText(task: Task): string | undefined {
+  const part = task.history[0]?.parts[0];
+  return part?.content?.$case === 'text' ? part.content.value : undefined;
+}
 
 /** The SDK's client straight to the peer (no auth), to see the remote side of a delegated task. */
 function peerSdkClient(peer: PeerAgent): Promise<Client> {

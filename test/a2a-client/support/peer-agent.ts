@@ -115,7 +115,7 @@ function agentMessage(taskId: string, contextId: string, text: string): Message 
   return { messageId: randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: {}, extensions: [], referenceTaskIds: [] };
 }
 
-/** The agent's behaviours, chosen by the first word of the user's text: echo, slow, ask, fail, hang, message. */
+/** The agent's behaviours, chosen by the first word of the user's text: echo, slow, ask, fail, hang, late, message. */
 class PeerExecutor implements AgentExecutor {
   /** Every task this process has run: its context, and the switch that stops its executor. */
   private readonly tasks = new Map<string, { contextId: string; stop: AbortController }>();
@@ -134,6 +134,8 @@ class PeerExecutor implements AgentExecutor {
     const [command, ...words] = text.split(/\s+/);
     const rest = words.join(' ');
     if (command === 'message') return publish.message(rest);
+    // `late <ms>`: names its task only after a while (then hangs), as a busy agent's first event comes late.
+    if (command === 'late') await sleep(Number(words[0]));
     publish.task();
     switch (command) {
       case 'ask':
@@ -142,6 +144,7 @@ class PeerExecutor implements AgentExecutor {
         publish.status(TaskState.TASK_STATE_WORKING);
         return publish.status(TaskState.TASK_STATE_FAILED, 'peer failure');
       case 'hang':
+      case 'late':
         publish.status(TaskState.TASK_STATE_WORKING);
         await once(stop.signal, 'abort'); // cancelTask publishes the final status
         return;
@@ -200,7 +203,7 @@ function coreCard(settings: Settings, baseUrl: string): AgentCard {
     securityRequirements: scheme ? [{ schemes: { [scheme.name]: { list: [] } } }] : [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang and message', tags: ['test'] }],
+    skills: [{ id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang, late and message', tags: ['test'] }],
   });
 }
 

@@ -51,18 +51,25 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
   private async relayUntilDone(relay: RemoteTaskRelay, events: (signal: AbortSignal) => AsyncIterable<StreamResponse>, signal: AbortSignal): Promise<void> {
     const timeoutMs = this.target.config.task_timeout_secs * 1000;
     const deadline = AbortSignal.timeout(timeoutMs);
+    const following = untilRemoteTaskNamed(signal, () => relay.remoteTaskId !== undefined, this.target.config.timeout_secs * 1000);
     let remoteTaskId: string | undefined = relay.remoteTaskId;
     try {
-      for await (const event of events(AbortSignal.any([signal, deadline]))) {
+      for await (const event of events(AbortSignal.any([following, deadline]))) {
+        if (signal.aborted) {
+          // Canceled before the external agent named its task: this event names it, to cancel it there.
+          remoteTaskId ??= remoteTaskIdOf(event);
+          break;
+        }
         relay.relay(event);
         remoteTaskId = relay.remoteTaskId;
       }
+      if (!signal.aborted) return;
     } catch (error) {
       if (!signal.aborted && !deadline.aborted) throw error;
-      if (remoteTaskId) await this.cancelRemote(remoteTaskId);
-      if (signal.aborted) throw signal.reason;
-      throw new ExternalAgentUnavailableError(this.target.name, `the task did not end within ${timeoutMs / 1000} s (task_timeout_secs); it was canceled there`);
     }
+    if (remoteTaskId) await this.cancelRemote(remoteTaskId);
+    if (signal.aborted) throw signal.reason;
+    throw new ExternalAgentUnavailableError(this.target.name, `the task did not end within ${timeoutMs / 1000} s (task_timeout_secs); it was canceled there`);
   }
 
   /** Best effort: the local task ends either way, and the remote agent may have ended the task first. */
@@ -75,6 +82,28 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
       this.logger.warn({ agent: this.target.name, remoteTaskId: taskId, err: (error as Error).message }, 'could not cancel the remote task');
     }
   }
+}
+
+/**
+ * Aborts when `canceled` does, unless the external agent has not named its task yet: a send cut off
+ * then would leave that task running there with nobody to cancel it. The send goes on until its
+ * first event names the task, for `graceMs` at most.
+ */
+function untilRemoteTaskNamed(canceled: AbortSignal, named: () => boolean, graceMs: number): AbortSignal {
+  const following = new AbortController();
+  const stop = () => following.abort(canceled.reason);
+  const onCancel = () => (named() ? stop() : AbortSignal.timeout(graceMs).addEventListener('abort', stop, { once: true }));
+  if (canceled.aborted) onCancel();
+  else canceled.addEventListener('abort', onCancel, { once: true });
+  return following.signal;
+}
+
+/** The task an event of the external agent is about; none for a direct answer (a message). */
+function remoteTaskIdOf(event: StreamResponse): string | undefined {
+  const payload = event.payload;
+  if (payload?.$case === 'task') return payload.value.id;
+  if (payload?.$case === 'statusUpdate' || payload?.$case === 'artifactUpdate') return payload.value.taskId;
+  return undefined;
 }
 
 /** The caller's message as the external agent gets it: its own task and context ids, nothing local. */
