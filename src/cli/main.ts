@@ -9,6 +9,7 @@ import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
 import { applyMigrations } from '../database/migrator';
 import { MIGRATIONS_DIR } from '../database/schema-version';
+import { MetricsEndpoint } from '../health/metrics-endpoint';
 import { ReadinessService } from '../health/readiness.service';
 import { startWorkerHealthServer } from '../health/worker-health.server';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
@@ -91,7 +92,7 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   const app = await createWorkerApp(config);
   announce(app, config, file);
   await app.init();
-  const health = port === undefined ? undefined : await startWorkerHealthServer(app.get(ReadinessService), host, port).catch((error: unknown) => {
+  const health = port === undefined ? undefined : await startWorkerHealthServer(app.get(ReadinessService), app.get(MetricsEndpoint), host, port).catch((error: unknown) => {
     throw describeListenError(error, host, port, WORKER_HEALTH_PORT);
   });
   const healthUrl = port === undefined ? undefined : `http://${host}:${port}/readyz`;

@@ -2,7 +2,6 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { RedisService } from '../redis/redis.service';
-import { MetricsEndpoint } from './metrics-endpoint';
 
 const CHECK_TIMEOUT_MS = 1_500;
 
@@ -21,8 +20,6 @@ export interface Readiness {
 export class ReadinessService {
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    /** Rides along for the worker's health server, which `switchboard worker` hands this service alone. */
-    readonly metrics: MetricsEndpoint,
     @Optional() private readonly database?: PrismaService,
     @Optional() private readonly redis?: RedisService,
   ) {}

@@ -1,4 +1,5 @@
 import { createServer, Server } from 'node:http';
+import type { MetricsEndpoint } from './metrics-endpoint';
 import type { ReadinessService } from './readiness.service';
 
 const PATHS = '/healthz, /readyz and /metrics only';
@@ -9,7 +10,7 @@ const PATHS = '/healthz, /readyz and /metrics only';
  * series, behind the API's key as the API's are), on a bare HTTP server. A worker serves nothing
  * else, so it needs no web framework or rate limits.
  */
-export async function startWorkerHealthServer(readiness: ReadinessService, host: string, port: number): Promise<Server> {
+export async function startWorkerHealthServer(readiness: ReadinessService, metrics: MetricsEndpoint, host: string, port: number): Promise<Server> {
   const server = createServer((request, response) => {
     const send = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json' });
@@ -23,7 +24,7 @@ export async function startWorkerHealthServer(readiness: ReadinessService, host:
       case '/readyz':
         return void readiness.check().then(({ ready, checks }) => send(ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', checks }), failed);
       case '/metrics':
-        return void readiness.metrics.scrape(request).then(({ status, headers, body }) => response.writeHead(status, headers).end(body), failed);
+        return void metrics.scrape(request).then(({ status, headers, body }) => response.writeHead(status, headers).end(body), failed);
       default:
         return send(404, { status: 'error', message: `not found: ${PATHS}` });
     }
