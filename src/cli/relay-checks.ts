@@ -17,18 +17,18 @@ export async function whyNotAnswering(healthUrl: string): Promise<string | undef
 
 /**
  * Refuses to start when `/mcp` refuses the key: otherwise every request of the client would fail
- * with the same error while the process looks healthy. The bearer guard answers before the body
- * is read, so an empty POST tells a refused key (401/403) from an accepted one (any other status).
+ * with the same error while the process looks healthy. A sessionless `ping` is answered with
+ * nothing logged; only the bearer guard's 401 is about the key (a 403 may be the Host check's).
  */
 export async function assertKeyAccepted(url: string, apiKey: string | undefined): Promise<void> {
   const response = await fetch(`${url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-    body: '{}',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }),
     signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
   });
   await response.body?.cancel();
-  if (response.status !== 401 && response.status !== 403) return;
+  if (response.status !== 401) return;
   throw new StartupError(
     apiKey
       ? `switchboard mcp: the Switchboard at SWITCHBOARD_URL=${url} refuses SWITCHBOARD_API_KEY (HTTP ${response.status}); set it to one of that Switchboard's API keys.`

@@ -10,7 +10,7 @@ function connectionUrlSchema(protocols: string[], example: string, passwordSourc
     .string()
     .refine((value) => protocols.includes(parsed(value)?.protocol ?? ''), `must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL, e.g. ${example}`)
     .refine(
-      (value) => !isPlaceholderSecret(decodeURIComponent(parsed(value)?.password ?? '')),
+      (value) => !isPlaceholderSecret(parsed(value)?.password ?? ''),
       `its password${passwordSource ? ` (${passwordSource})` : ''} ${PLACEHOLDER_SECRET_ADVICE}`,
     );
 }

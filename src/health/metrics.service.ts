@@ -4,7 +4,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, LabelValues, Registry
 /** Label values of one sample of a gauge read at scrape time, and its value. */
 export type Sample<L extends string> = [labels: Record<L, string>, value: number];
 
-/** A gauge read from where its state lives at each scrape; without a reader (a process that has none of it) it has no samples. */
+/** How long a scrape waits for one gauge's reader (a store that does not answer). */
+const READ_TIMEOUT_MS = 2_000;
+
+/**
+ * A gauge read from where its state lives at each scrape; without a reader (a process that has none
+ * of it) it has no samples. A reader that fails or does not answer (its store is down) leaves only
+ * its own gauge empty: the rest of the scrape, the store errors among it, is what an outage needs.
+ */
 export class ScrapedGauge<L extends string> {
   private read?: () => Iterable<Sample<L>> | Promise<Iterable<Sample<L>>>;
 
@@ -16,9 +23,22 @@ export class ScrapedGauge<L extends string> {
       registers: [registry],
       collect: async () => {
         gauge.reset();
-        for (const [labels, value] of (await this.read?.()) ?? []) gauge.set(labels as LabelValues<L>, value);
+        for (const [labels, value] of await this.samples()) gauge.set(labels as LabelValues<L>, value);
       },
     });
+  }
+
+  private async samples(): Promise<Iterable<Sample<L>>> {
+    if (!this.read) return [];
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<[]>((done) => (timer = setTimeout(() => done([]), READ_TIMEOUT_MS)));
+    try {
+      return await Promise.race([Promise.resolve(this.read()), timedOut]);
+    } catch {
+      return [];
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Where the samples come from: called at every scrape. */
@@ -40,7 +60,8 @@ export type StreamProtocol = 'a2a' | 'mcp';
  * The store calls of the task lifecycle, which a turn on a worker tries again while its store is
  * down: task reads and writes (Postgres, or memory), event publishes and webhook enqueues (Redis).
  */
-export type StoreOperation = 'task_load' | 'task_save' | 'event_publish' | 'webhook_queue';
+const STORE_OPERATIONS = ['task_load', 'task_save', 'event_publish', 'webhook_queue'] as const;
+export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 
 const SECONDS_FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 const SECONDS_SLOW = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
@@ -133,6 +154,12 @@ export class MetricsService {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_' });
+    // A counter's series appears at its first increment, which rate() and increase() read as no
+    // change: at 0 from the start, the first store failure of a process counts.
+    for (const operation of STORE_OPERATIONS) {
+      this.storeRetries.inc({ operation }, 0);
+      this.storeErrors.inc({ operation }, 0);
+    }
   }
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {

@@ -5,7 +5,7 @@ import { DynamicModule, Injectable, Module, OnModuleInit } from '@nestjs/common'
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { LoggerModule } from 'nestjs-pino';
-import { destination, LevelWithSilent, levels } from 'pino';
+import { destination, DestinationStream, LevelWithSilent, levels } from 'pino';
 import type { Options } from 'pino-http';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { accessFields, isProbe, recordRequests } from './access-log';
@@ -24,15 +24,12 @@ class AccessRecords implements OnModuleInit {
 @Module({})
 export class LoggingModule {
   static forRoot(log: SwitchboardConfig['log']): DynamicModule {
-    const fd = log.destination === 'stderr' ? 2 : 1;
-    const options = pinoOptions(log);
     const requestLines = logs(log.level, 'info');
     return {
       module: LoggingModule,
       imports: [
         LoggerModule.forRoot({
-          // A transport (pino-pretty) writes where its options say; plain JSON goes to the fd given here.
-          pinoHttp: log.pretty ? options : [options, destination(fd)],
+          pinoHttp: pinoRoot(log),
           renameContext: 'module',
           forRoutes: requestLines ? ['*path'] : [],
         }),
@@ -42,9 +39,21 @@ export class LoggingModule {
   }
 }
 
-/** The options of every Switchboard process's pino root, with or without an HTTP app (`switchboard mcp`). */
-export function pinoOptions(log: SwitchboardConfig['log']): Options {
-  const fd = log.destination === 'stderr' ? 2 : 1;
+/**
+ * Every Switchboard process's pino root, with or without an HTTP app (`switchboard mcp`): a
+ * transport (pino-pretty) writes where its options say; plain JSON goes to the destination's fd.
+ */
+export function pinoRoot(log: SwitchboardConfig['log']): Options | [Options, DestinationStream] {
+  const options = pinoOptions(log);
+  return log.pretty ? options : [options, destination(fdOf(log))];
+}
+
+function fdOf(log: SwitchboardConfig['log']): 1 | 2 {
+  return log.destination === 'stderr' ? 2 : 1;
+}
+
+function pinoOptions(log: SwitchboardConfig['log']): Options {
+  const fd = fdOf(log);
   // Probes' lines are debug; at info they are not even built.
   const probeLevel: LevelWithSilent = logs(log.level, 'debug') ? 'debug' : 'silent';
   return {

@@ -124,6 +124,13 @@ describe('switchboard command', () => {
     const placeholder = run(['check'], { SWITCHBOARD_API_KEYS: 'admin=replace-with-a-long-random-key' });
     expect(await placeholder.exit).toBe(78);
     expect(placeholder.stderr()).toMatch(/auth\.api_keys\[0\]\.key \(from SWITCHBOARD_API_KEYS\): the key is a placeholder/);
+    // What serve refuses after loading: the listen policy, and keys that share a name.
+    const open = run(['check'], { HOST: '0.0.0.0' });
+    expect(await open.exit).toBe(78);
+    expect(open.stderr()).toMatch(/server\.host: refusing to listen on 0\.0\.0\.0 without authentication/);
+    const twice = run(['check'], { SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01,ops=fedcba98765432100' });
+    expect(await twice.exit).toBe(78);
+    expect(twice.stderr()).toMatch(/auth\.api_keys\[1\]: the name "ops" is already used by another key/);
   });
 
   it('refuses to listen on a public address without API keys', async () => {

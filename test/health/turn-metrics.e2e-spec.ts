@@ -12,6 +12,7 @@ import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { stdioServer } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
 import { writeConfigFile } from '../support/config-file';
+import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
 import { bearer } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
@@ -109,6 +110,8 @@ it('counts an A2A stream as open while its turn runs, and the turn canceled once
   expect(stateOf(last)).toBe(TaskState.TASK_STATE_CANCELED);
   await worker.logged('agent turn ended', taskId!);
   expect(valueOf(await scrape(workerMetrics), 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'canceled' })).toBe(1);
+  // The server hears the stream's close after the client has read its end.
+  await eventually(async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'a2a' }), (open) => open === 0);
 });
 
 it('counts an open 2025-era /mcp session and its GET stream', async () => {
@@ -130,6 +133,7 @@ it('counts an open 2025-era /mcp session and its GET stream', async () => {
   } finally {
     listening.abort();
   }
+  await eventually(async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'mcp' }), (open) => open === 0);
   await fetch(mcp, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sessionId } });
   expect(valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_mcp_sessions')).toBe(0);
 });
