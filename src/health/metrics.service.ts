@@ -147,6 +147,8 @@ export class MetricsService {
     [],
   );
 
+  private readonly streamResponses = new WeakSet<object>();
+
   private readonly streams: Record<StreamProtocol, Gauge.Internal<'protocol'>> = {
     a2a: this.openStreams.labels('a2a'),
     mcp: this.openStreams.labels('mcp'),
@@ -181,10 +183,19 @@ export class MetricsService {
 
   /** Counts an SSE stream as open from now until its response closes. */
   streamOpened(protocol: StreamProtocol, response: { destroyed: boolean; once(event: 'close', listener: () => void): unknown }): void {
+    this.streamResponses.add(response);
     if (response.destroyed) return;
     const open = this.streams[protocol];
     open.inc();
     response.once('close', () => open.dec());
+  }
+
+  /**
+   * Whether a response was an SSE stream: its duration is how long the client followed a task, not
+   * a latency, so the HTTP histogram leaves it out (its buckets end at 10 s).
+   */
+  wasStream(response: object): boolean {
+    return this.streamResponses.has(response);
   }
 
   storeRetried(operation: StoreOperation): void {

@@ -112,6 +112,9 @@ it('counts an A2A stream as open while its turn runs, and the turn canceled once
   expect(valueOf(await scrape(workerMetrics), 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'canceled' })).toBe(1);
   // The server hears the stream's close after the client has read its end.
   await eventually(async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'a2a' }), (open) => open === 0);
+  // The first test's send and this cancel; a stream's duration is no latency, so it is left out.
+  const requests = valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_http_request_duration_seconds_count', { method: 'POST', route: '/a2a/agents/:name', status: '200' });
+  expect(requests).toBe(2);
 });
 
 it('counts an open 2025-era /mcp session and its GET stream', async () => {
