@@ -22,6 +22,7 @@ clone="$work/$project"
 image="switchboard:$(node -p 'require("./package.json").version')"
 example_image="$(node -e 'console.log(require("yaml").parse(require("fs").readFileSync("docker-compose.yml", "utf8")).services["mcp-everything"].image.replace(/^\$\{[A-Z_]+:-(.*)\}$/, "$1"))')"
 daemon_pid=""
+registry_pid=""
 built_stand_ins=()
 probe_container=""
 
@@ -60,8 +61,9 @@ cleanup() {
   set +e
   log "cleaning up"
   [ -n "$probe_container" ] && docker rm -f "$probe_container" >/dev/null 2>&1
+  [ -n "$registry_pid" ] && kill "$registry_pid" 2>/dev/null
   [ -d "$clone" ] && compose --profile examples down --volumes --remove-orphans >/dev/null 2>&1
-  docker rmi -f "$image" "$example_image" >/dev/null 2>&1
+  docker rmi -f "$image" "$example_image" "${pushed:-}" >/dev/null 2>&1
   [ ${#built_stand_ins[@]} -gt 0 ] && docker rmi -f "${built_stand_ins[@]}" >/dev/null 2>&1
   docker image prune -f >/dev/null 2>&1
   rm -rf "$work"
@@ -73,7 +75,7 @@ trap cleanup EXIT
 log "docker engine"
 if ! docker info >/dev/null 2>&1; then
   if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker-compose >/dev/null 2>&1 || ! command -v mmdebstrap >/dev/null 2>&1; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose mmdebstrap >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose mmdebstrap docker-registry >/dev/null
   fi
   # Without the ulimit flags every container fails with `setrlimit ... Operation not permitted` here.
   dockerd --exec-opt native.cgroupdriver=cgroupfs --default-ulimit nofile=1024:1024 --default-ulimit nproc=1024:1024 >/tmp/switchboard-deploy-dockerd.log 2>&1 &
@@ -98,7 +100,7 @@ echo "testing $(git -C "$clone" log -1 --format='%h %s' | cut -c1-100)"
 [ -z "$(git status --porcelain --untracked-files=no)" ] || echo "(uncommitted changes in $repo are not part of this test)"
 # The README's step for builds behind a TLS-inspecting proxy, which these machines are.
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then cp "$NODE_EXTRA_CA_CERTS" "$clone/extra-ca.pem"; fi
-for step in "npm run image" "cp .env.example .env" "sh docker/make-env.sh" "docker compose up -d --build" "docker-compose up -d --build" "--profile examples" "--scale worker=" "SWITCHBOARD_CONFIG_FILE"; do
+for step in "npm run image -- --push REGISTRY/NAME:TAG" "cp .env.example .env" "sh docker/make-env.sh" "docker compose up -d --build" "docker-compose up -d --build" "--profile examples" "--scale worker=" "SWITCHBOARD_CONFIG_FILE"; do
   readme_shows "$step"
 done
 
@@ -110,6 +112,22 @@ node -e '
   const [image, base] = process.argv.slice(1).map((line) => Number(line));
   console.log(`image ${(image / 1e6).toFixed(0)} MB: the base image ${(base / 1e6).toFixed(0)} MB + ${((image - base) / 1e6).toFixed(0)} MB of Switchboard`);
 ' "$(docker image inspect "$image" --format '{{.Size}}')" "$(docker image inspect node:22-bookworm-slim --format '{{.Size}}')"
+
+log "npm run image -- --push REGISTRY/NAME:TAG, and a pull back (a local registry: Debian's docker-registry)"
+command -v docker-registry >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry >/dev/null; }
+registry_port="$(free_port)"
+printf 'version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: %s\nhttp:\n  addr: 127.0.0.1:%s\nlog:\n  level: warn\n' "$work/registry" "$registry_port" > "$work/registry.yml"
+docker-registry serve "$work/registry.yml" >"$work/registry.log" 2>&1 &
+registry_pid=$!
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$registry_port/v2/" >/dev/null && break; sleep 0.1; done
+# A loopback registry needs no TLS: Docker trusts 127.0.0.0/8 without being told.
+pushed="127.0.0.1:$registry_port/team/switchboard:$(node -p 'require("./package.json").version')"
+(cd "$clone" && npm run -s image -- --push "$pushed" >"$work/push.log" 2>&1) || { tail -30 "$work/push.log"; fail "npm run image -- --push failed"; }
+grep -F "helm install switchboard ./helm/switchboard --set image.repository=${pushed%:*} --set image.tag=${pushed##*:}" "$work/push.log" >/dev/null \
+  || { tail -5 "$work/push.log"; fail "npm run image -- --push did not print the helm install command for $pushed"; }
+docker rmi "$pushed" >/dev/null
+docker pull --quiet "$pushed" >/dev/null || fail "the image npm run image pushed cannot be pulled back from $pushed"
+echo "pushed $pushed and pulled it back"
 
 log "docker run to /readyz 200 (embedded mode)"
 probe_port="$(free_port)"
