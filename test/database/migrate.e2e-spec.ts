@@ -57,6 +57,12 @@ describe('switchboard migrate', () => {
     expect((await switchboardMigrate(url)).stderr).toMatch(/up to date/);
   }, 60_000);
 
+  it('writes a migration from the datamodel with prisma migrate diff, the way migrations are authored', async () => {
+    const { url } = await fresh();
+    const { stdout } = await prisma(['migrate', 'diff', '--from-empty', '--to-schema-datamodel', 'prisma/schema.prisma', '--script'], url);
+    expect(stdout).toMatch(/CREATE TABLE "tasks"/);
+  }, 60_000);
+
   it('refuses to run without a database, naming the key', async () => {
     await expect(switchboardMigrate()).rejects.toMatchObject({ code: 78, stderr: expect.stringMatching(/database\.url: `switchboard migrate` needs a database \(DATABASE_URL\)/) });
   });
