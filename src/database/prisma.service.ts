@@ -10,6 +10,8 @@ import { assertMigrated } from './schema-version';
 /** Connections per process; a statement holds one for a few milliseconds. */
 const POOL_SIZE = 10;
 
+const WRITABLE_QUERY = "SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') AS read_only";
+
 /**
  * The one place that knows how to reach Postgres: the generated Prisma client running on the pg
  * driver adapter (no native query engine), over a pg pool it shares with `hotQuery`. Closes the pool
@@ -40,8 +42,20 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     return (await this.pool.query<R>({ name, text, values })).rows;
   }
 
-  async ping(timeoutMs: number): Promise<void> {
-    await withTimeout(this.$queryRaw`SELECT 1`, timeoutMs, 'Postgres SELECT 1');
+  /**
+   * Rejects unless Postgres answers and would take a write. A standby (a failover under way) and a
+   * server whose transactions are read-only by default (`default_transaction_read_only`, the way a
+   * full disk is fenced off) answer every read while each task write fails. Asked on a pooled
+   * connection, so it sees the settings the service's own writes run with; it writes nothing.
+   */
+  async checkWritable(timeoutMs: number): Promise<void> {
+    const [state] = await withTimeout(
+      this.hotQuery<{ standby: boolean; read_only: string }>('check-writable', WRITABLE_QUERY, []),
+      timeoutMs,
+      'Postgres write check',
+    );
+    if (state.standby) throw new Error('Postgres refuses writes: the server is a standby (in recovery)');
+    if (state.read_only === 'on') throw new Error('Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)');
   }
 
   /** Rejects with DatabaseNotMigratedError when the schema lacks a migration this build ships (dropped, or never applied). */

@@ -27,7 +27,8 @@ export class ReadinessService {
   async check(): Promise<Readiness> {
     const probes: Record<string, () => Promise<void>> = { queue: () => this.queue.ping(CHECK_TIMEOUT_MS) };
     if (this.database) {
-      probes.postgres = () => this.database!.ping(CHECK_TIMEOUT_MS);
+      // Answering is not enough: a standby or a read-only server answers while every task write fails.
+      probes.postgres = () => this.database!.checkWritable(CHECK_TIMEOUT_MS);
       // Tables dropped or never migrated: Postgres answers, but every task query would fail.
       probes.schema = () => this.database!.checkSchema(CHECK_TIMEOUT_MS);
     }

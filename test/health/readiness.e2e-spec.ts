@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
-import { applyMigrations, createTestDatabase, TestDatabase } from '../support/test-database';
+import { adminDatabaseUrl, applyMigrations, createTestDatabase, TestDatabase } from '../support/test-database';
 
 interface ReadyzBody {
   message?: string;
@@ -84,5 +84,51 @@ describe('readiness when the schema goes missing after boot', () => {
 
     await applyMigrations(database.url);
     expect(await readyz(url)).toMatchObject({ status: 200, body: { checks: { schema: { status: 'up' } } } });
+  });
+});
+
+describe('readiness when Postgres refuses writes', () => {
+  let database: TestDatabase;
+  let app: NestFastifyApplication;
+  let url: string;
+
+  /** Runs `sql` on the server's maintenance database, then ends every session of the test's database so that new ones take its defaults. */
+  async function alterDatabase(sql: (name: string) => string): Promise<void> {
+    const name = new URL(database.url).pathname.slice(1);
+    const admin = new Client({ connectionString: adminDatabaseUrl() });
+    await admin.connect();
+    try {
+      await admin.query(sql(name));
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ({ app, url } = await startTestApp(testConfig({ DATABASE_URL: database.url })));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('turns 503 naming Postgres as not writable while its transactions are read-only, and recovers without a restart', async () => {
+    expect((await readyz(url)).status).toBe(200);
+
+    // A full disk or a failover to a standby, as the service sees it: reads answer, every write fails.
+    await alterDatabase((name) => `ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
+    // The pool may first hand out a session that was just ended; the next one is read-only.
+    const down = await eventually(() => readyz(url), (r) => r.status === 503 && /refuses writes/.test(r.body.checks.postgres.error ?? ''));
+    expect(down.body.message).toBe('not ready: postgres down');
+    expect(down.body.checks.postgres).toEqual({ status: 'down', error: 'Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)' });
+    expect(down.body.checks.schema).toEqual({ status: 'up' });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+
+    await alterDatabase((name) => `ALTER DATABASE "${name}" RESET default_transaction_read_only`);
+    const up = await eventually(() => readyz(url), (r) => r.status === 200);
+    expect(up.body.checks.postgres).toEqual({ status: 'up' });
   });
 });
