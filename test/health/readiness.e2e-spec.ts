@@ -52,7 +52,7 @@ describe('readiness with a Redis outage', () => {
   });
 });
 
-describe('readiness when the schema goes missing after boot', () => {
+describe('readiness on a database that breaks after boot (its own)', () => {
   let database: TestDatabase;
   let app: NestFastifyApplication;
   let url: string;
@@ -67,68 +67,56 @@ describe('readiness when the schema goes missing after boot', () => {
     await database?.drop();
   });
 
-  it('turns 503 saying to run switchboard migrate while Postgres still answers, and recovers once migrated', async () => {
-    expect((await readyz(url)).status).toBe(200);
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-    } finally {
-      await client.end();
+  describe('when the schema goes missing', () => {
+    it('turns 503 saying to run switchboard migrate while Postgres still answers, and recovers once migrated', async () => {
+      expect((await readyz(url)).status).toBe(200);
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+      } finally {
+        await client.end();
+      }
+      const { status, body } = await readyz(url);
+      expect(status).toBe(503);
+      expect(body.message).toBe('not ready: schema down');
+      expect(body.checks.postgres).toEqual({ status: 'up' });
+      expect(body.checks.schema.error).toMatch(/^the database is not migrated: none of the \d+ migrations is applied .*; run `switchboard migrate` \(npm run migrate\)/);
+
+      await applyMigrations(database.url);
+      expect(await readyz(url)).toMatchObject({ status: 200, body: { checks: { schema: { status: 'up' } } } });
+    });
+  });
+
+  describe('when Postgres refuses writes', () => {
+    /** Runs `sql` on the server's maintenance database, then ends every session of the test's database so that new ones take its defaults. */
+    async function alterDatabase(sql: (name: string) => string): Promise<void> {
+      const name = new URL(database.url).pathname.slice(1);
+      const admin = new Client({ connectionString: adminDatabaseUrl() });
+      await admin.connect();
+      try {
+        await admin.query(sql(name));
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      } finally {
+        await admin.end();
+      }
     }
-    const { status, body } = await readyz(url);
-    expect(status).toBe(503);
-    expect(body.message).toBe('not ready: schema down');
-    expect(body.checks.postgres).toEqual({ status: 'up' });
-    expect(body.checks.schema.error).toMatch(/^the database is not migrated: none of the \d+ migrations is applied .*; run `switchboard migrate` \(npm run migrate\)/);
 
-    await applyMigrations(database.url);
-    expect(await readyz(url)).toMatchObject({ status: 200, body: { checks: { schema: { status: 'up' } } } });
-  });
-});
+    it('turns 503 naming Postgres as not writable while its transactions are read-only, and recovers without a restart', async () => {
+      expect((await readyz(url)).status).toBe(200);
 
-describe('readiness when Postgres refuses writes', () => {
-  let database: TestDatabase;
-  let app: NestFastifyApplication;
-  let url: string;
+      // A full disk or a failover to a standby, as the service sees it: reads answer, every write fails.
+      await alterDatabase((name) => `ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
+      // The pool may first hand out a session that was just ended; the next one is read-only.
+      const down = await eventually(() => readyz(url), (r) => r.status === 503 && /refuses writes/.test(r.body.checks.postgres.error ?? ''));
+      expect(down.body.message).toBe('not ready: postgres down');
+      expect(down.body.checks.postgres).toEqual({ status: 'down', error: 'Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)' });
+      expect(down.body.checks.schema).toEqual({ status: 'up' });
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
-  /** Runs `sql` on the server's maintenance database, then ends every session of the test's database so that new ones take its defaults. */
-  async function alterDatabase(sql: (name: string) => string): Promise<void> {
-    const name = new URL(database.url).pathname.slice(1);
-    const admin = new Client({ connectionString: adminDatabaseUrl() });
-    await admin.connect();
-    try {
-      await admin.query(sql(name));
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
-    } finally {
-      await admin.end();
-    }
-  }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    ({ app, url } = await startTestApp(testConfig({ DATABASE_URL: database.url })));
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
-
-  it('turns 503 naming Postgres as not writable while its transactions are read-only, and recovers without a restart', async () => {
-    expect((await readyz(url)).status).toBe(200);
-
-    // A full disk or a failover to a standby, as the service sees it: reads answer, every write fails.
-    await alterDatabase((name) => `ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
-    // The pool may first hand out a session that was just ended; the next one is read-only.
-    const down = await eventually(() => readyz(url), (r) => r.status === 503 && /refuses writes/.test(r.body.checks.postgres.error ?? ''));
-    expect(down.body.message).toBe('not ready: postgres down');
-    expect(down.body.checks.postgres).toEqual({ status: 'down', error: 'Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)' });
-    expect(down.body.checks.schema).toEqual({ status: 'up' });
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
-
-    await alterDatabase((name) => `ALTER DATABASE "${name}" RESET default_transaction_read_only`);
-    const up = await eventually(() => readyz(url), (r) => r.status === 200);
-    expect(up.body.checks.postgres).toEqual({ status: 'up' });
+      await alterDatabase((name) => `ALTER DATABASE "${name}" RESET default_transaction_read_only`);
+      const up = await eventually(() => readyz(url), (r) => r.status === 200);
+      expect(up.body.checks.postgres).toEqual({ status: 'up' });
+    });
   });
 });
