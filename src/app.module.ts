@@ -1,6 +1,8 @@
 /** Root module: wires one module per role from the validated config. */
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { ExternalAgentsViewModule } from './a2a-client/external-agents-view.module';
+import { A2aHandlersModule } from './a2a-server/a2a-handlers.module';
 import { A2aServerModule } from './a2a-server/a2a-server.module';
 import { AgentsModule } from './agents/agents.module';
 import type { SwitchboardConfig } from './config/config.schema';
@@ -11,6 +13,7 @@ import { MetricsModule } from './health/metrics.module';
 import { ReadinessModule } from './health/readiness.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';
+import { McpServersViewModule } from './mcp-client/mcp-servers-view.module';
 import { McpServerModule } from './mcp-server/mcp-server.module';
 import { ProcessRole } from './process-role';
 import { QueueModule } from './queue/queue.module';
@@ -23,11 +26,11 @@ import { TaskStoreModule } from './task-store/task-store.module';
 export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
-    const a2a = A2aServerModule.forRoot(config.a2a);
-    const protocols = config.a2a.enabled ? [a2a, ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode, a2a)] : [])] : [];
-    // Workers need the A2A handlers too (not their routes): delegation runs tasks through them.
-    const worker = [ReadinessModule, ...(config.a2a.enabled ? [a2a] : [])];
-    const served = role === 'api' ? [SecurityModule.forRoot(mode), HealthModule, ...protocols] : role === 'stdio' ? protocols : worker;
+    const protocols = config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])] : [];
+    const api = [SecurityModule.forRoot(mode), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols];
+    // No HTTP face: a2a_send runs delegated tasks through the A2A handlers alone.
+    const worker = [ReadinessModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
+    const served = role === 'api' ? api : role === 'stdio' ? protocols : worker;
     return {
       module: AppModule,
       imports: [

@@ -1,10 +1,8 @@
-/** A2A client: external agents discovered from their cards, the SDK's client for each, and `GET /api/a2a/agents`. */
+/** A2A client: external agents discovered from their cards, and the SDK's client for each (their view is ExternalAgentsViewModule). */
 import { Module } from '@nestjs/common';
-import { ExternalAgentsController } from './external-agents.controller';
 import { ExternalAgents } from './external-agents.service';
 
 @Module({
-  controllers: [ExternalAgentsController],
   providers: [ExternalAgents],
   exports: [ExternalAgents],
 })

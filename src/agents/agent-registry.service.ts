@@ -92,6 +92,11 @@ export class AgentRegistry {
     return [...this.delegateAgents.values()];
   }
 
+  /** An external agent's delegate. */
+  findDelegate(name: string): HostedAgent | undefined {
+    return this.delegateAgents.get(name);
+  }
+
   /** A hosted agent, or else an external agent's delegate (a worker runs turns of both). */
   find(name: string): HostedAgent | undefined {
     return this.agents.get(name) ?? this.delegateAgents.get(name);

@@ -5,6 +5,7 @@ import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AgentRegistry } from './agent-registry.service';
 import { BuiltinToolProvider } from './tools/builtin-tool.provider';
+import { DelegationToolProvider } from './tools/delegation/delegation-tool.provider';
 import { ToolPipeline } from './tools/tool-pipeline.service';
 import { McpToolProvider } from './tools/mcp-tool.provider';
 import { TOOL_PROVIDERS, ToolProvider } from './tools/tool-provider.interface';
@@ -25,6 +26,7 @@ import { TurnRunner } from './turns/turn-runner.service';
     OrphanedTaskSweepJob,
     ToolPipeline,
     BuiltinToolProvider,
+    DelegationToolProvider,
     {
       provide: TOOL_PROVIDERS,
       inject: [MCP_TOOL_SOURCE, BuiltinToolProvider],

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
-import type { AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
+import type { AgentHandler } from '../a2a-server/agent-handlers.service';
 import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
 import { callContextOf, callerScopeOf } from '../agents/turns/caller-scope';
 import { isTerminal } from '../task-store/task-states';
@@ -25,7 +25,7 @@ const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskSt
 export class AgentToolCall {
   private readonly logger = new Logger(AgentToolCall.name);
 
-  async run(endpoint: AgentEndpoint, message: string, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
+  async run(endpoint: AgentHandler, message: string, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
     const request = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: message }] } });
     const signal = ctx.mcpReq.signal;
     const progress = progressReporter(ctx);
@@ -58,14 +58,14 @@ export class AgentToolCall {
   }
 
   /** The interruption as an error result, with the task's state as stored when it can still be read. */
-  private async interruptedResult(endpoint: AgentEndpoint, error: TaskStreamInterruptedError, caller: McpCaller): Promise<CallToolResult> {
+  private async interruptedResult(endpoint: AgentHandler, error: TaskStreamInterruptedError, caller: McpCaller): Promise<CallToolResult> {
     this.logger.warn({ agent: endpoint.agent.config.name, taskId: error.taskId, err: error.message }, 'MCP agent tool call interrupted');
     const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), storedView(caller)).catch(() => undefined);
     const state = taskStateToJSON(task?.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
     return { ...textResult(error.message, true), structuredContent: { taskId: error.taskId, state } };
   }
 
-  private async cancel(endpoint: AgentEndpoint, taskId: string, caller: McpCaller): Promise<void> {
+  private async cancel(endpoint: AgentHandler, taskId: string, caller: McpCaller): Promise<void> {
     try {
       await endpoint.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), storedView(caller));
       this.logger.log({ agent: endpoint.agent.config.name, taskId }, 'MCP client canceled an agent tool call');

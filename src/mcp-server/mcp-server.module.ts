@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { StorageMode } from '../config/storage-mode';
 import { A2aClientModule } from '../a2a-client/a2a-client.module';
-import { AgentCardFactory } from '../a2a-server/agent-card.factory';
+import { A2aHandlersModule } from '../a2a-server/a2a-handlers.module';
 import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { RedisService } from '../redis/redis.service';
@@ -48,14 +48,13 @@ function eventStore(mode: StorageMode): Provider {
 
 @Module({})
 export class McpServerModule {
-  /** `a2a` is the A2A server module: agent tools run their turns through its per-agent handlers. */
-  static forRoot(mode: StorageMode, a2a: DynamicModule): DynamicModule {
+  /** Agent tools run their turns through the A2A handlers; the bridge builds hosted agents' cards as the A2A server does. */
+  static forRoot(mode: StorageMode): DynamicModule {
     return {
       module: McpServerModule,
-      imports: [a2a, McpClientModule, AgentsModule, A2aClientModule],
+      imports: [A2aHandlersModule, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
-      // AgentCardFactory is stateless: the bridge builds hosted agents' cards as the A2A server does.
-      providers: [sessionStore(mode), eventStore(mode), AgentToolCall, UpstreamToolCall, CallerRequests, InputRequiredRounds, CancelledRequests, AgentCardFactory, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [sessionStore(mode), eventStore(mode), AgentToolCall, UpstreamToolCall, CallerRequests, InputRequiredRounds, CancelledRequests, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }

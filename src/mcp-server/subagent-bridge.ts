@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import { ExternalAgents } from '../a2a-client/external-agents.service';
-import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
+import { AgentHandlers, type AgentHandler } from '../a2a-server/agent-handlers.service';
 import { AgentCardFactory } from '../a2a-server/agent-card.factory';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
@@ -35,7 +35,7 @@ export class SubagentBridge {
   private readonly defaultBaseUrl: string;
 
   constructor(
-    private readonly endpoints: A2aEndpoints,
+    private readonly handlers: AgentHandlers,
     private readonly external: ExternalAgents,
     private readonly cards: AgentCardFactory,
     config: ConfigService<SwitchboardConfig, true>,
@@ -46,9 +46,9 @@ export class SubagentBridge {
   }
 
   agents(): BridgedAgent[] {
-    const hosted = this.endpoints.all().map(({ agent }) => agent.config);
+    const hosted = this.handlers.all().map(({ agent }) => agent.config);
     const names = new Set(hosted.map((agent) => agent.name));
-    const external = this.endpoints.delegates().map(({ agent }) => agent.config).filter((agent) => !names.has(agent.name));
+    const external = this.handlers.delegates().map(({ agent }) => agent.config).filter((agent) => !names.has(agent.name));
     return [...hosted, ...external].map((agent) => ({ name: agent.name, uri: agentUri(agent.name), description: agent.description }));
   }
 
@@ -59,17 +59,17 @@ export class SubagentBridge {
   readAgent(name: string, requestBaseUrl: string | undefined): ReadResourceResult | undefined {
     const baseUrl = requestBaseUrl ?? this.defaultBaseUrl;
     const uri = agentUri(name);
-    const hosted = this.endpoints.find(name);
+    const hosted = this.handlers.find(name);
     if (hosted) {
       const cardUrl = `${baseUrl.replace(/\/+$/, '')}${this.a2a.listen_path}/agents/${name}/agent-card.json`;
       const manifest = synthesizedManifest(name, hosted.agent.config.description, cardUrl);
       return { contents: [jsonContent(uri, manifest), jsonContent(cardUrl, this.cards.document(hosted.agent.config, baseUrl))] };
     }
     const agent = this.external.find(name);
-    if (!agent || !this.endpoints.findDelegate(name)) return undefined;
+    if (!agent || !this.handlers.findDelegate(name)) return undefined;
     const status = agent.status();
     const cardUrl = status.card_url ?? agent.config.url;
-    const manifest = agent.config.manifest ?? synthesizedManifest(name, this.endpoints.findDelegate(name)!.agent.config.description, cardUrl);
+    const manifest = agent.config.manifest ?? synthesizedManifest(name, this.handlers.findDelegate(name)!.agent.config.description, cardUrl);
     const card = agent.cardDocument;
     const cardContent = card
       ? jsonContent(cardUrl, card)
@@ -132,10 +132,10 @@ export class SubagentBridge {
 
   private task(taskId: string, caller: McpCaller): Promise<Task> {
     // Tasks are read from the shared store, scoped to the caller: any agent's handler reads any of them.
-    return this.endpoints.primary().handler.getTask(GetTaskRequest.fromJSON({ id: taskId }), caller.context);
+    return this.handlers.primary().handler.getTask(GetTaskRequest.fromJSON({ id: taskId }), caller.context);
   }
 
-  private async endpointOfTask(taskId: string, caller: McpCaller): Promise<AgentEndpoint> {
+  private async endpointOfTask(taskId: string, caller: McpCaller): Promise<AgentHandler> {
     const task = await this.task(taskId, caller);
     const name = agentOfTask(task);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
@@ -145,8 +145,8 @@ export class SubagentBridge {
   }
 
   /** A hosted agent, else an external agent's delegate. */
-  private endpointOf(name: string): AgentEndpoint | undefined {
-    return this.endpoints.find(name) ?? this.endpoints.findDelegate(name);
+  private endpointOf(name: string): AgentHandler | undefined {
+    return this.handlers.find(name) ?? this.handlers.findDelegate(name);
   }
 
   private failed(what: string, error: unknown, fields: Record<string, string | undefined>): CallToolResult {
@@ -169,7 +169,7 @@ function synthesizedManifest(name: string, description: string, cardUrl: string)
   };
 }
 
-function sendRequest(text: string, endpoint: AgentEndpoint, task?: Task): SendMessageRequest {
+function sendRequest(text: string, endpoint: AgentHandler, task?: Task): SendMessageRequest {
   return SendMessageRequest.fromJSON({
     message: {
       messageId: randomUUID(),

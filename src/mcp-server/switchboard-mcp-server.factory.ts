@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { A2aEndpoints, type AgentEndpoint } from '../a2a-server/a2a-endpoints.service';
+import { AgentHandlers, type AgentHandler } from '../a2a-server/agent-handlers.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
@@ -59,7 +59,7 @@ export class SwitchboardMcpServerFactory {
   private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
 
   constructor(
-    private readonly endpoints: A2aEndpoints,
+    private readonly handlers: AgentHandlers,
     private readonly agentCalls: AgentToolCall,
     private readonly upstreamCalls: UpstreamToolCall,
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
@@ -151,7 +151,7 @@ export class SwitchboardMcpServerFactory {
    * tools the caller may reach, of those `wanted`.
    */
   private newServer(caller: McpCaller, wanted: (name: string) => boolean = () => true): McpServer {
-    const agents = this.endpoints.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
+    const agents = this.handlers.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
     const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     // `logging` only when upstream log messages may be passed on: clients may then set a level
     // (`logging/setLevel`); the SDK answers it and filters what is sent.
@@ -185,7 +185,7 @@ export class SwitchboardMcpServerFactory {
    * name, or a tool of a connected MCP server that is down (to say so), when the caller may reach it.
    */
   private registerUnlisted(server: McpServer, caller: McpCaller, name: string, listedMcpTool: boolean): void {
-    const formerlyNamed = this.endpoints.all().find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
+    const formerlyNamed = this.handlers.all().find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
     if (formerlyNamed) {
       if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, caller);
       return;
@@ -196,12 +196,12 @@ export class SwitchboardMcpServerFactory {
   }
 
   /** Whether the caller may call agent `endpoint` as a tool: its key allows the tool and the agent. */
-  private reaches(caller: McpCaller, endpoint: AgentEndpoint): boolean {
+  private reaches(caller: McpCaller, endpoint: AgentHandler): boolean {
     const { name } = endpoint.agent.config;
     return caller.scope.allowsTool(agentToolName(name)) && caller.scope.allowsAgent(name);
   }
 
-  private registerAgentTool(server: McpServer, endpoint: AgentEndpoint, name: string, caller: McpCaller): void {
+  private registerAgentTool(server: McpServer, endpoint: AgentHandler, name: string, caller: McpCaller): void {
     const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
     server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) => this.agentCalls.run(endpoint, message, caller, ctx));
   }

@@ -26,10 +26,10 @@ export class ToolPipeline {
   }
 
   /**
-   * A provider that cannot be one of TOOL_PROVIDERS because it needs a module that imports this one:
-   * the delegation tools run tasks through the A2A server's handlers, and A2aServerModule imports
-   * AgentsModule. Such a provider registers itself as it is built, before any turn can run (queue
-   * workers may start during the init hooks); sessions opened afterwards offer its tools.
+   * A provider that cannot be one of TOOL_PROVIDERS because it needs the agents, which are built on
+   * this pipeline: the delegation tools (their rules read the agents' delegates). Such a provider
+   * registers itself as it is built, before any turn can run (queue workers may start during the
+   * init hooks); sessions opened afterwards offer its tools.
    */
   addProvider(provider: ToolProvider): void {
     this.providers.push(provider);

@@ -1,12 +1,11 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import type { A2aEndpoints } from '../../a2a-server/a2a-endpoints.service';
-import { failure } from '../../agents/tools/tool-limits';
-import type { ToolCallContext, ToolDefinition, ToolResult } from '../../agents/tools/tool-provider.interface';
-import { createGuardedFetch } from '../../security/guarded-fetch';
-import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../../security/outbound-url-policy';
-import { InvalidAgentCardError } from '../a2a-client.errors';
-import { fetchAgentCard } from '../agent-card.reader';
-import type { ExternalAgent } from '../external-agent';
+import { InvalidAgentCardError } from '../../../a2a-client/a2a-client.errors';
+import { fetchAgentCard } from '../../../a2a-client/agent-card.reader';
+import type { ExternalAgent } from '../../../a2a-client/external-agent';
+import { createGuardedFetch } from '../../../security/guarded-fetch';
+import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../../../security/outbound-url-policy';
+import { failure } from '../tool-limits';
+import type { ToolCallContext, ToolDefinition, ToolResult } from '../tool-provider.interface';
 import type { DelegationTool } from './delegation-tool.provider';
 import type { DelegationRules } from './delegation-rules';
 
@@ -42,7 +41,6 @@ export class A2aDiscoverTool implements DelegationTool {
 
   constructor(
     private readonly rules: DelegationRules,
-    private readonly endpoints: A2aEndpoints,
     outbound: OutboundUrlPolicy,
     private readonly maxCardBytes: number,
   ) {
@@ -65,7 +63,7 @@ export class A2aDiscoverTool implements DelegationTool {
     return {
       name: external.name,
       // The delegate's description falls back on the manifest's, or says where the agent is.
-      description: card?.description || (this.endpoints.findDelegate(external.name)?.agent.config.description ?? ''),
+      description: card?.description || (this.rules.delegateOf(external.name)?.config.description ?? ''),
       status: external.status().state,
       ...cardSummary(card),
     };

@@ -3,13 +3,13 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { A2aEndpoints, AgentEndpoint } from '../../a2a-server/a2a-endpoints.service';
-import { remoteTaskLinkOf } from '../../agents/executors/a2a/remote-task-link';
-import { failure } from '../../agents/tools/tool-limits';
-import type { ToolCallContext, ToolDefinition, ToolResult } from '../../agents/tools/tool-provider.interface';
-import { callContextOf, callerScopeOf } from '../../agents/turns/caller-scope';
-import { messageText, taskText } from '../../agents/task-text';
-import { isTerminal } from '../../task-store/task-states';
+import { isTerminal } from '../../../task-store/task-states';
+import { remoteTaskLinkOf } from '../../executors/a2a/remote-task-link';
+import { messageText, taskText } from '../../task-text';
+import { callContextOf, callerScopeOf } from '../../turns/caller-scope';
+import { failure } from '../tool-limits';
+import type { ToolCallContext, ToolDefinition, ToolResult } from '../tool-provider.interface';
+import type { DelegateHandler, DelegateHandlers } from './delegate-handlers.interface';
 import type { DelegationTool } from './delegation-tool.provider';
 import type { DelegationRules } from './delegation-rules';
 
@@ -39,7 +39,7 @@ export class A2aSendTool implements DelegationTool {
 
   constructor(
     private readonly rules: DelegationRules,
-    private readonly endpoints: A2aEndpoints,
+    private readonly delegates: DelegateHandlers,
     toolTimeoutSecs: number,
   ) {
     this.maxWaitSecs = toolTimeoutSecs - Math.min(MARGIN_SECS, toolTimeoutSecs / 2);
@@ -69,41 +69,41 @@ export class A2aSendTool implements DelegationTool {
     if (typeof input === 'string') return failure(input);
     const target = this.rules.target(caller.agent, input.agent);
     if ('refused' in target) return failure(target.refused);
-    const endpoint = this.endpoints.findDelegate(input.agent);
-    if (!endpoint) return failure(`External agent "${input.agent}" cannot be delegated to on this server.`);
+    const delegate = this.delegates.findDelegate(input.agent);
+    if (!delegate) return failure(`External agent "${input.agent}" cannot be delegated to on this server.`);
     // A context of its own in the turn's scope: the handler's store keeps what a request wrote per
     // context (RequestScopedTaskStore), and a later call must read the task as stored, not as this one left it.
     const context = callContextOf(callerScopeOf(caller.callContext));
     if (input.taskId !== undefined) {
-      const refused = await this.continuationRefused(endpoint, input.taskId, context);
+      const refused = await this.continuationRefused(delegate, input.taskId, context);
       if (refused) return failure(refused);
     }
     const waitMs = Math.min(input.waitSecs ?? this.maxWaitSecs, this.maxWaitSecs) * 1000;
     let turn: TurnSoFar;
     try {
-      turn = await readTurn(endpoint.handler.sendMessageStream(sendRequest(input), context), AbortSignal.any([signal, AbortSignal.timeout(waitMs)]));
+      turn = await readTurn(delegate.handler.sendMessageStream(sendRequest(input), context), AbortSignal.any([signal, AbortSignal.timeout(waitMs)]));
     } catch (error) {
       if (signal.aborted) throw error;
       return failure(`"${input.agent}" was not sent the message: ${(error as Error).message}`);
     }
     if (signal.aborted) {
       // The calling turn was canceled: nobody will read this task's answer.
-      if (turn.taskId) this.cancel(endpoint, turn.taskId, context);
+      if (turn.taskId) this.cancel(delegate, turn.taskId, context);
       throw signal.reason;
     }
     if (turn.message) return answer({ state: 'completed', contextId: turn.message.contextId, answer: messageText(turn.message) });
     if (!turn.taskId) return failure(`"${input.agent}" gave neither a task nor an answer within ${waitMs / 1000} s.`);
-    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: turn.taskId }), context);
+    const task = await delegate.handler.getTask(GetTaskRequest.fromJSON({ id: turn.taskId }), context);
     this.logger.log({ taskId: caller.taskId, agent: caller.agent, delegate: input.agent, delegatedTaskId: task.id, state: stateName(task) }, 'task delegated');
     return taskResult(task);
   }
 
   /** Why the task may not be continued: not the caller's, not this agent's, or not waiting for input. */
-  private async continuationRefused(endpoint: AgentEndpoint, taskId: string, context: ServerCallContext): Promise<string | undefined> {
-    const agent = endpoint.agent.config.name;
+  private async continuationRefused(delegate: DelegateHandler, taskId: string, context: ServerCallContext): Promise<string | undefined> {
+    const agent = delegate.agent.config.name;
     let task: Task;
     try {
-      task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: taskId }), context);
+      task = await delegate.handler.getTask(GetTaskRequest.fromJSON({ id: taskId }), context);
     } catch (error) {
       if (error instanceof TaskNotFoundError) return `No task "${taskId}" was found.`;
       throw error;
@@ -116,9 +116,9 @@ export class A2aSendTool implements DelegationTool {
   }
 
   /** Best effort, in the background: the turn's own cancellation must not wait for it, and the task may have ended first. */
-  private cancel(endpoint: AgentEndpoint, taskId: string, context: ServerCallContext): void {
-    const agent = endpoint.agent.config.name;
-    endpoint.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), context).then(
+  private cancel(delegate: DelegateHandler, taskId: string, context: ServerCallContext): void {
+    const agent = delegate.agent.config.name;
+    delegate.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), context).then(
       () => this.logger.log({ delegate: agent, delegatedTaskId: taskId }, 'delegated task canceled with its calling turn'),
       (error: unknown) => this.logger.debug({ delegate: agent, delegatedTaskId: taskId, err: (error as Error).message }, 'could not cancel a delegated task'),
     );

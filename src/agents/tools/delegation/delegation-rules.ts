@@ -1,6 +1,6 @@
-import type { AgentRegistry } from '../../agents/agent-registry.service';
-import type { ExternalAgent } from '../external-agent';
-import type { ExternalAgents } from '../external-agents.service';
+import type { ExternalAgent } from '../../../a2a-client/external-agent';
+import type { ExternalAgents } from '../../../a2a-client/external-agents.service';
+import type { AgentRegistry, HostedAgent } from '../../agent-registry.service';
 
 /** Which external agents an agent may delegate to: the `trusted` ones, and those its `delegates` names. */
 export class DelegationRules {
@@ -13,6 +13,11 @@ export class DelegationRules {
   allowedFor(agent: string): ExternalAgent[] {
     const named = new Set(this.agents.find(agent)?.config.delegates ?? []);
     return this.externalAgents.all().filter((external) => external.config.trusted || named.has(external.name));
+  }
+
+  /** The local agent that runs `name`'s delegated tasks (see AgentRegistry). */
+  delegateOf(name: string): HostedAgent | undefined {
+    return this.agents.findDelegate(name);
   }
 
   /** The external agent `name` when `agent` may delegate to it and it is discovered; else why not, for the model to read. */

@@ -16,7 +16,7 @@ import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer } from './support/peer-process';
+import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-process';
 
 const OTHER_API_KEY = 'other-key-0123456789abcdef';
 

@@ -1,0 +1,103 @@
+import { AgentCard } from '@a2a-js/sdk';
+import { PushNotificationStore } from '@a2a-js/sdk/server';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
+import type { DelegateHandlers } from '../agents/tools/delegation/delegate-handlers.interface';
+import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
+import type { SwitchboardConfig } from '../config/config.schema';
+import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
+import { OutboundUrlPolicy } from '../security/outbound-url-policy';
+import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
+import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
+import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
+import { AgentCardFactory } from './agent-card.factory';
+import { QueuedAgentExecutor } from './queued-agent-executor';
+import { RequestScopedTaskStore } from './request-scoped-task-store';
+import { SendAcceptance } from './send-acceptance';
+import { SwitchboardRequestHandler } from './switchboard-request-handler';
+import { TaskCanceller } from './task-canceller.service';
+import { TaskEventBusManager } from './task-event-bus.manager';
+import { messageLimitsOf } from './validation/message-limits';
+
+/** One agent's A2A request handler (the SDK's, with what Switchboard adds) and the card it answers with. */
+export interface AgentHandler {
+  agent: HostedAgent;
+  card: AgentCard;
+  handler: SwitchboardRequestHandler;
+}
+
+/**
+ * Builds each hosted agent's A2A request handler once, at boot; and one for each external agent's
+ * delegate, which is not routed over HTTP: delegation (`a2a_send`, the MCP bridge) runs its tasks
+ * through it. No transport: the A2A server's endpoints put theirs in front, and a worker, which
+ * serves nothing, runs delegated tasks through these alone.
+ */
+@Injectable()
+export class AgentHandlers implements DelegateHandlers {
+  private readonly handlers = new Map<string, AgentHandler>();
+  private readonly delegateHandlers = new Map<string, AgentHandler>();
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    cards: AgentCardFactory,
+    canceller: TaskCanceller,
+    lifecycle: TaskLifecycle,
+    buses: TaskEventBusManager,
+    config: ConfigService<SwitchboardConfig, true>,
+    outboundPolicy: OutboundUrlPolicy,
+    @Inject(TASK_STORE) store: TaskStore,
+    @Inject(PUSH_CONFIG_STORE) pushConfigs: PushNotificationStore,
+    @Inject(JOB_QUEUE) queue: JobQueue,
+    @Inject(CANCEL_SIGNALS) cancelSignals: CancelSignals,
+  ) {
+    const a2a = config.get('a2a', { infer: true });
+    const messageLimits = messageLimitsOf(a2a);
+    const server = config.get('server', { infer: true });
+    const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
+    const taskStore = new RequestScopedTaskStore(store);
+    const handlerOf = (agent: HostedAgent): AgentHandler => {
+      const card = cards.card(agent.config, baseUrl);
+      const extendedCard = cards.extendedCard(agent.config, baseUrl);
+      const acceptance = new SendAcceptance();
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance, taskStore);
+      const handler = new SwitchboardRequestHandler({
+        card,
+        extendedCard,
+        taskStore,
+        executor,
+        blockingTimeoutMs: a2a.blocking_timeout_secs * 1000,
+        buses,
+        pushConfigs,
+        canceller,
+        acceptance,
+        messageLimits,
+        outboundPolicy,
+      });
+      return { agent, card, handler };
+    };
+    for (const agent of agents.all()) this.handlers.set(agent.config.name, handlerOf(agent));
+    for (const agent of agents.delegates()) this.delegateHandlers.set(agent.config.name, handlerOf(agent));
+  }
+
+  find(name: string): AgentHandler | undefined {
+    return this.handlers.get(name);
+  }
+
+  all(): AgentHandler[] {
+    return [...this.handlers.values()];
+  }
+
+  /** An external agent's delegate's handler. */
+  findDelegate(name: string): AgentHandler | undefined {
+    return this.delegateHandlers.get(name);
+  }
+
+  delegates(): AgentHandler[] {
+    return [...this.delegateHandlers.values()];
+  }
+
+  primary(): AgentHandler {
+    return this.handlers.get(this.agents.defaultAgentName)!;
+  }
+}
