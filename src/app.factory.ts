@@ -2,9 +2,7 @@ import { A2A_CONTENT_TYPE } from '@a2a-js/sdk';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { isJsonRpcRoute } from './a2a-server/a2a-server.module';
 import { AppModule } from './app.module';
-import { isMcpRoute } from './mcp-server/mcp.controller';
 import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { decodeUtf8Body } from './common/utf8-body';
 import { RequestErrorFilter } from './common/request-error.filter';
@@ -58,7 +56,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   });
   app.useLogger(app.get(Logger));
   app.flushLogs();
-  app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost), isJsonRpcRoute(config.a2a), isMcpRoute(config)));
+  app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost)));
   registerSecurityHeaders(fastify, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
   return app;
 }

@@ -5,7 +5,6 @@ import { A2aEndpoints } from './a2a-endpoints.service';
 import { A2aHandlersModule } from './a2a-handlers.module';
 import { a2aControllers } from './controllers';
 import { JsonRpcTransport } from './json-rpc.transport';
-import { seedRoutesController } from './seed-routes.controller';
 import { ShutdownDrain } from './shutdown-drain.service';
 
 @Module({})
@@ -14,15 +13,8 @@ export class A2aServerModule {
     return {
       module: A2aServerModule,
       imports: [A2aHandlersModule],
-      controllers: [...a2aControllers(a2a), seedRoutesController(a2a.listen_path)],
+      controllers: a2aControllers(a2a),
       providers: [A2aEndpoints, JsonRpcTransport, ShutdownDrain],
     };
   }
-}
-
-/** The JSON-RPC routes (`POST {listen_path}` and `POST {listen_path}/agents/:name`), whose errors are JSON-RPC errors. */
-export function isJsonRpcRoute(a2a: SwitchboardConfig['a2a']): (method: string, path: string) => boolean {
-  const escaped = a2a.listen_path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const paths = new RegExp(`^${escaped}(/agents/[^/]+)?/?$`);
-  return (method, path) => a2a.enabled && method === 'POST' && paths.test(path);
 }

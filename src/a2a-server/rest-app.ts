@@ -1,11 +1,8 @@
-import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
-import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
 import { UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { restHandler } from '@a2a-js/sdk/server/express';
-import { Logger } from '@nestjs/common';
-import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import express, { Express, RequestHandler } from 'express';
 import { callContextFor, isLegacyRequest } from './call-context';
-import { RETRY_AFTER_SECS } from './service-unavailable.error';
+import { malformedSendBody, noRestRoute, restInternalError, retryAfterWhenUnavailable } from './rest-exception.filter';
 import type { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { withJsonFieldNames } from './validation/json-field-names';
 import { SendDialect, sendParamsProblem } from './validation/send-params.validator';
@@ -14,12 +11,11 @@ import { SendDialect, sendParamsProblem } from './validation/send-params.validat
 const SEND_PATHS = ['/message\\:send', '/message\\:stream', '/:tenant/message\\:send', '/:tenant/message\\:stream'];
 const LEGACY_SEND_PATHS = ['/v1/message\\:send', '/v1/message\\:stream'];
 
-const logger = new Logger('A2aRest');
-
 /**
  * One agent's HTTP+JSON binding: the SDK's express router, behind checks of send bodies (matched by
  * express itself, so that case, trailing slashes and tenants route as the SDK's own routes do) and
- * ahead of JSON answers for unknown routes and unexpected errors, which express would answer in HTML.
+ * ahead of JSON answers for unknown routes and unexpected errors; the error forms are the HTTP+JSON
+ * face's (rest-exception.filter.ts).
  */
 export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolean): Express {
   const app = express();
@@ -27,9 +23,9 @@ export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolea
   app.use(queryWithJsonNames);
   if (legacyCompat) {
     const legacyOnly: RequestHandler = (req, _res, next) => next(isLegacyRequest(req.headers, true) ? undefined : 'route');
-    app.post(LEGACY_SEND_PATHS, legacyOnly, checkSend('v03-rest', (problem) => toLegacyHTTPError(new RequestMalformedError(problem))));
+    app.post(LEGACY_SEND_PATHS, legacyOnly, checkSend('v03-rest'));
   }
-  app.post(SEND_PATHS, checkSend('v1', (problem) => toRestErrorBody(new RequestMalformedError(problem), 400)));
+  app.post(SEND_PATHS, checkSend('v1'));
   app.use(retryAfterWhenUnavailable);
   app.use(
     restHandler({
@@ -39,17 +35,17 @@ export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolea
       userBuilder: async (req) => callContextFor(req, req.headers, false).user ?? new UnauthenticatedUser(),
     }),
   );
-  app.use(notFound);
-  app.use(internalError);
+  app.use(noRestRoute);
+  app.use(restInternalError);
   return app;
 }
 
 /** Checks a send's body once: v0.3's `/v1/message:send` also matches v1.0's tenant route, checked after it. */
-function checkSend(dialect: SendDialect, errorBody: (problem: string) => unknown): RequestHandler {
+function checkSend(dialect: SendDialect): RequestHandler {
   return (req, res, next) => {
     if (res.locals.sendChecked) return next();
     const problem = sendParamsProblem(dialect, req.body, '');
-    if (problem) return void res.status(400).json(errorBody(problem));
+    if (problem) return void res.status(400).json(malformedSendBody(dialect, problem));
     res.locals.sendChecked = true;
     next();
   };
@@ -62,27 +58,4 @@ function checkSend(dialect: SendDialect, errorBody: (problem: string) => unknown
 const queryWithJsonNames: RequestHandler = (req, _res, next) => {
   Object.defineProperty(req, 'query', { value: withJsonFieldNames(req.query, {}), configurable: true, enumerable: true, writable: true });
   next();
-};
-
-/**
- * The SDK answers ServiceUnavailableError itself, with HTTP 503 (its `statusCode`) and no headers:
- * a 503 then also says when to retry.
- */
-const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
-  const status = res.status.bind(res);
-  res.status = (code: number) => {
-    if (code === 503) res.setHeader('retry-after', String(RETRY_AFTER_SECS));
-    return status(code);
-  };
-  next();
-};
-
-const notFound: RequestHandler = (req, res) => {
-  res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: `No A2A HTTP+JSON route for ${req.method} ${req.path}` } });
-};
-
-const internalError: ErrorRequestHandler = (error, req, res, _next) => {
-  logger.error({ err: error, method: req.method, path: req.path }, 'A2A HTTP+JSON request failed');
-  if (res.headersSent) return void res.end();
-  res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'Internal error.' } });
 };

@@ -6,8 +6,9 @@ export const RETRY_AFTER_SECS = 5;
 /**
  * A request that could not be served because a store it needs (Redis, Postgres) is unreachable:
  * nothing of it was kept, and the client should send it again. JSON-RPC answers -32603 with this
- * message and HTTP 503 with `Retry-After` (client-facing-error.ts); the SDK's HTTP+JSON binding
- * answers HTTP 503, as it reads `transport` and `statusCode`, and rest-app.ts adds `Retry-After`.
+ * message and HTTP 503 with `Retry-After` (json-rpc-exception.filter.ts); the SDK's HTTP+JSON binding
+ * answers HTTP 503, as it reads `transport` and `statusCode`, and rest-exception.filter.ts adds
+ * `Retry-After`.
  */
 export class ServiceUnavailableError extends A2AError {
   override readonly reason = 'UNAVAILABLE';

@@ -1,9 +1,16 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SwitchboardConfig } from '../config/config.schema';
+import { RefusalsAnswered, refusalAsJsonRpc } from '../common/request-error.filter';
 import { McpHttpEndpoint } from './mcp-http-endpoint.service';
 
-export const MCP_PATH = 'mcp';
+const MCP_PATH = 'mcp';
+
+/** Bodies refused before the controller ran, as JSON-RPC errors with the HTTP status the MCP SDK's transport gives them. */
+const mcpRefusal = refusalAsJsonRpc({
+  400: { code: -32700, httpStatus: 400 },
+  415: { code: -32000, httpStatus: 415 },
+  413: { code: -32600, httpStatus: 413 },
+});
 
 /** Streamable HTTP's three verbs at `/mcp`, behind the global bearer and rate-limit guards. */
 @Controller(MCP_PATH)
@@ -11,6 +18,7 @@ export class McpController {
   constructor(private readonly endpoint: McpHttpEndpoint) {}
 
   @Post()
+  @RefusalsAnswered(mcpRefusal)
   post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.endpoint.handle(request, reply);
   }
@@ -24,10 +32,4 @@ export class McpController {
   delete(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.endpoint.handle(request, reply);
   }
-}
-
-/** Whether a request is a POST to `/mcp`: its refused bodies are answered in JSON-RPC (see RequestErrorFilter). */
-export function isMcpRoute(config: Pick<SwitchboardConfig, 'a2a' | 'mcp_server'>): (method: string, path: string) => boolean {
-  const served = config.a2a.enabled && config.mcp_server.enabled;
-  return (method, path) => served && method === 'POST' && (path === `/${MCP_PATH}` || path === `/${MCP_PATH}/`);
 }
