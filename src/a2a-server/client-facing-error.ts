@@ -2,7 +2,7 @@ import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import type { Logger } from '@nestjs/common';
 import type { JsonRpcError } from '../common/json-rpc-envelope';
 import { RETRY_AFTER_SECS, ServiceUnavailableError } from './service-unavailable.error';
-import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
+import { ServerShuttingDownError, TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
 /**
  * The error a client is shown. An internal error is the server's fault, and its own message (a
@@ -21,7 +21,7 @@ export function clientFacingError(error: JsonRpcError, logger: Logger, event: st
   return { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' };
 }
 
-/** How long the client should wait before retrying, when the error's cause is a store outage (answered with HTTP 503). */
+/** How long the client should wait before retrying, when the error's cause is a store outage or a replica shutting down (answered with HTTP 503). */
 export function retryAfterSecsOf(cause: unknown): number | undefined {
-  return cause instanceof ServiceUnavailableError ? RETRY_AFTER_SECS : undefined;
+  return cause instanceof ServiceUnavailableError || cause instanceof ServerShuttingDownError ? RETRY_AFTER_SECS : undefined;
 }

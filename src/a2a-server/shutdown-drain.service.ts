@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { TaskEventBusManager } from './task-event-bus.manager';
+import { ServerShuttingDownError } from './task-stream-interrupted.error';
 
 /** Share of `server.shutdown_timeout_secs` that calls following tasks get to end on their own; the rest ends the others and closes the stores. */
 const DRAIN_SHARE = 0.8;
@@ -15,10 +16,10 @@ const IDLE_SWEEP_MS = 50;
  * Drains the calls that follow tasks when the API shuts down. Once the HTTP server starts closing
  * (Fastify answers new requests 503), streams and blocking calls in flight go on until their turns
  * end, for up to 80% of `server.shutdown_timeout_secs`; those still open then end with
- * TaskStreamInterruptedError, which names the task that goes on, and the server finishes closing.
- * Node's `server.close()` closes only the keep-alive connections idle at that moment, so those whose
- * last response ends later are closed as they fall idle. Processes without HTTP (workers) leave
- * their buses to the turns that read them.
+ * ServerShuttingDownError (HTTP 503, retryable), which names the task that goes on, and the server
+ * finishes closing. Node's `server.close()` closes only the keep-alive connections idle at that
+ * moment, so those whose last response ends later are closed as they fall idle. Processes without
+ * HTTP (workers) leave their buses to the turns that read them.
  */
 @Injectable()
 export class ShutdownDrain implements OnModuleInit {
@@ -43,7 +44,7 @@ export class ShutdownDrain implements OnModuleInit {
 
   private async drain(): Promise<void> {
     if (await this.buses.drain(this.drainMs)) return;
-    const interrupted = this.buses.interruptAll('this server is shutting down');
+    const interrupted = this.buses.interruptAll((taskId) => new ServerShuttingDownError(taskId));
     this.logger.warn({ interrupted, drainedMs: this.drainMs }, 'shutdown: calls still following tasks after the drain end with an error');
   }
 }

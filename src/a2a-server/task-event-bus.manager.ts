@@ -103,10 +103,10 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     return ended;
   }
 
-  /** Interrupts every open bus: their requests end with an error that names the task and says why. */
-  interruptAll(why: string): number {
+  /** Interrupts every open bus: their requests end with `interruption`'s error, which names the task and says why. */
+  interruptAll(interruption: (taskId: string) => TaskStreamInterruptedError): number {
     const buses = [...this.open];
-    for (const bus of buses) bus.interrupt(new TaskStreamInterruptedError(bus.taskId, why));
+    for (const bus of buses) bus.interrupt(interruption(bus.taskId));
     return buses.length;
   }
 

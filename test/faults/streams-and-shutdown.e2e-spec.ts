@@ -17,6 +17,7 @@ import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { follow, Followed, postSse } from './support/followed-streams';
+import { jsonRpcSend, restSend } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
@@ -270,5 +271,25 @@ describe('calls in flight at SIGTERM', () => {
       }
     });
     await calls.close();
+  });
+
+  it('past the drain, answers blocking sends with the retryable 503 of other refusals, naming the task', async () => {
+    const api = await hasty.api('hasty-blocking-api');
+    const before = await workingTasks(api.baseUrl);
+    const sends = { 'JSON-RPC': jsonRpcSend(api.baseUrl, 'glacial', TEXT), 'HTTP+JSON': restSend(api.baseUrl, 'glacial', TEXT) };
+    await eventually(() => workingTasks(api.baseUrl), (working) => working >= before + 2);
+    const exited = api.stop();
+    await hasty.explain(async () => {
+      const rpc = await within(sends['JSON-RPC'], 10_000, 'the JSON-RPC send');
+      const rpcError = rpc.body.error as { code: number; message: string };
+      expect({ status: rpc.status, retryAfter: rpc.retryAfter, code: rpcError.code }).toEqual({ status: 503, retryAfter: '5', code: -32603 });
+      expect(rpcError.message).toMatch(/this server is shutting down/);
+      const rest = await within(sends['HTTP+JSON'], 10_000, 'the HTTP+JSON send');
+      expect({ status: rest.status, retryAfter: rest.retryAfter }).toEqual({ status: 503, retryAfter: '5' });
+      expect((rest.body.error as { message: string }).message).toMatch(/this server is shutting down/);
+      const tasks = [interruptedTask(rpcError.message), interruptedTask((rest.body.error as { message: string }).message)];
+      expect(tasks.every(Boolean)).toBe(true);
+      expect(await exited).toBe(0);
+    });
   });
 });
