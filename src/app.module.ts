@@ -9,7 +9,7 @@ import type { SwitchboardConfig } from './config/config.schema';
 import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
-import { MetricsModule } from './health/metrics.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ReadinessModule } from './health/readiness.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';

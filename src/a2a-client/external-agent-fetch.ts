@@ -1,7 +1,7 @@
 import type { ExternalAgentConfig } from '../config/config.schema';
 import { createGuardedFetch } from '../security/guarded-fetch';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { USER_AGENT } from '../version';
+import { USER_AGENT } from '../common/version';
 
 /**
  * The fetch every request to one external agent goes through: the SSRF rules (checked again at

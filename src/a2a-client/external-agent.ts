@@ -7,7 +7,7 @@ import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../security/out
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import { fetchAgentCard, usableInterface } from './agent-card.reader';
 import { externalAgentFetch } from './external-agent-fetch';
-import type { A2aClientSettings } from './external-agent.schema';
+import type { A2aClientSettings } from '../config/external-agent.schema';
 
 /**
  * `discovering` until the first attempt ends; `ready` once its card is read and a client built;

@@ -1,11 +1,11 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
-import { MetricsService, Sample } from '../health/metrics.service';
+import { MetricsService, Sample } from '../metrics/metrics.service';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { UnknownExternalAgentError } from './a2a-client.errors';
 import { ExternalAgent } from './external-agent';
-import type { A2aClientSettings } from './external-agent.schema';
+import type { A2aClientSettings } from '../config/external-agent.schema';
 import { describeExternalAgents, type ExternalAgentsView } from './external-agents.view';
 
 /**

@@ -6,7 +6,7 @@ import { backoffDelayMs } from '../common/backoff';
 import { TERMINAL_TASK_STATES } from '../task-store/task-states';
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import type { ExternalAgent } from './external-agent';
-import type { A2aClientSettings } from './external-agent.schema';
+import type { A2aClientSettings } from '../config/external-agent.schema';
 
 const logger = new Logger('RemoteTask');
 const INTERRUPTED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];

@@ -3,7 +3,7 @@ import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards }
 import { ConfigService } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SwitchboardConfig } from '../config/config.schema';
-import { MetricsService } from '../health/metrics.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { noteForAccessLog } from '../logging/access-log';
 import { attachPrincipal, principalOf } from '../security/principal';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';

@@ -3,7 +3,7 @@ import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MetricsService } from '../health/metrics.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { AgentAccessGuard } from './agent-access.guard';
 import { callContextFor } from './call-context';

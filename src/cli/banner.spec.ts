@@ -1,5 +1,5 @@
 import { loadConfig } from '../config/config.loader';
-import { SWITCHBOARD_VERSION } from '../version';
+import { SWITCHBOARD_VERSION } from '../common/version';
 import { startupBanner } from './banner';
 
 const config = (env: Record<string, string> = {}) => loadConfig({ SWITCHBOARD_CONFIG: undefined, ...env }).config;

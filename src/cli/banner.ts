@@ -1,7 +1,7 @@
 import type { SwitchboardConfig } from '../config/config.schema';
 import { isEmbedded, StorageMode, storageMode } from '../config/storage-mode';
 import { isLoopbackHost } from '../security/listen-policy';
-import { SWITCHBOARD_VERSION } from '../version';
+import { SWITCHBOARD_VERSION } from '../common/version';
 
 export type BannerFacts =
   | { role: 'api'; url: string; configFile?: string }

@@ -1,4 +1,4 @@
-import { SWITCHBOARD_VERSION } from '../version';
+import { SWITCHBOARD_VERSION } from '../common/version';
 import { parseCommandLine } from './command-line';
 
 describe('parseCommandLine', () => {

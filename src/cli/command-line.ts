@@ -1,5 +1,5 @@
 /** What `switchboard <args>` asks for, and the help texts; settings themselves come from the config file and environment. */
-import { SWITCHBOARD_VERSION } from '../version';
+import { SWITCHBOARD_VERSION } from '../common/version';
 
 export const COMMANDS = ['serve', 'worker', 'mcp', 'migrate', 'check'] as const;
 export type Command = (typeof COMMANDS)[number];

@@ -5,7 +5,7 @@ import { ConfigError } from './config-error';
 import { configSchema, SwitchboardConfig } from './config.schema';
 import { CONFIG_FILE_ENV, ENV_OVERRIDES } from './env-overrides';
 import { formatPath, joinKey, resolveReferences } from './variable-references';
-import { resolveExternalAgents } from '../a2a-client/external-agents.config';
+import { resolveExternalAgents } from './external-agents.config';
 
 import type { Environment } from './variable-references';
 

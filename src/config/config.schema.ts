@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from '../a2a-client/external-agent.schema';
-import type { SubagentManifest } from '../a2a-client/subagent-manifest.schema';
+import { executorSettingsSchema } from './executor-settings.schema';
+import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from './external-agent.schema';
+import type { SubagentManifest } from './subagent-manifest.schema';
 import { envVarNameSchema, headerNameSchema, nameSchema, toolNamePart } from './names.schema';
 import { isPlaceholderSecret, PLACEHOLDER_SECRET_ADVICE } from './placeholder-secret';
 import { databaseUrlSchema, redisUrlSchema } from './store-urls.schema';
@@ -79,8 +80,6 @@ const skillSchema = z.strictObject({
   tags: z.array(z.string()).default([]),
   examples: z.array(z.string()).default([]),
 });
-
-import { executorSettingsSchema } from '../agents/executors/executor-settings.schema';
 
 const agentSchema = z.strictObject({
   name: nameSchema,

@@ -12,7 +12,7 @@ import type {
   ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig, SwitchboardConfig } from '../config/config.schema';
-import { MetricsService, Sample } from '../health/metrics.service';
+import { MetricsService, Sample } from '../metrics/metrics.service';
 import { createGuardedFetch } from '../security/guarded-fetch';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { McpUnknownPromptError, McpUnknownResourceError, McpUnknownToolError } from './mcp-client.errors';

@@ -20,7 +20,7 @@ import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.err
 import { CallsInFlight } from './calls-in-flight';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
-import { SWITCHBOARD_VERSION } from '../version';
+import { SWITCHBOARD_VERSION } from '../common/version';
 
 const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 /** Sampling and elicitation are the callers': each such request is relayed to the caller of the call it belongs to. */

@@ -19,7 +19,7 @@ import { TaskUpdates } from './task-updates';
 import { registerUpstreamCatalog, upstreamCatalogCapabilities } from './upstream-catalog-registration';
 import { UpstreamToolCall } from './upstream-tool-call';
 import { registerUnavailableMcpTool } from './unavailable-mcp-tool';
-import { SWITCHBOARD_VERSION } from '../version';
+import { SWITCHBOARD_VERSION } from '../common/version';
 import { toolNamePart } from '../config/names.schema';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };

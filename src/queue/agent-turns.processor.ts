@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import type { SwitchboardConfig } from '../config/config.schema';
-import { MetricsService } from '../health/metrics.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { JobDispatchingWorker } from './job-dispatching-worker';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { QueueName } from './queue.constants';

@@ -1,7 +1,7 @@
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import type { MetricsService } from '../health/metrics.service';
+import type { MetricsService } from '../metrics/metrics.service';
 import { JobHandlerRegistry } from './job-handler.registry';
 import type { JobName } from './queue.constants';
 

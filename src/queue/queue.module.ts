@@ -4,7 +4,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { StorageMode } from '../config/storage-mode';
-import { MetricsModule } from '../health/metrics.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { RedisService } from '../redis/redis.service';
 import { agentTurnsProcessor } from './agent-turns.processor';
 import { BullJobQueue } from './bullmq-job-queue';

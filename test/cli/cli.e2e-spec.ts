@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SWITCHBOARD_VERSION } from '../../src/version';
+import { SWITCHBOARD_VERSION } from '../../src/common/version';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
 import { adminDatabaseUrl, createDatabase, createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl, uniqueName } from '../support/test-database';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { MetricsService } from '../../src/health/metrics.service';
+import { MetricsService } from '../../src/metrics/metrics.service';
 import { metricNames } from './support/promql';
 
 const FILES = resolve(__dirname, '../../helm/switchboard/files');

@@ -3,7 +3,7 @@ import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
 import { textPart, TurnPublisher } from '../turn-publisher';
-import type { ScriptExecutorSettings, ScriptStep } from './executor-settings.schema';
+import type { ScriptExecutorSettings, ScriptStep } from '../../config/executor-settings.schema';
 
 const STATE_OF: Record<Extract<ScriptStep, { status: unknown }>['status'], TaskState> = {
   working: TaskState.TASK_STATE_WORKING,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { MetricsService } from '../../health/metrics.service';
+import { MetricsService } from '../../metrics/metrics.service';
 import { failure, ResultLimiter, runWithinLimits, TEXT_RESULT_LIMITER, ToolCallOutcome, ToolLimits } from './tool-limits';
 import { TOOL_PROVIDERS, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 import { ToolSession, ToolSessionScope } from './tool-session';

@@ -1,5 +1,5 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import type { ToolKind } from '../../health/metrics.service';
+import type { ToolKind } from '../../metrics/metrics.service';
 
 /** A tool an agent may call, described as LLM providers take it (JSON Schema input). */
 export interface ToolDefinition {

@@ -1,5 +1,5 @@
 import { backoffDelayMs, BackoffSettings } from '../../common/backoff';
-import type { MetricsService, StoreOperation } from '../../health/metrics.service';
+import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
 import { TaskScopeConflictError } from '../../task-store/task-store.errors';
 
 export interface StoreRetryPolicy extends BackoffSettings {

@@ -3,7 +3,7 @@ import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { MetricsService } from '../../health/metrics.service';
+import { MetricsService } from '../../metrics/metrics.service';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { TASK_STORE, TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import { PushNotifier } from '../push/push-notifier.service';

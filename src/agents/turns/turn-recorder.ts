@@ -8,7 +8,7 @@ import {
   ServerCallContext,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import type { MetricsService, StoreOperation } from '../../health/metrics.service';
+import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
 import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
 import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';

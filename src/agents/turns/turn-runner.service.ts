@@ -3,7 +3,7 @@ import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { MetricsService, TurnOutcome } from '../../health/metrics.service';
+import { MetricsService, TurnOutcome } from '../../metrics/metrics.service';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
 import { CANCEL_SIGNALS, CancelSignals } from '../../task-store/cancel-signals.interface';

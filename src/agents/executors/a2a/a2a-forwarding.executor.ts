@@ -3,7 +3,7 @@ import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { ExternalAgentUnavailableError } from '../../../a2a-client/a2a-client.errors';
 import type { ExternalAgent } from '../../../a2a-client/external-agent';
-import type { A2aClientSettings } from '../../../a2a-client/external-agent.schema';
+import type { A2aClientSettings } from '../../../config/external-agent.schema';
 import { followRemote, sendToRemote } from '../../../a2a-client/remote-task-events';
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import { remoteTaskLinkOf } from './remote-task-link';

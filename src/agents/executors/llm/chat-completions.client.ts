@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../../tools/tool-provider.interface';
-import type { LlmExecutorSettings } from '../executor-settings.schema';
+import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
 
 export interface ToolCall {
   id: string;

@@ -4,7 +4,7 @@ import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interfac
 import type { ToolPipeline } from '../../tools/tool-pipeline.service';
 import type { Sampler, SamplingRequest } from '../../tools/tool-provider.interface';
 import { textPart, TurnPublisher } from '../../turn-publisher';
-import type { LlmExecutorSettings } from '../executor-settings.schema';
+import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
 import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
 
 export interface LlmAgent {

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../config/config-error';
-import { loadConfig } from '../config/config.loader';
+import { ConfigError } from './config-error';
+import { loadConfig } from './config.loader';
 
 const VENTAS = {
   type: 'subagent',

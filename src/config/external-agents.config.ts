@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SwitchboardConfig } from '../config/config.schema';
-import type { Environment } from '../config/variable-references';
+import type { SwitchboardConfig } from './config.schema';
+import type { Environment } from './variable-references';
 import { loadSubagentManifests } from './subagent-manifests.loader';
 
 interface ResolveContext {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { headerNameSchema, nameSchema } from '../config/names.schema';
+import { headerNameSchema, nameSchema } from './names.schema';
 
 /** Credentials Switchboard presents to an external agent; values take `${VAR}` references. */
 const externalAgentAuthSchema = z.discriminatedUnion('type', [

@@ -1,8 +1,8 @@
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ExternalAgentConfig } from '../config/config.schema';
-import { type Environment, resolveReferences } from '../config/variable-references';
+import type { ExternalAgentConfig } from './config.schema';
+import { type Environment, resolveReferences } from './variable-references';
 import { externalAgentSchema } from './external-agent.schema';
 import { SUBAGENT_MANIFEST_SCHEMA, type SubagentManifest } from './subagent-manifest.schema';
 

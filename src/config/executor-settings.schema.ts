@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameSchema } from '../../config/names.schema';
+import { nameSchema } from './names.schema';
 
 export const echoExecutorSettingsSchema = z.strictObject({
   type: z.literal('echo'),

@@ -1,0 +1,33 @@
+/**
+ * The layers of src/, bottom first. A folder may import any folder of a layer below its own, and of
+ * its own layer only the folders it names; never one above. `app` is src/*.ts (the root module and
+ * the app factory). layers.spec.ts checks the code against this list.
+ */
+export interface Layer {
+  name: string;
+  /** Each folder of the layer, with the folders of the same layer it may import. */
+  folders: Record<string, string[]>;
+}
+
+export const LAYERS: readonly Layer[] = [
+  { name: 'foundation', folders: { common: [], config: ['common'] } },
+  { name: 'infrastructure', folders: { generated: [], redis: [], database: ['generated'], security: ['redis'], logging: ['security'], metrics: ['security'] } },
+  { name: 'stores', folders: { queue: [], 'task-store': ['queue'] } },
+  { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
+  { name: 'runtime', folders: { agents: [] } },
+  { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [] } },
+  { name: 'app', folders: { app: [], cli: ['app'] } },
+];
+
+/** The layer of `folder`, by its index in LAYERS; undefined for a folder no layer holds. */
+export function layerOf(folder: string): number | undefined {
+  const index = LAYERS.findIndex((layer) => folder in layer.folders);
+  return index < 0 ? undefined : index;
+}
+
+/** Whether code in folder `from` may import from folder `to`. */
+export function mayImport(from: string, to: string): boolean {
+  const [source, target] = [layerOf(from), layerOf(to)];
+  if (source === undefined || target === undefined) return false;
+  return target < source || (target === source && LAYERS[source].folders[from].includes(to));
+}
