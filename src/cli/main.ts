@@ -15,7 +15,6 @@ import { startWorkerHealthServer } from '../health/worker-health.server';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
 import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
 import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
-import { ApiKeyService } from '../security/api-key.service';
 import { assertSafeToListen } from '../security/listen-policy';
 import { BannerFacts, startupBanner } from './banner';
 import { EMBEDDED_FALLBACK_FLAG, parseCommandLine } from './command-line';
@@ -49,10 +48,9 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-/** What `serve` would refuse before touching a store: the loader's checks, then the listen policy and the keys' own. */
+/** What `serve` would refuse before touching a store: the loader's checks (the keys' included), then the listen policy. */
 function check({ config, file }: LoadedConfig): void {
   assertSafeToListen(config);
-  new ApiKeyService(config.auth.api_keys);
   const mode = storageMode(config);
   const summary = [
     `tasks in ${mode.tasks}`,

@@ -200,4 +200,38 @@ url = "https://research.example.com"
   it('reports a missing config file named by SWITCHBOARD_CONFIG', () => {
     expect(() => loadConfig({ SWITCHBOARD_CONFIG: '/nonexistent/switchboard.toml' })).toThrow(/does not exist/);
   });
+
+  describe('refuses at load, before any service is built', () => {
+    const CI_KEY = 'ci-key-0123456789abcdef';
+    const BARE_KEY = 'bare-key-aaaaaaaaaaaaaaaa';
+    const withKeys = (keys: string) => () => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[auth]\napi_keys = [${keys}]`) });
+
+    it('refuses two keys under one name, including a generated one', () => {
+      const build = withKeys(`"${BARE_KEY}", { name = "key-1", key = "${CI_KEY}" }`);
+      expect(build).toThrow(ConfigError);
+      expect(build).toThrow(/api_keys\[1\].*"key-1"/);
+    });
+
+    it('refuses the same key configured twice, without printing it', () => {
+      const build = withKeys(`{ name = "a", key = "${CI_KEY}" }, { name = "b", key = "${CI_KEY}" }`);
+      expect(build).toThrow(/api_keys\[1\]: the same key is configured twice/);
+      expect(build).not.toThrow(new RegExp(CI_KEY));
+    });
+
+    it.each([
+      'http://hooks.internal',
+      '10.0.0.0/33',
+      '10/8',
+      '*.internal',
+      'hooks.internal:0',
+      'hooks.internal:99999',
+      'user@host',
+      'a b',
+      '',
+    ])('refuses the malformed outbound.allow_hosts entry %p, naming it', (entry) => {
+      const load = () => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[outbound]\nallow_hosts = ["hooks.internal", ${JSON.stringify(entry)}]`) });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(`outbound.allow_hosts: "${entry}" is not a hostname`);
+    });
+  });
 });

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { allowHostProblems } from './allow-hosts';
+import { apiKeyProblems } from './api-keys';
 import { ConfigError } from './config-error';
 import { configSchema, SwitchboardConfig } from './config.schema';
 import { CONFIG_FILE_ENV, ENV_OVERRIDES } from './env-overrides';
@@ -43,6 +45,7 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
     }
   }
   if (result.success) {
+    problems.push(...apiKeyProblems(result.data.auth.api_keys), ...allowHostProblems(result.data.outbound.allow_hosts));
     resolveApiKeys(result.data, env, problems);
     resolveMcpServerEnv(result.data, env);
     resolveExternalAgents(result.data, { env, baseDir: file ? dirname(file) : process.cwd() }, problems);

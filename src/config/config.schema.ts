@@ -232,7 +232,7 @@ export const configSchema = z.strictObject({
        * servers) may reach even though they resolve to private, loopback or link-local addresses.
        * Cloud metadata endpoints stay blocked regardless.
        */
-      allow_hosts: z.array(z.string().min(1)).default([]),
+      allow_hosts: z.array(z.string()).default([]),
     })
     .prefault({}),
   tools: z

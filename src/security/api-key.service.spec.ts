@@ -1,5 +1,4 @@
 import crypto = require('node:crypto');
-import { ConfigError } from '../config/config-error';
 import { ApiKeyService } from './api-key.service';
 
 const CI_KEY = 'ci-key-0123456789abcdef';
@@ -71,14 +70,4 @@ describe('ApiKeyService', () => {
     expect(open.verify('anything-at-all-0000')).toBeUndefined();
   });
 
-  it('refuses two keys under one name, including a generated one', () => {
-    expect(() => new ApiKeyService([BARE_KEY, { name: 'key-1', key: CI_KEY }])).toThrow(ConfigError);
-    expect(() => new ApiKeyService([BARE_KEY, { name: 'key-1', key: CI_KEY }])).toThrow(/api_keys\[1\].*"key-1"/);
-  });
-
-  it('refuses the same key configured twice, without printing it', () => {
-    const build = () => new ApiKeyService([{ name: 'a', key: CI_KEY }, { name: 'b', key: CI_KEY }]);
-    expect(build).toThrow(/api_keys\[1\]: the same key is configured twice/);
-    expect(build).not.toThrow(new RegExp(CI_KEY));
-  });
 });

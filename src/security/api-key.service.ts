@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ConfigError } from '../config/config-error';
+import { apiKeyName } from '../config/api-keys';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { AccessScope } from './access-scope';
 import { bearerCredentials, type BearerCredentials } from './bearer-token';
@@ -30,12 +30,11 @@ export class ApiKeyService {
   private readonly verdicts = new WeakMap<object, BearerVerdict>();
 
   constructor(apiKeys: ApiKeysConfig) {
-    this.keys = apiKeys.map((entry, index) =>
-      typeof entry === 'string'
-        ? { principal: { name: `key-${index + 1}`, scope: AccessScope.unrestricted }, digest: sha256(entry) }
-        : { principal: { name: entry.name, scope: AccessScope.of(entry) }, digest: sha256(entry.key) },
-    );
-    assertUnambiguous(this.keys);
+    // Names and keys are unique: the loader refuses others (config/api-keys.ts).
+    this.keys = apiKeys.map((entry, index) => ({
+      principal: { name: apiKeyName(entry, index), scope: typeof entry === 'string' ? AccessScope.unrestricted : AccessScope.of(entry) },
+      digest: sha256(typeof entry === 'string' ? entry : entry.key),
+    }));
   }
 
   /** False when no keys are configured: the service then runs open (see listen-policy.ts). */
@@ -72,19 +71,4 @@ export class ApiKeyService {
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/** Two keys with one name would share their tasks; one key under two names has no single owner. */
-function assertUnambiguous(keys: readonly KnownKey[]): void {
-  const problems: string[] = [];
-  keys.forEach((key, index) => {
-    const earlier = keys.slice(0, index);
-    if (earlier.some((other) => other.principal.name === key.principal.name)) {
-      problems.push(`auth.api_keys[${index}]: the name "${key.principal.name}" is already used by another key`);
-    }
-    if (earlier.some((other) => other.digest.equals(key.digest))) {
-      problems.push(`auth.api_keys[${index}]: the same key is configured twice`);
-    }
-  });
-  if (problems.length > 0) throw new ConfigError('auth.api_keys', problems);
 }

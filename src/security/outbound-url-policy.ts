@@ -1,10 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ConfigError } from '../config/config-error';
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type AllowEntry = { port?: number } & ({ hostname: string } | { network: Address; prefix: number });
+import { Address, AllowEntry, bareHostname, parseAllowEntry } from '../config/allow-hosts';
 
 const SCHEMES = new Set(['http:', 'https:']);
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -53,16 +50,9 @@ export class OutboundUrlBlockedError extends Error {
 export class OutboundUrlPolicy {
   private readonly allowed: AllowEntry[];
 
+  /** `allowHosts` as loaded: the loader refuses an entry that does not parse (config/allow-hosts.ts). */
   constructor({ allowHosts }: { allowHosts: string[] }) {
-    const entries = allowHosts.map(parseEntry);
-    const malformed = allowHosts.filter((_, index) => entries[index] === undefined);
-    if (malformed.length > 0) {
-      throw new ConfigError(
-        'outbound policy',
-        malformed.map((entry) => `outbound.allow_hosts: "${entry}" is not a hostname, hostname:port, IP address or CIDR`),
-      );
-    }
-    this.allowed = entries.filter((entry) => entry !== undefined);
+    this.allowed = allowHosts.flatMap((entry) => parseAllowEntry(entry) ?? []);
   }
 
   /** Resolves the URL's host and throws OutboundUrlBlockedError unless every address it resolves to may be reached. */
@@ -115,44 +105,8 @@ export class OutboundUrlPolicy {
   }
 }
 
-function parseEntry(entry: string): AllowEntry | undefined {
-  if (entry.includes('/')) {
-    const [address, prefix] = entry.split('/');
-    if (!isIP(address) || !/^\d{1,3}$/.test(prefix)) return undefined;
-    try {
-      const [network, bits] = ipaddr.parseCIDR(entry);
-      return { network, prefix: bits };
-    } catch {
-      return undefined;
-    }
-  }
-  if (isIP(entry) === 6) return singleAddress(entry);
-  const match = /^([^\s/?#@:*[\]]+|\[[^\]]+\])(?::(\d{1,5}))?$/.exec(entry);
-  const hostname = match && canonicalHostname(match[1]);
-  const port = match?.[2] === undefined ? undefined : Number(match[2]);
-  if (!hostname || (port !== undefined && (port < 1 || port > 65535))) return undefined;
-  return isIP(hostname) ? singleAddress(hostname, port) : { hostname, port };
-}
-
-function singleAddress(address: string, port?: number): AllowEntry {
-  const network = ipaddr.process(address);
-  return { network, prefix: network.kind() === 'ipv4' ? 32 : 128, port };
-}
-
-function canonicalHostname(host: string): string | undefined {
-  try {
-    return bareHostname(new URL(`http://${host}`).hostname) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function portOf(url: URL): number {
   return Number(url.port) || DEFAULT_PORTS[url.protocol];
-}
-
-function bareHostname(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
 }
 
 function allows(entry: AllowEntry, hostname: string, ip: Address, port: number): boolean {
