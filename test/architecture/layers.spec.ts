@@ -1,12 +1,12 @@
 /**
  * Imports between the folders of src/ run one way: down the layers of layers.ts, with no cycle. Read
  * from the source (every import, type-only ones included), so a new import against the order fails
- * here with the file that makes it.
+ * here with the file that makes it. docs/architecture.md's table must say what layers.ts says.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { preProcessFile } from 'typescript';
-import { layerOf, mayImport } from './layers';
+import { LAYERS, layerOf, mayImport, mayImportText } from './layers';
 
 const ROOT = join(__dirname, '..', '..');
 const SRC = join(ROOT, 'src');
@@ -96,5 +96,20 @@ describe('the folders of src/', () => {
     ]);
     expect(cycles(graph)).toEqual([['a2a-server', 'agents']]);
     expect(against(graph)).toEqual(['agents -> a2a-server (src/agents/x.ts)']);
+  });
+});
+
+describe("docs/architecture.md's table of folders", () => {
+  const rows = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8')
+    .split('\n')
+    .map((line) => /^\| `([^`]+)` \| (\w+) \| .+ \| (.+) \|$/.exec(line))
+    .filter((match) => match !== null);
+
+  it('has a row for each folder of each layer, in the order of the layers', () => {
+    expect(rows.map(([, folder, layer]) => [folder, layer])).toEqual(LAYERS.flatMap(({ name, folders }) => Object.keys(folders).map((folder) => [folder, name])));
+  });
+
+  it('says what each folder may import as the layers do', () => {
+    expect(rows.map(([, folder, , may]) => [folder, may])).toEqual(rows.map(([, folder]) => [folder, mayImportText(folder)]));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The layers of src/, bottom first. A folder may import any folder of a layer below its own, and of
  * its own layer only the folders it names; never one above. `app` is src/*.ts (the root module and
- * the app factory). layers.spec.ts checks the code against this list.
+ * the app factory). docs/architecture.md's table says the same; layers.spec.ts checks the code and
+ * the table against this list.
  */
 export interface Layer {
   name: string;
@@ -30,4 +31,11 @@ export function mayImport(from: string, to: string): boolean {
   const [source, target] = [layerOf(from), layerOf(to)];
   if (source === undefined || target === undefined) return false;
   return target < source || (target === source && LAYERS[source].folders[from].includes(to));
+}
+
+/** "foundation, infrastructure, `redis`": the layers below `folder`'s and the folders of its own it may import, as the docs' table writes it. */
+export function mayImportText(folder: string): string {
+  const layer = layerOf(folder)!;
+  const names = [...LAYERS.slice(0, layer).map(({ name }) => name), ...LAYERS[layer].folders[folder].map((peer) => `\`${peer}\``)];
+  return names.length > 0 ? names.join(', ') : '—';
 }
