@@ -14,6 +14,8 @@ import { TaskEventBus } from './task-event-bus';
 
 /** The status of a task that was recorded but whose turn could not be queued. */
 export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent while the service was unavailable; send it again.';
+/** The status of a task whose queued turn was lost before it began (Redis lost its data). */
+export const TURN_LOST_TEXT = 'The message was lost from the queue before the agent took it (the queue lost its data); send it again.';
 
 /**
  * The SDK's executor seat on the API side: a turn is not run here but handed to the queue, and its
@@ -45,6 +47,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
       const announced = await this.accept(requestContext, bus);
       if (!announced) this.unannounced.set(requestContext.context, requestContext);
       this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
+      if (bus instanceof TaskEventBus) this.watchQueuedTurn(requestContext, bus);
     } catch (error) {
       const { taskId, userMessage, context } = requestContext;
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
@@ -118,6 +121,35 @@ export class QueuedAgentExecutor implements AgentExecutor {
       throw error;
     }
     return announced;
+  }
+
+  /**
+   * While the send's bus waits for its turn to begin, checks every `lostTurnCheckMs` that the turn
+   * is still queued: a job that vanished (Redis lost its data) would leave the send waiting for
+   * events that never come, and its task unrecorded, out of the orphaned-task sweep's sight. Its task
+   * is then recorded failed, which ends the bus with an answer.
+   */
+  private watchQueuedTurn(requestContext: RequestContext, bus: TaskEventBus): void {
+    const jobId = agentTurnJobId(requestContext.taskId, requestContext.userMessage.messageId);
+    let checking = false;
+    const timer = setInterval(() => {
+      if (!bus.waitingForTurn) return clearInterval(timer);
+      if (checking) return;
+      checking = true;
+      this.failIfLost(requestContext, jobId)
+        .then((failed) => failed && clearInterval(timer))
+        .catch((error: Error) => this.logger.warn({ taskId: requestContext.taskId, err: error.message }, 'could not check whether a queued turn was lost'))
+        .finally(() => (checking = false));
+    }, this.lifecycle.lostTurnCheckMs);
+    timer.unref();
+  }
+
+  /** Fails the send's task if its turn is neither queued nor running (nor ended); returns whether it did. */
+  private async failIfLost(requestContext: RequestContext, jobId: string): Promise<boolean> {
+    if (!this.queue.isReachable(JobName.AgentTurn) || (await this.queue.isPending(JobName.AgentTurn, jobId))) return false;
+    this.logger.warn({ taskId: requestContext.taskId, agent: this.agentName }, 'queued turn lost before it began: its task fails');
+    await this.lifecycle.failUnrun(requestContext, TURN_LOST_TEXT);
+    return true;
   }
 
   /** A task recorded as submitted whose turn was not queued ends failed, so that it does not wait forever. */

@@ -38,6 +38,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private locate?: (position: Promise<string>) => void;
   /** A new task's stream, read from its start: what it holds yet is read with what comes. */
   private fresh = false;
+  private sawEvent = false;
 
   constructor(
     private readonly stream: TaskEventStream,
@@ -54,6 +55,11 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   ) {
     super();
     this.position = position ?? new Promise<string>((resolve) => (this.locate = resolve));
+  }
+
+  /** Whether the bus still waits for events of its turn and has read none yet: its turn has not begun. */
+  get waitingForTurn(): boolean {
+    return !this.stopped && !this.sawEvent;
   }
 
   /**
@@ -129,6 +135,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
       for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal, fresh: this.fresh })) {
         const agentEvent = toAgentEvent(event);
         if (!agentEvent) continue;
+        this.sawEvent = true;
         this.publish(agentEvent);
         if (endsTurn(agentEvent)) return;
       }

@@ -44,6 +44,8 @@ export class TaskLifecycle {
   private readonly logger = new Logger(TaskLifecycle.name);
   /** How a turn on a worker tries failed writes again. */
   private readonly turnRetry: StoreRetryPolicy;
+  /** How often a send waiting on its queued turn checks that the turn is still queued: the orphaned-task sweep's period. */
+  readonly lostTurnCheckMs: number;
 
   constructor(
     @Inject(TASK_STORE) private readonly store: TaskStore,
@@ -52,7 +54,9 @@ export class TaskLifecycle {
     private readonly metrics: MetricsService,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
-    this.turnRetry = { ...WRITE_BACKOFF, deadlineMs: config.get('tasks', { infer: true }).write_retry_secs * 1000 };
+    const tasks = config.get('tasks', { infer: true });
+    this.turnRetry = { ...WRITE_BACKOFF, deadlineMs: tasks.write_retry_secs * 1000 };
+    this.lostTurnCheckMs = tasks.orphan_sweep_secs * 1000;
   }
 
   /**
@@ -96,6 +100,19 @@ export class TaskLifecycle {
   /** Marks a task failed with `text` (stream and webhooks too), unless it ended meanwhile: a task whose turn cannot run. */
   fail(task: Task, context: ServerCallContext, text: string): Promise<void> {
     return this.end(task, context, TaskState.TASK_STATE_FAILED, text);
+  }
+
+  /**
+   * Records a send's task failed with `text` when its queued turn was lost before it began (Redis
+   * lost its data): submitted and announced first if it was not recorded yet, so that the send and
+   * its stream's readers get the task, then failed. A task its turn recorded (the turn ran) is kept
+   * as it is.
+   */
+  async failUnrun(requestContext: RequestContext, text: string): Promise<void> {
+    const write = await this.submit(requestContext);
+    if (write.written) await this.announce(requestContext, write.task);
+    else if (write.task.status?.state !== TaskState.TASK_STATE_SUBMITTED) return;
+    await this.fail(write.task, requestContext.context, text);
   }
 
   /**
