@@ -18,6 +18,7 @@ import {
   ServerCallContext,
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
+import { NOT_STORED_TEXT } from '../agents/turns/turn-not-recorded.error';
 import { whenClientLeaves } from '../common/client-gone';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { ServerResponse } from 'node:http';
@@ -27,7 +28,7 @@ import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { QueuedAgentExecutor } from './queued-agent-executor';
 import type { SendAcceptance } from './send-acceptance';
 import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
-import type { ServiceUnavailableError } from './service-unavailable.error';
+import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from './task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
 import type { TaskStreamInterruptedError } from './task-stream-interrupted.error';
@@ -92,7 +93,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     await this.checkSend(params, context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
-    if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context));
+    if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)));
     const result = await namingStates(answer);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if ('status' in result) this.buses.release(result.id, context);
@@ -120,6 +121,12 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     } finally {
       clearTimeout(deadline);
     }
+  }
+
+  /** A blocking send's task that failed before it was ever stored does not exist: the send is refused, naming no task. */
+  private refusedUnlessStored(result: Task | Message, context: ServerCallContext): Task | Message {
+    if (!neverStored(result)) return result;
+    throw this.acceptance.refuseAtOnce(context, new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)));
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
@@ -229,6 +236,12 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
       `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent, which offers ${this.outputModes.join(', ')}.`,
     );
   }
+}
+
+/** Whether `result` is a task its turn failed before it could be stored (TurnRunner). */
+function neverStored(result: Task | Message): result is Task {
+  const part = 'status' in result ? result.status?.message?.parts[0] : undefined;
+  return part?.content?.$case === 'text' && part.content.value === NOT_STORED_TEXT;
 }
 
 /** `*\/*`, `text/*` and exact media types, compared without parameters. */

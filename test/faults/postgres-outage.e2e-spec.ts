@@ -120,6 +120,21 @@ describe('a Postgres outage mid-turn', () => {
     expect(rows.find((row) => row.id === taskId)).toEqual({ id: taskId, state: 'TASK_STATE_FAILED', statusText: ORPHANED_TEXT });
   });
 
+  it('refuses a blocking send whose new task could not be stored past the deadline with a retryable error naming no task', async () => {
+    const before = await taskRows(databaseUrl);
+    await postgres.stop();
+    const sends = Promise.all([jsonRpcSend(api.baseUrl, 'echo', 'never stored', false), restSend(api.baseUrl, 'echo', 'never stored', false)]);
+    const [jsonRpc, rest] = await services.explain(() => within(sends, 20_000, 'the blocking sends while Postgres stays down'));
+    await postgres.restart();
+
+    await services.explain(() => {
+      expect(jsonRpc).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(rest).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(JSON.stringify([jsonRpc.body, rest.body])).not.toMatch(/"result"|"task"|taskId/);
+    });
+    expect(await taskRows(databaseUrl)).toEqual(before);
+  });
+
   it('refuses a non-blocking send while Postgres is down with a retryable error, and stores nothing for it', async () => {
     const before = await taskRows(databaseUrl);
     await postgres.stop();

@@ -115,6 +115,11 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     return this.buffer.current;
   }
 
+  /** Whether the task is in the store: it was there when the turn began, or a save of this recorder reached it. */
+  get stored(): boolean {
+    return this.persisted;
+  }
+
   /** Set once a save of this recorder reached the store. */
   get saved(): boolean {
     return this.savedOnce;

@@ -11,7 +11,7 @@ import { isTerminal } from '../../task-store/task-states';
 import { AgentRegistry } from '../agent-registry.service';
 import { TurnPublisher } from '../turn-publisher';
 import { callContextOf } from './caller-scope';
-import { TurnNotRecordedError } from './turn-not-recorded.error';
+import { NOT_STORED_TEXT, TurnNotRecordedError } from './turn-not-recorded.error';
 import { TurnRecorder } from './turn-recorder';
 import { TaskLifecycle } from './task-lifecycle.service';
 
@@ -89,7 +89,7 @@ export class TurnRunner {
       if (!(error instanceof TurnNotRecordedError)) throw error;
       this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
       const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
-      await this.lifecycle.abandon(requestContext, NOT_RECORDED_TEXT, recorder);
+      await this.lifecycle.abandon(requestContext, recorder?.stored === false ? NOT_STORED_TEXT : NOT_RECORDED_TEXT, recorder);
       throw error;
     } finally {
       recorder?.release();
