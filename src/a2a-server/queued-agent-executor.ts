@@ -133,7 +133,6 @@ export class QueuedAgentExecutor implements AgentExecutor {
     const jobId = agentTurnJobId(requestContext.taskId, requestContext.userMessage.messageId);
     let checking = false;
     const timer = setInterval(() => {
-      if (!bus.waitingForTurn) return clearInterval(timer);
       if (checking) return;
       checking = true;
       this.failIfLost(requestContext, jobId)
@@ -142,6 +141,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
         .finally(() => (checking = false));
     }, this.lifecycle.lostTurnCheckMs);
     timer.unref();
+    // Cleared as soon as the turn begins: a timer kept until its first tick would hold every send
+    // of the last `lostTurnCheckMs` (its context, its bus) in memory under load.
+    bus.whenTurnBegun(() => clearInterval(timer));
   }
 
   /** Fails the send's task if its turn is neither queued nor running (nor ended); returns whether it did. */

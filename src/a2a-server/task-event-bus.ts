@@ -39,6 +39,8 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   /** A new task's stream, read from its start: what it holds yet is read with what comes. */
   private fresh = false;
   private sawEvent = false;
+  /** Told once, when the bus reads its turn's first event or stops (`whenTurnBegun`). */
+  private turnAwaited?: () => void;
 
   constructor(
     private readonly stream: TaskEventStream,
@@ -57,9 +59,16 @@ export class TaskEventBus extends DefaultExecutionEventBus {
     this.position = position ?? new Promise<string>((resolve) => (this.locate = resolve));
   }
 
-  /** Whether the bus still waits for events of its turn and has read none yet: its turn has not begun. */
-  get waitingForTurn(): boolean {
-    return !this.stopped && !this.sawEvent;
+  /** Calls `begun` once the bus has read its turn's first event or stopped: at once if it has. */
+  whenTurnBegun(begun: () => void): void {
+    if (!this.stopped && !this.sawEvent) this.turnAwaited = begun;
+    else begun();
+  }
+
+  private turnNoLongerAwaited(): void {
+    const begun = this.turnAwaited;
+    this.turnAwaited = undefined;
+    begun?.();
   }
 
   /**
@@ -97,6 +106,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
     this.stopped = true;
     // Aborting costs an event dispatch: a bus whose read ended with its turn has nothing to abort.
     if (this.pumping) this.abort.abort(STOPPED);
+    this.turnNoLongerAwaited();
     this.onStop();
   }
 
@@ -135,7 +145,10 @@ export class TaskEventBus extends DefaultExecutionEventBus {
       for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal, fresh: this.fresh })) {
         const agentEvent = toAgentEvent(event);
         if (!agentEvent) continue;
-        this.sawEvent = true;
+        if (!this.sawEvent) {
+          this.sawEvent = true;
+          this.turnNoLongerAwaited();
+        }
         this.publish(agentEvent);
         if (endsTurn(agentEvent)) return;
       }
