@@ -21,6 +21,7 @@ import { RedisModule } from './redis/redis.module';
 import { OutboundModule } from './security/outbound.module';
 import { SecurityModule } from './security/security.module';
 import { TaskStoreModule } from './task-store/task-store.module';
+import { TasksModule } from './tasks/tasks.module';
 
 @Module({})
 export class AppModule {
@@ -42,6 +43,7 @@ export class AppModule {
         TaskStoreModule.forRoot(mode),
         QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api, config.queue),
         OutboundModule,
+        TasksModule.forRoot(mode),
         AgentsModule,
         McpClientModule,
         ...served,

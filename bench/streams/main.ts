@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
+import { RedisTaskEventStream } from '../../src/tasks/events/redis-task-event-stream';
 import { connectRedis } from '../../test/task-store/support/services';
 import { RedisProcess } from '../../test/support/redis-process';
 import { applyMigrations, createDatabase, dropDatabase, uniqueName } from '../../test/support/test-database';

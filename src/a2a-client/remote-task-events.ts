@@ -3,7 +3,7 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { Logger } from '@nestjs/common';
 import { abortableSleep } from '../common/abortable-sleep';
 import { backoffDelayMs } from '../common/backoff';
-import { TERMINAL_TASK_STATES } from '../task-store/task-states';
+import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import type { ExternalAgent } from './external-agent';
 import type { A2aClientSettings } from '../config/external-agent.schema';

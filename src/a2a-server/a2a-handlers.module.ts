@@ -4,12 +4,11 @@ import { AgentsModule } from '../agents/agents.module';
 import { DELEGATE_HANDLERS } from '../agents/tools/delegation/delegate-handlers.interface';
 import { AgentCardFactory } from './agent-card.factory';
 import { AgentHandlers } from './agent-handlers.service';
-import { TaskCanceller } from './task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
 
 @Module({
   imports: [AgentsModule],
-  providers: [AgentHandlers, AgentCardFactory, TaskCanceller, TaskEventBusManager, { provide: DELEGATE_HANDLERS, useExisting: AgentHandlers }],
+  providers: [AgentHandlers, AgentCardFactory, TaskEventBusManager, { provide: DELEGATE_HANDLERS, useExisting: AgentHandlers }],
   exports: [AgentHandlers, AgentCardFactory, TaskEventBusManager, DELEGATE_HANDLERS],
 })
 export class A2aHandlersModule {}

@@ -4,19 +4,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
 import type { DelegateHandlers } from '../agents/tools/delegation/delegate-handlers.interface';
-import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
+import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
-import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
-import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
+import { CANCEL_SIGNALS, CancelSignals } from '../tasks/cancel/cancel-signals.interface';
+import { PUSH_CONFIGS } from '../tasks/push/push-configs.token';
+import { TaskView } from '../tasks/task-view';
 import { AgentCardFactory } from './agent-card.factory';
 import { QueuedAgentExecutor } from './queued-agent-executor';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SendAcceptance } from './send-acceptance';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
-import { TaskCanceller } from './task-canceller.service';
+import { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
 import { messageLimitsOf } from './validation/message-limits';
 
@@ -46,8 +46,8 @@ export class AgentHandlers implements DelegateHandlers {
     buses: TaskEventBusManager,
     config: ConfigService<SwitchboardConfig, true>,
     outboundPolicy: OutboundUrlPolicy,
-    @Inject(TASK_STORE) store: TaskStore,
-    @Inject(PUSH_CONFIG_STORE) pushConfigs: PushNotificationStore,
+    tasks: TaskView,
+    @Inject(PUSH_CONFIGS) pushConfigs: PushNotificationStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Inject(CANCEL_SIGNALS) cancelSignals: CancelSignals,
   ) {
@@ -55,7 +55,7 @@ export class AgentHandlers implements DelegateHandlers {
     const messageLimits = messageLimitsOf(a2a);
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
-    const taskStore = new RequestScopedTaskStore(store);
+    const taskStore = new RequestScopedTaskStore(tasks);
     const handlerOf = (agent: HostedAgent): AgentHandler => {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);

@@ -1,12 +1,12 @@
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { callerScopeOf } from '../agents/turns/caller-scope';
-import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
+import { callerScopeOf } from '../tasks/caller-scope';
+import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
-import type { CancelSignals } from '../task-store/cancel-signals.interface';
+import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SendAcceptance } from './send-acceptance';
 import { ServiceUnavailableError } from './service-unavailable.error';

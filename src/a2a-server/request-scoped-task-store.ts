@@ -1,6 +1,6 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/server';
-import type { TaskStore } from '../task-store/task-store.interface';
+import type { TaskView } from '../tasks/task-view';
 
 /**
  * The request handler's view of the task store. Reads fall through to the durable store; writes stay
@@ -16,11 +16,11 @@ export class RequestScopedTaskStore implements A2aTaskStore {
   /** The tasks each request wrote or started, by id; a started one holds undefined until written. */
   private readonly own = new WeakMap<ServerCallContext, Map<string, Task | undefined>>();
 
-  constructor(private readonly durable: TaskStore) {}
+  constructor(private readonly durable: TaskView) {}
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const own = this.own.get(context);
-    return own?.has(taskId) ? own.get(taskId) : this.durable.load(taskId, context);
+    return own?.has(taskId) ? own.get(taskId) : this.durable.get(taskId, context);
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {

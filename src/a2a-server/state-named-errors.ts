@@ -1,6 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
-import { stateLabel } from '../task-store/task-states';
+import { stateLabel } from '../common/task-states';
 
 /** How the SDK's request handler names a task's state in its errors: by enum number, `terminal state (3)`. */
 const STATE_NUMBER = /\bstate \((-?\d+)\)/g;

@@ -18,18 +18,18 @@ import {
   ServerCallContext,
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
-import { NOT_STORED_TEXT } from '../agents/turns/turn-not-recorded.error';
+import { NOT_STORED_TEXT } from '../tasks/lifecycle/turn-not-recorded.error';
 import { whenClientLeaves } from '../common/client-gone';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { ServerResponse } from 'node:http';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { isTerminal, stateLabel } from '../task-store/task-states';
+import { isTerminal, stateLabel } from '../common/task-states';
 import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { QueuedAgentExecutor } from './queued-agent-executor';
 import type { SendAcceptance } from './send-acceptance';
 import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import { ServiceUnavailableError } from './service-unavailable.error';
-import type { TaskCanceller } from './task-canceller.service';
+import type { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
 import type { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 import { MessageLimits, messageLimitProblem } from './validation/message-limits';

@@ -1,9 +1,9 @@
 import type { Task } from '@a2a-js/sdk';
 import { ExecutionEventBusManager, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
-import { SnapshotBuffer } from '../agents/turns/snapshot-buffer';
-import { replayTurn } from '../agents/turns/turn-replay';
+import { TaskEventFeed, TaskView } from '../tasks/task-view';
+import { SnapshotBuffer } from '../tasks/lifecycle/snapshot-buffer';
+import { replayTurn } from '../tasks/lifecycle/turn-replay';
 import { endsTurn, TaskEventBus } from './task-event-bus';
 import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
@@ -27,7 +27,11 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private readonly open = new Set<TaskEventBus>();
   private allEnded?: () => void;
 
-  constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
+  private readonly stream: TaskEventFeed;
+
+  constructor(@Inject(TaskView) tasks: Pick<TaskView, 'events'>) {
+    this.stream = tasks.events;
+  }
 
   createOrGetByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
     return this.find(taskId, context) ?? this.create(taskId, context, undefined, 'send');

@@ -7,9 +7,9 @@ import {
   FinishedListener,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { toAgentEvent } from '../agents/stream-events';
-import type { TaskEventStream } from '../task-store/task-event-stream.interface';
-import { TERMINAL_TASK_STATES } from '../task-store/task-states';
+import { toAgentEvent } from '../tasks/events/stream-events';
+import type { TaskEventFeed } from '../tasks/task-view';
+import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
 const TURN_ENDING_STATES: readonly TaskState[] = [...TERMINAL_TASK_STATES, TaskState.TASK_STATE_INPUT_REQUIRED];
@@ -43,7 +43,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private turnAwaited?: () => void;
 
   constructor(
-    private readonly stream: TaskEventStream,
+    private readonly stream: TaskEventFeed,
     readonly taskId: string,
     /**
      * Resolves to the stream position after which this bus's events lie; undefined when its turn has

@@ -1,4 +1,4 @@
-/** The agent runtime: configured agents, their tools, their turns on the queue's workers, and webhook deliveries. */
+/** The agent runtime: configured agents, their tools, and their turns on the queue's workers. */
 import { Module } from '@nestjs/common';
 import { A2aClientModule } from '../a2a-client/a2a-client.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
@@ -9,21 +9,13 @@ import { DelegationToolProvider } from './tools/delegation/delegation-tool.provi
 import { ToolPipeline } from './tools/tool-pipeline.service';
 import { McpToolProvider } from './tools/mcp-tool.provider';
 import { TOOL_PROVIDERS, ToolProvider } from './tools/tool-provider.interface';
-import { PushDeliveryJob } from './push/push-delivery.job';
-import { PushNotifier } from './push/push-notifier.service';
-import { OrphanedTaskSweepJob } from './turns/orphaned-task-sweep.job';
-import { TaskLifecycle } from './turns/task-lifecycle.service';
 import { TurnRunner } from './turns/turn-runner.service';
 
 @Module({
   imports: [McpClientModule, A2aClientModule],
   providers: [
     AgentRegistry,
-    PushNotifier,
-    PushDeliveryJob,
-    TaskLifecycle,
     TurnRunner,
-    OrphanedTaskSweepJob,
     ToolPipeline,
     BuiltinToolProvider,
     DelegationToolProvider,
@@ -33,6 +25,6 @@ import { TurnRunner } from './turns/turn-runner.service';
       useFactory: (mcp: McpToolSource, builtin: BuiltinToolProvider): ToolProvider[] => [new McpToolProvider(mcp), builtin],
     },
   ],
-  exports: [AgentRegistry, TaskLifecycle, BuiltinToolProvider, ToolPipeline],
+  exports: [AgentRegistry, BuiltinToolProvider, ToolPipeline],
 })
 export class AgentsModule {}

@@ -2,8 +2,8 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
-import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
 import { MetricsService, Sample } from '../metrics/metrics.service';
+import { TaskView } from '../tasks/task-view';
 
 /**
  * The API's own series: HTTP latency by route template, and queue depth and tasks by state, which
@@ -15,7 +15,7 @@ export class HttpMetrics implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly metrics: MetricsService,
     @Inject(JOB_QUEUE) queue: JobQueue,
-    @Inject(TASK_STORE) tasks: TaskStore,
+    tasks: TaskView,
   ) {
     metrics.queueJobs.readFrom(async () => {
       const samples: Sample<'queue' | 'state'>[] = [];

@@ -5,11 +5,11 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { randomUUID } from 'node:crypto';
 import type { AgentHandler } from '../a2a-server/agent-handlers.service';
 import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
-import { callContextOf, callerScopeOf } from '../agents/turns/caller-scope';
-import { isTerminal } from '../task-store/task-states';
+import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
+import { isTerminal } from '../common/task-states';
 import type { McpCaller } from './mcp-caller';
-import { partsText } from '../agents/turn-publisher';
-import { messageText, taskText } from '../agents/task-text';
+import { partsText } from '../tasks/lifecycle/turn-publisher';
+import { messageText, taskText } from '../tasks/task-text';
 
 const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED];
 

@@ -1,6 +1,6 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { isTerminal } from '../task-store/task-states';
+import { isTerminal } from '../common/task-states';
 import type { McpCaller } from './mcp-caller';
 import type { SubagentBridge } from './subagent-bridge';
 import { AGENT_URI_TEMPLATE, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from './task-resource';

@@ -1,6 +1,6 @@
 import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 import type { McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
-import { isTerminal } from '../task-store/task-states';
+import { isTerminal } from '../common/task-states';
 import type { McpCaller } from './mcp-caller';
 import type { SubagentBridge } from './subagent-bridge';
 import { taskIdOf, taskUri } from './task-resource';

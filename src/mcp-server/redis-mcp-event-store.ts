@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { RedisService } from '../redis/redis.service';
-import { execTransaction } from '../task-store/redis-transaction';
+import { execTransaction } from '../redis/redis-transaction';
 import { EVENT_STREAM_TTL_SECS, eventId, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
 
 const MESSAGE_FIELD = 'message';

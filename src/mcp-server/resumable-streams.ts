@@ -5,7 +5,7 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { CancelWatch } from '../task-store/cancel-signals.interface';
+import type { CancelWatch } from '../tasks/cancel/cancel-signals.interface';
 import type { McpEventStore, RequestEventStore } from './mcp-event-store.interface';
 
 /** Sent with the priming event (`retry:`): how soon a client whose stream broke should come back. */

@@ -1,6 +1,6 @@
 import { Message, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { remoteTaskLinkOf } from '../agents/executors/a2a/remote-task-link';
-import { messageText } from '../agents/task-text';
+import { messageText } from '../tasks/task-text';
 
 /** The ARDF bridge's resource of one task; the only form its URI is ever given or accepted in. */
 export const TASK_URI_TEMPLATE = 'a2a://task/{taskId}';

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
+import { Injectable, Logger } from '@nestjs/common';
+import { TaskEventFeed, TaskView } from '../tasks/task-view';
 import { changesTask } from './task-resource';
 
 /**
@@ -13,7 +13,11 @@ export class TaskUpdates {
   private readonly logger = new Logger(TaskUpdates.name);
   private readonly followed = new Map<string, { listeners: Set<() => void>; stop: AbortController }>();
 
-  constructor(@Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream) {}
+  private readonly stream: TaskEventFeed;
+
+  constructor(tasks: TaskView) {
+    this.stream = tasks.events;
+  }
 
   /** The stream's current end: following from it yields every change made from now on. */
   position(taskId: string): Promise<string> {

@@ -4,7 +4,7 @@ import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
 import { sameScope, taskScope, TaskScope } from './task-scope';
-import { TERMINAL_TASK_STATES } from './task-states';
+import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 

@@ -8,7 +8,7 @@ import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
 import { taskScope, TaskScope } from './task-scope';
-import { stateName, TERMINAL_STATE_NAMES } from './task-states';
+import { stateName, TERMINAL_STATE_NAMES } from '../common/task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 

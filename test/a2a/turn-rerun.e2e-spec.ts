@@ -10,12 +10,12 @@ import { Role, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-
 import { RequestContext } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { submittedTask } from '../../src/agents/turn-publisher';
-import { callContextOf, callerScopeOf } from '../../src/agents/turns/caller-scope';
+import { submittedTask } from '../../src/tasks/lifecycle/turn-publisher';
+import { callContextOf, callerScopeOf } from '../../src/tasks/caller-scope';
 import { createWorkerApp } from '../../src/app.factory';
 import { JobHandlerRegistry } from '../../src/queue/job-handler.registry';
 import { JobName } from '../../src/queue/queue.constants';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/task-store/task-event-stream.interface';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { userMessage } from './support/sdk-client';

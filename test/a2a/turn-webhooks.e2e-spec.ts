@@ -10,8 +10,8 @@ import type { PushNotificationStore } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
 import { createWorkerApp } from '../../src/app.factory';
-import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/task-store/push-config-changes.interface';
-import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
+import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/tasks/push/push-config-changes.interface';
+import { PUSH_CONFIGS } from '../../src/tasks/push/push-configs.token';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { PostgresProcess } from '../support/postgres-process';
@@ -41,7 +41,7 @@ describe("a turn's webhooks", () => {
   beforeAll(async () => {
     webhook = await WebhookReceiver.start();
     service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(`[outbound]\nallow_hosts = ["127.0.0.1"]\n${TEST_AGENTS_TOML}`) });
-    reads = jest.spyOn(service.app.get<PushNotificationStore>(PUSH_CONFIG_STORE), 'loadWithMetadata' as never);
+    reads = jest.spyOn(service.app.get<PushNotificationStore>(PUSH_CONFIGS), 'loadWithMetadata' as never);
   });
 
   afterAll(async () => {

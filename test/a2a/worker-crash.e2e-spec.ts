@@ -5,7 +5,7 @@
  */
 import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
-import { TERMINAL_TASK_STATES } from '../../src/task-store/task-states';
+import { TERMINAL_TASK_STATES } from '../../src/common/task-states';
 import { writeConfigFile } from '../support/config-file';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { artifactText, asTask, sdkClient, userMessage } from './support/sdk-client';

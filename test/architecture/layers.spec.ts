@@ -89,13 +89,14 @@ describe('the folders of src/', () => {
     expect(cycles(imports)).toEqual([]);
   });
 
-  it('are told apart from a cycle and from an import upward', () => {
+  it('are told apart from a cycle, an import upward and one of a private folder', () => {
     const graph: FolderImports = new Map([
       ['agents', new Map([['a2a-server', 'src/agents/x.ts'], ['config', 'src/agents/y.ts']])],
-      ['a2a-server', new Map([['agents', 'src/a2a-server/z.ts']])],
+      ['a2a-server', new Map([['agents', 'src/a2a-server/z.ts'], ['task-store', 'src/a2a-server/w.ts']])],
+      ['tasks', new Map([['task-store', 'src/tasks/v.ts']])],
     ]);
     expect(cycles(graph)).toEqual([['a2a-server', 'agents']]);
-    expect(against(graph)).toEqual(['agents -> a2a-server (src/agents/x.ts)']);
+    expect(against(graph)).toEqual(['agents -> a2a-server (src/agents/x.ts)', 'a2a-server -> task-store (src/a2a-server/w.ts)']);
   });
 });
 

@@ -13,12 +13,19 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   { name: 'foundation', folders: { common: [], config: ['common'] } },
   { name: 'infrastructure', folders: { generated: [], redis: [], database: ['generated'], security: ['redis'], logging: ['security'], metrics: ['security'] } },
-  { name: 'stores', folders: { queue: [], 'task-store': ['queue'] } },
+  { name: 'stores', folders: { queue: [], 'task-store': [] } },
+  { name: 'tasks', folders: { tasks: [] } },
   { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
   { name: 'runtime', folders: { agents: [] } },
   { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [] } },
   { name: 'app', folders: { app: [], cli: ['app'] } },
 ];
+
+/**
+ * Folders only the named folders may import, whatever their layers: task-store's writes are
+ * reachable through src/tasks alone (TaskLifecycle), and the root module wires its providers.
+ */
+export const PRIVATE: Readonly<Record<string, readonly string[]>> = { 'task-store': ['tasks', 'app'] };
 
 /** The layer of `folder`, by its index in LAYERS; undefined for a folder no layer holds. */
 export function layerOf(folder: string): number | undefined {
@@ -30,6 +37,7 @@ export function layerOf(folder: string): number | undefined {
 export function mayImport(from: string, to: string): boolean {
   const [source, target] = [layerOf(from), layerOf(to)];
   if (source === undefined || target === undefined) return false;
+  if (to in PRIVATE && !PRIVATE[to].includes(from)) return false;
   return target < source || (target === source && LAYERS[source].folders[from].includes(to));
 }
 

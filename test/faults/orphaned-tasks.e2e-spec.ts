@@ -8,7 +8,7 @@ import { TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { NOT_QUEUED_TEXT } from '../../src/a2a-server/queued-agent-executor';
-import { ORPHANED_TEXT } from '../../src/agents/turns/orphaned-task-sweep.job';
+import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';

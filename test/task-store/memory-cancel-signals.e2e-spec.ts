@@ -1,4 +1,4 @@
-import { MemoryCancelSignals } from '../../src/task-store/memory-cancel-signals';
+import { MemoryCancelSignals } from '../../src/tasks/cancel/memory-cancel-signals';
 import { describeCancelSignalsContract } from './contracts/cancel-signals.contract';
 
 describeCancelSignalsContract('memory', async () => {

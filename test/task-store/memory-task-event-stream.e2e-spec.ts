@@ -1,6 +1,6 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import { MemoryTaskEventStream } from '../../src/task-store/memory-task-event-stream';
-import { CLOSED_STREAM_TTL_SECS, UNCLOSED_STREAM_TTL_SECS } from '../../src/task-store/task-event-stream.interface';
+import { MemoryTaskEventStream } from '../../src/tasks/events/memory-task-event-stream';
+import { CLOSED_STREAM_TTL_SECS, UNCLOSED_STREAM_TTL_SECS } from '../../src/tasks/events/task-event-stream.interface';
 import { describeTaskEventStreamContract } from './contracts/task-event-stream.contract';
 
 describeTaskEventStreamContract('memory', async () => {

@@ -1,4 +1,4 @@
-import { RedisCancelSignals } from '../../src/task-store/redis-cancel-signals';
+import { RedisCancelSignals } from '../../src/tasks/cancel/redis-cancel-signals';
 import { describeCancelSignalsContract } from './contracts/cancel-signals.contract';
 import { RedisNamespace } from './support/services';
 

@@ -4,7 +4,7 @@
  * subscriber that could not connect (Redis down) makes every watch count as changed only until a
  * connection comes up again. On real Redis servers.
  */
-import { RedisPushConfigChanges } from '../../src/task-store/redis-push-config-changes';
+import { RedisPushConfigChanges } from '../../src/tasks/push/redis-push-config-changes';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { testRedisPrefix } from '../support/test-database';

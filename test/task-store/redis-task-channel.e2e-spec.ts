@@ -4,7 +4,7 @@
  * for what it missed (cancel signals) leaves no gap. On a Redis server of the test's own, whose
  * subscriber connections the test kills.
  */
-import { RedisTaskChannel } from '../../src/task-store/redis-task-channel';
+import { RedisTaskChannel } from '../../src/tasks/events/redis-task-channel';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { testRedisPrefix } from '../support/test-database';

@@ -1,6 +1,6 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import Redis from 'ioredis';
-import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
+import { RedisTaskEventStream } from '../../src/tasks/events/redis-task-event-stream';
 import { describeTaskEventStreamContract } from './contracts/task-event-stream.contract';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';

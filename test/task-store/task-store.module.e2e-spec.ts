@@ -5,22 +5,26 @@ import { storageMode } from '../../src/config/storage-mode';
 import { DatabaseModule } from '../../src/database/database.module';
 import { RedisModule } from '../../src/redis/redis.module';
 import { CachedTaskStore } from '../../src/task-store/cached-task-store';
-import { AnnouncingPushConfigStore } from '../../src/task-store/announcing-push-config-store';
-import { CANCEL_SIGNALS } from '../../src/task-store/cancel-signals.interface';
-import { MemoryCancelSignals } from '../../src/task-store/memory-cancel-signals';
-import { MemoryPushConfigChanges } from '../../src/task-store/memory-push-config-changes';
-import { PUSH_CONFIG_CHANGES } from '../../src/task-store/push-config-changes.interface';
-import { MemoryTaskEventStream } from '../../src/task-store/memory-task-event-stream';
+import { AnnouncingPushConfigStore } from '../../src/tasks/push/announcing-push-config-store';
+import { CANCEL_SIGNALS } from '../../src/tasks/cancel/cancel-signals.interface';
+import { MemoryCancelSignals } from '../../src/tasks/cancel/memory-cancel-signals';
+import { MemoryPushConfigChanges } from '../../src/tasks/push/memory-push-config-changes';
+import { PUSH_CONFIG_CHANGES } from '../../src/tasks/push/push-config-changes.interface';
+import { MemoryTaskEventStream } from '../../src/tasks/events/memory-task-event-stream';
 import { MemoryTaskStore } from '../../src/task-store/memory-task-store';
 import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
-import { PUSH_CONFIG_STORE } from '../../src/task-store/push-config-store.token';
-import { RedisCancelSignals } from '../../src/task-store/redis-cancel-signals';
-import { RedisPushConfigChanges } from '../../src/task-store/redis-push-config-changes';
-import { RedisTaskEventStream } from '../../src/task-store/redis-task-event-stream';
-import { TASK_EVENT_STREAM } from '../../src/task-store/task-event-stream.interface';
-import { TaskRetentionJob } from '../../src/task-store/task-retention.job';
+import { RedisCancelSignals } from '../../src/tasks/cancel/redis-cancel-signals';
+import { RedisPushConfigChanges } from '../../src/tasks/push/redis-push-config-changes';
+import { RedisTaskEventStream } from '../../src/tasks/events/redis-task-event-stream';
+import { TASK_EVENT_STREAM } from '../../src/tasks/events/task-event-stream.interface';
+import { TaskRetentionJob } from '../../src/tasks/lifecycle/task-retention.job';
 import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
 import { TaskStoreModule } from '../../src/task-store/task-store.module';
+import { MetricsModule } from '../../src/metrics/metrics.module';
+import { QueueModule } from '../../src/queue/queue.module';
+import { OutboundModule } from '../../src/security/outbound.module';
+import { PUSH_CONFIGS } from '../../src/tasks/push/push-configs.token';
+import { TasksModule } from '../../src/tasks/tasks.module';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { callContext, makeTask } from './support/fixtures';
 
@@ -45,6 +49,10 @@ describe('TaskStoreModule', () => {
         RedisModule.forRoot(mode.shared === 'redis'),
         DatabaseModule.forRoot(mode.tasks === 'postgres'),
         TaskStoreModule.forRoot(mode),
+        QueueModule.forRoot(mode, false, config.queue),
+        MetricsModule,
+        OutboundModule,
+        TasksModule.forRoot(mode),
       ],
     }).compile();
   }
@@ -62,7 +70,7 @@ describe('TaskStoreModule', () => {
       redis: urls.redis && testRedisUrl(),
     });
     try {
-      const bound = [TASK_STORE, PUSH_CONFIG_STORE, TASK_EVENT_STREAM, CANCEL_SIGNALS, PUSH_CONFIG_CHANGES].map((token) => module.get(token));
+      const bound = [TASK_STORE, PUSH_CONFIGS, TASK_EVENT_STREAM, CANCEL_SIGNALS, PUSH_CONFIG_CHANGES].map((token) => module.get(token));
       bound.forEach((instance, i) => expect(instance).toBeInstanceOf(expected[i]));
       expect(module.get(TaskRetentionJob)).toBeInstanceOf(TaskRetentionJob);
 

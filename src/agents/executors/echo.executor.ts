@@ -2,7 +2,7 @@ import { Part, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
-import { partsText, textPart, TurnPublisher } from '../turn-publisher';
+import { partsText, textPart, TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
 import type { EchoExecutorSettings } from '../../config/executor-settings.schema';
 
 /** Answers with the caller's own parts: working, the echo as an artifact (in `chunks` pieces), completed. */

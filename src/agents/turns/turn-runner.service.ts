@@ -6,14 +6,14 @@ import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService, TurnOutcome } from '../../metrics/metrics.service';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
-import { CANCEL_SIGNALS, CancelSignals } from '../../task-store/cancel-signals.interface';
-import { isTerminal } from '../../task-store/task-states';
+import { CANCEL_SIGNALS, CancelSignals } from '../../tasks/cancel/cancel-signals.interface';
+import { isTerminal } from '../../common/task-states';
 import { AgentRegistry } from '../agent-registry.service';
-import { TurnPublisher } from '../turn-publisher';
-import { callContextOf } from './caller-scope';
-import { NOT_STORED_TEXT, TurnNotRecordedError } from './turn-not-recorded.error';
-import { TurnRecorder } from './turn-recorder';
-import { TaskLifecycle } from './task-lifecycle.service';
+import { TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
+import { callContextOf } from '../../tasks/caller-scope';
+import { NOT_STORED_TEXT, TurnNotRecordedError } from '../../tasks/lifecycle/turn-not-recorded.error';
+import { TurnRecorder } from '../../tasks/lifecycle/turn-recorder';
+import { TaskLifecycle } from '../../tasks/lifecycle/task-lifecycle.service';
 
 const UNKNOWN_AGENT = 'unknown';
 

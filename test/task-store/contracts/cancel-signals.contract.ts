@@ -1,4 +1,4 @@
-import type { CancelSignals } from '../../../src/task-store/cancel-signals.interface';
+import type { CancelSignals } from '../../../src/tasks/cancel/cancel-signals.interface';
 
 export interface CancelSignalsFixture {
   /** Two handles on the same signals, as two replicas would hold (the same object in memory mode). */

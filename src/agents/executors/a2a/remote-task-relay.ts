@@ -1,6 +1,6 @@
 import { Artifact, Message, StreamResponse, Task, TaskState, TaskStatus } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { TurnPublisher } from '../../turn-publisher';
+import { TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
 import { REMOTE_TASK_METADATA_KEY, remoteTaskLinkOf, type RemoteTaskLink } from './remote-task-link';
 
 /**

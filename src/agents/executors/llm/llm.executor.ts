@@ -3,7 +3,7 @@ import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import type { ToolPipeline } from '../../tools/tool-pipeline.service';
 import type { Sampler, SamplingRequest } from '../../tools/tool-provider.interface';
-import { textPart, TurnPublisher } from '../../turn-publisher';
+import { textPart, TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
 import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
 import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
 

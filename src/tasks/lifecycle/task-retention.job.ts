@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { SwitchboardConfig } from '../config/config.schema';
-import { OnJob } from '../queue/on-job.decorator';
-import { JobName } from '../queue/queue.constants';
-import { CANCEL_SIGNALS, CancelSignals } from './cancel-signals.interface';
-import { TASK_EVENT_STREAM, TaskEventStream } from './task-event-stream.interface';
-import { TASK_STORE, TaskStore } from './task-store.interface';
+import type { SwitchboardConfig } from '../../config/config.schema';
+import { OnJob } from '../../queue/on-job.decorator';
+import { JobName } from '../../queue/queue.constants';
+import { CANCEL_SIGNALS, CancelSignals } from '../cancel/cancel-signals.interface';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../events/task-event-stream.interface';
+import { TASK_STORE, TaskStore } from '../../task-store/task-store.interface';
 
 /**
  * The periodic retention job: evicts terminal tasks past their TTL or beyond the task cap, and with

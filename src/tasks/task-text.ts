@@ -1,5 +1,5 @@
 import { Message, Task } from '@a2a-js/sdk';
-import { partsText } from './turn-publisher';
+import { partsText } from './lifecycle/turn-publisher';
 
 /** A task's answer: its artifacts' text, else its status message. */
 export function taskText(task: Task): string {

@@ -1,5 +1,5 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
-import type { PushConfigChanges, PushConfigWatch } from '../../task-store/push-config-changes.interface';
+import type { PushConfigChanges, PushConfigWatch } from './push-config-changes.interface';
 import type { PushTargets } from './push-notifier.service';
 
 /** Where a recorder sends its batches of events for the task's webhooks. */

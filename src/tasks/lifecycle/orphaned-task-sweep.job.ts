@@ -7,7 +7,7 @@ import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { OnJob } from '../../queue/on-job.decorator';
 import { JobName } from '../../queue/queue.constants';
 import { TASK_STORE, TaskStore } from '../../task-store/task-store.interface';
-import { callContextOf } from './caller-scope';
+import { callContextOf } from '../caller-scope';
 import { TaskLifecycle } from './task-lifecycle.service';
 
 /** States in which a task waits on a turn; input- and auth-required ones wait on their client. */

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { RedisService } from '../redis/redis.service';
+import { RedisService } from '../../redis/redis.service';
 import { CANCEL_REQUEST_TTL_SECS, CancelSignals, CancelWatch } from './cancel-signals.interface';
 import { CancelWatchers } from './cancel-watchers';
-import { execTransaction } from './redis-transaction';
-import { RedisTaskChannel } from './redis-task-channel';
+import { execTransaction } from '../../redis/redis-transaction';
+import { RedisTaskChannel } from '../events/redis-task-channel';
 
 /**
  * Cancel signals across replicas: a request sets a key (so it is seen by watches that start later)

@@ -9,11 +9,11 @@ import {
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
-import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
-import { isTerminal, TERMINAL_TASK_STATES } from '../../task-store/task-states';
+import type { TaskEventStream } from '../events/task-event-stream.interface';
+import { isTerminal, TERMINAL_TASK_STATES } from '../../common/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import type { TaskWebhooks } from '../push/turn-webhooks';
-import { TurnPublisher } from '../turn-publisher';
+import { TurnPublisher } from './turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';

@@ -13,9 +13,9 @@ import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { CallerScope, JobName } from '../../queue/queue.constants';
-import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../task-store/push-config-changes.interface';
-import { PUSH_CONFIG_STORE } from '../../task-store/push-config-store.token';
-import { callerScopeOf } from '../turns/caller-scope';
+import { PUSH_CONFIG_CHANGES, PushConfigChanges } from './push-config-changes.interface';
+import { PUSH_CONFIGS } from './push-configs.token';
+import { callerScopeOf } from '../caller-scope';
 import { TaskWebhooks, TurnWebhooks } from './turn-webhooks';
 
 /** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
@@ -38,7 +38,7 @@ export class PushNotifier {
   private readonly retry: { attempts: number; backoffMs: number };
 
   constructor(
-    @Inject(PUSH_CONFIG_STORE) private readonly configs: PushNotificationStore,
+    @Inject(PUSH_CONFIGS) private readonly configs: PushNotificationStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(PUSH_CONFIG_CHANGES) private readonly changes: PushConfigChanges,
     config: ConfigService<SwitchboardConfig, true>,

@@ -1,7 +1,7 @@
-import { RedisService } from '../redis/redis.service';
+import { RedisService } from '../../redis/redis.service';
 import type { PushConfigChanges, PushConfigWatch } from './push-config-changes.interface';
 import { PushConfigWatchers } from './push-config-watchers';
-import { RedisTaskChannel } from './redis-task-channel';
+import { RedisTaskChannel } from '../events/redis-task-channel';
 
 /** Push config changes across replicas, published on a channel each process fans out to its watches. */
 export class RedisPushConfigChanges implements PushConfigChanges {

@@ -1,7 +1,7 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamFollowError } from '../redis/stream-entries';
-import { RedisService } from '../redis/redis.service';
-import { execTransaction } from './redis-transaction';
+import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamFollowError } from '../../redis/stream-entries';
+import { RedisService } from '../../redis/redis.service';
+import { execTransaction } from '../../redis/redis-transaction';
 import {
   CLOSED_STREAM_TTL_SECS,
   TaskEventStream,

@@ -7,8 +7,8 @@ import { OnJob } from '../../queue/on-job.decorator';
 import { JobAttempt, JobName, PushDeliveryPayload } from '../../queue/queue.constants';
 import { createGuardedFetch } from '../../security/guarded-fetch';
 import { OutboundUrlPolicy, OutboundUrlBlockedError } from '../../security/outbound-url-policy';
-import { PUSH_CONFIG_STORE } from '../../task-store/push-config-store.token';
-import { callContextOf } from '../turns/caller-scope';
+import { PUSH_CONFIGS } from './push-configs.token';
+import { callContextOf } from '../caller-scope';
 
 /** The header the SDK's own sender puts a config's token in. */
 const TOKEN_HEADER = 'X-A2A-Notification-Token';
@@ -23,7 +23,7 @@ export class PushDeliveryJob {
   private readonly fetch: typeof fetch;
 
   constructor(
-    @Inject(PUSH_CONFIG_STORE) private readonly configs: PushNotificationStore,
+    @Inject(PUSH_CONFIGS) private readonly configs: PushNotificationStore,
     policy: OutboundUrlPolicy,
     config: ConfigService<SwitchboardConfig, true>,
   ) {

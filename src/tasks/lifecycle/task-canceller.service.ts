@@ -2,11 +2,11 @@ import { Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TaskLifecycle } from '../agents/turns/task-lifecycle.service';
-import type { SwitchboardConfig } from '../config/config.schema';
-import { CANCEL_SIGNALS, CancelSignals } from '../task-store/cancel-signals.interface';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../task-store/task-event-stream.interface';
-import { TERMINAL_TASK_STATES } from '../task-store/task-states';
+import { TaskLifecycle } from './task-lifecycle.service';
+import type { SwitchboardConfig } from '../../config/config.schema';
+import { CANCEL_SIGNALS, CancelSignals } from '../cancel/cancel-signals.interface';
+import { TASK_EVENT_STREAM, TaskEventStream } from '../events/task-event-stream.interface';
+import { TERMINAL_TASK_STATES } from '../../common/task-states';
 
 const RUNNING_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
 

@@ -1,4 +1,4 @@
-import { ByTask } from './by-task';
+import { ByTask } from '../by-task';
 import type { PushConfigWatch } from './push-config-changes.interface';
 
 /** The local side of push config changes: this process's watches, by task. */

@@ -1,6 +1,6 @@
 import type { AgentExecutionEvent, ResultManager } from '@a2a-js/sdk/server';
-import type { TaskEventStream } from '../../task-store/task-event-stream.interface';
-import { toAgentEvent } from '../stream-events';
+import type { TaskEventFeed } from '../task-view';
+import { toAgentEvent } from '../events/stream-events';
 
 /** Where a replay of the current turn stopped, and the turn's last event it applied. */
 export interface TurnReplay {
@@ -18,7 +18,7 @@ export interface TurnReplay {
  * `messageId` of the turn expected, a turn whose task does not hold that message is an earlier one:
  * nothing is replayed.
  */
-export async function replayTurn(stream: TaskEventStream, taskId: string, results: ResultManager, messageId?: string): Promise<TurnReplay> {
+export async function replayTurn(stream: TaskEventFeed, taskId: string, results: ResultManager, messageId?: string): Promise<TurnReplay> {
   const start = await stream.turnStart(taskId);
   const end = await stream.tail(taskId);
   if (start === end) return { end, withTask: false };

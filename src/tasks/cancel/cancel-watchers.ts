@@ -1,4 +1,4 @@
-import { ByTask } from './by-task';
+import { ByTask } from '../by-task';
 import type { CancelWatch } from './cancel-signals.interface';
 
 /** The local side of cancel signals: the AbortControllers of this process's watchers, by task. */

@@ -1,5 +1,5 @@
 import { ServerCallContext, UnauthenticatedUser, User } from '@a2a-js/sdk/server';
-import type { CallerScope } from '../../queue/queue.constants';
+import type { CallerScope } from '../queue/queue.constants';
 
 /** What a job must carry of a request's context for the worker to act in the caller's scope. */
 export function callerScopeOf(context: ServerCallContext): CallerScope {

@@ -1,0 +1,40 @@
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { Inject, Injectable } from '@nestjs/common';
+import { TASK_STORE, TaskStore } from '../task-store/task-store.interface';
+import { TASK_EVENT_STREAM, TaskEventStream } from './events/task-event-stream.interface';
+
+/** A task's live events as a reader follows them: its event stream without the publishing side. */
+export type TaskEventFeed = Pick<TaskEventStream, 'read' | 'start' | 'tail' | 'closure' | 'turnStart'>;
+
+/**
+ * Tasks as code outside src/tasks sees them: read, listed, counted and followed, never written.
+ * Every change of a task's state goes through TaskLifecycle, the one writer; this view is how the
+ * protocol faces and the agent runtime read what it wrote.
+ */
+@Injectable()
+export class TaskView {
+  constructor(
+    @Inject(TASK_STORE) private readonly store: TaskStore,
+    @Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream,
+  ) {}
+
+  /** The task as stored, in the caller's scope (`context`); undefined when it does not exist there. */
+  get(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return this.store.load(taskId, context);
+  }
+
+  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.store.list(params, context);
+  }
+
+  /** Number of tasks in each state across all tenants, keyed by the wire name (`TASK_STATE_WORKING`). */
+  countByState(): Promise<Record<string, number>> {
+    return this.store.countByState();
+  }
+
+  /** The tasks' live events, shared by every replica. */
+  get events(): TaskEventFeed {
+    return this.stream;
+  }
+}

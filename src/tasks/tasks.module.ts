@@ -1,0 +1,83 @@
+/**
+ * The one home of task state: the lifecycle that alone writes it (submit, record a turn, cancel,
+ * fail, sweep, retention), the live signals around a task (event streams, cancel signals, webhook
+ * config changes) and webhook delivery. Exports reads (TaskView), the lifecycle's operations and
+ * the signals; the stores it writes through (task-store) stay behind it.
+ */
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { PushNotificationStore } from '@a2a-js/sdk/server';
+import type { SwitchboardConfig } from '../config/config.schema';
+import type { StorageMode } from '../config/storage-mode';
+import { RedisService } from '../redis/redis.service';
+import { PUSH_CONFIG_STORE } from '../task-store/push-config-store.token';
+import { CANCEL_SIGNALS } from './cancel/cancel-signals.interface';
+import { MemoryCancelSignals } from './cancel/memory-cancel-signals';
+import { RedisCancelSignals } from './cancel/redis-cancel-signals';
+import { MemoryTaskEventStream } from './events/memory-task-event-stream';
+import { RedisTaskEventStream } from './events/redis-task-event-stream';
+import { TASK_EVENT_STREAM } from './events/task-event-stream.interface';
+import { OrphanedTaskSweepJob } from './lifecycle/orphaned-task-sweep.job';
+import { TaskCanceller } from './lifecycle/task-canceller.service';
+import { TaskLifecycle } from './lifecycle/task-lifecycle.service';
+import { TaskRetentionJob } from './lifecycle/task-retention.job';
+import { AnnouncingPushConfigStore } from './push/announcing-push-config-store';
+import { MemoryPushConfigChanges } from './push/memory-push-config-changes';
+import { PUSH_CONFIG_CHANGES, PushConfigChanges } from './push/push-config-changes.interface';
+import { PUSH_CONFIGS } from './push/push-configs.token';
+import { PushDeliveryJob } from './push/push-delivery.job';
+import { PushNotifier } from './push/push-notifier.service';
+import { RedisPushConfigChanges } from './push/redis-push-config-changes';
+import { TaskView } from './task-view';
+
+type Config = ConfigService<SwitchboardConfig, true>;
+
+const eventStreamMaxLen = (config: Config) => config.get('tasks', { infer: true }).event_stream_max_len;
+
+function signals(mode: StorageMode): Provider[] {
+  if (mode.shared === 'memory') {
+    return [
+      { provide: TASK_EVENT_STREAM, inject: [ConfigService], useFactory: (config: Config) => new MemoryTaskEventStream(eventStreamMaxLen(config)) },
+      { provide: CANCEL_SIGNALS, useValue: new MemoryCancelSignals() },
+      { provide: PUSH_CONFIG_CHANGES, useValue: new MemoryPushConfigChanges() },
+    ];
+  }
+  return [
+    {
+      provide: TASK_EVENT_STREAM,
+      inject: [RedisService, ConfigService],
+      useFactory: (redis: RedisService, config: Config) => new RedisTaskEventStream(redis, eventStreamMaxLen(config)),
+    },
+    { provide: CANCEL_SIGNALS, inject: [RedisService], useFactory: (redis: RedisService) => new RedisCancelSignals(redis) },
+    { provide: PUSH_CONFIG_CHANGES, inject: [RedisService], useFactory: (redis: RedisService) => new RedisPushConfigChanges(redis) },
+  ];
+}
+
+const pushConfigs: Provider = {
+  provide: PUSH_CONFIGS,
+  inject: [PUSH_CONFIG_STORE, PUSH_CONFIG_CHANGES],
+  useFactory: (store: PushNotificationStore, changes: PushConfigChanges) => new AnnouncingPushConfigStore(store, changes),
+};
+
+@Global()
+@Module({})
+export class TasksModule {
+  /** Needs TaskStoreModule, QueueModule, OutboundModule and MetricsModule, and RedisModule when mode.shared is redis. */
+  static forRoot(mode: StorageMode): DynamicModule {
+    return {
+      module: TasksModule,
+      providers: [
+        ...signals(mode),
+        pushConfigs,
+        TaskView,
+        TaskLifecycle,
+        TaskCanceller,
+        PushNotifier,
+        PushDeliveryJob,
+        OrphanedTaskSweepJob,
+        TaskRetentionJob,
+      ],
+      exports: [TaskView, TaskLifecycle, TaskCanceller, PUSH_CONFIGS, CANCEL_SIGNALS],
+    };
+  }
+}
