@@ -7,10 +7,11 @@ import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
+import { A2aCall } from './a2a-call';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SendAcceptance } from './send-acceptance';
 import { ServiceUnavailableError } from './service-unavailable.error';
-import { TaskEventBus } from './task-event-bus';
+import type { TaskEventBus } from './task-event-bus';
 
 /** The status of a task that was recorded but whose turn could not be queued. */
 export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent while the service was unavailable; send it again.';
@@ -30,8 +31,6 @@ export const TURN_LOST_TEXT = 'The message was lost from the queue before the ag
  */
 export class QueuedAgentExecutor implements AgentExecutor {
   private readonly logger = new Logger(QueuedAgentExecutor.name);
-  /** Sends whose task was not recorded before their turn was queued, by request. */
-  private readonly unannounced = new WeakMap<ServerCallContext, RequestContext>();
 
   constructor(
     private readonly agentName: string,
@@ -43,18 +42,20 @@ export class QueuedAgentExecutor implements AgentExecutor {
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    // The bus the SDK hands over is the call's own (TaskEventBusManager), but for callers that bring theirs.
+    const ours = A2aCall.of(requestContext.context).buses.get(requestContext.taskId);
     try {
-      const announced = await this.accept(requestContext, bus);
-      if (!announced) this.unannounced.set(requestContext.context, requestContext);
+      const announced = await this.accept(requestContext, bus, ours);
+      if (!announced) A2aCall.of(requestContext.context).unannounced = requestContext;
       this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
-      if (bus instanceof TaskEventBus) this.watchQueuedTurn(requestContext, bus);
+      if (ours) this.watchQueuedTurn(requestContext, ours);
     } catch (error) {
       const { taskId, userMessage, context } = requestContext;
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
       const refusal = error instanceof ServiceUnavailableError ? error : sendRefusal(error);
       if (!this.acceptance.refuse(context, userMessage.messageId, refusal)) throw refusal;
       // Its listeners finish, and it reads no more: a read failing later would pass for the send's outcome.
-      if (bus instanceof TaskEventBus) bus.end();
+      if (ours) ours.end();
       else bus.finished();
     }
   }
@@ -80,19 +81,20 @@ export class QueuedAgentExecutor implements AgentExecutor {
    * turn meanwhile keeps its task as it recorded it (TaskLifecycle.submit).
    */
   async announceQueued(context: ServerCallContext): Promise<Task | undefined> {
-    const requestContext = this.unannounced.get(context);
+    const call = A2aCall.of(context);
+    const requestContext = call.unannounced;
     if (!requestContext) return undefined;
-    this.unannounced.delete(context);
+    call.unannounced = undefined;
     return (await this.lifecycle.submit(requestContext)).task;
   }
 
   /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */
-  private async accept(requestContext: RequestContext, bus: ExecutionEventBus): Promise<boolean> {
+  private async accept(requestContext: RequestContext, bus: ExecutionEventBus, ours: TaskEventBus | undefined): Promise<boolean> {
     const refusal = this.refusalBeforeWriting();
     if (refusal) throw refusal;
     const newTask = requestContext.task === undefined;
     if (newTask) this.requestTasks.begin(requestContext.taskId, requestContext.context);
-    if (bus instanceof TaskEventBus) await bus.beginTurn(newTask);
+    if (ours) await ours.beginTurn(newTask);
     const announced = requestContext.request.configuration?.returnImmediately === true;
     let submitted: Task | undefined;
     try {
@@ -113,6 +115,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
           contextId: requestContext.contextId,
           request: SendMessageRequest.toJSON(withoutWebhook(requestContext.request)),
           caller: callerScopeOf(requestContext.context),
+          idUnknownUntil: A2aCall.of(requestContext.context).idUnknownUntil,
         },
         { jobId: agentTurnJobId(requestContext.taskId, requestContext.userMessage.messageId) },
       );

@@ -1,6 +1,7 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/server';
 import type { TaskView } from '../tasks/task-view';
+import { A2aCall } from './a2a-call';
 
 /**
  * The request handler's view of the task store. Reads fall through to the durable store; writes stay
@@ -13,30 +14,21 @@ import type { TaskView } from '../tasks/task-view';
  * answer needs, and what the turn stored meanwhile may be ahead of them.
  */
 export class RequestScopedTaskStore implements A2aTaskStore {
-  /** The tasks each request wrote or started, by id; a started one holds undefined until written. */
-  private readonly own = new WeakMap<ServerCallContext, Map<string, Task | undefined>>();
-
   constructor(private readonly durable: TaskView) {}
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const own = this.own.get(context);
-    return own?.has(taskId) ? own.get(taskId) : this.durable.get(taskId, context);
+    const own = A2aCall.of(context).tasks;
+    return own.has(taskId) ? own.get(taskId) : this.durable.get(taskId, context);
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    this.ownOf(context).set(task.id, task);
+    A2aCall.of(context).tasks.set(task.id, task);
   }
 
   /** The request in `context` starts task `taskId` (its id is new). */
   begin(taskId: string, context: ServerCallContext): void {
-    const own = this.ownOf(context);
+    const own = A2aCall.of(context).tasks;
     if (!own.has(taskId)) own.set(taskId, undefined);
-  }
-
-  private ownOf(context: ServerCallContext): Map<string, Task | undefined> {
-    let own = this.own.get(context);
-    if (!own) this.own.set(context, (own = new Map()));
-    return own;
   }
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {

@@ -13,7 +13,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 const settledSoFar = <T>(promise: Promise<T>) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((done) => setImmediate(() => done('pending')))]);
 
 describe('SendAcceptance', () => {
-  const context = new ServerCallContext();
+  let context: ServerCallContext;
+  beforeEach(() => (context = new ServerCallContext()));
   const refusal = new ServiceUnavailableError('The message could not be accepted', new Error('ECONNREFUSED'));
 
   it('answers with the send\'s result only once the send is accepted', async () => {

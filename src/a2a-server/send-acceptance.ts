@@ -1,10 +1,6 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { A2aCall, Verdict } from './a2a-call';
 import type { ServiceUnavailableError } from './service-unavailable.error';
-
-interface Verdict {
-  accept(): void;
-  refuse(error: ServiceUnavailableError): void;
-}
 
 /**
  * The executor's verdict on each send, passed to the request that made it. The SDK runs the executor
@@ -12,16 +8,13 @@ interface Verdict {
  * whether or not the turn was queued after it, and an executor that throws with a `failed` task of its
  * own making that was never stored. So the executor accepts or refuses each send here, and the
  * request handler answers only once the send is accepted, or throws the refusal. Sends are told apart
- * by their context and message id (the same message sent twice at once in one context: in order).
+ * by their call (A2aCall) and message id (the same message sent twice at once in one call: in order).
  */
 export class SendAcceptance {
-  private readonly waiting = new WeakMap<ServerCallContext, Map<string, Verdict[]>>();
-  private readonly refused = new WeakMap<ServerCallContext, ServiceUnavailableError>();
 
   /** Runs `send` and settles with its result once the send of `messageId` in `context` is accepted, or rejects as soon as it is refused. */
   async watch<T>(context: ServerCallContext, messageId: string, send: () => Promise<T>): Promise<T> {
-    let sends = this.waiting.get(context);
-    if (!sends) this.waiting.set(context, (sends = new Map()));
+    const sends = A2aCall.of(context).verdicts;
     const waiting = sends.get(messageId) ?? [];
     sends.set(messageId, waiting);
     let own!: Verdict;
@@ -51,17 +44,17 @@ export class SendAcceptance {
 
   /** Refuses the send made in `context` before it started (nothing of it is written); returns the error to throw. */
   refuseAtOnce(context: ServerCallContext, error: ServiceUnavailableError): ServiceUnavailableError {
-    this.refused.set(context, error);
+    A2aCall.of(context).refusal = error;
     return error;
   }
 
   /** The oldest send of `messageId` in `context` still waiting for its verdict; it waits no more. */
   private next(context: ServerCallContext, messageId: string): Verdict | undefined {
-    return this.waiting.get(context)?.get(messageId)?.shift();
+    return A2aCall.of(context).verdicts.get(messageId)?.shift();
   }
 
   /** The refusal of a send in `context`, for transports that see only the SDK's mapping of it. */
   refusalOf(context: ServerCallContext): ServiceUnavailableError | undefined {
-    return this.refused.get(context);
+    return A2aCall.of(context).refusal;
   }
 }

@@ -24,6 +24,7 @@ import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text
 import type { ServerResponse } from 'node:http';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { isTerminal, stateLabel } from '../common/task-states';
+import { A2aCall } from './a2a-call';
 import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { QueuedAgentExecutor } from './queued-agent-executor';
 import type { SendAcceptance } from './send-acceptance';
@@ -91,6 +92,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     await this.checkSend(params, context);
+    this.startWaiting(context);
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
     if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)));
@@ -98,6 +100,16 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if ('status' in result) this.buses.release(result.id, context);
     return result;
+  }
+
+  /**
+   * Decides, once for the send, until when no client can know the id of a task it starts but from
+   * its turn's events: half its deadline (a blocking send answers with its task by the deadline; a
+   * stream's client learns it from the turn's first event), the other half left for clocks that
+   * differ between this replica and the worker, which the turn's job tells.
+   */
+  private startWaiting(context: ServerCallContext): void {
+    A2aCall.of(context).idUnknownUntil = Date.now() + this.blockingTimeoutMs / 2;
   }
 
   /**
@@ -131,6 +143,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     await this.checkSend(params, context);
+    this.startWaiting(context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
     const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       // The SDK may fail before its executor ran (storing the send's webhook): its bus, never told where the turn begins, is ended here.

@@ -2,6 +2,7 @@ import type { Task } from '@a2a-js/sdk';
 import { ExecutionEventBusManager, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { TaskEventFeed, TaskView } from '../tasks/task-view';
+import { A2aCall } from './a2a-call';
 import { SnapshotBuffer } from '../tasks/lifecycle/snapshot-buffer';
 import { replayTurn } from '../tasks/lifecycle/turn-replay';
 import { endsTurn, TaskEventBus } from './task-event-bus';
@@ -19,11 +20,6 @@ const NO_CONTEXT = new ServerCallContext();
  */
 @Injectable()
 export class TaskEventBusManager implements ExecutionEventBusManager {
-  private readonly buses = new WeakMap<ServerCallContext, Map<string, TaskEventBus>>();
-  private readonly interruptions = new WeakMap<ServerCallContext, TaskStreamInterruptedError>();
-  private readonly snapshots = new WeakMap<ServerCallContext, Promise<Task | undefined>>();
-  /** Requests whose client has gone: a bus made for one later (its send was still on the way) ends at once. */
-  private readonly abandoned = new WeakSet<ServerCallContext>();
   private readonly open = new Set<TaskEventBus>();
   private allEnded?: () => void;
 
@@ -47,7 +43,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
    * stream holds no turn (or could not be read: the bus is then interrupted).
    */
   async snapshotOf(context: ServerCallContext): Promise<Task | undefined> {
-    return this.snapshots.get(context);
+    return A2aCall.of(context).snapshot;
   }
 
   cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
@@ -65,12 +61,12 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
 
   /** Ends every bus of a request that follows its tasks no more (a blocking send past its deadline). */
   releaseAll(context: ServerCallContext): void {
-    for (const bus of [...(this.buses.get(context)?.values() ?? [])]) bus.end();
+    for (const bus of [...A2aCall.of(context).buses.values()]) bus.end();
   }
 
   /** The client of the request made in `context` has gone: its buses end, and so does any it gets later. Its turns go on. */
   abandon(context: ServerCallContext): void {
-    this.abandoned.add(context);
+    A2aCall.of(context).abandoned = true;
     this.releaseAll(context);
   }
 
@@ -91,7 +87,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
 
   /** Why the bus of the request made in `context` was interrupted, if it was. */
   interruptionOf(context: ServerCallContext): TaskStreamInterruptedError | undefined {
-    return this.interruptions.get(context);
+    return A2aCall.of(context).interruption;
   }
 
   /** Resolves when every open bus has ended (their turns ended, or their clients left), or after `ms`; true if they all did. */
@@ -115,12 +111,12 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   }
 
   private throwIfInterrupted(context: ServerCallContext): void {
-    const interruption = this.interruptions.get(context);
+    const { interruption } = A2aCall.of(context);
     if (interruption) throw interruption;
   }
 
   private find(taskId: string, context: ServerCallContext): TaskEventBus | undefined {
-    return this.buses.get(context)?.get(taskId);
+    return A2aCall.of(context).buses.get(taskId);
   }
 
   /**
@@ -130,25 +126,24 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private follow(taskId: string, context: ServerCallContext): TaskEventBus {
     const snapshot = new SnapshotBuffer(undefined);
     const replay = replayTurn(this.stream, taskId, new ResultManager(snapshot, context));
-    this.snapshots.set(context, replay.then(() => snapshot.current, () => undefined));
+    A2aCall.of(context).snapshot = replay.then(() => snapshot.current, () => undefined);
     const position = replay.then(({ end, last }) => (last && endsTurn(last) ? undefined : end));
     return this.create(taskId, context, position, 'turn');
   }
 
   /** A send's bus is given no `position`: its executor tells it where the turn begins (TaskEventBus.beginTurn). */
   private create(taskId: string, context: ServerCallContext, position: Promise<string | undefined> | undefined, follows: 'send' | 'turn'): TaskEventBus {
-    let byTask = this.buses.get(context);
-    if (!byTask) this.buses.set(context, (byTask = new Map()));
+    const call = A2aCall.of(context);
     const stopped = () => {
-      if (byTask.get(taskId) === bus) byTask.delete(taskId);
+      if (call.buses.get(taskId) === bus) call.buses.delete(taskId);
       this.open.delete(bus);
       if (this.open.size === 0) this.allEnded?.();
     };
-    const interrupted = (error: TaskStreamInterruptedError) => this.interruptions.set(context, error);
+    const interrupted = (error: TaskStreamInterruptedError) => (call.interruption = error);
     // A position of undefined ends the bus as soon as it is listened to; its turn, if a send queues one, goes on.
-    const start = this.abandoned.has(context) ? Promise.resolve(undefined) : position;
+    const start = call.abandoned ? Promise.resolve(undefined) : position;
     const bus = new TaskEventBus(this.stream, taskId, start, follows, stopped, interrupted);
-    byTask.set(taskId, bus);
+    call.buses.set(taskId, bus);
     this.open.add(bus);
     return bus;
   }

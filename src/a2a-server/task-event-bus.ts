@@ -1,4 +1,4 @@
-import { StreamResponse, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import {
   AgentExecutionEvent,
   DefaultExecutionEventBus,

@@ -3,10 +3,9 @@ import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol
 import { z } from 'zod';
 import { AgentHandlers, type AgentHandler } from '../a2a-server/agent-handlers.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
-import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
-import type { ToolDefinition } from '../agents/tools/tool-provider.interface';
 import { AgentToolCall } from './agent-tool-call';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
 import { followListenedTasks, ListenRequest } from './listened-tasks';

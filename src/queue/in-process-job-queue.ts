@@ -116,7 +116,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       job.attemptsStarted++;
       if (job.attemptsStarted === 1) this.metrics.jobStarted(QUEUE_OF_JOB[job.name], job.enqueuedAt + (job.delayMs ?? 0));
       const run = this.registry
-        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted, enqueuedAt: job.enqueuedAt })
+        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted })
         .then(
           () => this.finish(job),
           (error: Error) => {

@@ -44,6 +44,12 @@ export interface AgentTurnPayload {
   newTask?: boolean;
   /** The send registered a webhook for its task (its configuration's push notification config). */
   withWebhook?: boolean;
+  /**
+   * Until when (epoch ms) no client can know the id of the task this send starts but from the turn's
+   * events, as the API decided it from its blocking-send deadline: before then no cancel or webhook
+   * can have been set for a new task, and the turn's first attempt does not look for them.
+   */
+  idUnknownUntil?: number;
 }
 
 /**
@@ -64,8 +70,6 @@ export interface PushDeliveryPayload {
 export interface JobAttempt {
   /** 1 on the first run; more when the job is run again, e.g. after its worker died mid-job. */
   attemptsStarted: number;
-  /** When the job was enqueued, in ms since the epoch by the clock of the process that enqueued it. */
-  enqueuedAt: number;
 }
 
 /** Which queue each job travels on: turns and webhooks get their own so neither waits behind the other. */

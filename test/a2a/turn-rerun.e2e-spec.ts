@@ -50,7 +50,7 @@ describe('a turn run again after its worker died', () => {
   /** Runs the echo agent's turn of `request` again, as BullMQ runs a stalled job. */
   async function rerun(request: SendMessageRequest, { taskId, contextId }: { taskId: string; contextId: string }, newTask: boolean): Promise<void> {
     const payload = { agent: 'echo', taskId, contextId, request: SendMessageRequest.toJSON(request), caller: callerScopeOf(context) };
-    await worker.get(JobHandlerRegistry).dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask, withWebhook: false }, { attemptsStarted: 2, enqueuedAt: Date.now() });
+    await worker.get(JobHandlerRegistry).dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask, withWebhook: false }, { attemptsStarted: 2 });
   }
 
   /** The stream's events after `afterId`, up to its close (or the `count`th). */

@@ -123,7 +123,12 @@ describe('a streaming send whose webhook cannot be stored (Postgres down)', () =
   });
 });
 
-describe("the webhooks of a new task's turn that begins after its send's deadline", () => {
+// The API decides the deadline, and the job carries it: a worker whose own config says otherwise (a
+// rolling change of blocking_timeout_secs) would, guessing from it, not look for webhooks yet.
+describe.each([
+  { worker: 'the same config as the API', workerBlockingSecs: 0.5 },
+  { worker: 'a longer blocking timeout than the API', workerBlockingSecs: 600 },
+])("the webhooks of a new task's turn that begins after its send's deadline, on a worker with $worker", ({ workerBlockingSecs }) => {
   let service: DurableTestApp;
   let worker: INestApplicationContext | undefined;
   let webhook: WebhookReceiver<Notification>;
@@ -146,7 +151,7 @@ describe("the webhooks of a new task's turn that begins after its send's deadlin
     expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     await client.createTaskPushNotificationConfig({ tenant: '', id: 'early', taskId: task.id, url: webhook.url, token: 'early', authentication: undefined });
 
-    worker = await createWorkerApp(service.config);
+    worker = await createWorkerApp({ ...service.config, a2a: { ...service.config.a2a, blocking_timeout_secs: workerBlockingSecs } });
     // Subscribed to changes before the turn, as a worker that has run turns before is.
     (await worker.get<PushConfigChanges>(PUSH_CONFIG_CHANGES).watch('another-task')).dispose();
     await worker.init();

@@ -25,7 +25,7 @@ export class ToolSession {
 
   constructor(
     private readonly providers: readonly ToolProvider[],
-    private readonly scope: ToolSessionScope,
+    scope: ToolSessionScope,
     private readonly limits: ToolLimits,
     private readonly ended: ToolCallEnded,
   ) {

@@ -1,8 +1,6 @@
 import { SendMessageRequest, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService, TurnOutcome } from '../../metrics/metrics.service';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
@@ -40,18 +38,13 @@ export const NOT_RECORDED_TEXT = 'The task could not be saved while its store wa
 @Injectable()
 export class TurnRunner {
   private readonly logger = new Logger(TurnRunner.name);
-  /** How long a blocking send waits before answering with its task: from then on, its client knows the task's id. */
-  private readonly blockingTimeoutMs: number;
 
   constructor(
     private readonly agents: AgentRegistry,
     private readonly lifecycle: TaskLifecycle,
     @Inject(CANCEL_SIGNALS) private readonly cancelSignals: CancelSignals,
     private readonly metrics: MetricsService,
-    config: ConfigService<SwitchboardConfig, true>,
-  ) {
-    this.blockingTimeoutMs = config.get('a2a', { infer: true }).blocking_timeout_secs * 1000;
-  }
+  ) {}
 
   @OnJob(JobName.AgentTurn)
   async run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
@@ -75,7 +68,7 @@ export class TurnRunner {
     const context = callContextOf(payload.caller);
     const request = SendMessageRequest.fromJSON(payload.request);
     const newTaskFirstTurn = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
-    const unseenUntil = newTaskFirstTurn ? this.idUnknownUntil(attempt) : undefined;
+    const unseenUntil = newTaskFirstTurn ? payload.idUnknownUntil : undefined;
     const cancel = await this.cancelSignals.watch(payload.taskId, { unseenUntil });
     let recorder: TurnRecorder | undefined;
     try {
@@ -95,17 +88,6 @@ export class TurnRunner {
       recorder?.release();
       cancel.dispose();
     }
-  }
-
-  /**
-   * Until when no client can know a new task's id but from its turn's events: well before its send's
-   * deadline, when a blocking send answers with its task as submitted (and its client may then set
-   * a webhook or cancel it). Half the timeout leaves room for clocks that differ between the
-   * enqueuing replica and this worker; API and workers are expected to share
-   * `a2a.blocking_timeout_secs`.
-   */
-  private idUnknownUntil({ enqueuedAt }: JobAttempt): number {
-    return enqueuedAt + this.blockingTimeoutMs / 2;
   }
 
   private async runRecorded(
