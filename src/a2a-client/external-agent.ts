@@ -7,6 +7,7 @@ import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../security/out
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import { fetchAgentCard, usableInterface } from './agent-card.reader';
 import { externalAgentFetch } from './external-agent-fetch';
+import { withResultKinds } from './v03-result-kinds';
 import type { A2aClientSettings } from '../config/external-agent.schema';
 
 /**
@@ -50,6 +51,8 @@ export class ExternalAgent {
   private attempt?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private failures = 0;
+  /** Whether this agent was found leaving out the `kind` of its v0.3 results (logged once). */
+  private omitsKinds = false;
   private stopped = false;
 
   constructor(
@@ -58,8 +61,14 @@ export class ExternalAgent {
     private readonly settings: A2aClientSettings,
   ) {
     this.fetch = externalAgentFetch(config, policy);
-    const compat = { fetchImpl: this.fetch, legacyCompat: { enabled: true } };
+    const compat = { fetchImpl: withResultKinds(this.fetch, (kind) => this.noteMissingKind(kind)), legacyCompat: { enabled: true } };
     this.factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(compat), new RestTransportFactory(compat)] });
+  }
+
+  private noteMissingKind(kind: string): void {
+    if (this.omitsKinds) return;
+    this.omitsKinds = true;
+    this.logger.warn({ agent: this.name, kind }, 'external agent leaves out the kind of its v0.3 results (the spec requires it); read from their shape');
   }
 
   get name(): string {

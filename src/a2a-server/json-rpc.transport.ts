@@ -9,7 +9,7 @@ import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { callContextFor, isLegacyRequest } from './call-context';
 import { jsonRpcStreamError } from './json-rpc-exception.filter';
 import { JsonRpcErrorResponse, JsonRpcFailure } from './json-rpc-failure';
-import { normalizeSeedRequest } from './seed-compat';
+import { isSeedCall, normalizeSeedRequest, withSeedAnswer } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { envelopeError, JsonRpcId, requestId } from '../common/json-rpc-envelope';
 import { jsonRpcParamsProblem, unknownMethodError } from './validation/json-rpc-params.validator';
@@ -28,17 +28,18 @@ export class JsonRpcTransport {
 
   async handle(endpoint: AgentEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const legacy = isLegacyRequest(request.headers, this.endpoints.legacyCompat);
+    const seed = legacy && isSeedCall(request.body);
     const body = legacy ? normalizeSeedRequest(request.body) : request.body;
     const id = requestId(body);
     noteForAccessLog(request, { agent: endpoint.agent.config.name });
     try {
-      await this.respond(endpoint, request, reply, body, id, legacy);
+      await this.respond(endpoint, request, reply, body, id, legacy, seed);
     } catch (error) {
       throw error instanceof JsonRpcFailure ? error : JsonRpcFailure.thrown(error, id, legacy);
     }
   }
 
-  private async respond(endpoint: AgentEndpoint, request: FastifyRequest, reply: FastifyReply, body: unknown, id: JsonRpcId, legacy: boolean): Promise<void> {
+  private async respond(endpoint: AgentEndpoint, request: FastifyRequest, reply: FastifyReply, body: unknown, id: JsonRpcId, legacy: boolean, seed: boolean): Promise<void> {
     const invalid = envelopeError(body) ?? unknownMethodError(legacy, (body as { method: string }).method);
     if (invalid) throw JsonRpcFailure.answered({ jsonrpc: '2.0', id, error: invalid });
     const { method, params } = body as { method: string; params?: unknown };
@@ -52,7 +53,7 @@ export class JsonRpcTransport {
       noteForAccessLog(request, { answer: result });
       const response = result as { error?: unknown };
       if (response.error) throw JsonRpcFailure.answered(response as JsonRpcErrorResponse, endpoint.handler.failureOf(context));
-      return void (await reply.code(200).send(result));
+      return void (await reply.code(200).send(seed ? { ...response, result: withSeedAnswer((response as { result?: unknown }).result) } : result));
     }
     // v0.3 resubscribe answers errors inside the stream; everything else before it starts.
     const inStream = legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE;

@@ -20,6 +20,27 @@ export function normalizeSeedRequest(body: unknown): unknown {
   return { ...body, method, params: isObject(body.params) ? normalizeParams(body.params) : body.params };
 }
 
+/** Whether `body` is in the seeds' dialect (their methods, or a message with parts tagged `type`): its client reads answers as the seeds wrote them (withSeedAnswer). */
+export function isSeedCall(body: unknown): boolean {
+  if (!isObject(body) || typeof body.method !== 'string') return false;
+  return body.method in METHOD_ALIASES || (isObject(body.params) && isObject(body.params.message) && isSeedMessage(body.params.message));
+}
+
+/**
+ * A task as the seeds' clients read it. They take the answer from the status message (PocketPaw's
+ * `result.status.message`), where Switchboard puts it in the artifacts alone, as the spec has it: a
+ * completed task with artifacts and no status message is given one made of their parts.
+ */
+export function withSeedAnswer(result: unknown): unknown {
+  if (!isObject(result) || result.kind !== 'task' || !isObject(result.status)) return result;
+  const { status, artifacts } = result;
+  if (status.state !== 'completed' || status.message !== undefined || !Array.isArray(artifacts)) return result;
+  const parts = artifacts.flatMap((artifact: unknown) => (isObject(artifact) && Array.isArray(artifact.parts) ? artifact.parts : []));
+  if (parts.length === 0) return result;
+  const message = { kind: 'message', role: 'agent', messageId: `${String(result.id)}-answer`, taskId: result.id, contextId: result.contextId, parts };
+  return { ...result, status: { ...status, message } };
+}
+
 function normalizeParams(params: Json): Json {
   const { sessionId, history_length, configuration, message, ...rest } = params;
   const normalized: Json = { ...rest };

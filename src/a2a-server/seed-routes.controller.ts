@@ -10,7 +10,7 @@ import { callContextFor } from './call-context';
 import { jsonRpcStreamError } from './json-rpc-exception.filter';
 import { JsonRpcFailure } from './json-rpc-failure';
 import { RestExceptionFilter } from './rest-exception.filter';
-import { normalizeSeedRequest } from './seed-compat';
+import { normalizeSeedRequest, withSeedAnswer } from './seed-compat';
 import { isAsyncIterable, streamSse } from './sse';
 import { jsonRpcParamsProblem } from './validation/json-rpc-params.validator';
 import type { JsonRpcError } from '../common/json-rpc-envelope';
@@ -101,7 +101,7 @@ export class SeedRoutesController {
   private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>, cause?: unknown): Promise<void> {
     const { result, error } = response as JsonRpcResponse;
     if (error) throw JsonRpcFailure.answered({ jsonrpc: '2.0', id: SEED_REQUEST_ID, error }, cause);
-    await reply.code(200).send(result);
+    await reply.code(200).send(withSeedAnswer(result));
   }
 }
 

@@ -3,18 +3,18 @@ import type { FastifyReply } from 'fastify';
 import { REQUEST_ID_HEADER } from '../logging/request-id';
 
 /**
- * Streams events as Server-Sent Events on a hijacked reply. The first event is awaited before any
- * header is sent, so an error up front can still be answered as a plain error response by the
- * caller (`start` rejects then). A client that goes away stops the iteration, never the task.
+ * Streams events as Server-Sent Events on a hijacked reply. A caller that awaited the first event
+ * before calling (`first`) could still answer an error up front as a plain error response; without
+ * it the stream opens at once, and any error is an event in it. A client that goes away stops the
+ * iteration, never the task.
  */
 export async function streamSse<T>(
   reply: FastifyReply,
   events: AsyncIterable<T>,
   toErrorEvent: (error: unknown) => unknown,
-  start?: IteratorResult<T>,
+  first?: IteratorResult<T>,
 ): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
-  const first = start ?? (await iterator.next());
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { ...SSE_HEADERS, [REQUEST_ID_HEADER]: String(reply.request.id) });
@@ -24,7 +24,8 @@ export async function streamSse<T>(
     void iterator.return?.();
   });
   try {
-    if (!first.done) raw.write(formatSSEEvent(first.value));
+    if (first?.done) return;
+    if (first) raw.write(formatSSEEvent(first.value));
     while (open) {
       const next = await iterator.next();
       if (next.done || !open) break;

@@ -1,6 +1,7 @@
 import {
   AgentCard,
   CancelTaskRequest,
+  GetExtendedAgentCardRequest,
   GetTaskPushNotificationConfigRequest,
   Message,
   SendMessageRequest,
@@ -10,7 +11,14 @@ import {
   TaskPushNotificationConfig,
   TaskState,
 } from '@a2a-js/sdk';
-import { ContentTypeNotSupportedError, RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
+import {
+  ContentTypeNotSupportedError,
+  ExtendedAgentCardNotConfiguredError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
   PushNotificationSender,
@@ -34,6 +42,7 @@ import type { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
 import type { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 import { MessageLimits, messageLimitProblem } from './validation/message-limits';
+import { acceptsOutputOf } from './validation/output-modes';
 import { webhookUrlProblem } from './validation/webhook-url';
 
 /** Webhooks are sent by the worker recording the turn, which sees every event even with no client attached. */
@@ -207,6 +216,16 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     return super.getTaskPushNotificationConfig(params.id ? params : { ...params, id: params.taskId }, context);
   }
 
+  /** v0.3 has its own error for an agent without an extended card (-32007); v1.0 keeps the SDK's UnsupportedOperationError (-32004). */
+  override async getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+    try {
+      return await super.getAuthenticatedExtendedAgentCard(params, context);
+    } catch (error) {
+      if (!(error instanceof UnsupportedOperationError) || context.requestedVersion !== A2A_LEGACY_PROTOCOL_VERSION) throw error;
+      throw new ExtendedAgentCardNotConfiguredError('This agent has no authenticated extended card.');
+    }
+  }
+
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.getTask({ id: params.id, tenant: params.tenant }, context);
     if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} is ${stateLabel(task.status!.state)} and cannot be canceled.`);
@@ -244,7 +263,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   private checkOutputModes(params: SendMessageRequest): void {
     const accepted = params.configuration?.acceptedOutputModes ?? [];
-    if (accepted.length === 0 || accepted.some((mode) => this.outputModes.some((offered) => modeMatches(mode, offered)))) return;
+    if (acceptsOutputOf(accepted, this.outputModes)) return;
     throw new ContentTypeNotSupportedError(
       `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent, which offers ${this.outputModes.join(', ')}.`,
     );
@@ -255,11 +274,4 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 function neverStored(result: Task | Message): result is Task {
   const part = 'status' in result ? result.status?.message?.parts[0] : undefined;
   return part?.content?.$case === 'text' && part.content.value === NOT_STORED_TEXT;
-}
-
-/** `*\/*`, `text/*` and exact media types, compared without parameters. */
-function modeMatches(accepted: string, offered: string): boolean {
-  const [type, subtype] = accepted.split(';')[0].trim().toLowerCase().split('/');
-  const [offeredType, offeredSubtype] = offered.toLowerCase().split('/');
-  return (type === '*' || type === offeredType) && (subtype === '*' || subtype === offeredSubtype);
 }

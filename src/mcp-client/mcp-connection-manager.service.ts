@@ -117,7 +117,7 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return { ...result, messages: result.messages.map((message) => ({ ...message, content: withNamespacedUris(connection.name, message.content) })) };
   }
 
-  complete(params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult> {
+  async complete(params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult> {
     const { ref } = params;
     if (ref.type === 'ref/prompt') {
       const { connection, prompt } = this.promptOwner(ref.name);

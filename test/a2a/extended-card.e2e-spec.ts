@@ -73,13 +73,13 @@ describe('authenticated extended agent card', () => {
     expect(status).toBe(401);
   });
 
-  it('for an agent without extended skills: not declared, and the method is unsupported (-32004)', async () => {
+  it('for an agent without extended skills: not declared, and the method is unsupported (v1.0 -32004), its card not configured (v0.3 -32007)', async () => {
     const card = await publicCard('plain');
     expect(card.capabilities.extendedAgentCard).toBeUndefined();
     expect(card.supportsAuthenticatedExtendedCard).toBeUndefined();
     const current = await rpc('plain', 'GetExtendedAgentCard', { ...bearer(), 'a2a-version': '1.0' });
     expect(current.body.error.code).toBe(-32004);
     const legacy = await legacyRpc('plain', bearer());
-    expect(legacy.body.error.code).toBe(-32004);
+    expect(legacy.body.error.code).toBe(-32007);
   });
 });

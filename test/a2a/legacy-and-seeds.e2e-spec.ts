@@ -56,6 +56,16 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       expect(texts.join('')).toBe('What is the weather in Tokyo?');
     });
 
+    it('answers a seed-dialect send in the status message too, where PocketPaw\u2019s clients read it (and only there: not a v0.3 one)', async () => {
+      const textOf = (message: Json | undefined) => ((message?.parts ?? []) as Json[]).map((part) => part.text).join('');
+      const seed = (await postJson('/a2a', POCKETPAW_SEND)).body.result;
+      expect({ role: seed.status.message?.role, text: textOf(seed.status.message) }).toEqual({ role: 'agent', text: 'What is the weather in Tokyo?' });
+      const v03 = { ...POCKETPAW_SEND, params: { message: { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'plain v0.3' }] } } };
+      expect((await postJson('/a2a', v03)).body.result.status.message).toBeUndefined();
+      const rest = await postJson('/a2a/tasks/send', POCKETPAW_SEND.params);
+      expect(textOf(rest.body.status.message)).toBe('What is the weather in Tokyo?');
+    });
+
     it('takes OpenFang\u2019s tasks/send with a sessionId as the context', async () => {
       const { body } = await postJson('/a2a', {
         jsonrpc: '2.0',
@@ -123,7 +133,7 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
     it('GET /a2a/tasks/{id} honours history_length, and answers 404 for an unknown id', async () => {
       const sent = await postJson('/a2a/tasks/send', POCKETPAW_SEND.params);
       const full = await get(`/a2a/tasks/${sent.body.id}`);
-      expect(full.body.history).toHaveLength(2);
+      expect(full.body.history).toHaveLength(1);
       const none = await get(`/a2a/tasks/${sent.body.id}?history_length=0`);
       expect(none.body.history ?? []).toHaveLength(0);
       const missing = await get('/a2a/tasks/no-such-task');

@@ -148,7 +148,7 @@ describe('a worker process killed mid-turn', () => {
     // Ten characters: ten chunks 500 ms apart, a turn longer than the lock duration and two stalled checks.
     const task = asTask(await within((await client('long')).sendMessage(userMessage('ABCDEFGHIJ')), 15_000, 'a blocking send after the crash'));
     await services.explain(() => {
-      expect({ state: task.status?.state, message: statusText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, message: 'ABCDEFGHIJ' });
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(artifactText(task)).toBe('ABCDEFGHIJ');
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(HEALTHY_TURN_MS);

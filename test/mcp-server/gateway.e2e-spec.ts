@@ -156,6 +156,8 @@ describe('upstream resources, resource templates, prompts and completions', () =
     expect(resourceId.completion.values).toEqual(['3']);
 
     await expect(client.getPrompt({ name: 'mcp_nowhere_prompt' })).rejects.toMatchObject({ code: -32602 });
+    // Same input, same error: completing an argument of a prompt no server offers (it was -32603).
+    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'mcp_nowhere_prompt' }, argument: { name: 'x', value: '' } })).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 

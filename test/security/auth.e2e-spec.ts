@@ -13,6 +13,8 @@ const PUBLIC_ROUTES = [
   'GET /.well-known/agent.json',
   'GET /a2a/agents',
   'GET /a2a/agents/:name/agent-card.json',
+  'GET /a2a/agents/:name/.well-known/agent-card.json',
+  'GET /a2a/agents/:name/.well-known/agent.json',
 ];
 /** Routes that must exist, so that an empty enumeration cannot pass. */
 const KNOWN_ROUTES = [...PUBLIC_ROUTES, 'GET /metrics', 'POST /a2a', 'POST /a2a/agents/:name', 'POST /a2a/tasks/send', 'GET /a2a/tasks/:id'];

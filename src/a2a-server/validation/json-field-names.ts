@@ -1,6 +1,6 @@
 /**
  * Protobuf's JSON mapping has parsers take a field by its JSON name (`messageId`) or its proto name
- * (`message_id`). The SDK's v1.0 parsers do, but read HTTP+JSON query parameters by JSON name only,
+ * (`message_id`). The SDK's parsers do, but read HTTP+JSON query parameters by JSON name only,
  * and our checks are written in JSON names: this gives both the JSON names. Where a client gives
  * both names, the JSON name wins, as in the SDK's parsers.
  */
@@ -18,6 +18,13 @@ export interface MessageShape {
 export const SEND_MESSAGE_REQUEST: MessageShape = {
   message: { parts: {} },
   configuration: { taskPushNotificationConfig: { authentication: {} } },
+};
+
+/** A v0.3 HTTP+JSON SendMessageRequest's nested messages: its message is `message` or `request`, with parts in `content`. */
+export const LEGACY_REST_SEND_MESSAGE_REQUEST: MessageShape = {
+  message: { content: { file: {} } },
+  request: { content: { file: {} } },
+  configuration: { pushNotification: { authentication: {} } },
 };
 
 /** `value` with its fields, and those of its nested messages as `shape` has them, named by their JSON names. */

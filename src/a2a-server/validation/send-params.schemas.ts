@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEND_MESSAGE_REQUEST, withJsonFieldNames } from './json-field-names';
+import { LEGACY_REST_SEND_MESSAGE_REQUEST, SEND_MESSAGE_REQUEST, withJsonFieldNames } from './json-field-names';
 
 /**
  * What a send must look like on the wire, per dialect. The SDK reads params leniently (protobuf's
@@ -130,5 +130,5 @@ export type SendDialect = 'v1' | 'v03' | 'v03-rest';
 export const SEND_PARAMS_SCHEMAS: Record<SendDialect, z.ZodType> = {
   v1: z.preprocess((params) => withJsonFieldNames(params, SEND_MESSAGE_REQUEST), v1SendParams),
   v03: v03SendParams,
-  'v03-rest': v03RestSendParams,
+  'v03-rest': z.preprocess((params) => withJsonFieldNames(params, LEGACY_REST_SEND_MESSAGE_REQUEST), v03RestSendParams),
 };

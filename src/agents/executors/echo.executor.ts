@@ -5,7 +5,11 @@ import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
 import { partsText, textPart, TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
 import type { EchoExecutorSettings } from '../../config/executor-settings.schema';
 
-/** Answers with the caller's own parts: working, the echo as an artifact (in `chunks` pieces), completed. */
+/**
+ * Answers with the caller's own parts: working, the echo as an artifact (in `chunks` pieces),
+ * completed. The answer is in the artifact alone: clients that read both the status message and the
+ * artifacts would show it twice.
+ */
 export class EchoExecutor implements AgentTurnExecutor {
   constructor(private readonly settings: EchoExecutorSettings) {}
 
@@ -21,7 +25,7 @@ export class EchoExecutor implements AgentTurnExecutor {
       const lastChunk = index === chunks.length - 1;
       publish.artifact({ artifactId, name: 'echo', parts: chunk, append: index > 0, lastChunk });
     }
-    publish.status(TaskState.TASK_STATE_COMPLETED, partsText(parts));
+    publish.status(TaskState.TASK_STATE_COMPLETED);
   }
 }
 

@@ -39,7 +39,8 @@ export class LlmExecutor implements AgentTurnExecutor {
       const reply = await this.client.complete(messages, session.definitions, signal, (token) => answer.push(token));
       if (reply.toolCalls.length === 0) {
         answer.finish();
-        publish.status(TaskState.TASK_STATE_COMPLETED, reply.content);
+        // The answer is the artifact its tokens streamed into; a status message repeating it would be read twice.
+        publish.status(TaskState.TASK_STATE_COMPLETED);
         return;
       }
       messages.push({ role: 'assistant', content: reply.content || null, tool_calls: reply.toolCalls });
