@@ -2,10 +2,13 @@ import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { AgentRegistry } from '../agents/agent-registry.service';
 import type { AgentConfig, SwitchboardConfig } from '../config/config.schema';
+import { grpcAddress } from './grpc/grpc-address';
 
 const JSONRPC = 'JSONRPC';
 const HTTP_JSON = 'HTTP+JSON';
+const GRPC = 'GRPC';
 /** How v0.3 cards spell their version. */
 const LEGACY_CARD_VERSION = '0.3.0';
 const BEARER = 'bearer';
@@ -20,7 +23,10 @@ export class AgentCardFactory {
   private readonly a2a: SwitchboardConfig['a2a'];
   private readonly authRequired: boolean;
 
-  constructor(config: ConfigService<SwitchboardConfig, true>) {
+  constructor(
+    config: ConfigService<SwitchboardConfig, true>,
+    private readonly agents: AgentRegistry,
+  ) {
     this.a2a = config.get('a2a', { infer: true });
     this.authRequired = config.get('auth', { infer: true }).api_keys.length > 0;
   }
@@ -52,9 +58,10 @@ export class AgentCardFactory {
       description: agent.description,
       version: agent.version,
       provider: { organization: 'Switchboard', url: baseUrl },
-      supportedInterfaces: versions.flatMap((protocolVersion) =>
-        bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion })),
-      ),
+      supportedInterfaces: [
+        ...versions.flatMap((protocolVersion) => bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion }))),
+        ...this.grpcInterfaces(agent, baseUrl),
+      ],
       capabilities: { streaming: true, pushNotifications: true, ...(this.offersExtendedCard(agent) && { extendedAgentCard: true }) },
       securitySchemes: this.authRequired
         ? { [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An API key of this Switchboard' } } }
@@ -87,6 +94,9 @@ export class AgentCardFactory {
       additionalInterfaces: [
         { url: jsonRpc, transport: JSONRPC },
         { url: rest, transport: HTTP_JSON },
+        ...this.grpcInterfaces(agent, baseUrl)
+          .filter(({ protocolVersion }) => protocolVersion === A2A_LEGACY_PROTOCOL_VERSION)
+          .map(({ url }) => ({ url, transport: GRPC })),
       ],
       ...(this.authRequired && {
         securitySchemes: {
@@ -100,6 +110,18 @@ export class AgentCardFactory {
         security: [{ [BEARER]: [] }],
       }),
     };
+  }
+
+  /**
+   * The gRPC interfaces, when gRPC is on: v1.0 for every agent, which its requests name in `tenant`;
+   * v0.3, whose requests have no tenant, for the default agent alone.
+   */
+  private grpcInterfaces(agent: AgentConfig, baseUrl: string): { url: string; protocolBinding: string; protocolVersion: string; tenant?: string }[] {
+    const url = grpcAddress(this.a2a.grpc, baseUrl);
+    if (url === undefined) return [];
+    const current = { url, protocolBinding: GRPC, protocolVersion: A2A_PROTOCOL_VERSION, tenant: agent.name };
+    const legacy = this.a2a.legacy_compat && agent.name === this.agents.defaultAgentName;
+    return legacy ? [current, { url, protocolBinding: GRPC, protocolVersion: A2A_LEGACY_PROTOCOL_VERSION }] : [current];
   }
 
   private urls(agent: AgentConfig, baseUrl: string): { jsonRpc: string; rest: string } {

@@ -194,7 +194,12 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
    * shutdown need not either.
    */
   releaseWhenClientLeaves(context: ServerCallContext, response: ServerResponse): void {
-    whenClientLeaves(response, () => this.buses.abandon(context));
+    whenClientLeaves(response, () => this.abandon(context));
+  }
+
+  /** The client of the request made in `context` has gone (a transport without a response to watch tells): its tasks are followed no more. */
+  abandon(context: ServerCallContext): void {
+    this.buses.abandon(context);
   }
 
   /**

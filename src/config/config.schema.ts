@@ -201,6 +201,17 @@ export const configSchema = z.strictObject({
       max_message_parts: z.number().int().positive().default(1_000),
       /** A message whose text parts hold more characters in all is refused as invalid params. */
       max_message_text_chars: z.number().int().positive().default(1_000_000),
+      /** The gRPC binding, on a port of its own (HTTP/2): off unless `port` is set. */
+      grpc: z
+        .strictObject({
+          /** Serve A2A over gRPC on this port, on `server.host`: v1.0 to every agent (the agent's name as the request's `tenant`), v0.3 to the default agent. */
+          port: z.number().int().min(1).max(65535).optional(),
+          /** The address clients dial, as the cards list it (`host:port`); `server.public_url`'s host (else `server.host`) and `port` when unset. */
+          public_address: z.string().min(1).optional(),
+          /** TLS with these PEM files; plaintext when unset (behind a proxy that ends TLS, say). */
+          tls: z.strictObject({ cert_file: z.string().min(1), key_file: z.string().min(1) }).optional(),
+        })
+        .prefault({}),
       push: z
         .strictObject({
           timeout_ms: z.number().int().positive().default(10_000),

@@ -37,6 +37,7 @@ export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'SWITCHBOARD_REQUEST_TIMEOUT_MS', path: ['server', 'request_timeout_ms'], parse: integer },
   { env: 'SWITCHBOARD_KEEP_ALIVE_TIMEOUT_MS', path: ['server', 'keep_alive_timeout_ms'], parse: integer },
   { env: 'SWITCHBOARD_MAX_CONNECTIONS', path: ['server', 'max_connections'], parse: integer },
+  { env: 'SWITCHBOARD_GRPC_PORT', path: ['a2a', 'grpc', 'port'], parse: integer },
   { env: 'SWITCHBOARD_MAX_MESSAGE_PARTS', path: ['a2a', 'max_message_parts'], parse: integer },
   { env: 'SWITCHBOARD_MAX_MESSAGE_TEXT_CHARS', path: ['a2a', 'max_message_text_chars'], parse: integer },
   { env: 'SWITCHBOARD_API_KEYS', path: ['auth', 'api_keys'], parse: apiKeys },

@@ -8,6 +8,7 @@ import { Client } from '@a2a-js/sdk/client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
 import { TEST_AGENTS_TOML } from './support/test-agents';
@@ -59,7 +60,7 @@ describe('several API replicas and a worker, as separate processes', () => {
       REDIS_URL: testRedisUrl(),
       SWITCHBOARD_REDIS_PREFIX: redisPrefix,
     });
-    [a, b, worker] = await Promise.all([services.api('api-a'), services.api('api-b'), services.worker('worker')]);
+    [a, b, worker] = await Promise.all([services.api('api-a', { grpc: true }), services.api('api-b', { grpc: true }), services.worker('worker')]);
   });
 
   afterAll(async () => {
@@ -78,6 +79,14 @@ describe('several API replicas and a worker, as separate processes', () => {
     // The snapshot holds the chunks recorded before the stream opened; the stream, the rest (or all).
     expect([...new Set([...partTexts(snapshot), ...chunkTexts(events)])].join('')).toBe(FIVE_CHUNKS);
     expect(artifactText(await getTask(a, sent.id))).toBe(FIVE_CHUNKS);
+  });
+
+  it('streams over gRPC, on replica A, the events of a turn sent over gRPC through replica B', async () => {
+    const sent = asTask(await within((await grpcClient(b.baseUrl, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking gRPC send through B'));
+    const onA = await grpcClient(a.baseUrl, 'slow');
+    const events = await within(collect(onA.resubscribeTask({ id: sent.id, tenant: '' })), 10_000, "A's gRPC stream of the task");
+    expect(stateOf(events.at(-1))).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(await onA.getTask({ id: sent.id, tenant: '' }))).toBe(FIVE_CHUNKS);
   });
 
   it('cancels, through replica A and within a second, a turn sent through replica B', async () => {

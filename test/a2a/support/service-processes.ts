@@ -135,10 +135,14 @@ export class ServiceProcesses {
 
   constructor(private readonly env: Record<string, string>) {}
 
-  /** An API process on a free port of its own; turns run only on worker processes. Resolves once /readyz answers 200. */
-  async api(name: string): Promise<ServiceProcess> {
+  /**
+   * An API process on a free port of its own (and, with `grpc`, a free gRPC port, which its cards
+   * list); turns run only on worker processes. Resolves once /readyz answers 200.
+   */
+  async api(name: string, { grpc = false }: { grpc?: boolean } = {}): Promise<ServiceProcess> {
     const port = await freePort();
-    return this.start(name, 'serve', { PORT: String(port), SWITCHBOARD_WORKER_IN_API: 'false', LOG_LEVEL: 'warn' }, `http://127.0.0.1:${port}`);
+    const grpcPort: Record<string, string> = grpc ? { SWITCHBOARD_GRPC_PORT: String(await freePort()) } : {};
+    return this.start(name, 'serve', { PORT: String(port), SWITCHBOARD_WORKER_IN_API: 'false', LOG_LEVEL: 'warn', ...grpcPort }, `http://127.0.0.1:${port}`);
   }
 
   /** A worker process; resolves once it logs that its queue workers run (so its logs are at info level). */
