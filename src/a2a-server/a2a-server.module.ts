@@ -2,6 +2,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { A2aEndpoints } from './a2a-endpoints.service';
+import { A2aMediaType } from './a2a-media-type';
 import { A2aHandlersModule } from './a2a-handlers.module';
 import { a2aControllers } from './controllers';
 import { JsonRpcTransport } from './json-rpc.transport';
@@ -18,7 +19,7 @@ export class A2aServerModule {
       module: A2aServerModule,
       imports: [A2aHandlersModule],
       controllers: a2aControllers(a2a),
-      providers: [A2aEndpoints, JsonRpcTransport, ShutdownDrain, ...grpc],
+      providers: [A2aEndpoints, JsonRpcTransport, ShutdownDrain, A2aMediaType, ...grpc],
     };
   }
 }

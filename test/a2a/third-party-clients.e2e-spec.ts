@@ -120,4 +120,25 @@ describe('third-party A2A clients', () => {
       expect(seen.join('')).toBe('once, streamed');
     });
   });
+
+  describe('the media type application/a2a+json (v1.0.1)', () => {
+    const send = (headers: Record<string, string>) =>
+      fetch(`${service.url}/a2a/agents/echo`, {
+        method: 'POST',
+        headers: { ...bearer(), 'a2a-version': '1.0', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'typed' }] } } }),
+      });
+
+    it('is taken in a request, and answered in when the client accepts it', async () => {
+      const response = await send({ 'content-type': 'application/a2a+json', accept: 'application/a2a+json, application/json;q=0.5' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
+      expect(((await response.json()) as Json).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    });
+
+    it('leaves application/json to clients that do not ask for it', async () => {
+      const response = await send({ 'content-type': 'application/json', accept: 'application/json' });
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    });
+  });
 });
