@@ -6,7 +6,7 @@ export const CARD_PATH = '/.well-known/agent-card.json';
 /** Where v0.2-era agents (and the OpenFang and PocketPaw seeds) publish their card. */
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
 /** Bindings Switchboard's client speaks, in its order of preference when a card offers both equally. */
-export const CLIENT_BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
+export const CLIENT_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
 
 export interface FetchedCard {
   url: string;
@@ -74,7 +74,7 @@ function normalize(document: Record<string, unknown>, url: string): AgentCard {
 }
 
 /**
- * The interface Switchboard talks to: the card's first JSON-RPC or HTTP+JSON interface, taking the
+ * The interface Switchboard talks to: the card's first JSON-RPC, HTTP+JSON or gRPC interface (the order a card lists them in is its preference), taking the
  * v1.0 one of a binding when the card lists it in several protocol versions (as the SDK's factory does).
  */
 export function usableInterface(card: AgentCard): AgentInterface | undefined {

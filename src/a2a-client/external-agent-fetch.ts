@@ -10,12 +10,17 @@ import { USER_AGENT } from '../common/version';
  */
 export function externalAgentFetch(agent: ExternalAgentConfig, policy: OutboundUrlPolicy): typeof fetch {
   const guarded = createGuardedFetch(policy, { timeoutMs: agent.timeout_secs * 1000, clientCertificate: agent.client_certificate });
-  const fixed = { 'user-agent': USER_AGENT, ...agent.headers, ...credentialHeaders(agent.auth) };
+  const fixed = { 'user-agent': USER_AGENT, ...agentHeaders(agent) };
   return (input, init) => {
     const headers = new Headers(init?.headers);
     for (const [name, value] of Object.entries(fixed)) headers.set(name, value);
     return guarded(input, { ...init, headers });
   };
+}
+
+/** The configured extra headers, then the credentials: what every request to `agent` carries, as HTTP headers or gRPC metadata. */
+export function agentHeaders(agent: ExternalAgentConfig): Record<string, string> {
+  return { ...agent.headers, ...credentialHeaders(agent.auth) };
 }
 
 function credentialHeaders(auth: ExternalAgentConfig['auth']): Record<string, string> {

@@ -1,12 +1,14 @@
 import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
-import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { Logger } from '@nestjs/common';
 import { backoffDelayMs } from '../common/backoff';
 import type { ExternalAgentConfig } from '../config/config.schema';
 import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import { fetchAgentCard, usableInterface } from './agent-card.reader';
-import { externalAgentFetch } from './external-agent-fetch';
+import { agentHeaders, externalAgentFetch } from './external-agent-fetch';
+import { dialableGrpcTarget } from './grpc-target';
 import { withResultKinds } from './v03-result-kinds';
 import type { A2aClientSettings } from '../config/external-agent.schema';
 
@@ -143,10 +145,25 @@ export class ExternalAgent {
   private async readCard(): Promise<Discovery> {
     const { url, document, card } = await fetchAgentCard(this.fetch, this.config.url, this.config.card_path, this.settings.max_card_bytes);
     const chosen = usableInterface(card)!;
-    await this.policy.check(chosen.url);
-    // The factory is given that one interface, so the client talks where the SSRF check looked.
-    const client = await this.factory.createFromAgentCard({ ...card, supportedInterfaces: [chosen] });
+    const previous = this.discovery?.chosen;
+    // The same interface as before keeps its client (a gRPC one holds a channel open).
+    const same = previous && previous.url === chosen.url && previous.protocolBinding === chosen.protocolBinding && previous.protocolVersion === chosen.protocolVersion;
+    const client = same ? this.discovery!.client : await this.clientFor(card, chosen);
     return { card, document, cardUrl: url, chosen, client, at: new Date() };
+  }
+
+  /** The SDK's client for that one interface, so that it talks where the SSRF check looked. */
+  private async clientFor(card: AgentCard, chosen: AgentInterface): Promise<Client> {
+    if (chosen.protocolBinding.toUpperCase() !== 'GRPC') {
+      await this.policy.check(chosen.url);
+      return this.factory.createFromAgentCard({ ...card, supportedInterfaces: [chosen] });
+    }
+    const { endpoint, channel } = await dialableGrpcTarget(this.policy, chosen.url);
+    const factory = new ClientFactory({
+      transports: [new GrpcTransportFactory({ grpcChannelCredentials: channel, legacyCompat: { enabled: true } })],
+      clientConfig: { interceptors: [withMetadata(agentHeaders(this.config))] },
+    });
+    return factory.createFromAgentCard({ ...card, supportedInterfaces: [{ ...chosen, url: endpoint }] });
   }
 
   private onDiscovered(): void {
@@ -191,4 +208,14 @@ function describe(error: unknown): string {
   if (error instanceof OutboundUrlBlockedError) return `card refused: ${error.message}`;
   if (error instanceof TypeError && error.cause instanceof Error) return `${error.message}: ${error.cause.message}`;
   return (error as Error)?.message ?? String(error);
+}
+
+/** Puts the agent's headers (credentials, extra headers) in every gRPC call's metadata. */
+function withMetadata(headers: Record<string, string>): CallInterceptor {
+  return {
+    before: async (args) => {
+      args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, ...headers } };
+    },
+    after: async () => undefined,
+  };
 }

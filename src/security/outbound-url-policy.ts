@@ -57,18 +57,24 @@ export class OutboundUrlPolicy {
 
   /** Resolves the URL's host and throws OutboundUrlBlockedError unless every address it resolves to may be reached. */
   async check(input: string | URL): Promise<URL> {
+    return (await this.resolve(input)).url;
+  }
+
+  /** `check`, also returning the addresses checked: a client that dials one of them reaches what was checked, whatever DNS says later. */
+  async resolve(input: string | URL): Promise<{ url: URL; addresses: string[] }> {
     const url = new URL(input);
     const blocked = (reason: string) => new OutboundUrlBlockedError(redact(url), reason);
     const reason = this.blockedReasonOfUrl(url);
     if (reason) throw blocked(reason);
     const hostname = bareHostname(url.hostname);
-    if (isIP(hostname)) return url;
+    if (isIP(hostname)) return { url, addresses: [hostname] };
     const port = portOf(url);
-    for (const { address } of await lookup(hostname, { all: true })) {
+    const addresses = (await lookup(hostname, { all: true })).map(({ address }) => address);
+    for (const address of addresses) {
       const reason = this.blockedReason(address, hostname, port);
       if (reason) throw blocked(reason);
     }
-    return url;
+    return { url, addresses };
   }
 
   /**

@@ -5,14 +5,14 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { REMOTE_TASK_METADATA_KEY, type RemoteTaskLink } from '../../src/agents/executors/a2a/remote-task-link';
 import { asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
-import { startTestApp, testConfig } from '../support/test-app';
+import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
 import { killAllPeers, PeerAgent, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 
 let app: NestFastifyApplication;
 let url: string;
-let peers: Record<'v1' | 'rest' | 'v03' | 'bearer' | 'broken' | 'garbage' | 'hanging', PeerAgent>;
+let peers: Record<'v1' | 'rest' | 'v03' | 'bearer' | 'broken' | 'garbage' | 'hanging' | 'grpc', PeerAgent>;
 
 function text(parts: Part[] | undefined): string {
   return (parts ?? []).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
@@ -40,7 +40,7 @@ async function remoteTask(peer: PeerAgent, id: string): Promise<Task> {
 }
 
 beforeAll(async () => {
-  const [v1, rest, v03, bearerPeer, broken, garbage, hanging] = await startPeers([
+  const [v1, rest, v03, bearerPeer, broken, garbage, hanging, grpcPeer] = await startPeers([
     { mode: 'v1' },
     { mode: 'v1-rest', streaming: false },
     { mode: 'v03' },
@@ -48,8 +48,9 @@ beforeAll(async () => {
     { mode: 'v1', rpc: '500' },
     { mode: 'v1', rpc: 'garbage' },
     { mode: 'v1', rpc: 'hang' },
+    { mode: 'v1-grpc', auth: { bearer: TOKEN } },
   ]);
-  peers = { v1, rest, v03, bearer: bearerPeer, broken, garbage, hanging };
+  peers = { v1, rest, v03, bearer: bearerPeer, broken, garbage, hanging, grpc: grpcPeer };
   const external = (name: string, peer: PeerAgent, extra = '') => `[[a2a.external_agents]]\nname = "${name}"\nurl = "${peer.url}"\n${extra}\n`;
   const gatewayTo = (name: string, target: string) => `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "a2a"\nagent = "${target}"\n`;
   const config = writeConfigFile(
@@ -63,6 +64,7 @@ beforeAll(async () => {
       external('peer-broken', broken),
       external('peer-garbage', garbage),
       external('peer-hanging', hanging, 'timeout_secs = 1'),
+      external('peer-grpc', grpcPeer, `auth = { type = "bearer", token = "${TOKEN}" }`),
       external('peer-deadline', v1, 'task_timeout_secs = 1'),
       gatewayTo('gw-v1', 'peer-v1'),
       gatewayTo('gw-rest', 'peer-rest'),
@@ -71,6 +73,7 @@ beforeAll(async () => {
       gatewayTo('gw-broken', 'peer-broken'),
       gatewayTo('gw-garbage', 'peer-garbage'),
       gatewayTo('gw-hanging', 'peer-hanging'),
+      gatewayTo('gw-grpc', 'peer-grpc'),
       gatewayTo('gw-deadline', 'peer-deadline'),
     ].join('\n'),
   );
@@ -87,6 +90,7 @@ describe.each([
   { agent: 'gw-rest', peer: 'rest', how: 'a v1.0 HTTP+JSON agent that cannot stream, polled' },
   { agent: 'gw-v03', peer: 'v03', how: 'a v0.3 agent' },
   { agent: 'gw-bearer', peer: 'bearer', how: 'an agent that wants a bearer token' },
+  { agent: 'gw-grpc', peer: 'grpc', how: 'an agent whose card prefers gRPC, with a bearer token in the metadata' },
 ] as const)('a gateway to $how', ({ agent, peer }) => {
   it('answers a blocking send with the remote answer, linked to the remote task', async () => {
     const task = asTask(await (await gateway(agent)).sendMessage(userMessage('echo hello through the gateway')));
@@ -95,7 +99,8 @@ describe.each([
     const link = linkOf(task);
     expect(link).toMatchObject({ agent: agent.replace('gw-', 'peer-'), task_id: expect.any(String) });
     expect(link.task_id).not.toBe(task.id);
-    if (peer !== 'bearer') expect((await remoteTask(peers[peer], link.task_id)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The peers behind credentials want them over HTTP too.
+    if (peer !== 'bearer' && peer !== 'grpc') expect((await remoteTask(peers[peer], link.task_id)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('streams the remote progress as it comes, ending completed with the whole artifact', async () => {
@@ -121,6 +126,12 @@ describe.each([
 });
 
 describe('a gateway agent', () => {
+  it("talks gRPC to an agent whose card lists gRPC first, at the address its card gives", async () => {
+    const response = await fetch(`${url}/api/a2a/agents`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    const { agents } = (await response.json()) as { agents: { name: string; status: { interface?: { url: string; binding: string } } }[] };
+    expect(agents.find(({ name }) => name === 'peer-grpc')?.status.interface).toMatchObject({ binding: 'GRPC', url: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+  });
+
   it('relays a remote failure as the task failing, with the remote reason', async () => {
     const task = asTask(await (await gateway('gw-v1')).sendMessage(userMessage('fail')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);

@@ -10,7 +10,9 @@
 import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard, Message, Part, Role, TaskState } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { legacyRestRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
-import { AgentEvent, AgentExecutor, DefaultRequestHandler, ExecutionEventBus, InMemoryTaskStore, RequestContext } from '@a2a-js/sdk/server';
+import { AgentEvent, AgentExecutor, DefaultRequestHandler, ExecutionEventBus, InMemoryTaskStore, RequestContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
+import * as grpc from '@grpc/grpc-js';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express, { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -34,7 +36,8 @@ const OVERSIZED_CARD_BYTES = 3 * 1024 * 1024;
 const LEGACY_CARD_VERSION = '0.3.0';
 
 const settingsSchema = z.strictObject({
-  mode: z.enum(['v1', 'v1-rest', 'v03']),
+  /** `v1-grpc`: a v1.0 agent whose card prefers gRPC (listed first, on a port of its own), with JSON-RPC beside it. */
+  mode: z.enum(['v1', 'v1-rest', 'v03', 'v1-grpc']),
   /** 0 picks a free port; a fixed one lets a test bring an agent up late at an address already configured. */
   port: z.number().int().min(0).max(65535).default(0),
   streaming: z.boolean().default(true),
@@ -48,7 +51,7 @@ const settingsSchema = z.strictObject({
 export type PeerSettings = z.input<typeof settingsSchema>;
 type Settings = z.output<typeof settingsSchema>;
 type Auth = NonNullable<Settings['auth']>;
-type Binding = 'JSONRPC' | 'HTTP+JSON';
+type Binding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** One request as the peer saw it: who called (User-Agent) and with which credentials. */
 export interface PeerRequest {
@@ -60,8 +63,12 @@ export interface PeerRequest {
   apiKey?: string;
 }
 
-const BINDINGS: Record<Settings['mode'], Binding[]> = { v1: ['JSONRPC', 'HTTP+JSON'], 'v1-rest': ['HTTP+JSON'], v03: ['JSONRPC', 'HTTP+JSON'] };
-const PATHS: Record<Binding, string> = { JSONRPC: JSONRPC_PATH, 'HTTP+JSON': REST_PATH };
+const BINDINGS: Record<Settings['mode'], Binding[]> = { v1: ['JSONRPC', 'HTTP+JSON'], 'v1-rest': ['HTTP+JSON'], v03: ['JSONRPC', 'HTTP+JSON'], 'v1-grpc': ['GRPC', 'JSONRPC'] };
+
+/** Where a binding is served: under the HTTP base URL; gRPC's address is known once its server is bound, and set then (listen). */
+function interfaceUrl(binding: Binding, baseUrl: string): string {
+  return binding === 'GRPC' ? '' : `${baseUrl}${binding === 'JSONRPC' ? JSONRPC_PATH : REST_PATH}`;
+}
 
 function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} };
@@ -194,7 +201,7 @@ function coreCard(settings: Settings, baseUrl: string): AgentCard {
     description: 'An external A2A agent for the tests of the Switchboard A2A client',
     version: '1.0.0',
     supportedInterfaces: BINDINGS[settings.mode].map((protocolBinding) => ({
-      url: settings.card === 'metadata-url' ? METADATA_URL : `${baseUrl}${PATHS[protocolBinding]}`,
+      url: settings.card === 'metadata-url' ? METADATA_URL : interfaceUrl(protocolBinding, baseUrl),
       protocolBinding,
       protocolVersion,
     })),
@@ -280,9 +287,7 @@ const ignoreVersionHeader: RequestHandler = (req, _res, next) => {
   next();
 };
 
-function peerApp(settings: Settings, baseUrl: string): express.Express {
-  const card = coreCard(settings, baseUrl);
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new PeerExecutor());
+function peerApp(settings: Settings, card: AgentCard, requestHandler: DefaultRequestHandler): express.Express {
   const userBuilder = UserBuilder.noAuthentication;
   const requests: PeerRequest[] = [];
   const app = express();
@@ -301,18 +306,37 @@ function peerApp(settings: Settings, baseUrl: string): express.Express {
   return app;
 }
 
+/** The SDK's gRPC service for the peer's handler, on a port of its own; resolves with its address. */
+async function listenGrpc(settings: Settings, requestHandler: DefaultRequestHandler): Promise<string> {
+  const server = new grpc.Server();
+  const userBuilder = async (call: { metadata: grpc.Metadata }) => {
+    const bearer = settings.auth && 'bearer' in settings.auth ? settings.auth.bearer : undefined;
+    if (bearer && call.metadata.get('authorization')[0]?.toString() !== `Bearer ${bearer}`) throw new Error('missing or wrong credentials');
+    return new UnauthenticatedUser();
+  };
+  server.addService(A2AService, grpcService({ requestHandler, userBuilder }));
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  return `127.0.0.1:${port}`;
+}
+
 /** Serves one peer; resolves with its port. */
 function listen(settings: Settings): Promise<number> {
   const server = createServer();
   server.on('error', (error) => {
     throw error;
   });
-  return new Promise((resolvePort) => {
-    // The card names the port, so the app is built once the port is known.
+  return new Promise((resolvePort, reject) => {
+    // The card names the ports, so the app is built once they are known.
     server.listen(settings.port, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      server.on('request', peerApp(settings, `http://127.0.0.1:${port}`));
-      resolvePort(port);
+      const card = coreCard(settings, `http://127.0.0.1:${port}`);
+      const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new PeerExecutor());
+      const grpcInterface = card.supportedInterfaces.find(({ protocolBinding }) => protocolBinding === 'GRPC');
+      const grpcBound = grpcInterface ? listenGrpc(settings, requestHandler).then((address) => (grpcInterface.url = address)) : Promise.resolve();
+      grpcBound.then(() => {
+        server.on('request', peerApp(settings, card, requestHandler));
+        resolvePort(port);
+      }, reject);
     });
   });
 }
