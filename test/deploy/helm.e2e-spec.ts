@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
+import { grpcAddress } from '../../src/a2a-server/grpc/grpc-address';
 import { loadConfig } from '../../src/config/config.loader';
 import { configSchema } from '../../src/config/config.schema';
 import { storageMode } from '../../src/config/storage-mode';
@@ -506,6 +507,12 @@ describe('the switchboard chart', () => {
       [['--set', 'grafanaDashboard.namespace=Monitoring_NS'], "at '/grafanaDashboard/namespace'"],
       [['--set', 'prometheusRule.enabled=on'], "at '/prometheusRule/enabled'"],
       [['--set', 'prometheusRule.labels.release=a b'], "at '/prometheusRule/labels/release'"],
+      [['--set', 'grpc.enabled=yes'], "at '/grpc/enabled'"],
+      [['--set', 'grpc.port=0'], "at '/grpc/port'"],
+      [['--set', 'grpc.port=70000'], "at '/grpc/port'"],
+      [['--set', 'grpc.publicAddress=grpc.example.com'], "at '/grpc/publicAddress'"],
+      [['--set', 'grpc.appProtocol=h2 c'], "at '/grpc/appProtocol'"],
+      [['--set', 'grpc.tls=true'], "additional properties 'tls' not allowed"],
     ])('values.schema.json refuses %j', (args, message) => {
       expect(failedRender(...args)).toContain(message);
     });
@@ -845,6 +852,111 @@ describe('the switchboard chart', () => {
       const withPolicies = renderChart('--set', 'worker.keda.enabled=true', '--set', 'networkPolicy.enabled=true', '--set-json', `networkPolicy.redisFrom=${JSON.stringify([keda])}`);
       expect(find(withPolicies, 'NetworkPolicy', 'switchboard-redis').spec.ingress[0].from).toEqual([expect.objectContaining({ podSelector: expect.anything() }), keda]);
       expect(find(withPolicies, 'NetworkPolicy', 'switchboard-postgresql').spec.ingress[0].from).toHaveLength(1);
+    });
+  });
+
+  describe('A2A over gRPC (grpc.*)', () => {
+    const GRPC = { grpc: { enabled: true }, networkPolicy: { enabled: true, apiFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'clients' } } }] } };
+    const grpcPort = (workload: Manifest) => (firstContainer(workload).ports as any[]).find((port) => port.name === 'grpc');
+    const servicePort = (install: Manifest[], name: string) => find(install, 'Service', 'switchboard').spec.ports.find((port: any) => port.name === name);
+    // The address an agent card lists, as the API builds it, for a card fetched through the Service.
+    const cardAddress = (install: Manifest[]) => grpcAddress(loadedConfig(install, 'api').a2a.grpc, `http://switchboard.${NAMESPACE}.svc:${servicePort(install, 'http').port}/`);
+
+    it('is off by default: no grpc port, variable or config anywhere in any install', () => {
+      for (const [name, install] of Object.entries(installs)) {
+        expect({ name, grpc: JSON.stringify(install).match(/grpc/gi) ?? [] }).toEqual({ name, grpc: [] });
+        expect(loadedConfig(install, 'api').a2a.grpc.port).toBeUndefined();
+        expect(cardAddress(install)).toBeUndefined();
+      }
+    });
+
+    it('opens grpc.port on the API pods, the Service and the API network policy, never on the workers; probes stay on HTTP', () => {
+      for (const values of [GRPC, { ...GRPC, ...SECRETS_IN_VALUES, networkPolicy: GRPC.networkPolicy }]) {
+        const install = renderChart('-f', valuesFile('grpc', values));
+        expect(schemaProblems(install)).toEqual([]);
+        const [api, worker] = [deployment(install, 'api'), deployment(install, 'worker')];
+        expect(firstContainer(api).ports).toEqual([
+          { name: 'http', containerPort: 8080, protocol: 'TCP' },
+          { name: 'grpc', containerPort: 50051, protocol: 'TCP' },
+        ]);
+        expect(envVar(firstContainer(api), 'SWITCHBOARD_GRPC_PORT')).toEqual({ name: 'SWITCHBOARD_GRPC_PORT', value: '50051' });
+        for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(firstContainer(api)[probe].httpGet.port).toBe('http');
+        expect(firstContainer(worker).ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+        expect(envVar(firstContainer(worker), 'SWITCHBOARD_GRPC_PORT')).toBeUndefined();
+        // What each process loads: the API serves gRPC on its port, the worker opens none.
+        expect(loadedConfig(install, 'api').a2a.grpc.port).toBe(50051);
+        expect(loadedConfig(install, 'worker').a2a.grpc.port).toBeUndefined();
+        expect(servicePort(install, 'grpc')).toEqual({ name: 'grpc', port: 50051, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'kubernetes.io/h2c' });
+        expect(find(install, 'NetworkPolicy', 'switchboard-api').spec.ingress).toEqual([
+          {
+            ports: [
+              { port: 'http', protocol: 'TCP' },
+              { port: 'grpc', protocol: 'TCP' },
+            ],
+            from: GRPC.networkPolicy.apiFrom,
+          },
+        ]);
+        expect(find(install, 'NetworkPolicy', 'switchboard-worker').spec.ingress ?? []).not.toContainEqual(expect.objectContaining({ ports: expect.arrayContaining([expect.objectContaining({ port: 'grpc' })]) }));
+        // A card fetched through the Service lists the Service's own host and gRPC port.
+        expect(cardAddress(install)).toBe(`switchboard.${NAMESPACE}.svc:${servicePort(install, 'grpc').port}`);
+      }
+      const lint = helm('lint', '--strict', CHART_DIR, '-f', PRODUCTION_VALUES, '-f', valuesFile('grpc-lint', GRPC));
+      expect({ status: lint.status, output: lint.stdout + lint.stderr }).toMatchObject({ status: 0 });
+    });
+
+    it('follows grpc.port and grpc.publicAddress; with config.a2a.grpc.tls the Service claims no cleartext HTTP/2', () => {
+      // From a values file, as YAML numbers reach the templates (floats).
+      const moved = renderChart('-f', valuesFile('grpc-moved', { grpc: { enabled: true, port: 9443, publicAddress: 'grpc.example.com:443' } }));
+      expect(grpcPort(deployment(moved, 'api'))).toEqual({ name: 'grpc', containerPort: 9443, protocol: 'TCP' });
+      expect(servicePort(moved, 'grpc')).toMatchObject({ port: 9443, targetPort: 'grpc' });
+      expect(loadedConfig(moved, 'api').a2a.grpc).toMatchObject({ port: 9443, public_address: 'grpc.example.com:443' });
+      expect(cardAddress(moved)).toBe('grpc.example.com:443');
+
+      const tls = { grpc: { enabled: true }, config: { a2a: { grpc: { tls: { cert_file: '/etc/switchboard-tls/tls.crt', key_file: '/etc/switchboard-tls/tls.key' } } } } };
+      const withTls = renderChart('-f', valuesFile('grpc-tls', tls));
+      expect(servicePort(withTls, 'grpc')).toEqual({ name: 'grpc', port: 50051, targetPort: 'grpc', protocol: 'TCP' });
+      expect(loadedConfig(withTls, 'api').a2a.grpc).toEqual({ port: 50051, tls: tls.config.a2a.grpc.tls });
+      const istio = renderChart('-f', valuesFile('grpc-tls', tls), '--set', 'grpc.appProtocol=grpc');
+      expect(servicePort(istio, 'grpc').appProtocol).toBe('grpc');
+    });
+
+    it('refuses the ways around it, saying what to set', () => {
+      expect(failedRender('--set', 'config.a2a.grpc.port=50051')).toContain('config.a2a.grpc.port: set by the chart; use grpc.enabled and grpc.port');
+      expect(failedRender('--set', 'grpc.enabled=true', '--set', 'config.a2a.grpc.public_address=grpc.example.com:443')).toContain(
+        'config.a2a.grpc.public_address: set by the chart; use grpc.publicAddress',
+      );
+      expect(failedRender('--set', 'extraEnv[0].name=SWITCHBOARD_GRPC_PORT', '--set-string', 'extraEnv[0].value=50051')).toContain('SWITCHBOARD_GRPC_PORT: the chart sets this environment variable itself');
+      expect(failedRender('--set', 'grpc.enabled=true', '--set', 'grpc.port=8080')).toContain("grpc.port: 8080 is the pods' HTTP port");
+      expect(failedRender('--set', 'grpc.publicAddress=grpc.example.com:443')).toContain('grpc.publicAddress: needs grpc.enabled');
+    });
+
+    it('NOTES.txt says where gRPC is and that an ingress needs HTTP/2 end to end; nothing when off', () => {
+      const notes = (...args: string[]) => {
+        const result = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, ...args);
+        expect(result.status).toBe(0);
+        return result.stdout.slice(result.stdout.indexOf('NOTES:'));
+      };
+      const on = notes('--set', 'grpc.enabled=true');
+      expect(on).toContain('A2A over gRPC (cleartext HTTP/2)');
+      expect(on).toContain(`kubectl -n ${NAMESPACE} port-forward svc/switchboard 50051:50051`);
+      expect(on).toContain('gRPC through a proxy needs HTTP/2 end to end');
+      expect(notes('--set', 'grpc.enabled=true', '--set', 'grpc.publicAddress=grpc.example.com:443')).toContain('Agent cards list it as grpc.example.com:443.');
+      expect(notes()).not.toMatch(/grpc/i);
+    });
+
+    it("the README's gRPC Ingress is a valid Ingress to the Service's grpc port, with ingress-nginx's GRPC backend and TLS", () => {
+      const readme = readFileSync(join(CHART_DIR, 'README.md'), 'utf8');
+      const block = [...readme.matchAll(/^( *)```yaml\n([\s\S]*?)^\1```/gm)].find((match) => match[2].includes('backend-protocol'));
+      expect(block).toBeDefined();
+      const ingress = parseYaml(block![2].replace(new RegExp(`^${block![1]}`, 'gm'), '')) as Manifest;
+      expect(schemaProblems([ingress])).toEqual([]);
+      expect(ingress.metadata.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPC' });
+      expect(ingress.spec.tls).toHaveLength(1);
+      const install = renderChart('--set', 'grpc.enabled=true');
+      const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+      const ports = install.filter((m) => m.kind === 'Service' && m.metadata.name === backend.name).flatMap((service) => service.spec.ports.map((port: any) => port.name));
+      expect(ports).toContain(backend.port.name);
+      expect(backend.port.name).toBe('grpc');
     });
   });
 

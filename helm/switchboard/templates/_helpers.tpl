@@ -90,7 +90,8 @@ app.kubernetes.io/component: {{ index . 1 }}
 
 {{/*
 The TOML the ConfigMap holds: .Values.config plus the Service's own names in
-mcp_server.allowed_hosts, so in-cluster clients reach /mcp through the Service.
+mcp_server.allowed_hosts, so in-cluster clients reach /mcp through the Service, and
+grpc.publicAddress as a2a.grpc.public_address (which has no environment variable).
 */}}
 {{- define "switchboard.configToml" -}}
 {{- $config := deepCopy (.Values.config | default dict) }}
@@ -100,6 +101,11 @@ mcp_server.allowed_hosts, so in-cluster clients reach /mcp through the Service.
 {{- $serviceNames := list $service (printf "%s.%s" $service $namespace) (printf "%s.%s.svc" $service $namespace) (printf "%s.%s.svc.cluster.local" $service $namespace) }}
 {{- $_ := set $mcpServer "allowed_hosts" (concat (get $mcpServer "allowed_hosts" | default list) $serviceNames | uniq) }}
 {{- $_ := set $config "mcp_server" $mcpServer }}
+{{- if and .Values.grpc.enabled .Values.grpc.publicAddress }}
+{{- $a2a := get $config "a2a" | default dict }}
+{{- $_ := set $a2a "grpc" (merge (dict "public_address" .Values.grpc.publicAddress) (get $a2a "grpc" | default dict)) }}
+{{- $_ := set $config "a2a" $a2a }}
+{{- end }}
 {{- print "# Rendered by the switchboard Helm chart from .Values.config (README.md, \"Configuration\").\n\n" }}
 {{- include "switchboard.toml" (dict "table" $config "path" "") | trim }}
 {{- end }}
@@ -109,4 +115,13 @@ mcp_server.allowed_hosts, so in-cluster clients reach /mcp through the Service.
 {{- $root := index . 0 }}
 {{- $extra := index . 1 }}
 {{- add (ceil (dig "server" "shutdown_timeout_secs" 25 ($root.Values.config | default dict))) 5 $extra }}
+{{- end }}
+
+{{/* The grpc Service port's appProtocol: grpc.appProtocol, else cleartext HTTP/2 unless config.a2a.grpc.tls is set. */}}
+{{- define "switchboard.grpcAppProtocol" -}}
+{{- if .Values.grpc.appProtocol }}
+{{- .Values.grpc.appProtocol }}
+{{- else if not (dig "a2a" "grpc" "tls" "" (.Values.config | default dict)) }}
+{{- print "kubernetes.io/h2c" }}
+{{- end }}
 {{- end }}

@@ -1,6 +1,7 @@
 {{/*
 The pod template of the API and worker Deployments: one image, two commands. Both listen on 8080:
 the API for everything, the worker for /healthz and /readyz only (SWITCHBOARD_WORKER_HEALTH_PORT).
+With grpc.enabled the API also serves A2A over gRPC on grpc.port; probes stay on HTTP.
 Call: (list $ "api") or (list $ "worker")
 */}}
 {{- define "switchboard.podTemplate" -}}
@@ -57,6 +58,11 @@ spec:
         - name: http
           containerPort: 8080
           protocol: TCP
+        {{- if and $isApi $root.Values.grpc.enabled }}
+        - name: grpc
+          containerPort: {{ int $root.Values.grpc.port }}
+          protocol: TCP
+        {{- end }}
       env:
         - name: SWITCHBOARD_CONFIG
           value: /etc/switchboard/switchboard.toml
@@ -76,6 +82,11 @@ spec:
         {{- if $isApi }}
         - name: SWITCHBOARD_WORKER_IN_API
           value: {{ (not $root.Values.worker.enabled) | quote }}
+        {{- if $root.Values.grpc.enabled }}
+        # A2A over gRPC, on the API pods only (grpc.port).
+        - name: SWITCHBOARD_GRPC_PORT
+          value: {{ int $root.Values.grpc.port | quote }}
+        {{- end }}
         {{- if $root.Values.serviceMonitor.enabled }}
         {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_CONFIGURED_API_KEYS" "api-keys") | nindent 8 }}
         {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_METRICS_API_KEY" "metrics-api-key") | nindent 8 }}
