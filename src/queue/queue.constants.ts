@@ -53,17 +53,14 @@ export interface AgentTurnPayload {
 }
 
 /**
- * One notification for one webhook. Jobs outlive their delivery (a failed one is kept a day), so
- * they carry no URL and no credential: the worker reads the config by id when it delivers.
+ * A look at one task's outbox of notifications for one webhook (PushDeliveryJob). It carries no URL
+ * and no credential: the worker reads the config by id when it delivers.
  */
 export interface PushDeliveryPayload {
   taskId: string;
   /** The push notification config's id, in the scope of `caller`. */
   configId: string;
   caller: CallerScope;
-  /** The notification as of its event, in the wire version the config was registered over. */
-  body: string;
-  contentType: string;
 }
 
 /** What a handler may know about the delivery of its job besides the payload. */

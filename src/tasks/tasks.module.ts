@@ -1,7 +1,7 @@
 /**
  * The one home of task state: the lifecycle that alone writes it (submit, record a turn, cancel,
  * fail, sweep, retention), the live signals around a task (event streams, cancel signals, webhook
- * config changes) and webhook delivery. Exports reads (TaskView), the lifecycle's operations and
+ * config changes) and webhook delivery (outboxes, in order per task and webhook). Exports reads (TaskView), the lifecycle's operations and
  * the signals; the stores it writes through (task-store) stay behind it.
  */
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
@@ -27,6 +27,9 @@ import { PUSH_CONFIG_CHANGES, PushConfigChanges } from './push/push-config-chang
 import { PUSH_CONFIGS } from './push/push-configs.token';
 import { PushDeliveryJob } from './push/push-delivery.job';
 import { PushNotifier } from './push/push-notifier.service';
+import { MemoryPushOutbox } from './push/memory-push-outbox';
+import { PUSH_OUTBOX } from './push/push-outbox.interface';
+import { RedisPushOutbox } from './push/redis-push-outbox';
 import { RedisPushConfigChanges } from './push/redis-push-config-changes';
 import { TaskView } from './task-view';
 
@@ -40,6 +43,7 @@ function signals(mode: StorageMode): Provider[] {
       { provide: TASK_EVENT_STREAM, inject: [ConfigService], useFactory: (config: Config) => new MemoryTaskEventStream(eventStreamMaxLen(config)) },
       { provide: CANCEL_SIGNALS, useValue: new MemoryCancelSignals() },
       { provide: PUSH_CONFIG_CHANGES, useValue: new MemoryPushConfigChanges() },
+      { provide: PUSH_OUTBOX, useValue: new MemoryPushOutbox() },
     ];
   }
   return [
@@ -50,6 +54,7 @@ function signals(mode: StorageMode): Provider[] {
     },
     { provide: CANCEL_SIGNALS, inject: [RedisService], useFactory: (redis: RedisService) => new RedisCancelSignals(redis) },
     { provide: PUSH_CONFIG_CHANGES, inject: [RedisService], useFactory: (redis: RedisService) => new RedisPushConfigChanges(redis) },
+    { provide: PUSH_OUTBOX, inject: [RedisService], useFactory: (redis: RedisService) => new RedisPushOutbox(redis) },
   ];
 }
 

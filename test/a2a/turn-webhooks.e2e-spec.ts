@@ -5,7 +5,7 @@
  * began (a blocking send answered at its deadline). On Postgres and Redis, through the SDK client,
  * with webhooks that receive for real.
  */
-import { SendMessageConfiguration, TaskState } from '@a2a-js/sdk';
+import { SendMessageConfiguration, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { PushNotificationStore } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
@@ -156,5 +156,39 @@ describe.each([
     (await worker.get<PushConfigChanges>(PUSH_CONFIG_CHANGES).watch('another-task')).dispose();
     await worker.init();
     await eventually(async () => states(webhook, 'early'), (seen) => seen.includes('TASK_STATE_COMPLETED'));
+  });
+});
+
+describe("a task's webhook deliveries", () => {
+  let service: DurableTestApp;
+  let webhook: WebhookReceiver<Record<string, { status?: { state?: string }; artifact?: { parts: { text?: string }[] } }>>;
+
+  beforeAll(async () => {
+    // The receiver refuses the first delivery: it is tried again while the turn goes on.
+    webhook = await WebhookReceiver.start({ refuseFirst: 1 });
+    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[a2a.push]\nbackoff_ms = 200\n${TEST_AGENTS_TOML}`;
+    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(config) });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    webhook?.close();
+  });
+
+  it("reach the receiver in the order of the task's events, even when one of them had to be tried again", async () => {
+    const send = userMessage('one two three four five');
+    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'ordered' } });
+    const streamed = (await collect((await sdkClient(service.url, 'slow', 'JSONRPC')).sendMessageStream(send))).map(({ payload }) => {
+      if (payload?.$case === 'statusUpdate') return `status ${taskStateToJSON(payload.value.status!.state)}`;
+      if (payload?.$case === 'artifactUpdate') return `artifact ${payload.value.artifact!.parts.map((part) => part.content?.value).join('')}`;
+      return payload?.$case;
+    });
+    await eventually(async () => webhook.received.length, (count) => count >= streamed.length, 20_000);
+    const delivered = webhook.received.map(({ body }) => {
+      if (body.statusUpdate) return `status ${body.statusUpdate.status?.state}`;
+      if (body.artifactUpdate) return `artifact ${body.artifactUpdate.artifact?.parts.map((part) => part.text).join('')}`;
+      return Object.keys(body)[0];
+    });
+    expect(delivered).toEqual(streamed);
   });
 });

@@ -9,13 +9,12 @@ import {
   V1PushNotificationSerializer,
 } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { SwitchboardConfig } from '../../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { CallerScope, JobName } from '../../queue/queue.constants';
 import { PUSH_CONFIG_CHANGES, PushConfigChanges } from './push-config-changes.interface';
 import { PUSH_CONFIGS } from './push-configs.token';
 import { callerScopeOf } from '../caller-scope';
+import { PUSH_OUTBOX, PushOutbox } from './push-outbox.interface';
 import { TaskWebhooks, TurnWebhooks } from './turn-webhooks';
 
 /** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
@@ -26,8 +25,8 @@ export interface PushTargets {
 
 /**
  * Turns a task's events into webhook deliveries: the body in the wire version the client registered
- * its config over (the SDK's serializers), one queued delivery per webhook, retried with backoff by
- * the push-delivery job, which adds the URL and credentials from the config.
+ * its config over (the SDK's serializers), added in order to each webhook's outbox, which the
+ * push-delivery job delivers one at a time, with the URL and credentials from the config.
  */
 @Injectable()
 export class PushNotifier {
@@ -35,17 +34,13 @@ export class PushNotifier {
     [A2A_LEGACY_PROTOCOL_VERSION]: new V03PushNotificationSerializer(),
   };
   private readonly current = new V1PushNotificationSerializer();
-  private readonly retry: { attempts: number; backoffMs: number };
 
   constructor(
     @Inject(PUSH_CONFIGS) private readonly configs: PushNotificationStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(PUSH_CONFIG_CHANGES) private readonly changes: PushConfigChanges,
-    config: ConfigService<SwitchboardConfig, true>,
-  ) {
-    const push = config.get('a2a', { infer: true }).push;
-    this.retry = { attempts: push.max_attempts, backoffMs: push.backoff_ms };
-  }
+    @Inject(PUSH_OUTBOX) private readonly outbox: PushOutbox,
+  ) {}
 
   private async targets(taskId: string, context: ServerCallContext): Promise<PushTargets> {
     const configs = this.configs.loadWithMetadata
@@ -85,12 +80,12 @@ export class PushNotifier {
     return webhooks;
   }
 
+  /** Adds the events to each webhook's outbox, in order, and has a worker deliver them (PushDeliveryJob). */
   private async deliver({ caller, configs }: PushTargets, events: StreamResponse[], task: Task): Promise<void> {
-    for (const event of events) {
-      for (const { config, wireVersion } of configs) {
-        const { body, contentType } = (this.serializers[wireVersion] ?? this.current).serialize(event, task);
-        await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller, body, contentType }, { retry: this.retry });
-      }
+    for (const { config, wireVersion } of configs) {
+      const serializer = this.serializers[wireVersion] ?? this.current;
+      await this.outbox.append(task.id, config.id, events.map((event) => serializer.serialize(event, task)));
+      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller });
     }
   }
 }
