@@ -24,11 +24,11 @@ export interface LoadResult {
   /** Streams only: latency to the first SSE event. */
   firstEvent?: { p50Ms: number; p99Ms: number };
   requests: number;
-  /** HTTP status outside 2xx. */
+  /** HTTP status outside 2xx (over gRPC: a status other than OK, the server's refusal). */
   non2xx: number;
-  /** 2xx whose body is a JSON-RPC error or a task that did not complete. */
+  /** 2xx (gRPC: OK) whose body is a JSON-RPC error or a task that did not complete. */
   badBodies: number;
-  /** Connection errors and timeouts (autocannon counts a timeout as an error). */
+  /** Connection errors and timeouts (autocannon counts a timeout as an error; gRPC's UNAVAILABLE and DEADLINE_EXCEEDED). */
   transportErrors: number;
   /** The first wrong response seen, for the report. */
   sample?: string;

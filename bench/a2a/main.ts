@@ -1,8 +1,9 @@
 /**
  * A2A throughput: the same blocking SendMessage load against the SDK's reference server, Switchboard
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
- * latency, errors and peak RSS, and the targets checked.
- * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--rounds 1] [--connections 50] [--only durable] [--profile DIR] [--scale-out] [--streaming]
+ * latency, errors and peak RSS, and the targets checked. `durable-grpc` is durable again, its load
+ * the same blocking SendMessage over gRPC (v1.0, `--connections` calls in flight on one channel).
+ * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--rounds 1] [--connections 50] [--only durable,durable-grpc] [--profile DIR] [--scale-out] [--streaming]
  * `--rounds N` measures every server N times, in turn (a round measures each once), and ends with
  * each target's figure in every round and the verdict on their median: on a shared machine one
  * round's ratio can be off by a third.
@@ -12,7 +13,8 @@
  * optimized code.
  * `--connections` takes a list (`1,50`): each server is measured at each count in turn.
  * `--streaming` sends SendStreamingMessage instead and times each stream's first SSE event and its
- * end (connections default `1,50`: the latency unloaded, then under load).
+ * end (connections default `1,50`: the latency unloaded, then under load); it has no gRPC load, so
+ * durable-grpc is left out.
  * `--scale-out` adds 2 API replicas + 2 workers on one database and Redis (the load's connections
  * spread round-robin over both APIs) to the run, next to durable's 1 + 1 (`--only durable,scale-out`).
  * `--profile DIR` writes a V8 CPU profile of each Switchboard process into DIR (open it in Chrome
@@ -24,23 +26,35 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt, hasA2aServer } from './build';
 import { positiveInteger } from './cli-options';
+import { runGrpcLoad, verifyGrpcAnswer } from './grpc-load';
 import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
 import { Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
-import { DEFAULT_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+import { DEFAULT_SERVER_NAMES, GRPC_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 import { runStreamLoad, verifyStreamAnswer } from './stream-load';
 
 let interrupted = false;
 
-/** What the clients send: how one answer is checked, how the load runs, which targets apply. */
-interface Workload {
-  label: string;
+/** How one answer is checked and how the load runs. */
+interface Calls {
   verify(server: RunningServer): Promise<void>;
   run(server: RunningServer, load: LoadOptions): Promise<LoadResult>;
+}
+
+/** What the clients send: its calls over JSON-RPC and, when it has them, over gRPC; which targets apply. */
+interface Workload extends Calls {
+  label: string;
+  grpc?: Calls;
   targets: Target[];
 }
 
-const SEND: Workload = { label: 'blocking SendMessage', verify: verifyAnswer, run: runLoad, targets: SEND_TARGETS };
+const SEND: Workload = {
+  label: 'blocking SendMessage',
+  verify: verifyAnswer,
+  run: runLoad,
+  grpc: { verify: verifyGrpcAnswer, run: runGrpcLoad },
+  targets: SEND_TARGETS,
+};
 const STREAMING: Workload = { label: 'SendStreamingMessage', verify: verifyStreamAnswer, run: runStreamLoad, targets: STREAMING_TARGETS };
 
 interface BenchOptions {
@@ -66,13 +80,17 @@ function options(): BenchOptions {
       streaming: { type: 'boolean', default: false },
     },
   });
-  const servers = values.only ? values.only.split(',') : [...DEFAULT_SERVER_NAMES, ...(values['scale-out'] ? ['scale-out' as const] : [])];
+  const workload = values.streaming ? STREAMING : SEND;
+  const defaults = DEFAULT_SERVER_NAMES.filter((name) => workload.grpc || !GRPC_SERVER_NAMES.includes(name));
+  const servers = values.only ? values.only.split(',') : [...defaults, ...(values['scale-out'] ? ['scale-out' as const] : [])];
   const unknown = servers.find((name) => !SERVER_NAMES.includes(name as ServerName));
   if (unknown) throw new Error(`--only takes ${SERVER_NAMES.join(', ')}; got "${unknown}"`);
+  const noGrpc = !workload.grpc && servers.find((name) => GRPC_SERVER_NAMES.includes(name as ServerName));
+  if (noGrpc) throw new Error(`${noGrpc} is measured over gRPC, which ${workload.label} is not (drop --streaming)`);
   const durationSecs = positiveInteger('duration', values.duration);
   const connections = (values.connections ?? (values.streaming ? '1,50' : '50')).split(',').map((count) => positiveInteger('connections', count));
   return {
-    workload: values.streaming ? STREAMING : SEND,
+    workload,
     loads: connections.map((count) => ({ durationSecs, connections: count })),
     servers: servers as ServerName[],
     warmUpSecs: positiveInteger('warm-up', values['warm-up']),
@@ -90,14 +108,15 @@ async function measure(name: ServerName, { workload, loads, warmUpSecs, profileD
     if (name !== 'reference' && buildError) throw new Error(buildError);
     console.log(`${name}: starting`);
     server = await startServer(name, profileDir);
-    await workload.verify(server);
+    const calls = GRPC_SERVER_NAMES.includes(name) ? workload.grpc! : workload;
+    await calls.verify(server);
     console.log(`${name}: answers correctly`);
     for (const load of loads) {
       connections = load.connections;
       console.log(`${name}: ${connections} connections: warming up ${warmUpSecs} s, then measuring ${load.durationSecs} s`);
-      await workload.run(server, { ...load, durationSecs: warmUpSecs });
+      await calls.run(server, { ...load, durationSecs: warmUpSecs });
       const stopSampling = sampleUsage(server.processes);
-      const result = await workload.run(server, load);
+      const result = await calls.run(server, load);
       const usage = stopSampling();
       const dead = server.processes.find((p) => !p.running);
       if (dead) throw new Error(`${dead.name} exited (${dead.exitStatus}) during the load:\n${dead.tail()}`);

@@ -1,7 +1,8 @@
 /**
- * The three servers under test, each started, awaited and torn down the same way: the SDK reference
+ * The servers under test, each started, awaited and torn down the same way: the SDK reference
  * server, Switchboard embedded (one process, memory), Switchboard durable (API + one worker process,
- * on a fresh Postgres database and a Redis key prefix of its own).
+ * on a fresh Postgres database and a Redis key prefix of its own), durable-grpc (the same, serving
+ * A2A over gRPC too), gateway and scale-out.
  */
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +22,8 @@ export interface RunningServer {
   baseUrl: string;
   /** Every API replica's base URL when there are several; the load spreads its connections over them. */
   replicaUrls?: string[];
+  /** Where each API replica serves A2A over gRPC (`host:port`, plaintext), for a server measured over gRPC. */
+  grpcAddresses?: string[];
   /** Headers every request needs besides the content type and A2A version (the API key). */
   headers: Record<string, string>;
   /** Whose RSS is sampled; the durable server has two. */
@@ -31,10 +34,12 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export type ServerName = 'reference' | 'embedded' | 'durable' | 'gateway' | 'scale-out';
-export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'gateway', 'scale-out'];
+export type ServerName = 'reference' | 'embedded' | 'durable' | 'durable-grpc' | 'gateway' | 'scale-out';
+export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-grpc', 'gateway', 'scale-out'];
 /** What a run measures unless `--only` says otherwise: scale-out is asked for by name. */
-export const DEFAULT_SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'gateway'];
+export const DEFAULT_SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-grpc', 'gateway'];
+/** The servers whose load goes over gRPC instead of JSON-RPC. */
+export const GRPC_SERVER_NAMES: ServerName[] = ['durable-grpc'];
 
 /** Starts a server; with `profileDir`, Switchboard's processes write V8 CPU profiles there when they exit. */
 export function startServer(name: ServerName, profileDir?: string): Promise<RunningServer> {
@@ -43,6 +48,7 @@ export function startServer(name: ServerName, profileDir?: string): Promise<Runn
     reference: startReference,
     embedded: startEmbedded,
     durable: (args: string[]) => startDurable(args),
+    'durable-grpc': (args: string[]) => startDurable(args, { apis: 1, workers: 1, grpc: true }),
     gateway: startGateway,
     'scale-out': (args: string[]) => startDurable(args, { apis: 2, workers: 2 }),
   };
@@ -142,6 +148,8 @@ export interface DurableLayout {
   prepare?: (databaseName: string) => Promise<void>;
   /** The URLs a process (`api 1`, `worker 2`) connects to (the budget bench puts a counting proxy in between). */
   urlsFor?: (processName: string, urls: ServiceUrls) => ServiceUrls;
+  /** Each API serves A2A over gRPC too, on a port of its own (`SWITCHBOARD_GRPC_PORT`); the name gains `-grpc`. */
+  grpc?: boolean;
 }
 
 /**
@@ -149,7 +157,8 @@ export interface DurableLayout {
  * Redis key prefix. With one of each, the processes are named `durable api` and `durable worker`.
  */
 export async function startDurable(nodeArgs: string[], layout: DurableLayout = { apis: 1, workers: 1 }): Promise<RunningServer> {
-  const name = layout.apis === 1 && layout.workers === 1 ? 'durable' : 'scale-out';
+  const shape = layout.apis === 1 && layout.workers === 1 ? 'durable' : 'scale-out';
+  const name = layout.grpc ? `${shape}-grpc` : shape;
   const dir = scratchDir(name);
   if (layout.config) writeFileSync(join(dir.path, 'switchboard.toml'), layout.config);
   const prefix = `bench-${randomBytes(6).toString('hex')}:`;
@@ -182,9 +191,11 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
     return switchboardEnv({ DATABASE_URL: urls.databaseUrl, REDIS_URL: urls.redisUrl, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
   };
   const ports = await Promise.all(Array.from({ length: layout.apis }, () => freePort()));
+  const grpcPorts = layout.grpc ? await Promise.all(ports.map(() => freePort())) : [];
   const apis = ports.map((port, index) => {
     const apiName = processName('api', index, layout.apis);
-    return startNode(apiName, [...nodeArgs, SWITCHBOARD_BIN, 'serve'], { ...env(apiName), PORT: String(port) }, dir.path);
+    const grpc: Record<string, string> = layout.grpc ? { SWITCHBOARD_GRPC_PORT: String(grpcPorts[index]) } : {};
+    return startNode(apiName, [...nodeArgs, SWITCHBOARD_BIN, 'serve'], { ...env(apiName), ...grpc, PORT: String(port) }, dir.path);
   });
   const workers = Array.from({ length: layout.workers }, (_, index) => {
     const workerName = processName('worker', index, layout.workers);
@@ -196,6 +207,7 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
       name,
       baseUrl: replicaUrls[0],
       replicaUrls,
+      grpcAddresses: layout.grpc ? grpcPorts.map((port) => `127.0.0.1:${port}`) : undefined,
       headers: { authorization: `Bearer ${BENCH_API_KEY}` },
       processes: [...apis, ...workers],
       stores: { databaseUrl, redisUrl, redisPrefix: prefix },

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
+import { closedLoop, FailedCall, percentile } from './closed-loop';
 import { A2A_PATH, LoadOptions, LoadResult, REQUEST_TIMEOUT_SECS, requestHeaders, sendMessageBody, TEXT } from './load';
 import type { RunningServer } from './servers';
 
@@ -16,14 +17,9 @@ interface StreamTiming {
   endMs: number;
 }
 
-/** A stream that answered, but wrongly: `status` is its HTTP status. */
-class WrongStream extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
+/** A stream that answered, but wrongly: a bad body under HTTP 200, else an error status. */
+function wrongStream(status: number, message: string): FailedCall {
+  return new FailedCall(status === 200 ? 'badBodies' : 'non2xx', `HTTP ${status} ${message}`);
 }
 
 interface StreamEvent {
@@ -52,7 +48,7 @@ function streamProblem(events: StreamEvent[], messageId: string): string | undef
   return undefined;
 }
 
-/** One stream, read to its end and checked; throws a WrongStream when it answered wrongly. */
+/** One stream, read to its end and checked; throws a FailedCall when it answered wrongly. */
 async function streamOnce(client: Client, server: RunningServer): Promise<StreamTiming> {
   const messageId = randomUUID();
   const started = performance.now();
@@ -62,7 +58,7 @@ async function streamOnce(client: Client, server: RunningServer): Promise<Stream
     headers: { ...requestHeaders(server), accept: 'text/event-stream' },
     body: sendMessageBody(messageId, 'SendStreamingMessage'),
   });
-  if (statusCode !== 200) throw new WrongStream(statusCode, (await body.text()).slice(0, 500));
+  if (statusCode !== 200) throw wrongStream(statusCode, (await body.text()).slice(0, 500));
   let firstEventMs: number | undefined;
   let tail = '';
   const data: string[] = [];
@@ -82,10 +78,10 @@ async function streamOnce(client: Client, server: RunningServer): Promise<Stream
   try {
     events = data.map((json) => JSON.parse(json) as StreamEvent);
   } catch {
-    throw new WrongStream(statusCode, `an event that is not JSON: ${data.join('\n').slice(0, 500)}`);
+    throw wrongStream(statusCode, `an event that is not JSON: ${data.join('\n').slice(0, 500)}`);
   }
   const problem = streamProblem(events, messageId);
-  if (problem) throw new WrongStream(statusCode, `${problem}: ${data.join('\n').slice(0, 1_000)}`);
+  if (problem) throw wrongStream(statusCode, `${problem}: ${data.join('\n').slice(0, 1_000)}`);
   return { firstEventMs: firstEventMs!, endMs };
 }
 
@@ -100,53 +96,23 @@ export async function verifyStreamAnswer(server: RunningServer): Promise<void> {
   try {
     await streamOnce(client, server);
   } catch (error) {
-    const status = error instanceof WrongStream ? `HTTP ${error.status} with ` : '';
-    throw new Error(`${server.name}: SendStreamingMessage answered ${status}${(error as Error).message}`);
+    throw new Error(`${server.name}: SendStreamingMessage answered ${(error as Error).message}`);
   } finally {
     await client.close();
   }
 }
 
-/** The value below which a fraction `p` of the sorted values lie. */
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-}
-
 export async function runStreamLoad(server: RunningServer, { connections, durationSecs }: LoadOptions): Promise<LoadResult> {
   const urls = server.replicaUrls ?? [server.baseUrl];
   const clients = Array.from({ length: connections }, (_, index) => connect(urls[index % urls.length]));
-  const timings: StreamTiming[] = [];
-  const errors = { non2xx: 0, badBodies: 0, transportErrors: 0 };
-  let sample: string | undefined;
-  const started = performance.now();
-  const deadline = started + durationSecs * 1000;
-  // A stream started before the deadline is read to its end and counted.
-  await Promise.all(
-    clients.map(async (client) => {
-      while (performance.now() < deadline) {
-        try {
-          timings.push(await streamOnce(client, server));
-        } catch (error) {
-          if (!(error instanceof WrongStream)) errors.transportErrors++;
-          else if (error.status === 200) errors.badBodies++;
-          else errors.non2xx++;
-          sample ??= error instanceof WrongStream ? `HTTP ${error.status} ${error.message}` : `request failed: ${(error as Error).message}`;
-        }
-      }
-    }),
-  );
-  const elapsedSecs = (performance.now() - started) / 1000;
+  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) => streamOnce(clients[caller], server));
   await Promise.all(clients.map((client) => client.close()));
-  const requests = timings.length + errors.non2xx + errors.badBodies + errors.transportErrors;
   const firstEvents = timings.map((t) => t.firstEventMs).sort((a, b) => a - b);
   const ends = timings.map((t) => t.endMs).sort((a, b) => a - b);
   return {
-    reqPerSec: requests / elapsedSecs,
+    ...counts,
     p50Ms: percentile(ends, 0.5),
     p99Ms: percentile(ends, 0.99),
     firstEvent: { p50Ms: percentile(firstEvents, 0.5), p99Ms: percentile(firstEvents, 0.99) },
-    requests,
-    ...errors,
-    sample,
   };
 }
