@@ -3,8 +3,10 @@
  * every method, in embedded and durable mode, with the same keys, agent allowlists and task scopes
  * as the other bindings.
  */
-import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, TaskState } from '@a2a-js/sdk';
-import { status } from '@grpc/grpc-js';
+import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { credentials, status } from '@grpc/grpc-js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
@@ -20,11 +22,15 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const OTHER_KEY = 'other-key-0123456789abcdef';
 const ECHO_ONLY_KEY = 'echo-only-0123456789abcdef';
 
-const toml = (port: number) => `
+/** `slow` is the default agent, the one v0.3 (which has no tenant) reaches: long enough turns to cancel and follow. */
+const toml = (port: number, grpc = '') => `
 [outbound]
 allow_hosts = ["127.0.0.1"]
+[a2a]
+default_agent = "slow"
 [a2a.grpc]
 port = ${port}
+${grpc}
 [[auth.api_keys]]
 name = "tester"
 key = "test-key-0123456789abcdef"
@@ -70,10 +76,13 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   });
 
   it("lists the gRPC interface on each agent's card, with its name as the tenant; v0.3 on the default agent's alone", async () => {
-    const card = (await (await fetch(`${url}/a2a/agents/slow/agent-card.json`)).json()) as Json;
+    const card = (await (await fetch(`${url}/a2a/agents/echo/agent-card.json`)).json()) as Json;
     const grpc = card.supportedInterfaces.filter((entry: Json) => entry.protocolBinding === 'GRPC');
-    expect(grpc).toEqual([{ url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'slow' }]);
+    expect(grpc).toEqual([{ url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'echo' }]);
+    expect(card.additionalInterfaces.map((entry: Json) => entry.transport)).not.toContain('GRPC');
     const primary = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Json;
+    expect(primary.name).toBe('slow');
+    expect(primary.supportedInterfaces.filter((entry: Json) => entry.protocolBinding === 'GRPC').map((entry: Json) => entry.protocolVersion)).toEqual(['1.0', '0.3']);
     expect(primary.additionalInterfaces).toContainEqual({ url: `127.0.0.1:${port}`, transport: 'GRPC' });
   });
 
@@ -120,10 +129,28 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     expect(card.skills.map((skill) => skill.id)).toContain('refunds');
   });
 
-  it('serves a v0.3 gRPC client at the default agent', async () => {
-    const client = await grpcClient(url, 'echo', { legacy: true });
-    const task = asTask(await client.sendMessage(userMessage('v0.3 over grpc')));
-    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'v0.3 over grpc' });
+  it('serves a v0.3 gRPC client at the default agent: send, get, stream, resubscribe, cancel and push configs', async () => {
+    const client = await grpcClient(url, 'slow', { legacy: true });
+    const task = asTask(await client.sendMessage(userMessage('v0.3')));
+    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'v0.3' });
+    expect((await client.getTask(GetTaskRequest.fromJSON({ id: task.id }))).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const events = client.sendMessageStream(userMessage('abcde'))[Symbol.asyncIterator]();
+    const first = (await events.next()).value;
+    const streamedId = first?.payload?.$case === 'task' ? first.payload.value.id : '';
+    const followed = await collect(client.resubscribeTask({ id: streamedId, tenant: '' }));
+    const last = followed.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await collect({ [Symbol.asyncIterator]: () => events });
+
+    const running = asTask(await client.sendMessage({ ...userMessage('long enough'), configuration: { returnImmediately: true } as never }));
+    expect((await client.cancelTask(CancelTaskRequest.fromJSON({ id: running.id }))).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const config = { tenant: '', id: 'legacy-hook', taskId: task.id, url: webhook.url, token: 't', authentication: undefined };
+    expect((await client.createTaskPushNotificationConfig(config)).url).toBe(webhook.url);
+    expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' })).url).toBe(webhook.url);
+    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(1);
+    await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' });
   });
 
   it('refuses a call without a key (UNAUTHENTICATED), and an agent outside the key\u2019s list (PERMISSION_DENIED)', async () => {
@@ -141,9 +168,34 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     });
   });
 
+  it('refuses a message past the limits as the other bindings do (INVALID_ARGUMENT)', async () => {
+    const tooMany = SendMessageRequest.fromJSON({ message: { messageId: 'm-limits', role: 'ROLE_USER', parts: Array.from({ length: 1_001 }, () => ({ text: 'x' })) } });
+    await expect((await grpcClient(url, 'echo')).sendMessage(tooMany)).rejects.toMatchObject({ status: status.INVALID_ARGUMENT, message: expect.stringMatching(/parts/) });
+  });
+
   it("keeps one key's tasks from another", async () => {
     const task = asTask(await (await grpcClient(url, 'echo')).sendMessage(userMessage('mine')));
     await expect((await grpcClient(url, 'echo', { key: OTHER_KEY })).getTask(GetTaskRequest.fromJSON({ id: task.id }))).rejects.toMatchObject({ status: status.NOT_FOUND });
+  });
+});
+
+describe('A2A over gRPC with TLS', () => {
+  const fixture = (name: string) => join(__dirname, '..', 'a2a-client', 'fixtures', 'mtls', name);
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    const tls = `tls = { cert_file = "${fixture('server.pem')}", key_file = "${fixture('server.key')}" }`;
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml(await freePort(), tls)), SWITCHBOARD_API_KEYS: undefined })));
+  });
+
+  afterAll(() => app?.close());
+
+  it('answers a client that trusts its certificate, and no plaintext one', async () => {
+    const channel = credentials.createSsl(readFileSync(fixture('ca.pem')));
+    const task = asTask(await (await grpcClient(url, 'echo', { channel })).sendMessage(userMessage('over tls')));
+    expect(artifactText(task)).toBe('over tls');
+    await expect((await grpcClient(url, 'echo')).sendMessage(userMessage('in the clear'))).rejects.toMatchObject({ status: status.UNAVAILABLE });
   });
 });
 

@@ -1,5 +1,6 @@
 import { Client, ClientFactory, DefaultAgentCardResolver, type CallInterceptor } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { TEST_API_KEY } from '../../support/test-app';
 
 /** Puts the API key in each call's `authorization` metadata, as a gRPC client of a protected server does. */
@@ -15,12 +16,17 @@ function bearerMetadata(key: string): CallInterceptor {
 /**
  * The SDK's own gRPC client for one agent, discovered from its card (over HTTP, where cards are
  * served) and speaking gRPC to the interface the card lists; `legacy` is its v0.3 compat mode,
- * which only the default agent offers. No key: calls go without credentials.
+ * which only the default agent offers. No key: calls go without credentials. `channel`: TLS, say;
+ * plaintext by default.
  */
-export function grpcClient(baseUrl: string, agent: string, { key = TEST_API_KEY, legacy = false }: { key?: string | null; legacy?: boolean } = {}): Promise<Client> {
+export function grpcClient(
+  baseUrl: string,
+  agent: string,
+  { key = TEST_API_KEY, legacy = false, channel }: { key?: string | null; legacy?: boolean; channel?: ChannelCredentials } = {},
+): Promise<Client> {
   const legacyCompat = { enabled: legacy };
   const factory = new ClientFactory({
-    transports: [new GrpcTransportFactory({ legacyCompat })],
+    transports: [new GrpcTransportFactory({ legacyCompat, grpcChannelCredentials: channel })],
     preferredTransports: ['GRPC'],
     cardResolver: new DefaultAgentCardResolver({ legacyCompat }),
     clientConfig: key === null ? {} : { interceptors: [bearerMetadata(key)] },
