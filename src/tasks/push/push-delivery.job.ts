@@ -5,7 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { backoffDelayMs } from '../../common/backoff';
 import type { SwitchboardConfig } from '../../config/config.schema';
-import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
+import { EnqueueOptions, JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { OnJob } from '../../queue/on-job.decorator';
 import { JobName, PushDeliveryPayload } from '../../queue/queue.constants';
 import { createGuardedFetch } from '../../security/guarded-fetch';
@@ -108,8 +108,13 @@ export class PushDeliveryJob {
   }
 
   private lookAgain(payload: PushDeliveryPayload, delayMs: number): Promise<void> {
-    return this.queue.enqueue(JobName.PushDelivery, payload, { delayMs });
+    return this.queue.enqueue(JobName.PushDelivery, payload, { delayMs, retry: pushJobRetry(this.push) });
   }
+}
+
+/** A push-delivery job that fails (its stores unreachable, not its webhook) runs again with the webhooks' backoff. */
+export function pushJobRetry(push: SwitchboardConfig['a2a']['push']): EnqueueOptions['retry'] {
+  return { attempts: push.max_attempts, backoffMs: push.backoff_ms };
 }
 
 /** The config's auth scheme and credentials, else its token, as the SDK's own sender sends them. */

@@ -9,7 +9,10 @@ import {
   V1PushNotificationSerializer,
 } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
+import { ConfigService } from '@nestjs/config';
+import type { SwitchboardConfig } from '../../config/config.schema';
+import { EnqueueOptions, JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
+import { pushJobRetry } from './push-delivery.job';
 import { CallerScope, JobName } from '../../queue/queue.constants';
 import { PUSH_CONFIG_CHANGES, PushConfigChanges } from './push-config-changes.interface';
 import { PUSH_CONFIGS } from './push-configs.token';
@@ -34,13 +37,17 @@ export class PushNotifier {
     [A2A_LEGACY_PROTOCOL_VERSION]: new V03PushNotificationSerializer(),
   };
   private readonly current = new V1PushNotificationSerializer();
+  private readonly retry: EnqueueOptions['retry'];
 
   constructor(
     @Inject(PUSH_CONFIGS) private readonly configs: PushNotificationStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(PUSH_CONFIG_CHANGES) private readonly changes: PushConfigChanges,
     @Inject(PUSH_OUTBOX) private readonly outbox: PushOutbox,
-  ) {}
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
+    this.retry = pushJobRetry(config.get('a2a', { infer: true }).push);
+  }
 
   private async targets(taskId: string, context: ServerCallContext): Promise<PushTargets> {
     const configs = this.configs.loadWithMetadata
@@ -85,7 +92,7 @@ export class PushNotifier {
     for (const { config, wireVersion } of configs) {
       const serializer = this.serializers[wireVersion] ?? this.current;
       await this.outbox.append(task.id, config.id, events.map((event) => serializer.serialize(event, task)));
-      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller });
+      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller }, { retry: this.retry });
     }
   }
 }
