@@ -28,7 +28,7 @@ export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
     const protocols = config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])] : [];
-    const api = [SecurityModule.forRoot(mode), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols];
+    const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols];
     // No HTTP face: a2a_send runs delegated tasks through the A2A handlers alone.
     const worker = [ReadinessModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
     const served = role === 'api' ? api : role === 'stdio' ? protocols : worker;

@@ -43,6 +43,29 @@ const apiKeySchema = z.union([
   }),
 ]);
 
+const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+
+/** An authorization server whose access tokens (JWTs) this Switchboard accepts. */
+const oauthIssuerSchema = z.strictObject({
+  /** The issuer identifier, as tokens carry it in `iss`; its metadata is at `{issuer}/.well-known/openid-configuration` (or `oauth-authorization-server`). */
+  issuer: z.url(),
+  /** Where its signing keys are; read from its metadata when unset. */
+  jwks_uri: z.url().optional(),
+  /** Audiences accepted besides the resource and the A2A resource derived from it. */
+  audiences: z.array(z.string().min(1)).default([]),
+  /** Scopes every token of this issuer must carry; a token short of one is answered 403 `insufficient_scope`. */
+  scopes: z.array(z.string().min(1)).default([]),
+});
+
+/** Switchboard as an OAuth 2.1 protected resource (MCP authorization, RFC 9728), beside API keys. */
+const oauthSchema = z.strictObject({
+  /** This Switchboard's canonical `/mcp` URL (RFC 8707): tokens must be issued for it, or for the A2A resource (`a2a.listen_path` on its origin). */
+  resource: z.url(),
+  issuers: z.array(oauthIssuerSchema).min(1),
+  algorithms: z.array(z.enum(JWT_ALGORITHMS)).min(1).default(['RS256', 'PS256', 'ES256', 'EdDSA']),
+  clock_skew_secs: z.number().int().min(0).max(300).default(60),
+});
+
 /** A command path that climbs out of its directory (`../bin/server`) is refused: stdio servers run what the config names, nothing relative to it. */
 const stdioCommandSchema = z
   .string()
@@ -127,6 +150,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       api_keys: z.array(apiKeySchema).default([]),
       allow_open: z.boolean().default(false),
+      oauth: oauthSchema.optional(),
     })
     .prefault({}),
   rate_limit: z

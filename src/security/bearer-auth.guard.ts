@@ -1,47 +1,51 @@
-import { CanActivate, ExecutionContext, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyService } from './api-key.service';
+import { CallerAuthenticator } from './caller-authenticator';
 import { attachPrincipal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
-const REALM = 'Bearer realm="switchboard"';
-
 /**
- * Every route needs `Authorization: Bearer <api key>` unless marked `@Public()`. Runs after the
- * rate-limit guard, so rejected attempts still count against the caller's IP.
+ * Every route needs `Authorization: Bearer <api key or access token>` unless marked `@Public()`.
+ * Runs after the rate-limit guard, so rejected attempts still count against the caller's IP.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   private readonly logger = new Logger(BearerAuthGuard.name);
 
   constructor(
-    private readonly apiKeys: ApiKeyService,
+    private readonly callers: CallerAuthenticator,
     private readonly reflector: Reflector,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    if (!this.apiKeys.required) return true;
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.callers.required) return true;
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
 
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    const verdict = this.apiKeys.verifyRequest(request);
+    const reply = http.getResponse<FastifyReply>();
+    const verdict = await this.callers.authenticate(request);
     if (verdict.kind === 'valid') {
       attachPrincipal(request, verdict.principal);
       return true;
     }
+    if (verdict.kind === 'insufficient_scope') {
+      // RFC 6750 §3.1: the token is good, but not for this.
+      reply.header('WWW-Authenticate', this.callers.challenge(`error="insufficient_scope", scope="${verdict.scope}"`));
+      throw new ForbiddenException(`the access token lacks the scope ${verdict.scope}`);
+    }
     if (verdict.kind === 'invalid') {
       // RFC 6750 §3.1: a token was presented and rejected.
       this.logger.warn({ ip: request.ip, method: request.method, route: request.routeOptions.url }, 'rejected an invalid API key');
-      return this.reject(http.getResponse<FastifyReply>(), 'invalid API key', `${REALM}, error="invalid_token"`);
+      return this.reject(reply, this.callers.invalidMessage, this.callers.challenge('error="invalid_token"'));
     }
     // No credentials, or another scheme: RFC 6750 says not to add an error code.
     const message =
       verdict.kind === 'missing'
         ? 'missing bearer token: send "Authorization: Bearer <api key>"'
         : 'the Authorization header must use the Bearer scheme: "Authorization: Bearer <api key>"';
-    return this.reject(http.getResponse<FastifyReply>(), message, REALM);
+    return this.reject(reply, message, this.callers.challenge());
   }
 
   private reject(reply: FastifyReply, message: string, challenge: string): never {

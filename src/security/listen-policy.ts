@@ -15,7 +15,7 @@ export function isLoopbackHost(host: string): boolean {
 /** Without API keys the service is open to anyone who can reach it: allow that on loopback only, unless told otherwise. */
 export function assertSafeToListen(config: SwitchboardConfig): void {
   const { host } = config.server;
-  if (config.auth.api_keys.length > 0 || config.auth.allow_open || isLoopbackHost(host)) return;
+  if (config.auth.api_keys.length > 0 || config.auth.oauth || config.auth.allow_open || isLoopbackHost(host)) return;
   throw new ConfigError('startup check', [
     `server.host: refusing to listen on ${host} without authentication. ` +
       'Set auth.api_keys (SWITCHBOARD_API_KEYS), listen on 127.0.0.1, or set auth.allow_open = true (SWITCHBOARD_ALLOW_OPEN=1) to run open on purpose.',

@@ -3,6 +3,7 @@ import type { ServerSurfaceCall } from '@grpc/grpc-js/build/src/server-call';
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiKeyService } from '../../security/api-key.service';
 import { CallRateLimiter } from '../../security/call-rate-limiter';
+import { CallerAuthenticator } from '../../security/caller-authenticator';
 import { GrpcCaller } from './grpc-caller';
 import { GrpcRefusal } from './grpc-refusal.error';
 
@@ -17,21 +18,25 @@ export class GrpcCallGate {
 
   constructor(
     private readonly apiKeys: ApiKeyService,
+    private readonly callers: CallerAuthenticator,
     private readonly limiter: CallRateLimiter,
   ) {}
 
   /** The SDK's `userBuilder`: the caller, or a refusal in gRPC's terms. */
   readonly admit = async (call: ServerSurfaceCall): Promise<GrpcCaller> => {
-    const verdict = this.apiKeys.verifyRequest({ headers: { authorization: firstValue(call.metadata, 'authorization') } });
-    const tracker = verdict.kind === 'valid' ? `key:${verdict.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
+    const headers = { authorization: firstValue(call.metadata, 'authorization') };
+    const key = this.apiKeys.verifyRequest({ headers });
+    const tracker = key.kind === 'valid' ? `key:${key.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
     const waitSecs = await this.limiter.secondsToWait(tracker);
     if (waitSecs !== undefined) {
       throw new GrpcRefusal(status.RESOURCE_EXHAUSTED, `rate limit exceeded; retry in ${waitSecs} s`, 'RATE_LIMITED', { retryAfterSecs: String(waitSecs) });
     }
-    if (!this.apiKeys.required) return new GrpcCaller(undefined, call);
+    if (!this.callers.required) return new GrpcCaller(undefined, call);
+    const verdict = await this.callers.authenticate({ headers });
     if (verdict.kind === 'valid') return new GrpcCaller(verdict.principal, call);
+    if (verdict.kind === 'insufficient_scope') throw new GrpcRefusal(status.PERMISSION_DENIED, `the access token lacks the scope ${verdict.scope}`, 'INSUFFICIENT_SCOPE');
     if (verdict.kind === 'invalid') this.logger.warn({ peer: call.getPeer() }, 'rejected an invalid API key (gRPC)');
-    const message = verdict.kind === 'invalid' ? 'invalid API key' : 'missing bearer token: send the metadata "authorization: Bearer <api key>"';
+    const message = verdict.kind === 'invalid' ? this.callers.invalidMessage : 'missing bearer token: send the metadata "authorization: Bearer <api key>"';
     throw new GrpcRefusal(status.UNAUTHENTICATED, message, 'UNAUTHENTICATED');
   };
 }

@@ -1,0 +1,51 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiKeyService, BearerVerdict } from './api-key.service';
+import { bearerCredentials } from './bearer-token';
+import { TokenVerifier } from './token-verifier';
+
+/** A request's credentials checked against the API keys and, when configured, the trusted token issuers. */
+export type CallerVerdict = BearerVerdict | { kind: 'insufficient_scope'; scope: string };
+
+const REALM = 'Bearer realm="switchboard"';
+
+/**
+ * Who is calling, for every face that authenticates (the HTTP guard, gRPC): an API key, else an
+ * access token from a trusted issuer (`auth.oauth`). A bearer value that is a configured key is a
+ * key; only a JWT that is not one is verified as a token.
+ */
+@Injectable()
+export class CallerAuthenticator {
+  constructor(
+    private readonly apiKeys: ApiKeyService,
+    @Optional() @Inject(TokenVerifier) private readonly tokens?: TokenVerifier | null,
+  ) {}
+
+  /** False when neither keys nor issuers are configured: the service then runs open (see listen-policy.ts). */
+  get required(): boolean {
+    return this.apiKeys.required || !!this.tokens;
+  }
+
+  async authenticate(request: { headers: IncomingHttpHeaders }): Promise<CallerVerdict> {
+    const verdict = this.apiKeys.verifyRequest(request);
+    if (verdict.kind !== 'invalid' || !this.tokens) return verdict;
+    const credentials = bearerCredentials(request.headers.authorization);
+    if (credentials.kind !== 'token' || !TokenVerifier.isJwt(credentials.token)) return verdict;
+    const token = await this.tokens.verify(credentials.token);
+    return token.kind === 'invalid' ? { kind: 'invalid' } : token;
+  }
+
+  /** What a refused bearer value is called: with issuers configured, it may have been either. */
+  get invalidMessage(): string {
+    return this.tokens ? 'invalid API key or access token' : 'invalid API key';
+  }
+
+  /**
+   * The `WWW-Authenticate` challenge of a refusal: with issuers configured, it names the protected
+   * resource metadata (RFC 9728), which MCP hosts follow to find where to get a token.
+   */
+  challenge(error?: string): string {
+    const parts = [REALM, ...(this.tokens ? [`resource_metadata="${this.tokens.metadataUrl}"`] : []), ...(error ? [error] : [])];
+    return parts.join(', ');
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Switchboard as an OAuth 2.1 protected resource, against a real OpenID provider (oidc-provider)
+ * issuing real signed JWTs by client credentials: discovery from a 401 (RFC 9728), tokens as
+ * principals beside API keys, required scopes, and the rejection of tokens that must not pass.
+ */
+import { GetTaskRequest, TaskState } from '@a2a-js/sdk';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
+import { artifactText, asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
+import { writeConfigFile } from '../support/config-file';
+import { eventually } from '../support/eventually';
+import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { bearer, startTestApp, testConfig } from '../support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const RESOURCE = 'http://switchboard.test/mcp';
+const SHORT_LIVED = 'http://switchboard.test/short';
+const METADATA_URL = 'http://switchboard.test/.well-known/oauth-protected-resource/mcp';
+const client = (client_id: string, scope: string): OidcClient => ({ client_id, client_secret: `${client_id}-secret-0123456789`, scope });
+const ALICE = client('alice', 'a2a');
+const BOB = client('bob', 'a2a');
+const NO_SCOPE = client('no-scope', 'other');
+
+describe('OAuth 2.1 access tokens', () => {
+  let provider: OidcProvider;
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    provider = await OidcProvider.start({ clients: [ALICE, BOB, NO_SCOPE], scopes: ['a2a', 'other'], shortLived: '/short' });
+    const config = `
+[outbound]
+allow_hosts = ["127.0.0.1"]
+[auth.oauth]
+resource = "${RESOURCE}"
+clock_skew_secs = 0
+[[auth.oauth.issuers]]
+issuer = "${provider.issuer}"
+audiences = ["${SHORT_LIVED}"]
+scopes = ["a2a"]
+`;
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config) })));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await provider?.stop();
+  });
+
+  const send = (token: string) =>
+    fetch(`${url}/a2a/agents/echo`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+    });
+
+  it('names its resource metadata in every 401, and serves it publicly', async () => {
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard", resource_metadata="${METADATA_URL}"`);
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+      const metadata = (await (await fetch(`${url}${path}`)).json()) as Json;
+      expect(metadata).toEqual({ resource: RESOURCE, authorization_servers: [provider.issuer], scopes_supported: ['a2a'], bearer_methods_supported: ['header'], resource_name: 'Switchboard' });
+    }
+  });
+
+  it("serves the A2A SDK client with the provider's token: send, stream, get; another subject cannot see the task", async () => {
+    const alice = await sdkClient(url, 'echo', 'JSONRPC', await provider.token(ALICE, RESOURCE));
+    const task = asTask(await alice.sendMessage(userMessage('with a token')));
+    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'with a token' });
+    const streamed = await collect(alice.sendMessageStream(userMessage('streamed')));
+    expect(streamed.at(-1)?.payload?.$case).toBe('statusUpdate');
+    expect((await alice.getTask(GetTaskRequest.fromJSON({ id: task.id }))).id).toBe(task.id);
+
+    const bob = await sdkClient(url, 'echo', 'JSONRPC', await provider.token(BOB, RESOURCE));
+    await expect(bob.getTask(GetTaskRequest.fromJSON({ id: task.id }))).rejects.toThrow(/not found/i);
+    // API keys keep working beside tokens.
+    expect((await fetch(`${url}/a2a/agents`, { headers: bearer() })).status).toBe(200);
+  });
+
+  it('answers 403 insufficient_scope, naming the scope, to a token without it', async () => {
+    const response = await send(await provider.token(NO_SCOPE, RESOURCE));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="insufficient_scope", scope="a2a"`);
+  });
+
+  describe('refuses with 401 invalid_token', () => {
+    const refused = async (token: string) => {
+      const response = await send(token);
+      return { status: response.status, challenge: response.headers.get('www-authenticate'), echoed: (await response.text()).includes(token) };
+    };
+    const expectRefused = async (token: string) =>
+      expect(await refused(token)).toEqual({ status: 401, challenge: `Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="invalid_token"`, echoed: false });
+    /** A token made here, with a key the provider does not publish: what the signature check must refuse. */
+    const forged = async (claims: Json, kid = 'forged') => {
+      const { privateKey } = await generateKeyPair('RS256');
+      return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    };
+    const aliceClaims = () => ({ sub: 'alice', scope: 'a2a', iss: provider.issuer, aud: RESOURCE });
+
+    it('a token for another resource (audience)', async () => {
+      await expectRefused(await provider.token(ALICE, 'http://elsewhere.test/mcp'));
+    });
+
+    it('a token of an issuer it does not trust', async () => {
+      await expectRefused(await forged({ ...aliceClaims(), iss: 'http://127.0.0.1:1/unknown' }));
+    });
+
+    it('a bad signature, and a key id the issuer does not publish', async () => {
+      const real = await provider.token(ALICE, RESOURCE);
+      const [header, payload] = real.split('.');
+      await expectRefused(`${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`);
+      await expectRefused(await forged(aliceClaims(), 'unknown-kid'));
+    });
+
+    it('an unsigned token (alg: none)', async () => {
+      await expectRefused(new UnsecuredJWT(aliceClaims()).setIssuedAt().setExpirationTime('5m').encode());
+    });
+
+    it('an expired token, once it expires', async () => {
+      const token = await provider.token(ALICE, SHORT_LIVED);
+      expect((await send(token)).status).toBe(200);
+      await eventually(async () => (await send(token)).status, (status) => status === 401, 5_000);
+      await expectRefused(token);
+    });
+  });
+});
