@@ -12,6 +12,7 @@ const GRPC = 'GRPC';
 /** How v0.3 cards spell their version. */
 const LEGACY_CARD_VERSION = '0.3.0';
 const BEARER = 'bearer';
+const ISSUER_DESCRIPTION = "An access token of this issuer, for this Switchboard's resource";
 
 /**
  * Agent cards. The SDK's handler gets the v1.0 card; clients get one JSON document that both
@@ -22,13 +23,23 @@ const BEARER = 'bearer';
 export class AgentCardFactory {
   private readonly a2a: SwitchboardConfig['a2a'];
   private readonly authRequired: boolean;
+  private readonly bearerDescription: string;
+  /** The OpenID Connect issuers whose tokens are accepted (`auth.oauth`), each a scheme of the cards. */
+  private readonly issuers: { name: string; url: string; scopes: string[] }[];
 
   constructor(
     config: ConfigService<SwitchboardConfig, true>,
     private readonly agents: AgentRegistry,
   ) {
     this.a2a = config.get('a2a', { infer: true });
-    this.authRequired = config.get('auth', { infer: true }).api_keys.length > 0;
+    const auth = config.get('auth', { infer: true });
+    this.issuers = (auth.oauth?.issuers ?? []).map(({ issuer, scopes }) => ({
+      name: `oidc-${new URL(issuer).host}`,
+      url: `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+      scopes,
+    }));
+    this.authRequired = auth.api_keys.length > 0 || this.issuers.length > 0;
+    this.bearerDescription = this.issuers.length > 0 ? 'An API key of this Switchboard, or an access token of one of its issuers' : 'An API key of this Switchboard';
   }
 
   card(agent: AgentConfig, baseUrl: string): AgentCard {
@@ -64,9 +75,14 @@ export class AgentCardFactory {
       ],
       capabilities: { streaming: true, pushNotifications: true, ...(this.offersExtendedCard(agent) && { extendedAgentCard: true }) },
       securitySchemes: this.authRequired
-        ? { [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An API key of this Switchboard' } } }
+        ? {
+            [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: this.bearerDescription } },
+            ...Object.fromEntries(this.issuers.map(({ name, url }) => [name, { openIdConnectSecurityScheme: { openIdConnectUrl: url, description: ISSUER_DESCRIPTION } }])),
+          }
         : {},
-      securityRequirements: this.authRequired ? [{ schemes: { [BEARER]: { list: [] } } }] : [],
+      securityRequirements: this.authRequired
+        ? [{ schemes: { [BEARER]: { list: [] } } }, ...this.issuers.map(({ name, scopes }) => ({ schemes: { [name]: { list: scopes } } }))]
+        : [],
       defaultInputModes: agent.input_modes,
       defaultOutputModes: agent.output_modes,
       skills: skills.map((skill) => ({ ...skill, inputModes: agent.input_modes, outputModes: agent.output_modes })),
@@ -103,11 +119,17 @@ export class AgentCardFactory {
           [BEARER]: {
             type: 'http',
             scheme: 'bearer',
-            description: 'An API key of this Switchboard',
-            httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An API key of this Switchboard' },
+            description: this.bearerDescription,
+            httpAuthSecurityScheme: { scheme: 'Bearer', description: this.bearerDescription },
           },
+          ...Object.fromEntries(
+            this.issuers.map(({ name, url }) => [
+              name,
+              { type: 'openIdConnect', openIdConnectUrl: url, description: ISSUER_DESCRIPTION, openIdConnectSecurityScheme: { openIdConnectUrl: url, description: ISSUER_DESCRIPTION } },
+            ]),
+          ),
         },
-        security: [{ [BEARER]: [] }],
+        security: [{ [BEARER]: [] }, ...this.issuers.map(({ name, scopes }) => ({ [name]: scopes }))],
       }),
     };
   }

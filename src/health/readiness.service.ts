@@ -1,7 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { withTimeout } from '../common/with-timeout';
 import { PrismaService } from '../database/prisma.service';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { RedisService } from '../redis/redis.service';
+import { TokenVerifier } from '../security/token-verifier';
 
 const CHECK_TIMEOUT_MS = 1_500;
 
@@ -15,6 +17,12 @@ export interface Readiness {
   checks: Record<string, DependencyStatus>;
 }
 
+/**
+ * Checks shown but not counted against readiness: with its issuers' keys unreachable, a replica
+ * still serves API keys and tokens signed by keys it holds, and every replica would be out at once.
+ */
+const REPORTED_ONLY = new Set(['issuers']);
+
 /** Asks each dependency this process uses whether it answers now; never waits longer than the timeout. */
 @Injectable()
 export class ReadinessService {
@@ -22,6 +30,7 @@ export class ReadinessService {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Optional() private readonly database?: PrismaService,
     @Optional() private readonly redis?: RedisService,
+    @Optional() private readonly tokens?: TokenVerifier,
   ) {}
 
   async check(): Promise<Readiness> {
@@ -33,6 +42,7 @@ export class ReadinessService {
       probes.schema = () => this.database!.checkSchema(CHECK_TIMEOUT_MS);
     }
     if (this.redis) probes.redis = () => this.redis!.ping(CHECK_TIMEOUT_MS);
+    if (this.tokens) probes.issuers = () => withTimeout(this.tokens!.checkKeys(), CHECK_TIMEOUT_MS, 'issuer keys');
     const results = await Promise.all(
       Object.entries(probes).map(async ([name, probe]): Promise<[string, DependencyStatus]> => {
         try {
@@ -44,6 +54,6 @@ export class ReadinessService {
       }),
     );
     const checks = Object.fromEntries(results);
-    return { ready: results.every(([, result]) => result.status === 'up'), checks };
+    return { ready: results.every(([name, result]) => result.status === 'up' || REPORTED_ONLY.has(name)), checks };
   }
 }

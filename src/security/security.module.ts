@@ -59,7 +59,7 @@ export class SecurityModule {
         { provide: APP_GUARD, useClass: BearerAuthGuard },
       ],
       controllers: auth.oauth ? [ProtectedResourceController] : [],
-      exports: [ApiKeyService, CallRateLimiter, CallerAuthenticator],
+      exports: [ApiKeyService, CallRateLimiter, CallerAuthenticator, ...(auth.oauth ? [TokenVerifier] : [])],
     };
   }
 }

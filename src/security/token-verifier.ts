@@ -87,10 +87,20 @@ export class TokenVerifier {
     return { kind: 'valid', principal: { name: `${payload.sub}@${new URL(issuer.issuer).host}`, scope: AccessScope.unrestricted } };
   }
 
-  /** Whether every issuer's keys can be had now: for readiness. */
-  async keysReachable(): Promise<boolean> {
-    const results = await Promise.allSettled(this.oauth.issuers.map((issuer) => this.keySetOf(issuer)));
-    return results.every((result) => result.status === 'fulfilled');
+  /** Throws, naming them, when some issuers' keys cannot be had now (kept keys are read again once stale): for readiness. */
+  async checkKeys(): Promise<void> {
+    const failed: string[] = [];
+    await Promise.all(
+      this.oauth.issuers.map(async (issuer) => {
+        try {
+          const keySet = await this.keySetOf(issuer);
+          if (!keySet.fresh) await keySet.reload();
+        } catch (error) {
+          failed.push(`${issuer.issuer}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    if (failed.length > 0) throw new Error(`signing keys unavailable from ${failed.join('; ')}`);
   }
 
   private keySetOf(issuer: IssuerConfig): Promise<KeySet> {

@@ -6,10 +6,12 @@
 import { GetTaskRequest, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
+import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { artifactText, asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { freePort } from '../support/free-port';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -79,6 +81,23 @@ scopes = ["a2a"]
     expect((await fetch(`${url}/a2a/agents`, { headers: bearer() })).status).toBe(200);
   });
 
+  it('declares the issuer in every agent card, as OpenID Connect beside the bearer scheme, in both card versions', async () => {
+    const card = (await (await fetch(`${url}/a2a/agents/echo/agent-card.json`)).json()) as Json;
+    const name = `oidc-${new URL(provider.issuer).host}`;
+    const discovery = `${provider.issuer}/.well-known/openid-configuration`;
+    expect(card.securitySchemes[name]).toMatchObject({ openIdConnectSecurityScheme: { openIdConnectUrl: discovery }, type: 'openIdConnect', openIdConnectUrl: discovery });
+    expect(card.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { [name]: { list: ['a2a'] } } }]);
+    expect(card.security).toEqual([{ bearer: [] }, { [name]: ['a2a'] }]);
+    // The official resolver reads the card as a v1.0 client would.
+    const resolved = await new DefaultAgentCardResolver().resolve(`${url}/a2a/agents/echo/`);
+    expect(Object.keys(resolved.securitySchemes)).toEqual(['bearer', name]);
+  });
+
+  it("reports its issuers' keys on /readyz", async () => {
+    const readiness = (await (await fetch(`${url}/readyz`)).json()) as Json;
+    expect(readiness.checks.issuers).toEqual({ status: 'up' });
+  });
+
   it('answers 403 insufficient_scope, naming the scope, to a token without it', async () => {
     const response = await send(await provider.token(NO_SCOPE, RESOURCE));
     expect(response.status).toBe(403);
@@ -124,5 +143,26 @@ scopes = ["a2a"]
       await eventually(async () => (await send(token)).status, (status) => status === 401, 5_000);
       await expectRefused(token);
     });
+  });
+});
+
+describe('an issuer whose keys cannot be had', () => {
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    const issuer = `http://127.0.0.1:${await freePort()}`;
+    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[auth.oauth]\nresource = "${RESOURCE}"\n[[auth.oauth.issuers]]\nissuer = "${issuer}"\n`;
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config) })));
+  });
+
+  afterAll(() => app?.close());
+
+  it('is reported on /readyz, naming it, without taking the replica out: API keys still serve', async () => {
+    const response = await fetch(`${url}/readyz`);
+    const readiness = (await response.json()) as Json;
+    expect(response.status).toBe(200);
+    expect(readiness.checks.issuers).toMatchObject({ status: 'down', error: expect.stringMatching(/^signing keys unavailable from http:\/\/127\.0\.0\.1:\d+: /) });
+    expect((await fetch(`${url}/a2a/agents`, { headers: bearer() })).status).toBe(200);
   });
 });
