@@ -27,7 +27,6 @@ interface KnownKey {
  */
 export class ApiKeyService {
   private readonly keys: readonly KnownKey[];
-  private readonly verdicts = new WeakMap<object, BearerVerdict>();
 
   constructor(apiKeys: ApiKeysConfig) {
     // Names and keys are unique: the loader refuses others (config/api-keys.ts).
@@ -42,14 +41,9 @@ export class ApiKeyService {
     return this.keys.length > 0;
   }
 
-  /** The request's credentials checked once: the rate-limit guard and the auth guard both ask. */
+  /** The request's bearer credentials checked against the keys. */
   verifyRequest(request: { headers: IncomingHttpHeaders }): BearerVerdict {
-    let verdict = this.verdicts.get(request);
-    if (!verdict) {
-      verdict = this.verdictOf(bearerCredentials(request.headers.authorization));
-      this.verdicts.set(request, verdict);
-    }
-    return verdict;
+    return this.verdictOf(bearerCredentials(request.headers.authorization));
   }
 
   /** The principal owning this key, or undefined when it matches none. */

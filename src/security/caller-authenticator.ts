@@ -2,10 +2,17 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiKeyService, BearerVerdict } from './api-key.service';
 import { bearerCredentials } from './bearer-token';
+import type { Principal } from './principal';
 import { TokenVerifier } from './token-verifier';
 
-/** A request's credentials checked against the API keys and, when configured, the trusted token issuers. */
-export type CallerVerdict = BearerVerdict | { kind: 'insufficient_scope'; scope: string };
+/**
+ * A request's credentials checked against the API keys and, when configured, the trusted token
+ * issuers; a valid one says which it was.
+ */
+export type CallerVerdict =
+  | { kind: 'valid'; principal: Principal; by: 'key' | 'token' }
+  | Exclude<BearerVerdict, { kind: 'valid' }>
+  | { kind: 'insufficient_scope'; scope: string };
 
 const REALM = 'Bearer realm="switchboard"';
 
@@ -16,6 +23,9 @@ const REALM = 'Bearer realm="switchboard"';
  */
 @Injectable()
 export class CallerAuthenticator {
+  /** Each request is checked once: the rate-limit guard and the auth guard both ask. */
+  private readonly verdicts = new WeakMap<object, Promise<CallerVerdict>>();
+
   constructor(
     private readonly apiKeys: ApiKeyService,
     @Optional() @Inject(TokenVerifier) private readonly tokens?: TokenVerifier | null,
@@ -26,12 +36,20 @@ export class CallerAuthenticator {
     return this.apiKeys.required || !!this.tokens;
   }
 
-  async authenticate(request: { headers: IncomingHttpHeaders }): Promise<CallerVerdict> {
+  authenticate(request: { headers: IncomingHttpHeaders }): Promise<CallerVerdict> {
+    let verdict = this.verdicts.get(request);
+    if (!verdict) this.verdicts.set(request, (verdict = this.check(request)));
+    return verdict;
+  }
+
+  private async check(request: { headers: IncomingHttpHeaders }): Promise<CallerVerdict> {
     const verdict = this.apiKeys.verifyRequest(request);
+    if (verdict.kind === 'valid') return { ...verdict, by: 'key' };
     if (verdict.kind !== 'invalid' || !this.tokens) return verdict;
     const credentials = bearerCredentials(request.headers.authorization);
     if (credentials.kind !== 'token' || !TokenVerifier.isJwt(credentials.token)) return verdict;
     const token = await this.tokens.verify(credentials.token);
+    if (token.kind === 'valid') return { ...token, by: 'token' };
     return token.kind === 'invalid' ? { kind: 'invalid' } : token;
   }
 

@@ -10,7 +10,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyService } from './api-key.service';
+import { CallerAuthenticator } from './caller-authenticator';
 
 const STORAGE_WARNING_INTERVAL_MS = 10_000;
 
@@ -31,7 +31,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
-    private readonly apiKeys: ApiKeyService,
+    private readonly callers: CallerAuthenticator,
   ) {
     super(options, storage, reflector);
   }
@@ -47,8 +47,8 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   protected override async getTracker(request: FastifyRequest): Promise<string> {
-    const verdict = this.apiKeys.verifyRequest(request);
-    return verdict.kind === 'valid' ? `key:${verdict.principal.name}` : `ip:${await super.getTracker(request)}`;
+    const verdict = await this.callers.authenticate(request);
+    return verdict.kind === 'valid' ? `${verdict.by}:${verdict.principal.name}` : `ip:${await super.getTracker(request)}`;
   }
 
   /** Nest's standard error body; the guard has already set `Retry-After` (seconds). */

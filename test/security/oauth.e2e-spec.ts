@@ -166,3 +166,27 @@ describe('an issuer whose keys cannot be had', () => {
     expect((await fetch(`${url}/a2a/agents`, { headers: bearer() })).status).toBe(200);
   });
 });
+
+describe('the rate limit, for access tokens', () => {
+  let provider: OidcProvider;
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    provider = await OidcProvider.start({ clients: [ALICE, BOB], scopes: ['a2a'] });
+    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[auth.oauth]\nresource = "${RESOURCE}"\n[[auth.oauth.issuers]]\nissuer = "${provider.issuer}"\n`;
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config), SWITCHBOARD_RATE_LIMIT: '2' })));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await provider?.stop();
+  });
+
+  it("counts per subject, as per key: one subject's calls leave another's budget alone", async () => {
+    const list = async (token: string) => (await fetch(`${url}/a2a/agents`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const [alice, bob] = await Promise.all([provider.token(ALICE, RESOURCE), provider.token(BOB, RESOURCE)]);
+    expect([await list(alice), await list(alice), await list(alice)]).toEqual([200, 200, 429]);
+    expect(await list(bob)).toBe(200);
+  });
+});

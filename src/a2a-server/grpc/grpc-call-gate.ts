@@ -1,7 +1,6 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import type { ServerSurfaceCall } from '@grpc/grpc-js/build/src/server-call';
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiKeyService } from '../../security/api-key.service';
 import { CallRateLimiter } from '../../security/call-rate-limiter';
 import { CallerAuthenticator } from '../../security/caller-authenticator';
 import { GrpcCaller } from './grpc-caller';
@@ -9,30 +8,27 @@ import { GrpcRefusal } from './grpc-refusal.error';
 
 /**
  * What the HTTP guards do for a route, done for a gRPC call before it reaches an agent: the rate
- * limit (by key name, else by peer address; counted before the key is checked, so that guessing
- * keys is limited too) and the bearer key in the `authorization` metadata.
+ * limit (by key name or token subject, else by peer address, so that guessing keys is limited too)
+ * and the bearer key or token in the `authorization` metadata.
  */
 @Injectable()
 export class GrpcCallGate {
   private readonly logger = new Logger(GrpcCallGate.name);
 
   constructor(
-    private readonly apiKeys: ApiKeyService,
     private readonly callers: CallerAuthenticator,
     private readonly limiter: CallRateLimiter,
   ) {}
 
   /** The SDK's `userBuilder`: the caller, or a refusal in gRPC's terms. */
   readonly admit = async (call: ServerSurfaceCall): Promise<GrpcCaller> => {
-    const headers = { authorization: firstValue(call.metadata, 'authorization') };
-    const key = this.apiKeys.verifyRequest({ headers });
-    const tracker = key.kind === 'valid' ? `key:${key.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
+    const verdict = await this.callers.authenticate({ headers: { authorization: firstValue(call.metadata, 'authorization') } });
+    const tracker = verdict.kind === 'valid' ? `${verdict.by}:${verdict.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
     const waitSecs = await this.limiter.secondsToWait(tracker);
     if (waitSecs !== undefined) {
       throw new GrpcRefusal(status.RESOURCE_EXHAUSTED, `rate limit exceeded; retry in ${waitSecs} s`, 'RATE_LIMITED', { retryAfterSecs: String(waitSecs) });
     }
     if (!this.callers.required) return new GrpcCaller(undefined, call);
-    const verdict = await this.callers.authenticate({ headers });
     if (verdict.kind === 'valid') return new GrpcCaller(verdict.principal, call);
     if (verdict.kind === 'insufficient_scope') throw new GrpcRefusal(status.PERMISSION_DENIED, `the access token lacks the scope ${verdict.scope}`, 'INSUFFICIENT_SCOPE');
     if (verdict.kind === 'invalid') this.logger.warn({ peer: call.getPeer() }, 'rejected an invalid API key (gRPC)');
