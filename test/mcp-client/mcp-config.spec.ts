@@ -1,16 +1,8 @@
-import { ConfigError } from '../../src/config/config-error';
 import { loadConfig } from '../../src/config/config.loader';
 import { writeConfigFile } from '../support/config-file';
+import { configProblems } from '../support/config-problems';
 
-function problemsOf(toml: string, env: Record<string, string> = {}): string[] {
-  try {
-    loadConfig({ ...env, SWITCHBOARD_CONFIG: writeConfigFile(toml) });
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problemsOf = (toml: string, env: Record<string, string> = {}) => configProblems(() => loadConfig({ ...env, SWITCHBOARD_CONFIG: writeConfigFile(toml) }));
 
 const stdio = (name: string, command: string) => `
 [[mcp_servers]]

@@ -1,23 +1,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from './config-error';
-import { loadConfig } from './config.loader';
+import { ConfigError } from '../../src/config/config-error';
+import { loadConfig } from '../../src/config/config.loader';
+import { configProblems } from '../support/config-problems';
 
 function writeConfig(toml: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'switchboard-config-')), 'switchboard.toml');
   writeFileSync(file, toml);
   return file;
-}
-
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 describe('loadConfig', () => {
@@ -64,31 +55,31 @@ url = "https://research.example.com"
 
   it('names the key and the reason when a value has the wrong type', () => {
     const file = writeConfig('[rate_limit]\nlimit = "lots"\n');
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
     expect(problems).toEqual([expect.stringMatching(/^rate_limit\.limit: .*expected number/)]);
   });
 
   it('names the key inside an array entry', () => {
     const file = writeConfig('[[mcp_servers]]\nname = "x"\n[mcp_servers.transport]\ntype = "carrier-pigeon"\n');
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
     expect(problems[0]).toMatch(/^mcp_servers\[0\]\.transport\.type: /);
   });
 
   it("names a key's tool pattern that is not a name", () => {
     const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "ci-key-0123456789abcdef", tools = ["mcp_github_*", "rm -rf"] }]\n');
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
     expect(problems).toEqual([expect.stringMatching(/^auth\.api_keys\[0\]\.tools\[1\]: must be a tool or agent name/)]);
   });
 
   it('refuses two agents whose names make the same MCP tool name (hyphens become underscores)', () => {
     const agent = (name: string) => `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "echo"\n`;
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(agent('code-reviewer') + agent('code_reviewer')) }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(agent('code-reviewer') + agent('code_reviewer')) }));
     expect(problems).toEqual(['agents[1].name: agents "code-reviewer" and "code_reviewer" would be the same MCP tool (hyphens become underscores)']);
   });
 
   it('rejects unknown keys by name, so typos do not pass silently', () => {
     const file = writeConfig('[server]\nprot = 9000\n');
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
     expect(problems).toEqual(["server.prot: unknown key"]);
   });
 
@@ -97,7 +88,7 @@ url = "https://research.example.com"
     ['a skill', '[[agents]]\nname = "a"\n[agents.executor]\ntype = "echo"\n[[agents.skills]]\nid = "s"\nname = "S"\ntag = "x"\n', 'agents[0].skills[0].tag: unknown key'],
     ['an MCP transport', '[[mcp_servers]]\nname = "m"\n[mcp_servers.transport]\ntype = "sse"\nurl = "https://mcp.example.com/sse"\nheaders = {}\n', 'mcp_servers[0].transport.headers: unknown key'],
   ])('rejects an unknown key in %s by name', (_, toml, problem) => {
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(toml) }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(toml) }));
     expect(problems).toEqual([problem]);
   });
 
@@ -105,17 +96,17 @@ url = "https://research.example.com"
     const file = writeConfig(
       '[[mcp_servers]]\nname = "github"\nenv_values = { GITHUB_TOKEN = "ghp_from_file" }\n[mcp_servers.transport]\ntype = "stdio"\ncommand = "npx"\n',
     );
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file, GITHUB_TOKEN: 'ghp_from_env' }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file, GITHUB_TOKEN: 'ghp_from_env' }));
     expect(problems).toEqual(['mcp_servers[0].env_values: unknown key']);
   });
 
   it('says which environment variable carried a bad value', () => {
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, PORT: 'eighty' }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, PORT: 'eighty' }));
     expect(problems[0]).toMatch(/^server\.port \(from PORT\): /);
   });
 
   it('refuses a headers timeout longer than the request timeout it is part of', () => {
-    expect(problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_HEADERS_TIMEOUT_MS: '70000' }))).toEqual([
+    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_HEADERS_TIMEOUT_MS: '70000' }))).toEqual([
       'server.headers_timeout_ms (from SWITCHBOARD_HEADERS_TIMEOUT_MS): must not exceed server.request_timeout_ms (the headers are part of the request)',
     ]);
   });
@@ -125,18 +116,18 @@ url = "https://research.example.com"
     ['DATABASE_URL', 'mysql://root:hunter2@db/app', /^database\.url \(from DATABASE_URL\): must be a postgresql:\/\//],
     ['REDIS_URL', 'localhost:6379', /^redis\.url \(from REDIS_URL\): must be a redis:\/\/ or rediss:\/\/ URL/],
   ])('refuses a malformed %s (%s) like every other URL, without repeating the value', (variable, value, problem) => {
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, [variable]: value }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, [variable]: value }));
     expect(problems).toEqual([expect.stringMatching(problem)]);
     expect(problems[0]).not.toContain(value);
   });
 
   it('refuses a malformed store URL written in the file, naming its key', () => {
     const file = writeConfig('[database]\nurl = "db.internal:5432"\n[redis]\nurl = "rediss://cache.internal:6380"\n');
-    expect(problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([expect.stringMatching(/^database\.url: must be a postgresql:\/\//)]);
+    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([expect.stringMatching(/^database\.url: must be a postgresql:\/\//)]);
   });
 
   it('names the environment variable behind a bad list entry', () => {
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'short' }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'short' }));
     expect(problems[0]).toMatch(/^auth\.api_keys\[0\] \(from SWITCHBOARD_API_KEYS\): .*at least 16 characters/);
   });
 
@@ -153,7 +144,7 @@ url = "https://research.example.com"
       SWITCHBOARD_API_KEYS: example.SWITCHBOARD_API_KEYS,
       DATABASE_URL: `postgresql://switchboard:${example.POSTGRES_PASSWORD}@postgres:5432/switchboard`,
     };
-    const problems = problemsOf(() => loadConfig(env));
+    const problems = configProblems(() => loadConfig(env));
     expect(problems).toEqual([
       expect.stringMatching(/^auth\.api_keys\[0\](\.key)? \(from SWITCHBOARD_API_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/),
       expect.stringMatching(/^database\.url \(from DATABASE_URL\): its password \(POSTGRES_PASSWORD in \.env under docker compose\) is a placeholder .*openssl rand -hex 32/),
@@ -166,7 +157,7 @@ url = "https://research.example.com"
     const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "${CI_KEY}" }]\n');
     const { config } = loadConfig({ SWITCHBOARD_CONFIG: file, CI_KEY: 'a-very-long-secret-key' });
     expect(config.auth.api_keys).toEqual([{ name: 'ci', key: 'a-very-long-secret-key' }]);
-    const problems = problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
+    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
     expect(problems[0]).toMatch(/^auth\.api_keys\[0\]\.key: references \$\{CI_KEY\}, which is not set/);
   });
 
@@ -174,7 +165,7 @@ url = "https://research.example.com"
     const file = writeConfig('[[agents]]\nname = "llm"\n[agents.executor]\ntype = "llm"\nbase_url = "https://api.example.com/v1"\nmodel = "m"\napi_key_env = "LLM_KEY"\n');
     const { config } = loadConfig({ SWITCHBOARD_CONFIG: file, LLM_KEY: 'sk-secret' });
     expect(config.agents[0].executor).toMatchObject({ type: 'llm', api_key: 'sk-secret' });
-    expect(problemsOf(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual(['agents[0].executor.api_key_env: environment variable LLM_KEY is not set']);
+    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual(['agents[0].executor.api_key_env: environment variable LLM_KEY is not set']);
   });
 
   it('lets the environment override the file', () => {

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from './config-error';
-import { loadConfig } from './config.loader';
+import { loadConfig } from '../../src/config/config.loader';
+import { configProblems } from '../support/config-problems';
 
 const VENTAS = {
   type: 'subagent',
@@ -25,16 +25,6 @@ function load(dir: string, toml: string, env: Record<string, string> = {}) {
   return loadConfig({ SWITCHBOARD_CONFIG: join(dir, 'switchboard.toml'), ...env }).config;
 }
 
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('external agents in the config', () => {
   it("accepts the OpenFang seed's shape and fills the defaults", () => {
     const dir = directory({});
@@ -51,7 +41,7 @@ describe('external agents in the config', () => {
 
   it('names a certificate file that cannot be read', () => {
     const dir = directory({});
-    expect(problemsOf(() => load(dir, '[[a2a.external_agents]]\nname = "m"\nurl = "https://m.example.com"\ntls = { cert_file = "gone.pem", key_file = "gone.key" }\n'))).toEqual([
+    expect(configProblems(() => load(dir, '[[a2a.external_agents]]\nname = "m"\nurl = "https://m.example.com"\ntls = { cert_file = "gone.pem", key_file = "gone.key" }\n'))).toEqual([
       expect.stringMatching(/^a2a\.external_agents\[0\]\.tls\.cert_file: cannot read .*gone\.pem: ENOENT/),
       expect.stringMatching(/^a2a\.external_agents\[0\]\.tls\.key_file: cannot read/),
     ]);
@@ -59,7 +49,7 @@ describe('external agents in the config', () => {
 
   it('refuses names that clash or point nowhere', () => {
     const dir = directory({});
-    const problems = problemsOf(() =>
+    const problems = configProblems(() =>
       load(
         dir,
         `[[a2a.external_agents]]
@@ -102,7 +92,7 @@ describe('ARDF subagent manifests', () => {
 
   it('stops the boot naming the file and each field the schema refuses', () => {
     const dir = directory({ 'bad.json': { ...VENTAS, type: 'agent', a2a: {}, mcpBridge: { tools: [{ name: 'subagent_send' }] } } });
-    const problems = problemsOf(() => load(dir, 'a2a.subagent_manifests = ["bad.json"]\n', { VENTAS_TOKEN: 't' }));
+    const problems = configProblems(() => load(dir, 'a2a.subagent_manifests = ["bad.json"]\n', { VENTAS_TOKEN: 't' }));
     const file = join(dir, 'bad.json');
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -115,7 +105,7 @@ describe('ARDF subagent manifests', () => {
 
   it('names a manifest that is not JSON, an unset variable, and a pattern that matches nothing', () => {
     const dir = directory({ 'broken.json': '{ not json', 'ventas.json': VENTAS });
-    const problems = problemsOf(() => load(dir, 'a2a.subagent_manifests = ["broken.json", "ventas.json", "none/*.json"]\n'));
+    const problems = configProblems(() => load(dir, 'a2a.subagent_manifests = ["broken.json", "ventas.json", "none/*.json"]\n'));
     expect(problems).toEqual([
       expect.stringMatching(/^a2a\.subagent_manifests: .*broken\.json: not a readable JSON file/),
       expect.stringMatching(/^a2a\.subagent_manifests: .*ventas\.json: security\.auth\.token: references \$\{VENTAS_TOKEN\}, which is not set/),
@@ -125,7 +115,7 @@ describe('ARDF subagent manifests', () => {
 
   it('refuses a manifest whose id an external agent already has', () => {
     const dir = directory({ 'ventas.json': VENTAS });
-    const problems = problemsOf(() =>
+    const problems = configProblems(() =>
       load(dir, 'a2a.subagent_manifests = ["ventas.json"]\n[[a2a.external_agents]]\nname = "ventas-core"\nurl = "https://v.example.com"\n', { VENTAS_TOKEN: 't' }),
     );
     expect(problems).toEqual(['a2a.subagent_manifests: manifest "ventas-core": duplicate external agent name "ventas-core"']);
