@@ -10,7 +10,7 @@ export interface OidcClient {
   client_id: string;
   /** A confidential client's, sent by HTTP Basic; without one the client is public (PKCE, no client authentication). */
   client_secret?: string;
-  /** The scopes it may ask for, space-separated. */
+  /** The scopes it may ask for, space-separated (and `offline_access`, with redirect URIs, as MCP hosts ask for refresh tokens so). */
   scope: string;
   /** Given, the client may use the authorization code flow (with PKCE) and refresh tokens. */
   redirect_uris?: string[];
@@ -145,6 +145,7 @@ function clientMetadata({ redirect_uris = [], ...client }: OidcClient): Json {
   const browser = redirect_uris.length > 0;
   return {
     ...client,
+    scope: browser ? `${client.scope} offline_access` : client.scope,
     redirect_uris,
     response_types: browser ? ['code'] : [],
     grant_types: [...(confidential ? ['client_credentials', TOKEN_EXCHANGE] : []), ...(browser ? ['authorization_code', 'refresh_token'] : [])],
