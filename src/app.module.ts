@@ -18,6 +18,7 @@ import { McpServerModule } from './mcp-server/mcp-server.module';
 import { ProcessRole } from './process-role';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { AuthenticationModule } from './security/authentication.module';
 import { OutboundModule } from './security/outbound.module';
 import { SecurityModule } from './security/security.module';
 import { TaskStoreModule } from './task-store/task-store.module';
@@ -43,6 +44,7 @@ export class AppModule {
         TaskStoreModule.forRoot(mode),
         QueueModule.forRoot(mode, role === 'worker' || config.queue.worker_in_api, config.queue),
         OutboundModule,
+        AuthenticationModule.forRoot(config.auth),
         TasksModule.forRoot(mode),
         AgentsModule,
         McpClientModule,

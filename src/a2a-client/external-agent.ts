@@ -7,10 +7,11 @@ import type { ExternalAgentConfig } from '../config/config.schema';
 import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import { fetchAgentCard, usableInterface } from './agent-card.reader';
-import { agentHeaders, externalAgentFetch } from './external-agent-fetch';
+import { externalAgentAccess, type ExternalAgentAccess } from './external-agent-fetch';
 import { dialableGrpcTarget } from './grpc-target';
 import { withResultKinds } from './v03-result-kinds';
 import type { A2aClientSettings } from '../config/external-agent.schema';
+import { asSwitchboard } from '../security/oauth/on-behalf-of';
 
 /**
  * `discovering` until the first attempt ends; `ready` once its card is read and a client built;
@@ -45,7 +46,7 @@ interface Discovery {
  */
 export class ExternalAgent {
   private readonly logger = new Logger(ExternalAgent.name);
-  private readonly fetch: typeof fetch;
+  private readonly access: ExternalAgentAccess;
   private readonly factory: ClientFactory;
   private state: ExternalAgentState = 'discovering';
   private lastError?: string;
@@ -62,8 +63,8 @@ export class ExternalAgent {
     private readonly policy: OutboundUrlPolicy,
     private readonly settings: A2aClientSettings,
   ) {
-    this.fetch = externalAgentFetch(config, policy);
-    const compat = { fetchImpl: withResultKinds(this.fetch, (kind) => this.noteMissingKind(kind)), legacyCompat: { enabled: true } };
+    this.access = externalAgentAccess(config, policy);
+    const compat = { fetchImpl: withResultKinds(this.access.fetch, (kind) => this.noteMissingKind(kind)), legacyCompat: { enabled: true } };
     this.factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(compat), new RestTransportFactory(compat)] });
   }
 
@@ -128,7 +129,7 @@ export class ExternalAgent {
   /** Discovers now, or joins the attempt under way. Never throws: the outcome is in `status()`. */
   discover(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    this.attempt ??= this.attemptDiscovery().finally(() => (this.attempt = undefined));
+    this.attempt ??= asSwitchboard(() => this.attemptDiscovery()).finally(() => (this.attempt = undefined));
     return this.attempt;
   }
 
@@ -143,7 +144,7 @@ export class ExternalAgent {
   }
 
   private async readCard(): Promise<Discovery> {
-    const { url, document, card } = await fetchAgentCard(this.fetch, this.config.url, this.config.card_path, this.settings.max_card_bytes);
+    const { url, document, card } = await fetchAgentCard(this.access.fetch, this.config.url, this.config.card_path, this.settings.max_card_bytes);
     const chosen = usableInterface(card)!;
     const previous = this.discovery?.chosen;
     // The same interface as before keeps its client (a gRPC one holds a channel open).
@@ -161,7 +162,7 @@ export class ExternalAgent {
     const { endpoint, channel } = await dialableGrpcTarget(this.policy, chosen.url);
     const factory = new ClientFactory({
       transports: [new GrpcTransportFactory({ grpcChannelCredentials: channel, legacyCompat: { enabled: true } })],
-      clientConfig: { interceptors: [withMetadata(agentHeaders(this.config))] },
+      clientConfig: { interceptors: [withMetadata(this.access.headers)] },
     });
     return factory.createFromAgentCard({ ...card, supportedInterfaces: [{ ...chosen, url: endpoint }] });
   }
@@ -211,10 +212,10 @@ function describe(error: unknown): string {
 }
 
 /** Puts the agent's headers (credentials, extra headers) in every gRPC call's metadata. */
-function withMetadata(headers: Record<string, string>): CallInterceptor {
+function withMetadata(headers: () => Promise<Record<string, string>>): CallInterceptor {
   return {
     before: async (args) => {
-      args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, ...headers } };
+      args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, ...(await headers()) } };
     },
     after: async () => undefined,
   };

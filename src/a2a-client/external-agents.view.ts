@@ -12,7 +12,7 @@ export interface ExternalAgentView {
   timeout_secs: number;
   task_timeout_secs: number;
   /** The kind of credentials and where they go; never their values. */
-  auth?: { type: 'bearer' } | { type: 'api_key'; header: string };
+  auth?: { type: 'bearer' } | { type: 'api_key'; header: string } | { type: 'oauth_client_credentials' | 'oauth_token_exchange'; authorization_server: string };
   headers: Record<string, string>;
   client_certificate: boolean;
   status: ExternalAgentStatus;
@@ -62,5 +62,7 @@ function describe(agent: ExternalAgent): ExternalAgentView {
 }
 
 function authKind(auth: NonNullable<ExternalAgentConfig['auth']>): NonNullable<ExternalAgentView['auth']> {
-  return auth.type === 'bearer' ? { type: 'bearer' } : { type: 'api_key', header: auth.header };
+  if (auth.type === 'bearer') return { type: 'bearer' };
+  if (auth.type === 'api_key') return { type: 'api_key', header: auth.header };
+  return { type: auth.type, authorization_server: (auth.token_endpoint ?? auth.issuer)! };
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { authSchema, upstreamOAuthSchema } from './auth.schema';
 import { executorSettingsSchema } from './executor-settings.schema';
 import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from './external-agent.schema';
 import type { SubagentManifest } from './subagent-manifest.schema';
 import { envVarNameSchema, headerNameSchema, nameSchema, toolNamePart } from './names.schema';
-import { isPlaceholderSecret, PLACEHOLDER_SECRET_ADVICE } from './placeholder-secret';
 import { databaseUrlSchema, redisUrlSchema } from './store-urls.schema';
 
 const MB = 1024 * 1024;
@@ -20,52 +20,6 @@ export const logSchema = z
 /** Served when no agent is configured, so a fresh install answers at once. */
 export const DEMO_AGENT_NAME = 'echo';
 
-
-/** A tool or agent name, where `*` matches any run of characters (`mcp_github_*`). */
-const accessPatternSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_*.-]+$/, 'must be a tool or agent name, "*" matching any run of characters (mcp_github_*)');
-
-const apiKeyValueSchema = z
-  .string()
-  .min(16, 'an API key must be at least 16 characters')
-  .refine((key) => !isPlaceholderSecret(key), `the key ${PLACEHOLDER_SECRET_ADVICE}`);
-
-const apiKeySchema = z.union([
-  apiKeyValueSchema,
-  z.strictObject({
-    name: nameSchema,
-    key: apiKeyValueSchema,
-    /** The tools this key may list and call at `/mcp` (`*` matches any run of characters); all when unset. */
-    tools: z.array(accessPatternSchema).optional(),
-    /** The hosted and external agents this key may reach over A2A, `/mcp` and the bridge; all when unset. */
-    agents: z.array(accessPatternSchema).optional(),
-  }),
-]);
-
-const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
-
-/** An authorization server whose access tokens (JWTs) this Switchboard accepts. */
-const oauthIssuerSchema = z.strictObject({
-  /** The issuer identifier, as tokens carry it in `iss`; its metadata is at `{issuer}/.well-known/openid-configuration` (or `oauth-authorization-server`). */
-  issuer: z.url(),
-  /** Where its signing keys are; read from its metadata when unset. */
-  jwks_uri: z.url().optional(),
-  /** Audiences accepted besides the resource and the A2A resource derived from it. */
-  audiences: z.array(z.string().min(1)).default([]),
-  /** Scopes every token of this issuer must carry; a token short of one is answered 403 `insufficient_scope`. */
-  scopes: z.array(z.string().min(1)).default([]),
-});
-
-/** Switchboard as an OAuth 2.1 protected resource (MCP authorization, RFC 9728), beside API keys. */
-const oauthSchema = z.strictObject({
-  /** This Switchboard's canonical `/mcp` URL (RFC 8707): tokens must be issued for it, or for the A2A resource (`a2a.listen_path` on its origin). */
-  resource: z.url(),
-  issuers: z.array(oauthIssuerSchema).min(1),
-  algorithms: z.array(z.enum(JWT_ALGORITHMS)).min(1).default(['RS256', 'PS256', 'ES256', 'EdDSA']),
-  clock_skew_secs: z.number().int().min(0).max(300).default(60),
-});
-
 /** A command path that climbs out of its directory (`../bin/server`) is refused: stdio servers run what the config names, nothing relative to it. */
 const stdioCommandSchema = z
   .string()
@@ -78,12 +32,14 @@ const mcpTransportSchema = z.discriminatedUnion('type', [
     command: stdioCommandSchema,
     args: z.array(z.string()).default([]),
   }),
-  z.strictObject({ type: z.literal('sse'), url: z.url() }),
+  z.strictObject({ type: z.literal('sse'), url: z.url(), auth: upstreamOAuthSchema.optional() }),
   z.strictObject({
     type: z.literal('http'),
     url: z.url(),
     /** Sent on every request; values take `${VAR}` references, resolved from the environment at load. */
     headers: z.record(headerNameSchema, z.string()).default({}),
+    /** OAuth 2.1 to the server: its `Authorization` header, replacing one in `headers`. */
+    auth: upstreamOAuthSchema.optional(),
   }),
 ]);
 
@@ -146,13 +102,7 @@ export const configSchema = z.strictObject({
       message: 'must not exceed server.request_timeout_ms (the headers are part of the request)',
     })
     .prefault({}),
-  auth: z
-    .strictObject({
-      api_keys: z.array(apiKeySchema).default([]),
-      allow_open: z.boolean().default(false),
-      oauth: oauthSchema.optional(),
-    })
-    .prefault({}),
+  auth: authSchema,
   rate_limit: z
     .strictObject({
       enabled: z.boolean().default(true),

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { upstreamOAuthSchema } from './auth.schema';
 import { headerNameSchema, nameSchema } from './names.schema';
 
 /** Credentials Switchboard presents to an external agent; values take `${VAR}` references. */
-const externalAgentAuthSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
-  z.strictObject({ type: z.literal('api_key'), header: headerNameSchema.default('X-API-Key'), value: z.string().min(1) }),
+const externalAgentAuthSchema = z.union([
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
+    z.strictObject({ type: z.literal('api_key'), header: headerNameSchema.default('X-API-Key'), value: z.string().min(1) }),
+  ]),
+  upstreamOAuthSchema,
 ]);
 
 /** A client certificate for mTLS, from PEM files read at boot. */

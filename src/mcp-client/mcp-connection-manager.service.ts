@@ -14,6 +14,8 @@ import type {
 import type { McpServerConfig, SwitchboardConfig } from '../config/config.schema';
 import { MetricsService, Sample } from '../metrics/metrics.service';
 import { createGuardedFetch } from '../security/guarded-fetch';
+import { UpstreamCredentials } from '../security/oauth/upstream-credentials';
+import { upstreamFetch } from '../security/oauth/upstream-fetch';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { McpUnknownPromptError, McpUnknownResourceError, McpUnknownToolError } from './mcp-client.errors';
 import type { McpCatalogSource } from './mcp-catalog-source.interface';
@@ -161,7 +163,10 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   }
 
   private connectionTo(server: McpServerConfig, policy: OutboundUrlPolicy): McpConnection {
-    const fetch = createGuardedFetch(policy, { timeoutMs: server.timeout_secs * 1000 });
+    const guarded = createGuardedFetch(policy, { timeoutMs: server.timeout_secs * 1000 });
+    const upstream = `MCP server "${server.name}"`;
+    const auth = server.transport.type === 'stdio' ? undefined : server.transport.auth;
+    const fetch = upstreamFetch(guarded, upstream, auth && new UpstreamCredentials(upstream, auth, guarded));
     const onStderr = (line: string) => this.logger.debug({ server: server.name, line }, 'MCP server stderr');
     return new McpConnection(server, () => createMcpTransport(server, fetch, onStderr), () => this.rebuildTools());
   }

@@ -21,6 +21,7 @@ import { CallsInFlight } from './calls-in-flight';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
 import { SWITCHBOARD_VERSION } from '../common/version';
+import { asSwitchboard } from '../security/oauth/on-behalf-of';
 
 const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 /** Sampling and elicitation are the callers': each such request is relayed to the caller of the call it belongs to. */
@@ -185,7 +186,8 @@ export class McpConnection {
     clearTimeout(this.retryTimer);
     this.state = 'connecting';
     const client = this.newClient();
-    const done = this.open(client).finally(() => (this.pending = undefined));
+    // A connection serves every caller: its own requests (and the streams it opens) are Switchboard's.
+    const done = asSwitchboard(() => this.open(client)).finally(() => (this.pending = undefined));
     this.pending = { client, done };
     return done;
   }

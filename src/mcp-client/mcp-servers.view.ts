@@ -45,12 +45,13 @@ export function describeServers(connections: McpConnection[], tools: McpTool[], 
 
 /**
  * Where credentials go in a remote server's config (`${VAR}` references, already resolved): header
- * values, and a URL's user info and query values. Only their names are shown. A stdio server takes
- * its secrets through its `env` whitelist, whose values are never shown.
+ * values, a URL's user info and query values, and an OAuth client's secret. Only their names are
+ * shown. A stdio server takes its secrets through its `env` whitelist, whose values are never shown.
  */
 function withoutSecrets(transport: McpServerConfig['transport']): McpServerConfig['transport'] {
   if (transport.type === 'stdio') return transport;
   const url = redactedUrl(transport.url);
-  if (transport.type === 'sse') return { ...transport, url };
-  return { ...transport, url, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
+  const auth = transport.auth && { ...transport.auth, client_secret: '[redacted]' };
+  if (transport.type === 'sse') return { ...transport, url, auth };
+  return { ...transport, url, auth, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
 }

@@ -19,6 +19,8 @@ import { MetricsService, Sample } from '../metrics/metrics.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { AccessScope } from '../security/access-scope';
+import { CallerAuthenticator } from '../security/caller-authenticator';
+import { onBehalfOf } from '../security/oauth/on-behalf-of';
 import { principalOf } from '../security/principal';
 import { scopedCatalog } from './scoped-catalog';
 import { CallerRequests } from './caller-requests';
@@ -82,6 +84,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     private readonly updates: TaskUpdates,
     private readonly subscriptionChanges: LocalSubscriptionChanges,
     private readonly metrics: MetricsService,
+    private readonly callers: CallerAuthenticator,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     const mcpServer = config.get('mcp_server', { infer: true });
@@ -107,9 +110,16 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const gone = clientGoneSignal(reply);
     const body = fromSeedEnvelope(request.body);
     const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
-    const response = await this.respond(toFetchRequest(request, signal), body, caller);
+    // Upstreams that take the caller's token in exchange find it here, for the whole of the request's work.
+    const response = await onBehalfOf(await this.accessTokenOf(request), () => this.respond(toFetchRequest(request, signal), body, caller));
     if (isEventStream(response)) this.metrics.streamOpened('mcp', reply.raw);
     await sendFetchResponse(reply, response);
+  }
+
+  private async accessTokenOf(request: FastifyRequest): Promise<string | undefined> {
+    if (!this.callers.required) return undefined;
+    const verdict = await this.callers.authenticate(request);
+    return verdict.kind === 'valid' && verdict.by === 'token' ? verdict.accessToken : undefined;
   }
 
   /** Streams end before the HTTP server closes; calls in flight are left to finish. */

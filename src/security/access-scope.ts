@@ -1,3 +1,4 @@
+import type { AccessGrant } from '../config/auth.schema';
 import { NamePatterns } from '../common/name-patterns';
 
 /**
@@ -7,15 +8,22 @@ import { NamePatterns } from '../common/name-patterns';
  */
 export class AccessScope {
   static readonly unrestricted = new AccessScope(undefined, undefined);
+  static readonly none = AccessScope.of({ tools: [], agents: [] });
 
   private constructor(
     private readonly tools: NamePatterns | undefined,
     private readonly agents: NamePatterns | undefined,
   ) {}
 
-  static of(patterns: { tools?: readonly string[]; agents?: readonly string[] }): AccessScope {
-    if (!patterns.tools && !patterns.agents) return AccessScope.unrestricted;
-    return new AccessScope(patterns.tools && new NamePatterns(patterns.tools), patterns.agents && new NamePatterns(patterns.agents));
+  static of(grant: AccessGrant): AccessScope {
+    if (!grant.tools && !grant.agents) return AccessScope.unrestricted;
+    return new AccessScope(grant.tools && new NamePatterns(grant.tools), grant.agents && new NamePatterns(grant.agents));
+  }
+
+  /** Everything any of `grants` allows: a kind is whole when one of them leaves it unset. */
+  static union(grants: readonly AccessGrant[]): AccessScope {
+    const merged = (kind: keyof AccessGrant) => (grants.some((grant) => !grant[kind]) ? undefined : grants.flatMap((grant) => grant[kind]!));
+    return AccessScope.of({ tools: merged('tools'), agents: merged('agents') });
   }
 
   allowsTool(name: string): boolean {

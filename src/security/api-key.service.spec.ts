@@ -1,12 +1,15 @@
 import crypto = require('node:crypto');
+import { AccessPolicy } from './access-policy';
 import { ApiKeyService } from './api-key.service';
+
+const OPEN_POLICY = new AccessPolicy({ rules: [], default_access: 'all' });
 
 const CI_KEY = 'ci-key-0123456789abcdef';
 const OPS_KEY = 'ops-key-fedcba9876543210';
 const BARE_KEY = 'bare-key-aaaaaaaaaaaaaaaa';
 
 describe('ApiKeyService', () => {
-  const service = new ApiKeyService([{ name: 'ci', key: CI_KEY }, BARE_KEY, { name: 'ops', key: OPS_KEY }]);
+  const service = new ApiKeyService([{ name: 'ci', key: CI_KEY }, BARE_KEY, { name: 'ops', key: OPS_KEY }], OPEN_POLICY);
 
   afterEach(() => jest.restoreAllMocks());
 
@@ -17,7 +20,7 @@ describe('ApiKeyService', () => {
   });
 
   it("gives each key its scope: a key's lists, else everything", () => {
-    const scoped = new ApiKeyService([{ name: 'ci', key: CI_KEY, tools: ['mcp_github_*'], agents: [] }, BARE_KEY]);
+    const scoped = new ApiKeyService([{ name: 'ci', key: CI_KEY, tools: ['mcp_github_*'], agents: [] }, BARE_KEY], OPEN_POLICY);
     expect(scoped.verify(CI_KEY)?.scope.allowsTool('mcp_github_create_issue')).toBe(true);
     expect(scoped.verify(CI_KEY)?.scope.allowsTool('mcp_fs_write_file')).toBe(false);
     expect(scoped.verify(CI_KEY)?.scope.allowsAgent('coder')).toBe(false);
@@ -65,7 +68,7 @@ describe('ApiKeyService', () => {
 
   it('requires keys only when some are configured', () => {
     expect(service.required).toBe(true);
-    const open = new ApiKeyService([]);
+    const open = new ApiKeyService([], OPEN_POLICY);
     expect(open.required).toBe(false);
     expect(open.verify('anything-at-all-0000')).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { apiKeyName } from '../config/api-keys';
 import type { SwitchboardConfig } from '../config/config.schema';
-import { AccessScope } from './access-scope';
+import type { AccessPolicy } from './access-policy';
 import { bearerCredentials, type BearerCredentials } from './bearer-token';
 import type { Principal } from './principal';
 
@@ -28,12 +28,13 @@ interface KnownKey {
 export class ApiKeyService {
   private readonly keys: readonly KnownKey[];
 
-  constructor(apiKeys: ApiKeysConfig) {
+  constructor(apiKeys: ApiKeysConfig, policy: AccessPolicy) {
     // Names and keys are unique: the loader refuses others (config/api-keys.ts).
-    this.keys = apiKeys.map((entry, index) => ({
-      principal: { name: apiKeyName(entry, index), scope: typeof entry === 'string' ? AccessScope.unrestricted : AccessScope.of(entry) },
-      digest: sha256(typeof entry === 'string' ? entry : entry.key),
-    }));
+    this.keys = apiKeys.map((entry, index) => {
+      const name = apiKeyName(entry, index);
+      const grant = typeof entry === 'string' ? undefined : entry;
+      return { principal: { name, scope: policy.scopeOf({ kind: 'key', name, grant }) }, digest: sha256(typeof entry === 'string' ? entry : entry.key) };
+    });
   }
 
   /** False when no keys are configured: the service then runs open (see listen-policy.ts). */

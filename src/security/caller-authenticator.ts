@@ -10,16 +10,18 @@ import { TokenVerifier } from './token-verifier';
  * issuers; a valid one says which it was.
  */
 export type CallerVerdict =
-  | { kind: 'valid'; principal: Principal; by: 'key' | 'token' }
+  | { kind: 'valid'; principal: Principal; by: 'key' }
+  /** `accessToken` is for exchanges on the caller's behalf (RFC 8693), never to be sent on or logged. */
+  | { kind: 'valid'; principal: Principal; by: 'token'; accessToken: string }
   | Exclude<BearerVerdict, { kind: 'valid' }>
   | { kind: 'insufficient_scope'; scope: string };
 
 const REALM = 'Bearer realm="switchboard"';
 
 /**
- * Who is calling, for every face that authenticates (the HTTP guard, gRPC): an API key, else an
- * access token from a trusted issuer (`auth.oauth`). A bearer value that is a configured key is a
- * key; only a JWT that is not one is verified as a token.
+ * Who is calling, for every face that authenticates (the HTTP guard, gRPC, a worker's `/metrics`):
+ * an API key, else an access token from a trusted issuer (`auth.oauth`). A bearer value that is a
+ * configured key is a key; only one that is not is verified as a token.
  */
 @Injectable()
 export class CallerAuthenticator {
@@ -47,9 +49,9 @@ export class CallerAuthenticator {
     if (verdict.kind === 'valid') return { ...verdict, by: 'key' };
     if (verdict.kind !== 'invalid' || !this.tokens) return verdict;
     const credentials = bearerCredentials(request.headers.authorization);
-    if (credentials.kind !== 'token' || !TokenVerifier.isJwt(credentials.token)) return verdict;
+    if (credentials.kind !== 'token' || !this.tokens.accepts(credentials.token)) return verdict;
     const token = await this.tokens.verify(credentials.token);
-    if (token.kind === 'valid') return { ...token, by: 'token' };
+    if (token.kind === 'valid') return { ...token, by: 'token', accessToken: credentials.token };
     return token.kind === 'invalid' ? { kind: 'invalid' } : token;
   }
 

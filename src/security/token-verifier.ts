@@ -1,6 +1,9 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import type { SwitchboardConfig } from '../config/config.schema';
-import { AccessScope } from './access-scope';
+import type { AccessPolicy } from './access-policy';
+import { issuerEndpoint } from './oauth/issuer-metadata';
+import { KeptOnSuccess } from './oauth/kept-on-success';
+import { TokenIntrospection, type IntrospectingIssuer } from './oauth/token-introspection';
 import type { Principal } from './principal';
 
 type OAuthConfig = NonNullable<SwitchboardConfig['auth']['oauth']>;
@@ -13,27 +16,31 @@ export type TokenVerdict = { kind: 'valid'; principal: Principal } | { kind: 'in
 /** RFC 9728's well-known path of a protected resource's metadata. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
-/** The paths an issuer's metadata may be at: OpenID Connect's, then RFC 8414's. */
-const METADATA_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
-
 /**
  * Access tokens as principals: a JWT is verified locally against its issuer's published keys
  * (fetched once, found from the issuer's metadata unless configured, and fetched again when a token
  * names a key not seen yet, so keys rotate without a restart), for this resource's audience, within
- * the clock skew, with an allowed algorithm; then it must carry the issuer's required scopes. The
- * principal is the token's subject at its issuer (`sub@host`), which scopes tasks as a key's name
- * does. A token's text never appears in a verdict.
+ * the clock skew, with an allowed algorithm; any other token is asked about at the issuers that
+ * introspect (RFC 7662), and must name this resource in `aud` as well. Then it must carry the
+ * issuer's required scopes (and its tenant claim, when one is configured). The principal is the
+ * token's subject at its issuer (`sub@host`, `tenant/sub@host`), which scopes tasks as a key's name
+ * does; what it may reach is the access policy's word on its claims. A token's text never appears
+ * in a verdict.
  */
 export class TokenVerifier {
-  private readonly keySets = new Map<string, Promise<KeySet>>();
+  private readonly keySets = new KeptOnSuccess<KeySet>();
   private readonly audiences: string[];
+  private readonly introspection: TokenIntrospection;
 
   constructor(
     private readonly oauth: OAuthConfig,
     a2aListenPath: string,
+    private readonly policy: AccessPolicy,
     private readonly fetchImpl: typeof fetch,
   ) {
     this.audiences = [oauth.resource, new URL(a2aListenPath, oauth.resource).href];
+    const introspecting = oauth.issuers.filter((issuer): issuer is IssuerConfig & IntrospectingIssuer => issuer.introspection !== undefined);
+    this.introspection = new TokenIntrospection(introspecting, fetchImpl, oauth.introspection_cache_secs);
   }
 
   /**
@@ -56,12 +63,16 @@ export class TokenVerifier {
     return `${resource.origin}${PROTECTED_RESOURCE_PATH}${resource.pathname === '/' ? '' : resource.pathname}`;
   }
 
-  /** Whether `token` looks like a JWT at all; anything else is left to the API keys. */
-  static isJwt(token: string): boolean {
-    return token.split('.').length === 3;
+  /** Whether a bearer value that is no API key may be a token: a JWT, or anything once an issuer introspects. */
+  accepts(token: string): boolean {
+    return isJwt(token) || this.introspection.enabled;
   }
 
-  async verify(token: string): Promise<TokenVerdict> {
+  verify(token: string): Promise<TokenVerdict> {
+    return isJwt(token) ? this.verifyJwt(token) : this.verifyOpaque(token);
+  }
+
+  private async verifyJwt(token: string): Promise<TokenVerdict> {
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -82,9 +93,28 @@ export class TokenVerifier {
     } catch (error) {
       return { kind: 'invalid', why: (error as Error).message };
     }
-    const missing = issuer.scopes.filter((scope) => !scopesOf(payload).includes(scope));
+    return this.verdictOf(issuer, payload);
+  }
+
+  private async verifyOpaque(token: string): Promise<TokenVerdict> {
+    const active = await this.introspection.introspect(token).catch((error: Error) => ({ failed: error.message }));
+    if (!active) return { kind: 'invalid', why: 'no issuer calls the token active' };
+    if ('failed' in active) return { kind: 'invalid', why: active.failed };
+    const issuer = this.oauth.issuers.find((candidate) => candidate.issuer === active.issuer)!;
+    const audiences = [active.claims.aud].flat();
+    if (![...this.audiences, ...issuer.audiences].some((audience) => audiences.includes(audience))) return { kind: 'invalid', why: 'issued for another audience' };
+    if (typeof active.claims.sub !== 'string') return { kind: 'invalid', why: 'the introspection answer names no subject' };
+    return this.verdictOf(issuer, active.claims as JWTPayload);
+  }
+
+  /** A verified token's scopes, tenant and principal. */
+  private verdictOf(issuer: IssuerConfig, claims: JWTPayload): TokenVerdict {
+    const missing = issuer.scopes.filter((scope) => !scopesOf(claims).includes(scope));
     if (missing.length > 0) return { kind: 'insufficient_scope', scope: missing.join(' ') };
-    return { kind: 'valid', principal: { name: `${payload.sub}@${new URL(issuer.issuer).host}`, scope: AccessScope.unrestricted } };
+    const tenant = issuer.tenant_claim === undefined ? '' : claims[issuer.tenant_claim];
+    if (typeof tenant !== 'string') return { kind: 'invalid', why: `the token carries no "${issuer.tenant_claim}" (tenant) claim` };
+    const name = `${tenant && `${tenant}/`}${claims.sub}@${new URL(issuer.issuer).host}`;
+    return { kind: 'valid', principal: { name, scope: this.policy.scopeOf({ kind: 'token', principal: name, claims }) } };
   }
 
   /** Throws, naming them, when some issuers' keys cannot be had now (kept keys are read again once stale): for readiness. */
@@ -104,29 +134,15 @@ export class TokenVerifier {
   }
 
   private keySetOf(issuer: IssuerConfig): Promise<KeySet> {
-    let keySet = this.keySets.get(issuer.issuer);
-    if (!keySet) {
-      keySet = this.jwksUriOf(issuer).then((uri) => createRemoteJWKSet(new URL(uri), { [customFetch]: this.fetchImpl }));
-      // A failed discovery is tried again by the next token, not remembered.
-      keySet.catch(() => this.keySets.delete(issuer.issuer));
-      this.keySets.set(issuer.issuer, keySet);
-    }
-    return keySet;
+    return this.keySets.get(issuer.issuer, async () => {
+      const uri = issuer.jwks_uri ?? (await issuerEndpoint(this.fetchImpl, issuer.issuer, 'jwks_uri'));
+      return createRemoteJWKSet(new URL(uri), { [customFetch]: this.fetchImpl });
+    });
   }
+}
 
-  private async jwksUriOf(issuer: IssuerConfig): Promise<string> {
-    if (issuer.jwks_uri) return issuer.jwks_uri;
-    for (const path of METADATA_PATHS) {
-      const response = await this.fetchImpl(issuer.issuer.replace(/\/$/, '') + path, { headers: { accept: 'application/json' } });
-      if (!response.ok) {
-        await response.body?.cancel();
-        continue;
-      }
-      const { jwks_uri: uri } = (await response.json()) as { jwks_uri?: unknown };
-      if (typeof uri === 'string') return uri;
-    }
-    throw new Error(`issuer ${issuer.issuer} publishes no jwks_uri in its metadata`);
-  }
+function isJwt(token: string): boolean {
+  return token.split('.').length === 3;
 }
 
 /** OAuth's space-separated `scope`, or the `scp` list some issuers use. */

@@ -1,0 +1,60 @@
+import type { AccessGrant, AccessRule } from '../config/auth.schema';
+import { AccessPolicy, type PolicySubject } from './access-policy';
+
+const key = (name: string, grant?: AccessGrant): PolicySubject => ({ kind: 'key', name, grant });
+const token = (principal: string, claims: Record<string, unknown> = {}): PolicySubject => ({ kind: 'token', principal, claims });
+const policy = (rules: AccessRule[], default_access: 'all' | 'none' = 'all') => new AccessPolicy({ rules, default_access });
+
+describe('AccessPolicy', () => {
+  it('leaves a caller no rule matches everything, or nothing with default_access = "none"', () => {
+    const rules: AccessRule[] = [{ keys: ['ci'], tools: ['web_fetch'] }];
+    expect(policy(rules).scopeOf(key('ops')).allowsAgent('coder')).toBe(true);
+    expect(policy(rules, 'none').scopeOf(key('ops')).allowsAgent('coder')).toBe(false);
+    expect(policy(rules, 'none').scopeOf(token('alice@idp')).allowsTool('web_fetch')).toBe(false);
+  });
+
+  it("matches keys by name pattern, and never a token; a key's own lists count as a rule of its own", () => {
+    const rules: AccessRule[] = [{ keys: ['ci-*'], agents: ['coder'] }];
+    expect(policy(rules).scopeOf(key('ci-nightly')).allowsAgent('coder')).toBe(true);
+    expect(policy(rules).scopeOf(key('ci-nightly')).allowsAgent('reviewer')).toBe(false);
+    expect(policy(rules, 'none').scopeOf(token('ci-nightly')).allowsAgent('coder')).toBe(false);
+    const own = policy(rules).scopeOf(key('ci-nightly', { agents: ['reviewer'] }));
+    expect([own.allowsAgent('coder'), own.allowsAgent('reviewer'), own.allowsAgent('writer')]).toEqual([true, true, false]);
+  });
+
+  it('matches tokens by principal and by claims: every condition given, one value of each', () => {
+    const rules: AccessRule[] = [{ subjects: ['*@idp.example'], claims: { groups: ['eng', 'ops'], tid: ['acme'] }, tools: ['mcp_github_*'] }];
+    const allowed = (claims: Record<string, unknown>, principal = 'alice@idp.example') => policy(rules, 'none').scopeOf(token(principal, claims)).allowsTool('mcp_github_open');
+    expect(allowed({ groups: ['sales', 'ops'], tid: 'acme' })).toBe(true);
+    expect(allowed({ groups: 'eng', tid: 'acme' })).toBe(true);
+    expect(allowed({ groups: ['sales'], tid: 'acme' })).toBe(false);
+    expect(allowed({ groups: ['eng'] })).toBe(false);
+    expect(allowed({ groups: ['eng'], tid: 'acme' }, 'alice@other.example')).toBe(false);
+  });
+
+  it('reads scope as space-separated words, other string claims whole', () => {
+    const rules: AccessRule[] = [{ claims: { scope: ['agents:coder'] }, agents: ['coder'] }];
+    expect(policy(rules, 'none').scopeOf(token('a', { scope: 'openid agents:coder' })).allowsAgent('coder')).toBe(true);
+    expect(policy(rules, 'none').scopeOf(token('a', { scope: 'openid agents:coder-x' })).allowsAgent('coder')).toBe(false);
+    const named: AccessRule[] = [{ claims: { name: ['Ada Lovelace'] }, agents: ['coder'] }];
+    expect(policy(named, 'none').scopeOf(token('a', { name: 'Ada Lovelace' })).allowsAgent('coder')).toBe(true);
+  });
+
+  it('unions what every matching rule grants; a rule leaving a kind unset grants all of it', () => {
+    const rules: AccessRule[] = [
+      { claims: { groups: ['eng'] }, tools: ['mcp_github_*'], agents: [] },
+      { claims: { groups: ['oncall'] }, tools: ['mcp_pager_*'] },
+    ];
+    const both = policy(rules).scopeOf(token('a', { groups: ['eng', 'oncall'] }));
+    expect([both.allowsTool('mcp_github_a'), both.allowsTool('mcp_pager_a'), both.allowsTool('mcp_fs_a'), both.allowsAgent('coder')]).toEqual([true, true, false, true]);
+    const eng = policy(rules).scopeOf(token('a', { groups: ['eng'] }));
+    expect([eng.allowsTool('mcp_pager_a'), eng.allowsAgent('coder')]).toEqual([false, false]);
+  });
+
+  it('lets a rule without conditions match every caller', () => {
+    const everyone = policy([{ agents: ['echo'] }], 'none');
+    expect(everyone.scopeOf(key('any')).allowsAgent('echo')).toBe(true);
+    expect(everyone.scopeOf(token('any')).allowsAgent('echo')).toBe(true);
+    expect(everyone.scopeOf(token('any')).allowsAgent('coder')).toBe(false);
+  });
+});

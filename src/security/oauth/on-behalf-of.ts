@@ -1,0 +1,24 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+const SWITCHBOARD = Symbol('switchboard');
+
+/**
+ * Whom the work under way is for: a caller (with its access token when it presented one, for
+ * upstreams that exchange it), or Switchboard itself (connecting to an upstream, listing its
+ * tools). Set around a request's handling and around connections; read only by upstream credentials.
+ */
+const actingFor = new AsyncLocalStorage<string | typeof SWITCHBOARD | undefined>();
+
+export function onBehalfOf<T>(accessToken: string | undefined, work: () => T): T {
+  return actingFor.run(accessToken, work);
+}
+
+export function asSwitchboard<T>(work: () => T): T {
+  return actingFor.run(SWITCHBOARD, work);
+}
+
+/** The caller's access token; `switchboard` for Switchboard's own work; undefined for a caller without one (an API key, an agent's turn). */
+export function actingAs(): string | 'switchboard' | undefined {
+  const acting = actingFor.getStore();
+  return acting === SWITCHBOARD ? 'switchboard' : acting;
+}
