@@ -1,10 +1,11 @@
+import { agentRefusal } from '../security/access-scope';
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../security/principal';
 import { A2aEndpoints } from './a2a-endpoints.service';
 
 /**
- * Refuses, with 403, an A2A request to an agent outside the caller's key's `agents` list. Runs after
+ * Refuses, with 403, an A2A request to an agent outside the caller's reach (`auth.rules`, a key's `agents`). Runs after
  * the bearer guard. Routes without an agent name serve the primary agent; an unknown name is left
  * to the route's 404.
  */
@@ -21,7 +22,7 @@ export class AgentAccessGuard implements CanActivate {
     if (!endpoint || principal.scope.allowsAgent(endpoint.agent.config.name)) return true;
     throw new ForbiddenException({
       error: 'agent_not_allowed',
-      message: `The API key "${principal.name}" may not reach agent "${endpoint.agent.config.name}" (see its "agents" in auth.api_keys).`,
+      message: agentRefusal(principal.name, endpoint.agent.config.name),
     });
   }
 }

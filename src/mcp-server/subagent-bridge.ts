@@ -1,3 +1,4 @@
+import { agentRefusal } from '../security/access-scope';
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/server';
@@ -82,7 +83,7 @@ export class SubagentBridge {
     const name = agentNameOf(subagentUri);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
     if (name === undefined || !endpoint) return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
-    if (!caller.scope.allowsAgent(name)) return errorResult(`No task started: ${notAllowed(name)}.`);
+    if (!caller.scope.allowsAgent(name)) return errorResult(`No task started. ${agentRefusal(caller.owner, name)}`);
     try {
       const result = await endpoint.handler.sendMessage(sendRequest(text, endpoint), caller.context);
       if (!('status' in result)) return errorResult(`Agent "${name}" answered with a message and started no task.`);
@@ -140,7 +141,7 @@ export class SubagentBridge {
     const name = agentOfTask(task);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
     if (name === undefined || !endpoint) throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);
-    if (!caller.scope.allowsAgent(name)) throw new Error(notAllowed(name));
+    if (!caller.scope.allowsAgent(name)) throw new Error(agentRefusal(caller.owner, name));
     return endpoint;
   }
 
@@ -184,10 +185,6 @@ function sendRequest(text: string, endpoint: AgentHandler, task?: Task): SendMes
 
 function jsonContent(uri: string, value: unknown): { uri: string; mimeType: string; text: string } {
   return { uri, mimeType: JSON_MIME, text: JSON.stringify(value) };
-}
-
-function notAllowed(agent: string): string {
-  return `this API key may not reach agent "${agent}" (see its "agents" in auth.api_keys)`;
 }
 
 function errorResult(text: string): CallToolResult {

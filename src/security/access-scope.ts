@@ -34,3 +34,8 @@ export class AccessScope {
     return this.agents?.allows(name) ?? true;
   }
 }
+
+/** Why a caller was refused an agent, and where its reach is configured. */
+export function agentRefusal(caller: string, agent: string): string {
+  return `The caller "${caller}" may not reach agent "${agent}" (see auth.rules, and its key's "agents" in auth.api_keys).`;
+}

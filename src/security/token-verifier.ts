@@ -103,8 +103,10 @@ export class TokenVerifier {
     const issuer = this.oauth.issuers.find((candidate) => candidate.issuer === active.issuer)!;
     const audiences = [active.claims.aud].flat();
     if (![...this.audiences, ...issuer.audiences].some((audience) => audiences.includes(audience))) return { kind: 'invalid', why: 'issued for another audience' };
-    if (typeof active.claims.sub !== 'string') return { kind: 'invalid', why: 'the introspection answer names no subject' };
-    return this.verdictOf(issuer, active.claims as JWTPayload);
+    // A client's own token (client credentials) may be introspected without `sub`: the client is its subject.
+    const sub = active.claims.sub ?? active.claims.client_id;
+    if (typeof sub !== 'string') return { kind: 'invalid', why: 'the introspection answer names no subject' };
+    return this.verdictOf(issuer, { ...active.claims, sub });
   }
 
   /** A verified token's scopes, tenant and principal. */

@@ -1,3 +1,4 @@
+import { agentRefusal } from '../../security/access-scope';
 import type {
   AgentCard,
   CancelTaskRequest,
@@ -115,7 +116,7 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     const principal = context.user instanceof GrpcCaller ? context.user.principal : undefined;
     const agent = endpoint.agent.config.name;
     if (principal && !principal.scope.allowsAgent(agent)) {
-      throw new GrpcRefusal(status.PERMISSION_DENIED, `The API key "${principal.name}" may not reach agent "${agent}" (see its "agents" in auth.api_keys).`, 'AGENT_NOT_ALLOWED');
+      throw new GrpcRefusal(status.PERMISSION_DENIED, agentRefusal(principal.name, agent), 'AGENT_NOT_ALLOWED');
     }
     return endpoint;
   }
