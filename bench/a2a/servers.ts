@@ -91,9 +91,11 @@ function switchboardEnv(extra: Record<string, string>): Record<string, string> {
   };
 }
 
-async function startEmbedded(nodeArgs: string[]): Promise<RunningServer> {
-  // An empty working directory, as the CLI tests use, so that no ./switchboard.toml is picked up.
+/** With `config`, that is its switchboard.toml (the token bench trusts an issuer). */
+export async function startEmbedded(nodeArgs: string[], config?: string): Promise<RunningServer> {
+  // A working directory of its own, as the CLI tests use, so that no other ./switchboard.toml is picked up.
   const dir = scratchDir('embedded');
+  if (config) writeFileSync(join(dir.path, 'switchboard.toml'), config);
   const port = await freePort();
   const api = startNode('embedded', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
   const server = stoppable(

@@ -5,11 +5,12 @@
  */
 import { GetTaskRequest, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { artifactText, asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
+import { forgedToken, unsignedToken, withBadSignature } from '../support/forged-tokens';
+import { oauthConfigToml } from '../support/oauth-config';
 import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { freePort } from '../support/free-port';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
@@ -31,17 +32,7 @@ describe('OAuth 2.1 access tokens', () => {
 
   beforeAll(async () => {
     provider = await OidcProvider.start({ clients: [ALICE, BOB, NO_SCOPE], scopes: ['a2a', 'other'], shortLived: '/short' });
-    const config = `
-[outbound]
-allow_hosts = ["127.0.0.1"]
-[auth.oauth]
-resource = "${RESOURCE}"
-clock_skew_secs = 0
-[[auth.oauth.issuers]]
-issuer = "${provider.issuer}"
-audiences = ["${SHORT_LIVED}"]
-scopes = ["a2a"]
-`;
+    const config = oauthConfigToml({ resource: RESOURCE, issuer: provider.issuer, audiences: [SHORT_LIVED], scopes: ['a2a'], clockSkewSecs: 0 });
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config) })));
   });
 
@@ -111,11 +102,6 @@ scopes = ["a2a"]
     };
     const expectRefused = async (token: string) =>
       expect(await refused(token)).toEqual({ status: 401, challenge: `Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="invalid_token"`, echoed: false });
-    /** A token made here, with a key the provider does not publish: what the signature check must refuse. */
-    const forged = async (claims: Json, kid = 'forged') => {
-      const { privateKey } = await generateKeyPair('RS256');
-      return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
-    };
     const aliceClaims = () => ({ sub: 'alice', scope: 'a2a', iss: provider.issuer, aud: RESOURCE });
 
     it('a token for another resource (audience)', async () => {
@@ -123,18 +109,16 @@ scopes = ["a2a"]
     });
 
     it('a token of an issuer it does not trust', async () => {
-      await expectRefused(await forged({ ...aliceClaims(), iss: 'http://127.0.0.1:1/unknown' }));
+      await expectRefused(await forgedToken({ ...aliceClaims(), iss: 'http://127.0.0.1:1/unknown' }));
     });
 
     it('a bad signature, and a key id the issuer does not publish', async () => {
-      const real = await provider.token(ALICE, RESOURCE);
-      const [header, payload] = real.split('.');
-      await expectRefused(`${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`);
-      await expectRefused(await forged(aliceClaims(), 'unknown-kid'));
+      await expectRefused(withBadSignature(await provider.token(ALICE, RESOURCE)));
+      await expectRefused(await forgedToken(aliceClaims(), 'unknown-kid'));
     });
 
     it('an unsigned token (alg: none)', async () => {
-      await expectRefused(new UnsecuredJWT(aliceClaims()).setIssuedAt().setExpirationTime('5m').encode());
+      await expectRefused(unsignedToken(aliceClaims()));
     });
 
     it('an expired token, once it expires', async () => {
@@ -152,7 +136,7 @@ describe('an issuer whose keys cannot be had', () => {
 
   beforeAll(async () => {
     const issuer = `http://127.0.0.1:${await freePort()}`;
-    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[auth.oauth]\nresource = "${RESOURCE}"\n[[auth.oauth.issuers]]\nissuer = "${issuer}"\n`;
+    const config = oauthConfigToml({ resource: RESOURCE, issuer });
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config) })));
   });
 
@@ -174,7 +158,7 @@ describe('the rate limit, for access tokens', () => {
 
   beforeAll(async () => {
     provider = await OidcProvider.start({ clients: [ALICE, BOB], scopes: ['a2a'] });
-    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[auth.oauth]\nresource = "${RESOURCE}"\n[[auth.oauth.issuers]]\nissuer = "${provider.issuer}"\n`;
+    const config = oauthConfigToml({ resource: RESOURCE, issuer: provider.issuer });
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config), SWITCHBOARD_RATE_LIMIT: '2' })));
   });
 
