@@ -1,12 +1,13 @@
 /**
  * The compose stack exactly as the README starts it from a fresh clone (run.sh clones the commit,
  * refuses the placeholder secrets of .env.example, then writes real ones with docker/make-env.sh):
- * the committed docker/switchboard.toml, the demo agent and the example MCP server, driven from
- * outside with the official A2A and MCP clients.
+ * the committed docker/switchboard.toml, the demo agent, the example MCP server and the example
+ * OpenID provider, driven from outside with the official A2A and MCP clients.
  */
 import { Task, TaskState } from '@a2a-js/sdk';
 import { eventually } from '../support/eventually';
-import { a2a, artifactText, mcp, message, url } from './support/stack';
+import { decodeJwt } from 'jose';
+import { a2a, artifactText, mcp, message, oidcUrl, url } from './support/stack';
 
 jest.setTimeout(120_000);
 
@@ -35,5 +36,27 @@ describe('docker compose up, from a fresh clone with the default configuration',
     } finally {
       await client.close();
     }
+  });
+
+  it("accepts a token of the examples profile's OpenID provider, got by client credentials as a client on the host gets one", async () => {
+    // The client and the resource docker-compose.yml and docker/switchboard.toml set.
+    const response = await fetch(`${oidcUrl}/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('example-client:example-client-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource: 'http://localhost:8080/mcp', scope: 'a2a' }),
+    });
+    const { access_token: token } = (await response.json()) as { access_token: string };
+    // Issued for the name Switchboard reaches the provider by, whatever address the client used.
+    expect(decodeJwt(token)).toMatchObject({ iss: 'http://oidc-provider:9090', aud: 'http://localhost:8080/mcp', scope: 'a2a' });
+    const client = await mcp(token);
+    try {
+      const agent = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'with a token' } });
+      expect(JSON.stringify(agent.content)).toContain('with a token');
+    } finally {
+      await client.close();
+    }
+    const readiness = (await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, unknown> };
+    // Switchboard fetched the provider's keys inside the compose network, under its outbound policy.
+    expect(readiness.checks.issuers).toEqual({ status: 'up' });
   });
 });

@@ -513,6 +513,14 @@ describe('the switchboard chart', () => {
       [['--set', 'grpc.publicAddress=grpc.example.com'], "at '/grpc/publicAddress'"],
       [['--set', 'grpc.appProtocol=h2 c'], "at '/grpc/appProtocol'"],
       [['--set', 'grpc.tls=true'], "additional properties 'tls' not allowed"],
+      [['--set-json', 'config.auth.oauth={"resource":"https://s.example.com/mcp","issuers":[]}'], "at '/config/auth/oauth/issuers': minItems"],
+      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"login.example.com"}]}'], "at '/config/auth/oauth/issuers/0/issuer'"],
+      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","scope":"a2a"}]}'], "additional properties 'scope' not allowed"],
+      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}],"algorithms":["HS256"]}'], "at '/config/auth/oauth/algorithms/0'"],
+      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}],"clock_skew_secs":900}'], "at '/config/auth/oauth/clock_skew_secs'"],
+      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","introspection":{"client_id":"switchboard","client_secret":"s3cret"}}]}'], "at '/config/auth/oauth/issuers/0/introspection/client_secret'"],
+      [['--set', 'trustedCa.secret=Corporate CA'], "at '/trustedCa/secret'"],
+      [['--set', 'trustedCa.path=/etc/ca.pem'], "additional properties 'path' not allowed"],
     ])('values.schema.json refuses %j', (args, message) => {
       expect(failedRender(...args)).toContain(message);
     });
@@ -541,6 +549,13 @@ describe('the switchboard chart', () => {
       expect(failedRender('--set', 'secrets.env.DATABASE_URL=x')).toContain('DATABASE_URL: the chart sets this environment variable itself');
       expect(failedRender('--set', 'api.autoscaling.enabled=true', '--set', 'api.autoscaling.minReplicas=5', '--set', 'api.autoscaling.maxReplicas=2')).toContain(
         'api.autoscaling: minReplicas (5) is above maxReplicas (2)',
+      );
+      expect(failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'trustedCa.secret=corporate-ca')).toContain('trustedCa: set either trustedCa.configMap or trustedCa.secret, not both');
+      expect(failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'extraEnv[0].name=NODE_EXTRA_CA_CERTS', '--set', 'extraEnv[0].value=/ca.pem')).toContain(
+        'NODE_EXTRA_CA_CERTS: the chart sets this environment variable itself',
+      );
+      expect(failedRender('--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}]}')).toContain(
+        'config.auth.oauth.resource: set it to the URL clients reach /mcp at, or set publicUrl',
       );
     });
 
@@ -581,6 +596,10 @@ describe('the switchboard chart', () => {
       const appSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as any;
       expect(Object.keys(chartSchema.properties.config.properties).sort()).toEqual(Object.keys(appSchema.properties).sort());
       expect(chartSchema.properties.config.properties.log.properties.level.enum).toEqual(appSchema.properties.log.properties.level.enum);
+      const [chartOAuth, appOAuth] = [chartSchema.properties.config.properties.auth.properties.oauth, appSchema.properties.auth.properties.oauth];
+      expect(Object.keys(chartOAuth.properties).sort()).toEqual(Object.keys(appOAuth.properties).sort());
+      expect(Object.keys(chartOAuth.properties.issuers.items.properties).sort()).toEqual(Object.keys(appOAuth.properties.issuers.items.properties).sort());
+      expect(chartOAuth.properties.algorithms.items.enum).toEqual(appOAuth.properties.algorithms.items.enum);
     });
 
     it('are all documented in the chart README', () => {
@@ -957,6 +976,51 @@ describe('the switchboard chart', () => {
       const ports = install.filter((m) => m.kind === 'Service' && m.metadata.name === backend.name).flatMap((service) => service.spec.ports.map((port: any) => port.name));
       expect(ports).toContain(backend.port.name);
       expect(backend.port.name).toBe('grpc');
+    });
+  });
+
+  describe('access tokens (config.auth.oauth) and a private CA (trustedCa)', () => {
+    const issuer = { issuer: 'https://login.internal.example.com/realms/agents', scopes: ['a2a'] };
+    const oauth = (values: object) => loadedConfig(renderChart('-f', valuesFile('oauth', values)), 'api').auth.oauth;
+
+    it('render the issuers into the config Switchboard loads, the resource being <publicUrl>/mcp unless given', () => {
+      const values = { publicUrl: 'https://switchboard.example.com', config: { auth: { oauth: { issuers: [issuer], clock_skew_secs: 30 } } } };
+      expect(oauth(values)).toEqual({
+        resource: 'https://switchboard.example.com/mcp',
+        issuers: [{ ...issuer, audiences: [] }],
+        algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+        clock_skew_secs: 30,
+        introspection_cache_secs: 60,
+      });
+      const given = { ...values, config: { auth: { oauth: { resource: 'https://agents.example.com/mcp', issuers: [issuer], algorithms: ['ES256'] } } } };
+      expect(oauth(given)).toMatchObject({ resource: 'https://agents.example.com/mcp', algorithms: ['ES256'], clock_skew_secs: 60 });
+      expect(oauth({ ingress: { enabled: true, hosts: [{ host: 'agents.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] }, config: { auth: { oauth: { issuers: [issuer] } } } })).toMatchObject({
+        resource: 'http://agents.example.com/mcp',
+      });
+      expect(loadedConfig(installs.trial, 'api').auth.oauth).toBeUndefined();
+    });
+
+    it.each([
+      ['configMap', { configMap: { name: 'corporate-ca', items: [{ key: 'ca.crt', path: 'ca.pem' }] } }],
+      ['secret', { secret: { secretName: 'corporate-ca', items: [{ key: 'ca.crt', path: 'ca.pem' }] } }],
+    ] as const)("mount trustedCa's key from a %s as the API's and workers' NODE_EXTRA_CA_CERTS", (source, volume) => {
+      const rendered = renderChart('--set', `trustedCa.${source}=corporate-ca`);
+      expect(schemaProblems(rendered)).toEqual([]);
+      for (const component of ['api', 'worker'] as const) {
+        const container = firstContainer(deployment(rendered, component));
+        expect(envVar(container, 'NODE_EXTRA_CA_CERTS')).toEqual({ name: 'NODE_EXTRA_CA_CERTS', value: '/etc/switchboard-ca/ca.pem' });
+        expect(container.volumeMounts).toContainEqual({ name: 'trusted-ca', mountPath: '/etc/switchboard-ca', readOnly: true });
+        expect(podSpec(deployment(rendered, component)).volumes).toContainEqual({ name: 'trusted-ca', ...volume });
+      }
+      const bundle = renderChart('--set', `trustedCa.${source}=corporate-ca`, '--set', 'trustedCa.key=bundle.pem');
+      expect(JSON.stringify(podSpec(deployment(bundle, 'api')).volumes)).toContain('{"key":"bundle.pem","path":"ca.pem"}');
+    });
+
+    it('mount no CA and set no NODE_EXTRA_CA_CERTS without trustedCa', () => {
+      for (const workload of Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')))) {
+        expect(envVar(firstContainer(workload), 'NODE_EXTRA_CA_CERTS')).toBeUndefined();
+        expect(podSpec(workload).volumes.map((v: any) => v.name)).not.toContain('trusted-ca');
+      }
     });
   });
 

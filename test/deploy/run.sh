@@ -20,7 +20,11 @@ work="$(mktemp -d)"
 project="sbdeploy$$"
 clone="$work/$project"
 image="switchboard:$(node -p 'require("./package.json").version')"
-example_image="$(node -e 'console.log(require("yaml").parse(require("fs").readFileSync("docker-compose.yml", "utf8")).services["mcp-everything"].image.replace(/^\$\{[A-Z_]+:-(.*)\}$/, "$1"))')"
+# The images the examples profile builds (their default tags), removed at the end.
+mapfile -t example_images < <(node -e '
+  const { services } = require("yaml").parse(require("fs").readFileSync("docker-compose.yml", "utf8"));
+  for (const service of Object.values(services)) if (service.profiles?.includes("examples")) console.log(service.image.replace(/^\$\{[A-Z_]+:-(.*)\}$/, "$1"));
+')
 daemon_pid=""
 registry_pid=""
 built_stand_ins=()
@@ -52,7 +56,7 @@ wait_healthy() {
 }
 
 run_specs() {
-  DEPLOY_URL="http://127.0.0.1:$port" DEPLOY_API_KEY="$(sed -n 's/^SWITCHBOARD_API_KEYS=[^=]*=//p' "$clone/.env")" COMPOSE_PROJECT_NAME="$project" \
+  DEPLOY_URL="http://127.0.0.1:$port" DEPLOY_OIDC_URL="http://127.0.0.1:$oidc_port" DEPLOY_API_KEY="$(sed -n 's/^SWITCHBOARD_API_KEYS=[^=]*=//p' "$clone/.env")" COMPOSE_PROJECT_NAME="$project" \
     npx jest -c test/deploy/jest.config.js --runInBand "$@" || { compose logs --tail 50 api worker; exit 1; }
 }
 
@@ -63,7 +67,7 @@ cleanup() {
   [ -n "$probe_container" ] && docker rm -f "$probe_container" >/dev/null 2>&1
   [ -n "$registry_pid" ] && kill "$registry_pid" 2>/dev/null
   [ -d "$clone" ] && compose --profile examples down --volumes --remove-orphans >/dev/null 2>&1
-  docker rmi -f "$image" "$example_image" "${pushed:-}" >/dev/null 2>&1
+  docker rmi -f "$image" "${example_images[@]}" "${pushed:-}" >/dev/null 2>&1
   [ ${#built_stand_ins[@]} -gt 0 ] && docker rmi -f "${built_stand_ins[@]}" >/dev/null 2>&1
   docker image prune -f >/dev/null 2>&1
   rm -rf "$work"
@@ -158,9 +162,11 @@ echo "refused: $(echo "$said" | grep -o 'auth.api_keys.*placeholder' | head -1)"
 log "sh docker/make-env.sh --force && docker compose --profile examples up -d --build --scale worker=2"
 (cd "$clone" && sh docker/make-env.sh --force)
 set_env SWITCHBOARD_PORT "$port"
+oidc_port="$(free_port)"
+set_env OIDC_PORT "$oidc_port"
 compose --profile examples up -d --build --scale worker=2
-# postgres, redis, the API and two workers
-wait_healthy 5
+# postgres, redis, the API, two workers and the examples' OpenID provider
+wait_healthy 6
 
 log "the stack from outside, and the chart"
 run_specs compose-fresh-clone helm
@@ -168,5 +174,5 @@ run_specs compose-fresh-clone helm
 log "SWITCHBOARD_CONFIG_FILE=./test/deploy/stack.toml in .env: the configuration under test"
 set_env SWITCHBOARD_CONFIG_FILE ./test/deploy/stack.toml
 compose --profile examples up -d --build --scale worker=2
-wait_healthy 5
+wait_healthy 6
 run_specs 'compose\.e2e'

@@ -90,11 +90,16 @@ app.kubernetes.io/component: {{ index . 1 }}
 
 {{/*
 The TOML the ConfigMap holds: .Values.config plus the Service's own names in
-mcp_server.allowed_hosts, so in-cluster clients reach /mcp through the Service, and
-grpc.publicAddress as a2a.grpc.public_address (which has no environment variable).
+mcp_server.allowed_hosts, so in-cluster clients reach /mcp through the Service,
+grpc.publicAddress as a2a.grpc.public_address (which has no environment variable), and
+<public URL>/mcp as auth.oauth.resource when config.auth.oauth names none.
 */}}
 {{- define "switchboard.configToml" -}}
 {{- $config := deepCopy (.Values.config | default dict) }}
+{{- $oauth := dig "auth" "oauth" dict $config }}
+{{- if and $oauth (not $oauth.resource) (include "switchboard.publicUrl" .) }}
+{{- $_ := set $oauth "resource" (printf "%s/mcp" (include "switchboard.publicUrl" . | trimSuffix "/")) }}
+{{- end }}
 {{- $mcpServer := get $config "mcp_server" | default dict }}
 {{- $service := include "switchboard.fullname" . }}
 {{- $namespace := .Release.Namespace }}
@@ -124,4 +129,9 @@ grpc.publicAddress as a2a.grpc.public_address (which has no environment variable
 {{- else if not (dig "a2a" "grpc" "tls" "" (.Values.config | default dict)) }}
 {{- print "kubernetes.io/h2c" }}
 {{- end }}
+{{- end }}
+
+{{/* Where trustedCa's bundle comes from ("configMap" or "secret"); empty when none is set. */}}
+{{- define "switchboard.trustedCaSource" -}}
+{{- if .Values.trustedCa.configMap }}configMap{{ else if .Values.trustedCa.secret }}secret{{ end }}
 {{- end }}

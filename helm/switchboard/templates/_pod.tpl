@@ -110,6 +110,10 @@ spec:
         {{- range $secretEnv }}
         {{- include "switchboard.secretEnv" (list $root . .) | nindent 8 }}
         {{- end }}
+        {{- if include "switchboard.trustedCaSource" $root }}
+        - name: NODE_EXTRA_CA_CERTS
+          value: /etc/switchboard-ca/ca.pem
+        {{- end }}
         {{- with $root.Values.extraEnv }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -144,6 +148,11 @@ spec:
           readOnly: true
         - name: tmp
           mountPath: /tmp
+        {{- if include "switchboard.trustedCaSource" $root }}
+        - name: trusted-ca
+          mountPath: /etc/switchboard-ca
+          readOnly: true
+        {{- end }}
         {{- with $root.Values.extraVolumeMounts }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -157,6 +166,21 @@ spec:
     - name: tmp
       emptyDir:
         sizeLimit: {{ $root.Values.tmpSizeLimit }}
+    {{- with $root.Values.trustedCa }}
+    {{- if or .configMap .secret }}
+    - name: trusted-ca
+      {{- if .configMap }}
+      configMap:
+        name: {{ .configMap }}
+      {{- else }}
+      secret:
+        secretName: {{ .secret }}
+      {{- end }}
+        items:
+          - key: {{ .key | quote }}
+            path: ca.pem
+    {{- end }}
+    {{- end }}
     {{- with $root.Values.extraVolumes }}
     {{- toYaml . | nindent 4 }}
     {{- end }}

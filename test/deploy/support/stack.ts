@@ -7,11 +7,13 @@ import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactor
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 
-const { DEPLOY_URL, DEPLOY_API_KEY, COMPOSE_PROJECT_NAME } = process.env;
-if (!DEPLOY_URL || !DEPLOY_API_KEY || !COMPOSE_PROJECT_NAME) {
-  throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_API_KEY and COMPOSE_PROJECT_NAME are unset');
+const { DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, COMPOSE_PROJECT_NAME } = process.env;
+if (!DEPLOY_URL || !DEPLOY_OIDC_URL || !DEPLOY_API_KEY || !COMPOSE_PROJECT_NAME) {
+  throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY and COMPOSE_PROJECT_NAME are unset');
 }
 export const url = DEPLOY_URL;
+/** The examples profile's OpenID provider, where the host publishes it. */
+export const oidcUrl = DEPLOY_OIDC_URL;
 export const apiKey = DEPLOY_API_KEY;
 export const composeProject = COMPOSE_PROJECT_NAME;
 
@@ -29,10 +31,10 @@ export function a2a(agent: string): Promise<Client> {
   }).createFromUrl(url, `/a2a/agents/${agent}/agent-card.json`);
 }
 
-/** The official MCP client, connected to the stack's `/mcp` with the key; closed by the caller. */
-export async function mcp(): Promise<McpClient> {
+/** The official MCP client, connected to the stack's `/mcp` with the key (or an access token); closed by the caller. */
+export async function mcp(bearer = apiKey): Promise<McpClient> {
   const client = new McpClient({ name: 'deploy-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
   return client;
 }
 
