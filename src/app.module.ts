@@ -10,7 +10,7 @@ import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { ReadinessModule } from './health/readiness.module';
+import { WorkerHealthModule } from './health/worker-health.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';
 import { McpServersViewModule } from './mcp-client/mcp-servers-view.module';
@@ -31,7 +31,7 @@ export class AppModule {
     const protocols = config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])] : [];
     const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols];
     // No HTTP face: a2a_send runs delegated tasks through the A2A handlers alone.
-    const worker = [ReadinessModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
+    const worker = [WorkerHealthModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
     const served = role === 'api' ? api : role === 'stdio' ? protocols : worker;
     return {
       module: AppModule,

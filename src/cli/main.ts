@@ -9,7 +9,7 @@ import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
 import { applyMigrations } from '../database/migrator';
 import { MIGRATIONS_DIR } from '../database/schema-version';
-import { MetricsEndpoint } from '../metrics/metrics-endpoint';
+import { MetricsEndpoint } from '../health/metrics-endpoint';
 import { ReadinessService } from '../health/readiness.service';
 import { startWorkerHealthServer } from '../health/worker-health.server';
 import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';

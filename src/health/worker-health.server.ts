@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:http';
-import type { MetricsEndpoint } from '../metrics/metrics-endpoint';
+import type { MetricsEndpoint } from './metrics-endpoint';
 import type { ReadinessService } from './readiness.service';
 
 const PATHS = '/healthz, /readyz and /metrics only';

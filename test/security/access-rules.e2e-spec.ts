@@ -68,7 +68,7 @@ keys = ["tester"]
   const send = (token: string) => sendWithToken(url, token);
   const refusal = async (token: string) => {
     const response = await send(token);
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as { error?: string; message?: string } };
   };
   const listedTools = async (token: string) => {
     const { client: mcp } = await connectV1(url, { key: token });
@@ -81,7 +81,11 @@ keys = ["tester"]
 
   it("lets a token whose principal and claims match a rule reach what it grants, over A2A and /mcp", async () => {
     const token = await provider.token(ALICE, RESOURCE);
-    expect((await send(token)).status).toBe(200);
+    const sent = await send(token);
+    expect(sent.status).toBe(200);
+    // The task names its owner: the tenant-qualified principal, never the token.
+    const { result } = (await sent.json()) as { result: { task: { metadata: Record<string, unknown> } } };
+    expect(result.task.metadata).toEqual({ 'switchboard/owner': `acme/alice@${host}` });
     expect(await listedTools(token)).toEqual(['switchboard_agent_echo']);
     const { client: mcp } = await connectV1(url, { key: token });
     try {

@@ -24,8 +24,15 @@ export interface TaskIds {
   contextId: string;
 }
 
-/** The task as it stands, submitted, the caller's message last in its history; `metadata` is merged into the task's. */
-export function submittedTask({ taskId, contextId, task, userMessage }: RequestContext, metadata: Record<string, unknown> = {}): Task {
+/** Where a task names the principal that owns it (an API key's name, a token's `sub@issuer-host`), for its owner and operators. */
+export const OWNER_METADATA_KEY = 'switchboard/owner';
+
+/**
+ * The task as it stands, submitted, the caller's message last in its history; `metadata` is merged
+ * into the task's, and an authenticated caller is named as its owner.
+ */
+export function submittedTask({ taskId, contextId, task, userMessage, context }: RequestContext, metadata: Record<string, unknown> = {}): Task {
+  const owner = context?.user?.isAuthenticated ? { [OWNER_METADATA_KEY]: context.user.userName } : {};
   const history = task?.history ?? [];
   return {
     id: taskId,
@@ -33,7 +40,7 @@ export function submittedTask({ taskId, contextId, task, userMessage }: RequestC
     status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
     history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
     artifacts: task?.artifacts ?? [],
-    metadata: { ...task?.metadata, ...metadata },
+    metadata: { ...task?.metadata, ...owner, ...metadata },
   };
 }
 
