@@ -208,6 +208,8 @@ export const configSchema = z.strictObject({
       allowed_origins: z.array(z.string().min(1)).default([]),
       /** A 2025-era client's session (Mcp-Session-Id) ends after this long without a request. */
       session_ttl_secs: z.number().int().positive().default(3600),
+      /** How often MCP task callers are asked to poll a task (`pollInterval`). */
+      task_poll_interval_ms: z.number().int().positive().default(1_000),
     })
     .prefault({}),
   outbound: z

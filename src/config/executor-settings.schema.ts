@@ -33,6 +33,8 @@ export const scriptExecutorSettingsSchema = z
   .strictObject({
     type: z.literal('script'),
     steps: z.array(scriptStepSchema).min(1),
+    /** Played in place of `steps` on a turn that continues a task (the answer to its question); `steps` again when unset. */
+    reply_steps: z.array(scriptStepSchema.refine((step) => !('message' in step), 'a reply continues a task: it cannot answer with a message')).min(1).optional(),
   })
   .refine((settings) => !settings.steps.some((step) => 'message' in step) || settings.steps.length === 1, {
     message: 'a "message" step answers without a task, so it must be the only step',

@@ -1,13 +1,11 @@
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
-import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { AgentHandler } from '../a2a-server/agent-handlers.service';
 import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
-import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
 import { isTerminal } from '../common/task-states';
-import type { McpCaller } from './mcp-caller';
+import { storedView, type McpCaller } from './mcp-caller';
 import { partsText } from '../tasks/lifecycle/turn-publisher';
 import { messageText, taskText } from '../tasks/task-text';
 
@@ -76,14 +74,6 @@ export class AgentToolCall {
   }
 }
 
-/**
- * The caller's scope in a context of its own, to read the task as stored: the send's own context
- * sees only what its stream replayed so far (RequestScopedTaskStore), maybe nothing yet.
- */
-function storedView(caller: McpCaller): ServerCallContext {
-  return callContextOf(callerScopeOf(caller.context));
-}
-
 /** Sends `notifications/progress` when the client asked for them (a progress token); a gone client is not an error. */
 function progressReporter(ctx: ServerContext): (message: string) => Promise<void> {
   const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -117,7 +107,8 @@ function stateText(state: TaskState | undefined, text: string): string {
   return text || taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED).replace('TASK_STATE_', '').toLowerCase();
 }
 
-function taskResult(task: Task): CallToolResult {
+/** An ended task as a tool's result: its answer (artifacts, status text), an error when it failed, was rejected or canceled. */
+export function taskResult(task: Task): CallToolResult {
   const failed = isTerminal(task) && FAILED_STATES.includes(task.status!.state);
   const text = taskText(task) || (failed ? `The task ended ${stateText(task.status?.state, '')}.` : '');
   return { ...textResult(text, failed), structuredContent: { taskId: task.id, state: taskStateToJSON(task.status!.state) } };

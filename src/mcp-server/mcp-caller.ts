@@ -1,4 +1,6 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
+import type { RequestId } from '@modelcontextprotocol/server';
 import type { AccessScope } from '../security/access-scope';
 
 /** Who is calling `/mcp`, as the tools need it: the A2A call context of the caller, and its 2025-era session if any. */
@@ -9,6 +11,16 @@ export interface McpCaller {
   scope: AccessScope;
   context: ServerCallContext;
   sessionId?: string;
+  /** The `task` a 2025-era `tools/call` request carries (the SDK does not hand it to tool callbacks); undefined when none. */
+  taskParamOf?: (requestId: RequestId) => unknown;
   /** Where the caller reaches this service (agent card URLs are given relative to it); the configured address when unset. */
   baseUrl?: string;
+}
+
+/**
+ * The caller's scope in a context of its own, to read a task as stored: a context that sent a
+ * message sees only what its stream replayed so far (RequestScopedTaskStore), maybe nothing yet.
+ */
+export function storedView(caller: McpCaller): ServerCallContext {
+  return callContextOf(callerScopeOf(caller.context));
 }

@@ -91,7 +91,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     this.publicUrl = config.get('server', { infer: true }).public_url;
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
     this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
-    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), calledToolOf(ctx.authInfo));
+    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', calledToolOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
@@ -106,6 +106,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       scope: principal?.scope ?? AccessScope.unrestricted,
       context: callContextFor(request, request.headers, false),
       baseUrl: baseUrlOf(request, this.publicUrl),
+      taskParamOf: () => taskParamIn(request.body),
     };
     const gone = clientGoneSignal(reply);
     const body = fromSeedEnvelope(request.body);
@@ -179,7 +180,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       return new Response('', { headers: { 'content-type': 'text/event-stream' } });
     }
     const authInfo = authInfoFor(inSession, body);
-    const server = this.factory.create(inSession, calledToolOf(authInfo));
+    const server = this.factory.create(inSession, 'legacy', calledToolOf(authInfo));
     return serveResumably(server, this.events.forRequest(sessionId), request, { parsedBody: body, authInfo }, requestIds, canceled);
   }
 
@@ -238,6 +239,11 @@ function calledTool(body: unknown): string | undefined {
   if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
   const name = (body.params as { name?: unknown } | undefined)?.name;
   return typeof name === 'string' ? name : undefined;
+}
+
+/** The `task` of a 2025-era `tools/call` body: the call asks to run as a task. */
+function taskParamIn(body: unknown): unknown {
+  return isJSONRPCRequest(body) && body.method === 'tools/call' ? (body.params as { task?: unknown } | undefined)?.task : undefined;
 }
 
 function calledToolOf(authInfo: AuthInfo | undefined): string | undefined {

@@ -9,7 +9,9 @@ import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { RedisService } from '../redis/redis.service';
 import { AgentToolCall } from './agent-tool-call';
+import { AskCaller } from './ask-caller';
 import { CallerRequests } from './caller-requests';
+import { McpTasks } from './tasks/mcp-tasks.service';
 import { InputRequiredRounds } from './input-required-rounds';
 import { CancelledRequests } from './cancelled-requests';
 import { McpController } from './mcp.controller';
@@ -54,7 +56,7 @@ export class McpServerModule {
       module: McpServerModule,
       imports: [A2aHandlersModule, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
-      providers: [sessionStore(mode), eventStore(mode), AgentToolCall, UpstreamToolCall, CallerRequests, InputRequiredRounds, CancelledRequests, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [sessionStore(mode), eventStore(mode), AgentToolCall, UpstreamToolCall, AskCaller, CallerRequests, McpTasks, InputRequiredRounds, CancelledRequests, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
     };
   }
 }

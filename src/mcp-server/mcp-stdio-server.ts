@@ -24,13 +24,16 @@ const logger = new Logger('McpStdio');
  * use of its context is a request of its own, as over HTTP: the A2A handler keeps what a request
  * wrote, and follows its task, by context.
  */
-const STDIO_CALLER: McpCaller = {
-  owner: '',
-  scope: AccessScope.unrestricted,
-  get context() {
-    return callContextFor({}, {}, false);
-  },
-};
+function stdioCaller(taskParamOf: (requestId: RequestId) => unknown): McpCaller {
+  return {
+    owner: '',
+    scope: AccessScope.unrestricted,
+    get context() {
+      return callContextFor({}, {}, false);
+    },
+    taskParamOf,
+  };
+}
 
 /**
  * Serves the in-process tools over stdio, both protocol eras (the SDK's `serveStdio` pins one
@@ -39,14 +42,25 @@ const STDIO_CALLER: McpCaller = {
 export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = new FramedStdioTransport()): Promise<void> {
   const live: LiveMcpServer[] = [];
   const connection = new AbortController();
-  // A 2026-07-28 client names the tasks it wants to hear of in `subscriptions/listen`, which the SDK answers alone.
+  /** The `task` of 2025-era `tools/call` requests not yet handed to their tool, by request id. */
+  const taskParams = new Map<RequestId, unknown>();
+  const caller = stdioCaller((id) => {
+    const task = taskParams.get(id);
+    taskParams.delete(id);
+    return task;
+  });
   wire.observe = (message) => {
-    if (isListen(message)) void factory.followListened(message, STDIO_CALLER, (uri) => live.at(-1)?.notifyResourceUpdated(uri), connection.signal);
+    // A 2026-07-28 client names the tasks it wants to hear of in `subscriptions/listen`, which the SDK answers alone.
+    if (isListen(message)) void factory.followListened(message, caller, (uri) => live.at(-1)?.notifyResourceUpdated(uri), connection.signal);
+    if (isJSONRPCRequest(message) && message.method === 'tools/call') {
+      const task = (message.params as { task?: unknown } | undefined)?.task;
+      if (task !== undefined) taskParams.set(message.id, task);
+    }
   };
   return new Promise((done) => {
     // Called again if a `server/discover` probe is followed by `initialize`; the probe's instance is discarded.
     const create = () => {
-      const instance = factory.createLive(STDIO_CALLER);
+      const instance = factory.createLive(caller);
       live.push(instance);
       return instance.server;
     };

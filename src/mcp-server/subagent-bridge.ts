@@ -9,7 +9,7 @@ import { AgentCardFactory } from '../a2a-server/agent-card.factory';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { McpCaller } from './mcp-caller';
-import { agentOfTask, agentNameOf, agentUri, BRIDGE_AGENT_METADATA_KEY, TASK_URI_TEMPLATE, taskUri } from './task-resource';
+import { agentOfTask, agentNameOf, agentUri, BRIDGE_AGENT_METADATA_KEY, BRIDGE_STARTED_AT_METADATA_KEY, TASK_URI_TEMPLATE, taskUri } from './task-resource';
 
 const BRIDGE_TOOLS = [{ name: 'subagent_start' }, { name: 'subagent_send' }, { name: 'subagent_cancel' }];
 const JSON_MIME = 'application/json';
@@ -81,31 +81,26 @@ export class SubagentBridge {
   /** Starts a task with `text` (a non-blocking send: the task is returned as soon as it exists). */
   async start(subagentUri: string, text: string, caller: McpCaller): Promise<CallToolResult> {
     const name = agentNameOf(subagentUri);
-    const endpoint = name === undefined ? undefined : this.endpointOf(name);
-    if (name === undefined || !endpoint) return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
-    if (!caller.scope.allowsAgent(name)) return errorResult(`No task started. ${agentRefusal(caller.owner, name)}`);
+    if (name === undefined || !this.endpointOf(name)) return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
     try {
-      const result = await endpoint.handler.sendMessage(sendRequest(text, endpoint), caller.context);
-      if (!('status' in result)) return errorResult(`Agent "${name}" answered with a message and started no task.`);
-      const payload = { taskUri: taskUri(result.id), taskId: result.id };
+      const task = await this.startTask(name, text, caller);
+      const payload = { taskUri: taskUri(task.id), taskId: task.id };
       return {
         content: [
-          { type: 'resource_link', uri: payload.taskUri, name: `Task ${result.id} of ${name}`, mimeType: JSON_MIME },
+          { type: 'resource_link', uri: payload.taskUri, name: `Task ${task.id} of ${name}`, mimeType: JSON_MIME },
           { type: 'text', text: JSON.stringify(payload) },
         ],
         structuredContent: payload,
       };
     } catch (error) {
-      return this.failed(`Agent "${name}" could not start a task`, error, { agent: name });
+      return this.failed(error instanceof AgentNotAllowedError ? 'No task started' : `Agent "${name}" could not start a task`, error, { agent: name });
     }
   }
 
   /** Continues task `taskId` (typically waiting for input) with `text`, without waiting for the turn. */
   async send(taskId: string, text: string, caller: McpCaller): Promise<CallToolResult> {
     try {
-      const endpoint = await this.endpointOfTask(taskId, caller);
-      const task = await this.task(taskId, caller);
-      await endpoint.handler.sendMessage(sendRequest(text, endpoint, task), caller.context);
+      await this.continueTask(taskId, text, caller);
       return { content: [{ type: 'text', text: `Message sent to task ${taskId}.` }], structuredContent: { ok: true } };
     } catch (error) {
       return this.failed(`Task ${taskId}: the message was not sent`, error, { taskId });
@@ -114,12 +109,37 @@ export class SubagentBridge {
 
   async cancel(taskId: string, caller: McpCaller): Promise<CallToolResult> {
     try {
-      const endpoint = await this.endpointOfTask(taskId, caller);
-      await endpoint.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), caller.context);
+      await this.cancelTask(taskId, caller);
       return { content: [{ type: 'text', text: `Task ${taskId} canceled.` }], structuredContent: { canceled: true } };
     } catch (error) {
       return this.failed(`Task ${taskId} could not be canceled`, error, { taskId });
     }
+  }
+
+  /**
+   * Starts a task of agent `name` (hosted, or an external agent's delegate) with `text`, recording
+   * the agent in the message so the task can be continued and read as the bridge's; the task as it
+   * first stands. Throws when the agent is unknown, out of the caller's reach, or answers without a task.
+   */
+  async startTask(name: string, text: string, caller: McpCaller): Promise<Task> {
+    const endpoint = this.endpointOf(name);
+    if (!endpoint) throw new Error(`no agent named "${name}"`);
+    if (!caller.scope.allowsAgent(name)) throw new AgentNotAllowedError(agentRefusal(caller.owner, name));
+    const result = await endpoint.handler.sendMessage(sendRequest(text, endpoint), caller.context);
+    if (!('status' in result)) throw new Error(`agent "${name}" answered with a message and started no task`);
+    return result;
+  }
+
+  /** Sends `text` as the next message of the caller's task `taskId`, without waiting for the turn. */
+  async continueTask(taskId: string, text: string, caller: McpCaller): Promise<void> {
+    const endpoint = await this.endpointOfTask(taskId, caller);
+    const task = await this.task(taskId, caller);
+    await endpoint.handler.sendMessage(sendRequest(text, endpoint, task), caller.context);
+  }
+
+  async cancelTask(taskId: string, caller: McpCaller): Promise<Task> {
+    const endpoint = await this.endpointOfTask(taskId, caller);
+    return endpoint.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), caller.context);
   }
 
   /** The caller's task `taskId`; undefined when it does not exist or belongs to someone else. */
@@ -141,7 +161,7 @@ export class SubagentBridge {
     const name = agentOfTask(task);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
     if (name === undefined || !endpoint) throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);
-    if (!caller.scope.allowsAgent(name)) throw new Error(agentRefusal(caller.owner, name));
+    if (!caller.scope.allowsAgent(name)) throw new AgentNotAllowedError(agentRefusal(caller.owner, name));
     return endpoint;
   }
 
@@ -156,6 +176,8 @@ export class SubagentBridge {
     return errorResult(`${what}: ${reason}`);
   }
 }
+
+class AgentNotAllowedError extends Error {}
 
 /** The manifest of an agent that has none of its own, in the shape an ARDF `subagent@v0.1` file has. */
 function synthesizedManifest(name: string, description: string, cardUrl: string): Record<string, unknown> {
@@ -177,7 +199,7 @@ function sendRequest(text: string, endpoint: AgentHandler, task?: Task): SendMes
       role: 'ROLE_USER',
       parts: [{ text }],
       ...(task && { taskId: task.id, contextId: task.contextId }),
-      metadata: { [BRIDGE_AGENT_METADATA_KEY]: endpoint.agent.config.name },
+      metadata: { [BRIDGE_AGENT_METADATA_KEY]: endpoint.agent.config.name, ...(!task && { [BRIDGE_STARTED_AT_METADATA_KEY]: new Date().toISOString() }) },
     },
     configuration: { returnImmediately: true },
   });

@@ -7,6 +7,9 @@ import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.in
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import { AgentToolCall } from './agent-tool-call';
+import { AskCaller } from './ask-caller';
+import { MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from './tasks/mcp-task-methods';
+import { McpTasks } from './tasks/mcp-tasks.service';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
 import { followListenedTasks, ListenRequest } from './listened-tasks';
 import type { McpCaller } from './mcp-caller';
@@ -69,12 +72,14 @@ export class SwitchboardMcpServerFactory {
     private readonly updates: TaskUpdates,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     private readonly subscriptionChanges: LocalSubscriptionChanges,
+    private readonly mcpTasks: McpTasks,
+    private readonly askCaller: AskCaller,
   ) {}
 
   /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
-  create(caller: McpCaller, onlyTool?: string): McpServer {
+  create(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
-    const server = this.newServer(caller, wanted);
+    const server = this.newServer(caller, () => era, wanted);
     const mcpTools = this.registerMcpTools(server, caller, wanted);
     if (onlyTool !== undefined) this.registerUnlisted(server, caller, onlyTool, mcpTools.length > 0);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
@@ -86,7 +91,7 @@ export class SwitchboardMcpServerFactory {
   }
 
   createLive(caller: McpCaller): LiveMcpServer {
-    const server = this.newServer(caller);
+    const server: McpServer = this.newServer(caller, () => eraOf(server));
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     const catalog = scopedCatalog(this.catalog, caller.scope);
@@ -149,16 +154,17 @@ export class SwitchboardMcpServerFactory {
    * A server with the tools that never change while Switchboard runs: the agents and the built-in
    * tools the caller may reach, of those `wanted`.
    */
-  private newServer(caller: McpCaller, wanted: (name: string) => boolean = () => true): McpServer {
+  private newServer(caller: McpCaller, era: () => McpEra, wanted: (name: string) => boolean = () => true): McpServer {
     const agents = this.handlers.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
     const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     // `logging` only when upstream log messages may be passed on: clients may then set a level
     // (`logging/setLevel`); the SDK answers it and filters what is sent.
     const logging = this.catalog.declares('logging') ? { logging: {} } : {};
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog) },
+      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog), ...MCP_TASK_CAPABILITIES },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
+    registerTaskMethods(server, era, this.mcpTasks, caller, (request, ctx) => this.askCaller.ask(request, caller, ctx, server.server, ctx.mcpReq.signal));
     for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
     for (const tool of builtins) {
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
@@ -200,9 +206,15 @@ export class SwitchboardMcpServerFactory {
     return caller.scope.allowsTool(agentToolName(name)) && caller.scope.allowsAgent(name);
   }
 
+  /** An agent's tool; a call that asks for a task (either era) gets one at once, the agent's A2A task. */
   private registerAgentTool(server: McpServer, endpoint: AgentHandler, name: string, caller: McpCaller): void {
-    const description = endpoint.agent.config.description || `Switchboard agent "${endpoint.agent.config.name}"`;
-    server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) => this.agentCalls.run(endpoint, message, caller, ctx));
+    const agent = endpoint.agent.config.name;
+    const description = endpoint.agent.config.description || `Switchboard agent "${agent}"`;
+    const tool = server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) =>
+      taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(this.mcpTasks, agent, message, caller, ctx) : this.agentCalls.run(endpoint, message, caller, ctx),
+    );
+    // The SDK's registerTool drops `execution`; tools/list sends what the registered tool holds.
+    tool.execution = { taskSupport: 'optional' };
   }
 
   private schemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {
@@ -210,4 +222,10 @@ export class SwitchboardMcpServerFactory {
     if (!schema) this.schemas.set(jsonSchema, (schema = fromJsonSchema(jsonSchema as never)));
     return schema;
   }
+}
+
+/** The era a live (stdio) connection negotiated: 2026-07-28 and later are the modern one. */
+function eraOf(server: McpServer): McpEra {
+  const version = server.server.getNegotiatedProtocolVersion?.();
+  return version !== undefined && version >= '2026-07-28' ? 'modern' : 'legacy';
 }

@@ -8,6 +8,8 @@ export const TASK_URI_TEMPLATE = 'a2a://task/{taskId}';
 export const AGENT_URI_TEMPLATE = 'a2a-agent://{name}';
 /** Where a message sent through the bridge records the agent its task belongs to (tasks keep their history). */
 export const BRIDGE_AGENT_METADATA_KEY = 'switchboard/agent';
+/** Where the message that started a task through the bridge records when (A2A tasks have no creation time of their own). */
+export const BRIDGE_STARTED_AT_METADATA_KEY = 'switchboard/startedAt';
 
 /** Task ids as the A2A server makes them (UUIDs), with room for other tidy ids; never a query, fragment or path. */
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;

@@ -14,11 +14,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
-import { CallerRequests } from './caller-requests';
+import { AskCaller, refusedUnless } from './ask-caller';
 import { InputRequiredRounds } from './input-required-rounds';
 import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
-import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 
 /**
  * A tool of a connected MCP server called by an MCP client of `/mcp`: under the tools' limits
@@ -32,8 +31,7 @@ export class UpstreamToolCall {
   constructor(
     @Inject(MCP_TOOL_SOURCE) private readonly mcpTools: McpToolSource,
     private readonly toolPipeline: ToolPipeline,
-    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
-    private readonly callerRequests: CallerRequests,
+    private readonly askCaller: AskCaller,
     private readonly rounds: InputRequiredRounds,
   ) {}
 
@@ -50,18 +48,7 @@ export class UpstreamToolCall {
     };
     const capabilities = modernClientCapabilities(ctx);
     if (capabilities) return this.rounds.round(ctx, caller.owner, (ask, signal) => call(refusedUnless(capabilities, ask), signal));
-    return call((request, signal) => this.askCaller(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])), ctx.mcpReq.signal);
-  }
-
-  /**
-   * A connection that lives as long as its client (stdio) knows what the client declared, and the SDK
-   * refuses what it did not (as it does, in the 2026-07-28 era, every request of this kind). A
-   * 2025-era HTTP session's server lives for one POST: the session's declared capabilities decide.
-   */
-  private async askCaller(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
-    if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
-    const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
-    return refusedUnless(capabilities ?? {}, (checked) => this.callerRequests.ask(caller.sessionId!, server.transport!, ctx.mcpReq.id, checked, signal))(request, signal);
+    return call((request, signal) => this.askCaller.ask(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])), ctx.mcpReq.signal);
   }
 }
 
@@ -71,24 +58,6 @@ function modernClientCapabilities(ctx: ServerContext): ClientCapabilities | unde
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return undefined;
   return (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? {};
-}
-
-/** `ask`, for the requests a client that declared `capabilities` may be sent; an error naming what it lacks for the others. */
-function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamRequestHandler): UpstreamRequestHandler {
-  return (request, signal) => {
-    const missing = missingCapability(request, capabilities);
-    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
-    return ask(request, signal);
-  };
-}
-
-/** The capability a client must have declared to be sent `request`, if it did not. */
-function missingCapability(request: UpstreamRequest, capabilities: ClientCapabilities): string | undefined {
-  if (request.method === 'sampling/createMessage') return capabilities.sampling ? undefined : 'sampling';
-  const { elicitation } = capabilities;
-  if (request.params.mode === 'url') return elicitation?.url ? undefined : 'URL elicitation';
-  // A bare `elicitation: {}` is form elicitation (2025-06-18).
-  return elicitation && (elicitation.form || !elicitation.url) ? undefined : 'form elicitation';
 }
 
 /** Passes an upstream call's notifications on to the caller of `ctx`'s request. */

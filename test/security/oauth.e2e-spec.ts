@@ -12,6 +12,7 @@ import { eventually } from '../support/eventually';
 import { forgedToken, unsignedToken, withBadSignature } from '../support/forged-tokens';
 import { oauthConfigToml } from '../support/oauth-config';
 import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { sendWithToken } from '../support/send-with-token';
 import { freePort } from '../support/free-port';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 
@@ -41,12 +42,7 @@ describe('OAuth 2.1 access tokens', () => {
     await provider?.stop();
   });
 
-  const send = (token: string) =>
-    fetch(`${url}/a2a/agents/echo`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
-    });
+  const send = (token: string) => sendWithToken(url, token);
 
   it('names its resource metadata in every 401, and serves it publicly', async () => {
     const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

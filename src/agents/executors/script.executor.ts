@@ -1,4 +1,4 @@
-import { TaskState } from '@a2a-js/sdk';
+import { Role, Task, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
@@ -28,7 +28,8 @@ export class ScriptExecutor implements AgentTurnExecutor {
     }
     publish.task(context);
     let artifactCount = 0;
-    for (const step of this.settings.steps) {
+    const steps = this.settings.reply_steps && continues(context.task) ? this.settings.reply_steps : this.settings.steps;
+    for (const step of steps) {
       if ('delay_ms' in step) {
         await abortableSleep(step.delay_ms, signal);
       } else if ('status' in step) {
@@ -43,4 +44,9 @@ export class ScriptExecutor implements AgentTurnExecutor {
       }
     }
   }
+}
+
+/** Whether a turn continues its task: the caller has written to it before (an answer to its question). */
+function continues(task: Task | undefined): boolean {
+  return (task?.history.filter((message) => message.role === Role.ROLE_USER).length ?? 0) > 1;
 }

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ClientCapabilities, ProtocolError, ProtocolErrorCode, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
+import { CallerRequests } from './caller-requests';
+import type { McpCaller } from './mcp-caller';
+import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
+
+/**
+ * Asks the caller of a request in progress (sampling, elicitation): an upstream's request relayed,
+ * or the question of an MCP task waiting for input.
+ */
+@Injectable()
+export class AskCaller {
+  constructor(
+    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    private readonly callerRequests: CallerRequests,
+  ) {}
+
+  /**
+   * A connection that lives as long as its client (stdio) knows what the client declared, and the SDK
+   * refuses what it did not (as it does, in the 2026-07-28 era, every request of this kind). A
+   * 2025-era HTTP session's server lives for one POST: the session's declared capabilities decide.
+   * `server`: the server instance answering the request.
+   */
+  async ask(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
+    if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
+    const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
+    return refusedUnless(capabilities ?? {}, (checked) => this.callerRequests.ask(caller.sessionId!, server.transport!, ctx.mcpReq.id, checked, signal))(request, signal);
+  }
+}
+
+/** `ask`, for the requests a client that declared `capabilities` may be sent; an error naming what it lacks for the others. */
+export function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamRequestHandler): UpstreamRequestHandler {
+  return (request, signal) => {
+    const missing = missingCapability(request, capabilities);
+    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
+    return ask(request, signal);
+  };
+}
+
+/** The capability a client must have declared to be sent `request`, if it did not. */
+function missingCapability(request: UpstreamRequest, capabilities: ClientCapabilities): string | undefined {
+  if (request.method === 'sampling/createMessage') return capabilities.sampling ? undefined : 'sampling';
+  const { elicitation } = capabilities;
+  if (request.params.mode === 'url') return elicitation?.url ? undefined : 'URL elicitation';
+  // A bare `elicitation: {}` is form elicitation (2025-06-18).
+  return elicitation && (elicitation.form || !elicitation.url) ? undefined : 'form elicitation';
+}
+

@@ -1,0 +1,134 @@
+import type { Task } from '@a2a-js/sdk';
+import {
+  CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  INTERNAL_ERROR,
+  McpServer,
+  PROTOCOL_VERSION_META_KEY,
+  ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
+import { taskResult } from '../agent-tool-call';
+import type { McpCaller } from '../mcp-caller';
+import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2 } from './mcp-task-status';
+import type { McpTasks } from './mcp-tasks.service';
+
+/** The 2026-07-28 tasks extension. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+
+/** What a server declares for tasks in each era: 2025-11-25 `capabilities.tasks`, the 2026-07-28 extension (the SDK drops what an era does not know). */
+export const MCP_TASK_CAPABILITIES = {
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  extensions: { [TASKS_EXTENSION]: {} },
+};
+
+export type McpEra = 'legacy' | 'modern';
+
+/** Asks the caller of the request in `ctx` (elicitation), for a 2025-era task waiting for input. */
+export type AskCallerOf = (request: UpstreamRequest, ctx: ServerContext) => Promise<object>;
+
+const ANSWER_SCHEMA = { type: 'object' as const, properties: { answer: { type: 'string' as const, description: 'Your answer to the agent' } }, required: ['answer'] };
+const byTaskId = z.object({ taskId: z.string() }).passthrough();
+const byCursor = z.object({ cursor: z.string().optional() }).passthrough();
+
+/**
+ * Whether the `tools/call` of `ctx` asked to run as a task: in the 2026-07-28 era, its client
+ * declares the tasks extension; in 2025-11-25, the call carries `task` (`legacyTask`, which the SDK
+ * does not pass to tool callbacks).
+ */
+export function taskRequested(ctx: ServerContext, legacyTask: unknown): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY]?.extensions?.[TASKS_EXTENSION] !== undefined;
+  return typeof legacyTask === 'object' && legacyTask !== null;
+}
+
+/** Starts agent `agent` on `message` as an MCP task: the era's task handle at once, the turn going on; a send refused is the tool's error. */
+export async function startAsTask(tasks: McpTasks, agent: string, message: string, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
+  let task: Task;
+  try {
+    task = await tasks.start(agent, message, caller);
+  } catch (error) {
+    return { content: [{ type: 'text', text: `No task started: ${(error as Error).message}` }], isError: true };
+  }
+  const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+  // The SDK types tool results as CallToolResult; the eras' task answers are what their clients read.
+  return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()) } : { content: [], task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
+}
+
+/**
+ * The tasks methods, answered from Switchboard's durable tasks in the caller's scope: 2025-11-25's
+ * `tasks/get`, `tasks/result` (waits for the end on any replica, asking the caller for input on
+ * the way), `tasks/list`, `tasks/cancel`; the 2026-07-28 extension's `tasks/get` (with the outcome,
+ * or the question of a task waiting for input), `tasks/update` (answers), `tasks/cancel`. `era`
+ * says which a request is of (a stdio connection learns it at `initialize`).
+ */
+export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks: McpTasks, caller: McpCaller, askCaller: AskCallerOf): void {
+  const terms = tasks.terms();
+  server.server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }) => {
+    const task = await tasks.get(taskId, caller);
+    return era() === 'modern' ? { resultType: 'complete', ...taskV2(task, terms), ...outcomeV2(task) } : taskV1(task, terms);
+  });
+  server.server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }) => {
+    const task = await tasks.cancel(taskId, caller);
+    return era() === 'modern' ? { resultType: 'complete' } : taskV1(task, terms);
+  });
+  server.server.setRequestHandler('tasks/list', { params: byCursor }, async ({ cursor }) => {
+    const page = await tasks.list(cursor, caller);
+    return { tasks: page.tasks.map((task) => taskV1(task, terms)), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+  });
+  server.server.setRequestHandler('tasks/result', { params: byTaskId }, async ({ taskId }, ctx) => {
+    const ask = async (waiting: Task) => {
+      const answer = (await askCaller({ method: 'elicitation/create', params: { ...question(waiting), _meta: { [RELATED_TASK_META_KEY]: { taskId } } } }, ctx)) as ElicitAnswer;
+      await answerTask(tasks, taskId, answer, caller);
+    };
+    const task = await tasks.ended(taskId, caller, ctx.mcpReq.signal, ask);
+    return { ...taskResult(task), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+  });
+  server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
+    const task = await tasks.get(taskId, caller);
+    const answer = ctx.mcpReq.inputResponses?.[questionKey(task)] as ElicitAnswer | undefined;
+    if (answer !== undefined) await answerTask(tasks, taskId, answer, caller);
+    return { resultType: 'complete' };
+  });
+}
+
+interface ElicitAnswer {
+  action?: string;
+  content?: Record<string, unknown>;
+}
+
+/** An accepted answer is the task's next message; a declined or cancelled one cancels the task. */
+async function answerTask(tasks: McpTasks, taskId: string, answer: ElicitAnswer, caller: McpCaller): Promise<void> {
+  if (answer.action !== 'accept') {
+    await tasks.cancel(taskId, caller);
+    return;
+  }
+  const text = typeof answer.content?.answer === 'string' ? answer.content.answer : JSON.stringify(answer.content ?? {});
+  await tasks.answer(taskId, text, caller);
+}
+
+/** What a 2026-07-28 `tasks/get` adds for the task's status: its result, its error, or its question. */
+function outcomeV2(task: Task): Record<string, unknown> {
+  switch (mcpTaskStatus(task)) {
+    case 'completed':
+      return { result: { resultType: 'complete', ...taskResult(task) } };
+    case 'failed':
+      return { error: { code: INTERNAL_ERROR, message: mcpTaskFields(task).statusMessage ?? 'The task failed.' } };
+    case 'input_required':
+      return { inputRequests: { [questionKey(task)]: { method: 'elicitation/create', params: question(task) } } };
+    default:
+      return {};
+  }
+}
+
+/** The question of a task waiting for input, as a form with one answer field. */
+function question(task: Task): { message: string; requestedSchema: typeof ANSWER_SCHEMA } {
+  return { message: mcpTaskFields(task).statusMessage ?? 'The agent needs more input.', requestedSchema: ANSWER_SCHEMA };
+}
+
+/** One key per wait for input (the status it began with), so an answer to an earlier question is not taken for this one. */
+function questionKey(task: Task): string {
+  return `a2a:${task.status?.timestamp ?? ''}`;
+}
