@@ -3,6 +3,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import type { AccessPolicy } from './access-policy';
 import { issuerEndpoint } from './oauth/issuer-metadata';
 import { KeptOnSuccess } from './oauth/kept-on-success';
+import { KeptTokenAnswers } from './oauth/kept-token-answers';
 import { TokenIntrospection, type IntrospectingIssuer } from './oauth/token-introspection';
 import type { Principal } from './principal';
 
@@ -29,6 +30,7 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
  */
 export class TokenVerifier {
   private readonly keySets = new KeptOnSuccess<KeySet>();
+  private readonly verified = new KeptTokenAnswers<TokenVerdict>();
   private readonly audiences: string[];
   private readonly introspection: TokenIntrospection;
 
@@ -72,7 +74,11 @@ export class TokenVerifier {
     return isJwt(token) ? this.verifyJwt(token) : this.verifyOpaque(token);
   }
 
+  /** A verified token's verdict is kept until it expires: clients send one token many times, and checking its signature is the cost. */
   private async verifyJwt(token: string): Promise<TokenVerdict> {
+    const digest = KeptTokenAnswers.digest(token);
+    const kept = this.verified.get(digest);
+    if (kept) return kept.answer;
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -93,7 +99,9 @@ export class TokenVerifier {
     } catch (error) {
       return { kind: 'invalid', why: (error as Error).message };
     }
-    return this.verdictOf(issuer, payload);
+    const verdict = this.verdictOf(issuer, payload);
+    this.verified.keep(digest, verdict, payload.exp! * 1000);
+    return verdict;
   }
 
   private async verifyOpaque(token: string): Promise<TokenVerdict> {

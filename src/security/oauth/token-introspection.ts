@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { clientBasicAuthorization, issuerEndpoint } from './issuer-metadata';
 import { KeptOnSuccess } from './kept-on-success';
+import { KeptTokenAnswers } from './kept-token-answers';
 
 export interface IntrospectingIssuer {
   issuer: string;
@@ -13,14 +13,6 @@ export interface IntrospectedToken {
   claims: Record<string, unknown>;
 }
 
-interface Kept {
-  answer: IntrospectedToken | undefined;
-  until: number;
-}
-
-/** Answers kept at most: beyond it the oldest go first. */
-const MAX_KEPT = 10_000;
-
 /**
  * Opaque access tokens, checked at their issuers' RFC 7662 introspection endpoints (in the order
  * configured; the first that calls a token active is its issuer). An active answer is kept for
@@ -29,14 +21,16 @@ const MAX_KEPT = 10_000;
  */
 export class TokenIntrospection {
   private readonly endpoints = new KeptOnSuccess<string>();
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept: KeptTokenAnswers<IntrospectedToken | undefined>;
 
   constructor(
     private readonly issuers: readonly IntrospectingIssuer[],
     private readonly fetchImpl: typeof fetch,
     private readonly cacheSecs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.kept = new KeptTokenAnswers(now);
+  }
 
   get enabled(): boolean {
     return this.issuers.length > 0;
@@ -44,11 +38,13 @@ export class TokenIntrospection {
 
   /** The active token's issuer and claims, or undefined when no issuer calls it active. Throws when an issuer cannot be asked. */
   async introspect(token: string): Promise<IntrospectedToken | undefined> {
-    const digest = createHash('sha256').update(token).digest('base64url');
+    const digest = KeptTokenAnswers.digest(token);
     const kept = this.kept.get(digest);
-    if (kept && kept.until > this.now()) return kept.answer;
+    if (kept) return kept.answer;
     const answer = await this.ask(token);
-    this.keep(digest, answer);
+    let until = this.now() + this.cacheSecs * 1000;
+    if (typeof answer?.claims.exp === 'number') until = Math.min(until, answer.claims.exp * 1000);
+    this.kept.keep(digest, answer, until);
     return answer;
   }
 
@@ -68,13 +64,6 @@ export class TokenIntrospection {
       if (claims.active === true && (claims.iss === undefined || claims.iss === issuer.issuer)) return { issuer: issuer.issuer, claims };
     }
     return undefined;
-  }
-
-  private keep(digest: string, answer: IntrospectedToken | undefined): void {
-    let until = this.now() + this.cacheSecs * 1000;
-    if (typeof answer?.claims.exp === 'number') until = Math.min(until, answer.claims.exp * 1000);
-    if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(digest, { answer, until });
   }
 
   private endpointOf(issuer: IntrospectingIssuer): Promise<string> {
