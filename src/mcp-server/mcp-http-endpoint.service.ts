@@ -36,6 +36,7 @@ import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
 import { followSessionSubscriptions, LocalSubscriptionChanges } from './session-subscriptions';
+import { McpTasks } from './tasks/mcp-tasks.service';
 import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 import { TaskUpdates } from './task-updates';
@@ -85,6 +86,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     private readonly subscriptionChanges: LocalSubscriptionChanges,
     private readonly metrics: MetricsService,
     private readonly callers: CallerAuthenticator,
+    private readonly mcpTasks: McpTasks,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     const mcpServer = config.get('mcp_server', { infer: true });
@@ -164,7 +166,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     }
     const lastEventId = request.headers.get('last-event-id');
     if (request.method === 'GET' && lastEventId) return resumedStream(this.events, sessionId, lastEventId, request.signal);
-    if (request.method === 'GET') return this.openStream(request, sessionId);
+    if (request.method === 'GET') return this.openStream(request, sessionId, caller);
     // The caller's answer to a request relayed to it in the middle of one of its calls.
     if (this.callerRequests.answer(sessionId, body)) return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
@@ -185,7 +187,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 
   /** A GET stream for the session's server-initiated notifications. */
-  private openStream(request: Request, sessionId: string): Response {
+  private openStream(request: Request, sessionId: string, caller: McpCaller): Response {
     if (!request.headers.get('accept')?.includes('text/event-stream')) {
       return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' }, id: null }, { status: 406 });
     }
@@ -201,7 +203,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
     const following = new AbortController();
-    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal);
+    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal, (taskId) => this.mcpTasks.status(taskId, caller));
     const end = () => {
       following.abort();
       stream.close();

@@ -57,10 +57,18 @@ export function sessionSubscriptions(store: McpSessionStore, changes: LocalSubsc
   };
 }
 
+/** Where a session records an MCP task it started (2025-11-25), to be told of its status changes. */
+export function taskStatusSubscription(taskId: string): string {
+  return `${TASK_STATUS_PREFIX}${taskId}`;
+}
+
+const TASK_STATUS_PREFIX = 'tasks/status:';
+
 /**
  * What a session's GET stream carries besides tool-list changes: `notifications/resources/updated`
  * for every change of a task the session subscribed to, and of a connected server's resource
- * (subscribed to upstream by the replica holding the stream). The subscriptions are re-read every second
+ * (subscribed to upstream by the replica holding the stream); `notifications/tasks/status`, with
+ * the task as `taskStatus` reads it, for every change of an MCP task the session started. The subscriptions are re-read every second
  * (they may be made on any replica); each is followed from the position recorded when it was made,
  * so a change that happened before this replica noticed the subscription is still announced. Stops
  * following a task when it is unsubscribed, and everything when `signal` aborts.
@@ -73,6 +81,7 @@ export function followSessionSubscriptions(
   sessionId: string,
   send: (message: object) => void,
   signal: AbortSignal,
+  taskStatus: (taskId: string) => Promise<object>,
 ): void {
   /** By URI: the position followed from, and the switch that stops following. */
   const followed = new Map<string, { position: string; stop: AbortController }>();
@@ -86,14 +95,22 @@ export function followSessionSubscriptions(
       }
     }
     for (const [uri, position] of wanted) {
-      const taskId = taskIdOf(uri);
+      const statusOf = uri.startsWith(TASK_STATUS_PREFIX) ? uri.slice(TASK_STATUS_PREFIX.length) : undefined;
+      const taskId = statusOf ?? taskIdOf(uri);
       if (followed.has(uri) || (taskId === undefined && position !== UPSTREAM_POSITION)) continue;
       const stop = new AbortController();
       // An ended task is recorded but never followed: it stays in `followed` so it is not started again.
       followed.set(uri, { position, stop });
       if (position === ENDED_POSITION) continue;
-      const notify = () => send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
       const following = AbortSignal.any([stop.signal, signal]);
+      if (statusOf !== undefined) {
+        // One read at a time, so the statuses go out in the order they happened.
+        let sent = Promise.resolve();
+        const notifyStatus = () => (sent = sent.then(async () => send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: await taskStatus(statusOf) })).catch(() => undefined));
+        void updates.follow(statusOf, position, following, notifyStatus);
+        continue;
+      }
+      const notify = () => send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
       // Subscribed upstream before the subscribe is answered, when the stream is on this replica.
       if (taskId === undefined) await catalog.followResource(uri, notify, following).catch(() => followed.delete(uri)); // tried again at the next refresh
       else void updates.follow(taskId, position, following, notify);

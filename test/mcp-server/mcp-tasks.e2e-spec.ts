@@ -7,7 +7,7 @@ import { GetTaskRequest, Role, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sdkClient } from '../a2a/support/sdk-client';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
@@ -98,6 +98,22 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     const task = await a2a.getTask(GetTaskRequest.fromJSON({ id: seen[0].task!.taskId }));
     const sent = task.history.filter((message) => message.role === Role.ROLE_USER);
     expect(sent.map((message) => message.parts[0]?.content?.$case === 'text' && message.parts[0].content.value)).toEqual(['book a flight', 'Lisbon']);
+  });
+
+  it('tells the session of each status change of a task it started, on its GET stream', async () => {
+    const client = await connect();
+    const statuses: string[] = [];
+    const ended = new Promise<void>((resolve) =>
+      client.setNotificationHandler(TaskStatusNotificationSchema, ({ params }) => {
+        statuses.push(params.status);
+        if (params.status === 'completed') resolve();
+      }),
+    );
+    const [created] = await stream(client, 'switchboard_agent_slow', 'told');
+    await ended;
+    expect(statuses[0]).toBe('working');
+    expect(statuses.at(-1)).toBe('completed');
+    expect(await client.experimental.tasks.getTask(created.task!.taskId)).toMatchObject({ status: 'completed' });
   });
 
   it('cancels a task', async () => {

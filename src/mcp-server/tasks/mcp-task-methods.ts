@@ -53,6 +53,7 @@ export async function startAsTask(tasks: McpTasks, agent: string, message: strin
     return { content: [{ type: 'text', text: `No task started: ${(error as Error).message}` }], isError: true };
   }
   const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+  if (!modern && caller.sessionId !== undefined) await tasks.announceTo(caller.sessionId, task.id);
   // The SDK types tool results as CallToolResult; the eras' task answers are what their clients read.
   return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()) } : { content: [], task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
 }

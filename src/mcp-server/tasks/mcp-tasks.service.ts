@@ -1,5 +1,5 @@
 import { ListTasksRequest, Task } from '@a2a-js/sdk';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { isTerminal } from '../../common/task-states';
@@ -8,7 +8,9 @@ import { TaskView } from '../../tasks/task-view';
 import { storedView, type McpCaller } from '../mcp-caller';
 import { SubagentBridge } from '../subagent-bridge';
 import { agentOfTask, changesTask } from '../task-resource';
-import { mcpTaskStatus, type McpTaskTerms } from './mcp-task-status';
+import { MCP_SESSION_STORE, McpSessionStore } from '../mcp-session-store.interface';
+import { LocalSubscriptionChanges, taskStatusSubscription } from '../session-subscriptions';
+import { mcpTaskStatus, taskV1, type McpTaskTerms } from './mcp-task-status';
 
 const LIST_PAGE_SIZE = 50;
 
@@ -27,6 +29,8 @@ export class McpTasks {
   constructor(
     private readonly bridge: SubagentBridge,
     private readonly tasks: TaskView,
+    @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
+    private readonly subscriptionChanges: LocalSubscriptionChanges,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.ttlMs = config.get('tasks', { infer: true }).ttl_secs * 1000;
@@ -91,6 +95,20 @@ export class McpTasks {
       }
       await this.nextChange(taskId, position, signal);
     }
+  }
+
+  /** The caller's task as a 2025-11-25 `Task` (for `notifications/tasks/status`). */
+  async status(taskId: string, caller: McpCaller): Promise<object> {
+    return taskV1(await this.get(taskId, caller), this.terms());
+  }
+
+  /**
+   * Has the caller's 2025-era session told of every status change of a task it started, by
+   * whichever replica holds the session's GET stream (recorded in the shared session store).
+   */
+  async announceTo(sessionId: string, taskId: string): Promise<void> {
+    await this.sessions.subscribe(sessionId, taskStatusSubscription(taskId), this.tasks.events.start);
+    await this.subscriptionChanges.changed(sessionId);
   }
 
   private async nextChange(taskId: string, afterId: string, signal: AbortSignal): Promise<void> {
