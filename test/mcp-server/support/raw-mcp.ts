@@ -56,7 +56,8 @@ export function modernHeaders(method: string, name?: string): Record<string, str
   };
 }
 
-function messageOf(text: string): RawResponse['message'] {
+/** The JSON-RPC message of an answer body: JSON, or the last SSE `data:` line. */
+export function messageOf(text: string): RawResponse['message'] {
   const data = text.split('\n').filter((line) => line.startsWith('data:')).at(-1)?.slice(5) ?? text;
   try {
     return JSON.parse(data) as RawResponse['message'];

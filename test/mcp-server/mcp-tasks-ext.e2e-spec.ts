@@ -1,0 +1,132 @@
+/**
+ * MCP Tasks on Switchboard's durable tasks through the official `@modelcontextprotocol/ext-tasks`
+ * client, in both eras: 2025-11-25 (`capabilities.tasks`, a 2.x Client's legacy session) and the
+ * 2026-07-28 tasks extension (its task traffic over the raw path the extension asks hosts for).
+ */
+import { GetTaskRequest, Role, TaskState } from '@a2a-js/sdk';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, resultFromTaskOutcome, TaskCancelledError, type ApplicationInputRequest, type TaskEnabledSession, type ToolExecution } from '@modelcontextprotocol/ext-tasks/client';
+import { taskId } from '@modelcontextprotocol/ext-tasks/core';
+import { partsText } from '../../src/tasks/lifecycle/turn-publisher';
+import { sdkClient } from '../a2a/support/sdk-client';
+import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { writeConfigFile } from '../support/config-file';
+import { bearer, startTestApp, testConfig } from '../support/test-app';
+import { fetchRawDispatch } from './support/fetch-raw-dispatch';
+import { textOf } from './support/mcp-clients';
+import { sameRealmFetch } from './support/same-realm-fetch';
+import { BOOKER_TOML } from './support/task-agents';
+
+const MODERN = '2026-07-28';
+const CLIENT_INFO = { name: 'ext-tasks-test', version: '1.0.0' };
+
+type Era = 'legacy' | 'modern';
+
+describe('MCP tasks with the ext-tasks client', () => {
+  let app: NestFastifyApplication;
+  let url: string;
+  const sessions: TaskEnabledSession[] = [];
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML) })));
+  });
+
+  afterAll(async () => {
+    await Promise.all(sessions.map((session) => session.close()));
+    await Promise.all(clients.map((client) => client.close()));
+    await app?.close();
+  });
+
+  /**
+   * A task session over a 2.x Client of `era`, whose questions `answer` answers. (In 2025-11-25
+   * ext-tasks waits for a question pushed to it, while Switchboard asks inside `tasks/result`.)
+   */
+  async function session(era: Era, answer = (question: string): string => `no answer to ${question}`): Promise<TaskEnabledSession> {
+    const versionNegotiation = era === 'modern' ? { mode: { pin: MODERN } } : { mode: 'legacy' as const };
+    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {} }, versionNegotiation });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer() }, fetch: sameRealmFetch }));
+    clients.push(client);
+    // The handler's result type follows the request's kind; Switchboard only asks elicitations.
+    const onInputRequest = async (request: ApplicationInputRequest) => ({ action: 'accept', content: { answer: answer(String(request.params?.message)) } }) as never;
+    const endpointId = `switchboard-${era}`;
+    const created =
+      era === 'modern'
+        ? createTaskSessionFromClient(client, { endpointId, onInputRequest, rawDispatch: fetchRawDispatch(url), v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: { elicitation: {} } } })
+        : createTaskSessionFromClient(client, { endpointId, onInputRequest });
+    sessions.push(created);
+    return created;
+  }
+
+  /** Calls agent `agent` as a task (2025-11-25 only makes one when asked: `require`). */
+  async function callAsTask(tasks: TaskEnabledSession, agent: string, message: string): Promise<ToolExecution<object> & { kind: 'task' }> {
+    const execution = await tasks.callTool<object>(`switchboard_agent_${agent}`, { message }, { task: { preference: 'require' } });
+    expect(execution.kind).toBe('task');
+    return execution as ToolExecution<object> & { kind: 'task' };
+  }
+
+  async function a2aTask(agent: string, taskId: string) {
+    return (await sdkClient(url, agent, 'JSONRPC')).getTask(GetTaskRequest.fromJSON({ id: taskId }));
+  }
+
+  describe.each<[string, Era]>([
+    ['2025-11-25', 'legacy'],
+    ['2026-07-28', 'modern'],
+  ])('%s', (_label, era) => {
+    it('sees the era’s tasks support', async () => {
+      expect((await session(era)).capabilities).toMatchObject({ execution: true, cancellation: true });
+    });
+
+    it('runs an agent as a task and settles it with its result; the same task over A2A', async () => {
+      const execution = await callAsTask(await session(era), 'echo', `settled in ${era}`);
+      const { outcome } = await execution.settle();
+      expect(textOf(resultFromTaskOutcome(outcome))).toBe(`settled in ${era}`);
+      expect((await a2aTask('echo', execution.handle.taskId)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
+
+    it('settles a failed turn as a failed outcome, with the reason', async () => {
+      const { outcome } = await (await callAsTask(await session(era), 'broken', 'x')).settle();
+      expect(outcome.status).toBe('failed');
+      expect(() => resultFromTaskOutcome(outcome)).toThrow(/boom|failed/i);
+    });
+
+    it('cancels a running task: the outcome is cancelled, and so is the A2A task', async () => {
+      const execution = await callAsTask(await session(era), 'slow', 'long');
+      await execution.cancel();
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe('cancelled');
+      expect(() => resultFromTaskOutcome(outcome)).toThrow(TaskCancelledError);
+      expect((await a2aTask('slow', execution.handle.taskId)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    });
+
+    it('reads a task by its id, and answers an unknown one with -32602', async () => {
+      const tasks = await session(era);
+      const execution = await callAsTask(tasks, 'echo', 'by id');
+      await execution.settle({ close: false });
+      expect(await tasks.task(execution.handle.taskId).snapshot()).toMatchObject({ taskId: execution.handle.taskId, status: 'completed', retentionMs: expect.any(Number) });
+      await expect(tasks.task(taskId('no-such-task')).snapshot()).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+
+  it('lists the caller’s tasks (2025-11-25)', async () => {
+    const tasks = await session('legacy');
+    const execution = await callAsTask(tasks, 'echo', 'listed');
+    await execution.settle();
+    expect((await tasks.listTasks()).tasks.map(({ taskId }) => taskId)).toContain(execution.handle.taskId);
+  });
+
+  it('answers the question of a task waiting for input with tasks/update (2026-07-28): the answer is the next A2A message', async () => {
+    const questions: string[] = [];
+    const tasks = await session('modern', (question) => {
+      questions.push(question);
+      return 'Lisbon';
+    });
+    const execution = await callAsTask(tasks, 'booker', 'book a flight');
+    const { outcome } = await execution.settle();
+    expect(questions).toEqual(['Which city?']);
+    expect(textOf(resultFromTaskOutcome(outcome))).toBe('Booked.');
+    const task = await a2aTask('booker', execution.handle.taskId);
+    expect(task.history.filter(({ role }) => role === Role.ROLE_USER).map(({ parts }) => partsText(parts))).toEqual(['book a flight', 'Lisbon']);
+  });
+});
