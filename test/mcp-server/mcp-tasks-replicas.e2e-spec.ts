@@ -1,0 +1,146 @@
+/**
+ * MCP Tasks in durable mode across two API processes and separate worker processes (Postgres,
+ * Redis, BullMQ): a task made on replica A is read, awaited and cancelled on replica B; a worker
+ * killed with SIGKILL mid-task leaves a task that still ends, and every replica says so; another
+ * key's task is the same unknown task as an absent one.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { writeConfigFile } from '../support/config-file';
+import { eventually } from '../support/eventually';
+import { TEST_API_KEY } from '../support/test-app';
+import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { sdkClient } from '../a2a/support/sdk-client';
+import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { connectV1, textOf } from './support/mcp-clients';
+
+jest.setTimeout(60_000);
+
+const OTHER_KEY = 'other-key-0123456789abcdef';
+const LOCK_DURATION_MS = 1_500;
+const STALLED_INTERVAL_MS = 1_000;
+/** Time enough for the stalled check to find a dead worker's turn and the re-run to end the task. */
+const ORPHAN_ENDED_MS = 20_000;
+
+/** `long` streams one chunk per character of its input (up to 20), 500 ms apart: a turn to interrupt. */
+const CONFIG = `${TEST_AGENTS_TOML}
+[[agents]]
+name = "long"
+description = "Echoes in twenty chunks, 500 ms apart"
+[agents.executor]
+type = "echo"
+chunks = 20
+delay_ms = 500
+
+[queue]
+lock_duration_ms = ${LOCK_DURATION_MS}
+stalled_interval_ms = ${STALLED_INTERVAL_MS}
+`;
+
+type TaskStatus = { taskId: string; status: string; statusMessage?: string };
+
+describe('MCP tasks across two API replicas and worker processes', () => {
+  let database: TestDatabase;
+  let redisPrefix: string;
+  let services: ServiceProcesses;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let firstWorker: ServiceProcess;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    redisPrefix = testRedisPrefix();
+    services = new ServiceProcesses({
+      SWITCHBOARD_CONFIG: writeConfigFile(CONFIG),
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+      SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_KEY}`,
+    });
+    // One worker until the kill test starts a second: the first one takes every turn before it.
+    [a, b, firstWorker] = await Promise.all([services.api('api-a'), services.api('api-b'), services.worker('worker-1')]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await services?.stopAll();
+    if (redisPrefix) await deleteRedisKeys(redisPrefix);
+    await database?.drop();
+  });
+
+  async function connect(replica: ServiceProcess, key?: string): Promise<Client> {
+    const { client } = await connectV1(replica.baseUrl, { key });
+    clients.push(client);
+    return client;
+  }
+
+  /** Calls agent `agent` as a task on `client`'s replica: the task as the call's answer. */
+  async function startTask(client: Client, agent: string, message: string): Promise<TaskStatus> {
+    const { task } = await client.request({ method: 'tools/call', params: { name: `switchboard_agent_${agent}`, arguments: { message }, task: {} } }, CreateTaskResultSchema);
+    return task;
+  }
+
+  /** Waits until tasks/get on `client`'s replica answers a status that `done` accepts. */
+  function statusOn(client: Client, taskId: string, done: (task: TaskStatus) => boolean, timeoutMs?: number): Promise<TaskStatus> {
+    return services.explain(() => eventually(() => client.experimental.tasks.getTask(taskId), done, timeoutMs));
+  }
+
+  /** Resolves once the worker has streamed a chunk of task `taskId`: its turn is running. */
+  async function running(taskId: string): Promise<void> {
+    const a2a = await sdkClient(a.baseUrl, 'long', 'JSONRPC');
+    await services.explain(() => eventually(() => a2a.getTask({ id: taskId, tenant: '' }), (task) => task.artifacts.length > 0));
+  }
+
+  it('makes a task on replica A whose status and result replica B answers', async () => {
+    const task = await startTask(await connect(a), 'echo', 'made on A');
+    expect(task.status).toBe('working');
+    const onB = await connect(b);
+    const result = await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(textOf(result)).toBe('made on A');
+    expect(await onB.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
+    expect((await onB.experimental.tasks.listTasks()).tasks.map(({ taskId }) => taskId)).toContain(task.taskId);
+  });
+
+  it('cancels from replica B a task made on A while a worker runs it; both replicas say cancelled', async () => {
+    const task = await startTask(await connect(a), 'long', 'abcdefghijklmnopqrst');
+    await running(task.taskId);
+    const onB = await connect(b);
+    expect(await onB.experimental.tasks.cancelTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+    await statusOn(await connect(a), task.taskId, ({ status }) => status === 'cancelled');
+    await expect(onB.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("answers another key's task as it answers an absent one, on every method", async () => {
+    const task = await startTask(await connect(a), 'echo', 'not yours');
+    const other = await connect(b, OTHER_KEY);
+    const refusals = async (taskId: string) =>
+      Promise.all([
+        other.experimental.tasks.getTask(taskId).catch((error: Error) => error),
+        other.experimental.tasks.getTaskResult(taskId, CallToolResultSchema).catch((error: Error) => error),
+        other.experimental.tasks.cancelTask(taskId).catch((error: Error) => error),
+      ]);
+    const absentId = '00000000-0000-4000-8000-000000000000';
+    const [absent, foreign] = await Promise.all([refusals(absentId), refusals(task.taskId)]);
+    for (const [index, refusal] of foreign.entries()) {
+      expect(refusal).toMatchObject({ code: -32602 });
+      expect(refusal.message).toBe(absent[index].message.replace(absentId, task.taskId));
+    }
+    expect((await other.experimental.tasks.listTasks()).tasks.map(({ taskId }) => taskId)).not.toContain(task.taskId);
+  });
+
+  it('ends a task whose worker is killed with SIGKILL mid-turn, and every replica says so', async () => {
+    const task = await startTask(await connect(a), 'long', 'abcdefghijklmnopqrst');
+    await running(task.taskId);
+    await services.worker('worker-2');
+    expect(await firstWorker.kill()).toBe('SIGKILL');
+    // The surviving worker's stalled check finds the dead worker's turn, and its re-run ends the task.
+    const ended = await statusOn(await connect(b), task.taskId, ({ status }) => status !== 'working', ORPHAN_ENDED_MS);
+    expect(ended.status).toBe('failed');
+    expect(ended.statusMessage).toBe('The worker running this task stopped before the turn finished.');
+    expect(await (await connect(a)).experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'failed', statusMessage: ended.statusMessage });
+    const result = await (await connect(a)).experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+  });
+});
