@@ -6,6 +6,7 @@ import type { AgentHandler } from '../a2a-server/agent-handlers.service';
 import { TaskStreamInterruptedError } from '../a2a-server/task-stream-interrupted.error';
 import { isTerminal } from '../common/task-states';
 import { storedView, type McpCaller } from './mcp-caller';
+import { taskUri } from './task-resource';
 import { partsText } from '../tasks/lifecycle/turn-publisher';
 import { messageText, taskText } from '../tasks/task-text';
 
@@ -111,7 +112,8 @@ function stateText(state: TaskState | undefined, text: string): string {
 export function taskResult(task: Task): CallToolResult {
   const failed = isTerminal(task) && FAILED_STATES.includes(task.status!.state);
   const text = taskText(task) || (failed ? `The task ended ${stateText(task.status?.state, '')}.` : '');
-  return { ...textResult(text, failed), structuredContent: { taskId: task.id, state: taskStateToJSON(task.status!.state) } };
+  // The task's resource too: the result of `subagent_start` run as a task has its output schema to keep.
+  return { ...textResult(text, failed), structuredContent: { taskUri: taskUri(task.id), taskId: task.id, state: taskStateToJSON(task.status!.state) } };
 }
 
 function textResult(text: string, isError: boolean): CallToolResult {

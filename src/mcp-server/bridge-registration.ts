@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { isTerminal } from '../common/task-states';
 import type { McpCaller } from './mcp-caller';
 import type { SubagentBridge } from './subagent-bridge';
-import { AGENT_URI_TEMPLATE, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from './task-resource';
+import { AGENT_URI_TEMPLATE, agentNameOf, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from './task-resource';
+import { startAsTask, taskRequested } from './tasks/mcp-task-methods';
+import type { McpTasks } from './tasks/mcp-tasks.service';
 import type { TaskUpdates } from './task-updates';
 
 /** The capabilities the bridge needs: resources that can be subscribed to, and a list that does not change. */
@@ -32,7 +34,8 @@ const startInput = z.object({
 });
 const sendInput = z.object({ taskId: z.string().min(1).describe('The task, from subagent_start'), text: z.string().min(1).describe('The next message') });
 const cancelInput = z.object({ taskId: z.string().min(1).describe('The task, from subagent_start') });
-const startOutput = z.object({ taskUri: z.string(), taskId: z.string() });
+/** `state` when run as an MCP task: its result is the ended task's. */
+const startOutput = z.object({ taskUri: z.string(), taskId: z.string(), state: z.string().optional() });
 
 /** Registers the ARDF bridge on `server`: the agent and task resources, the `subagent_*` tools and subscriptions. */
 export function registerBridge(
@@ -42,6 +45,7 @@ export function registerBridge(
   caller: McpCaller,
   subscriptions: ResourceSubscriptions,
   upstream: UpstreamSubscriptions,
+  mcpTasks: McpTasks,
 ): void {
   const agents = new ResourceTemplate(AGENT_URI_TEMPLATE, {
     list: () => ({ resources: bridge.agents().filter(({ name }) => caller.scope.allowsAgent(name)).map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })) }),
@@ -60,12 +64,15 @@ export function registerBridge(
   });
 
   const tools = {
-    subagent_start: server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }) =>
-      bridge.start(subagentUri, text, caller),
-    ),
+    subagent_start: server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }, ctx) => {
+      const agent = agentNameOf(subagentUri);
+      // Asked as an MCP task, the subagent's task is that task.
+      return agent !== undefined && taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(mcpTasks, agent, text, caller, ctx) : bridge.start(subagentUri, text, caller);
+    }),
     subagent_send: server.registerTool('subagent_send', { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput }, ({ taskId, text }) => bridge.send(taskId, text, caller)),
     subagent_cancel: server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) => bridge.cancel(taskId, caller)),
   };
+  tools.subagent_start.execution = { taskSupport: 'optional' };
   for (const [name, tool] of Object.entries(tools)) if (!caller.scope.allowsTool(name)) tool.remove();
 
   server.server.setRequestHandler('resources/subscribe', async (request) => {

@@ -84,7 +84,7 @@ export class SwitchboardMcpServerFactory {
     if (onlyTool !== undefined) this.registerUnlisted(server, caller, onlyTool, mcpTools.length > 0);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
-      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog);
+      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog, this.mcpTasks);
       registerUpstreamCatalog(server, catalog);
     }
     return server;
@@ -95,7 +95,7 @@ export class SwitchboardMcpServerFactory {
     const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     const catalog = scopedCatalog(this.catalog, caller.scope);
-    registerBridge(server, this.bridge, this.updates, caller, subscriptions, catalog);
+    registerBridge(server, this.bridge, this.updates, caller, subscriptions, catalog, this.mcpTasks);
     const register = () => [...this.registerMcpTools(server, caller), ...registerUpstreamCatalog(server, catalog)];
     let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).

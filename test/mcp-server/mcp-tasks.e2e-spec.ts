@@ -78,6 +78,18 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toContain(taskId);
   });
 
+  it("runs subagent_start as a task: the subagent's task is the MCP task", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.find(({ name }) => name === 'subagent_start')?.execution).toEqual({ taskSupport: 'optional' });
+    const seen: Message[] = [];
+    for await (const item of client.experimental.tasks.callToolStream({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'through the bridge' } })) seen.push(item as Message);
+    expect(seen[0]).toMatchObject({ type: 'taskCreated' });
+    expect(textOf(seen.at(-1)!.result!)).toBe('through the bridge');
+    const resource = await client.readResource({ uri: `a2a://task/${seen[0].task!.taskId}` });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({ agent: 'echo', state: 'completed' });
+  });
+
   it('maps a failed turn to a failed task, with the reason as its status message', async () => {
     const seen = await stream(await connect(), 'switchboard_agent_broken', 'x');
     expect(seen.at(-1)).toMatchObject({ type: 'error' });

@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
 import { taskResult } from '../agent-tool-call';
+import { taskUri } from '../task-resource';
 import type { McpCaller } from '../mcp-caller';
 import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2 } from './mcp-task-status';
 import type { McpTasks } from './mcp-tasks.service';
@@ -55,7 +56,9 @@ export async function startAsTask(tasks: McpTasks, agent: string, message: strin
   const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
   if (!modern && caller.sessionId !== undefined) await tasks.announceTo(caller.sessionId, task.id);
   // The SDK types tool results as CallToolResult; the eras' task answers are what their clients read.
-  return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()) } : { content: [], task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
+  // The task's resource and id as structured content too (what `subagent_start` answers without a task).
+  const structuredContent = { taskUri: taskUri(task.id), taskId: task.id };
+  return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()) } : { content: [], structuredContent, task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
 }
 
 /**
