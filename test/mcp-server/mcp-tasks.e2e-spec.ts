@@ -13,17 +13,9 @@ import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import { textOf } from './support/mcp-clients';
+import { BOOKER_TOML } from './support/task-agents';
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
-const ASKER = `
-[[agents]]
-name = "booker"
-description = "Asks for a city, then books"
-[agents.executor]
-type = "script"
-steps = [{ status = "working" }, { status = "input-required", text = "Which city?" }]
-reply_steps = [{ artifact = { text = "Booked." } }, { status = "completed" }]
-`;
 
 type Message = { type: string; task?: { taskId: string; status: string; statusMessage?: string }; result?: object; error?: Error };
 
@@ -33,7 +25,7 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + ASKER), SWITCHBOARD_API_KEYS: `tester=test-key-0123456789abcdef,other=${OTHER_KEY}` })));
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML), SWITCHBOARD_API_KEYS: `tester=test-key-0123456789abcdef,other=${OTHER_KEY}` })));
   });
 
   afterAll(async () => {
