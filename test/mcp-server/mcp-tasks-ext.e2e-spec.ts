@@ -5,66 +5,32 @@
  */
 import { GetTaskRequest, Role, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, resultFromTaskOutcome, TaskCancelledError, type ApplicationInputRequest, type TaskEnabledSession, type ToolExecution } from '@modelcontextprotocol/ext-tasks/client';
+import { resultFromTaskOutcome, TaskCancelledError } from '@modelcontextprotocol/ext-tasks/client';
 import { taskId } from '@modelcontextprotocol/ext-tasks/core';
 import { partsText } from '../../src/tasks/lifecycle/turn-publisher';
 import { sdkClient } from '../a2a/support/sdk-client';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
-import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { fetchRawDispatch } from './support/fetch-raw-dispatch';
+import { startTestApp, testConfig } from '../support/test-app';
+import { callAsTask, ExtTaskSessions, type Era } from './support/ext-task-sessions';
 import { textOf } from './support/mcp-clients';
-import { sameRealmFetch } from './support/same-realm-fetch';
 import { BOOKER_TOML } from './support/task-agents';
-
-const MODERN = '2026-07-28';
-const CLIENT_INFO = { name: 'ext-tasks-test', version: '1.0.0' };
-
-type Era = 'legacy' | 'modern';
 
 describe('MCP tasks with the ext-tasks client', () => {
   let app: NestFastifyApplication;
   let url: string;
-  const sessions: TaskEnabledSession[] = [];
-  const clients: Client[] = [];
+  const sessions = new ExtTaskSessions();
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML) })));
   });
 
   afterAll(async () => {
-    await Promise.all(sessions.map((session) => session.close()));
-    await Promise.all(clients.map((client) => client.close()));
+    await sessions.closeAll();
     await app?.close();
   });
 
-  /**
-   * A task session over a 2.x Client of `era`, whose questions `answer` answers. (In 2025-11-25
-   * ext-tasks waits for a question pushed to it, while Switchboard asks inside `tasks/result`.)
-   */
-  async function session(era: Era, answer = (question: string): string => `no answer to ${question}`): Promise<TaskEnabledSession> {
-    const versionNegotiation = era === 'modern' ? { mode: { pin: MODERN } } : { mode: 'legacy' as const };
-    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {} }, versionNegotiation });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer() }, fetch: sameRealmFetch }));
-    clients.push(client);
-    // The handler's result type follows the request's kind; Switchboard only asks elicitations.
-    const onInputRequest = async (request: ApplicationInputRequest) => ({ action: 'accept', content: { answer: answer(String(request.params?.message)) } }) as never;
-    const endpointId = `switchboard-${era}`;
-    const created =
-      era === 'modern'
-        ? createTaskSessionFromClient(client, { endpointId, onInputRequest, rawDispatch: fetchRawDispatch(url), v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: { elicitation: {} } } })
-        : createTaskSessionFromClient(client, { endpointId, onInputRequest });
-    sessions.push(created);
-    return created;
-  }
-
-  /** Calls agent `agent` as a task (2025-11-25 only makes one when asked: `require`). */
-  async function callAsTask(tasks: TaskEnabledSession, agent: string, message: string): Promise<ToolExecution<object> & { kind: 'task' }> {
-    const execution = await tasks.callTool<object>(`switchboard_agent_${agent}`, { message }, { task: { preference: 'require' } });
-    expect(execution.kind).toBe('task');
-    return execution as ToolExecution<object> & { kind: 'task' };
-  }
+  const session = (era: Era, answer?: (question: string) => string) => sessions.open(url, era, { answer });
 
   async function a2aTask(agent: string, taskId: string) {
     return (await sdkClient(url, agent, 'JSONRPC')).getTask(GetTaskRequest.fromJSON({ id: taskId }));

@@ -1,9 +1,11 @@
 /**
  * MCP Tasks in durable mode across two API processes and separate worker processes (Postgres,
- * Redis, BullMQ): a task made on replica A is read, awaited and cancelled on replica B; a worker
+ * Redis, BullMQ): a task made on replica A is read, awaited and cancelled on replica B (2025-11-25,
+ * the 1.x SDK client), or taken up there, its question answered (2026-07-28, ext-tasks); a worker
  * killed with SIGKILL mid-task leaves a task that still ends, and every replica says so; another
  * key's task is the same unknown task as an absent one.
  */
+import { resultFromTaskOutcome, type SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { writeConfigFile } from '../support/config-file';
@@ -13,7 +15,9 @@ import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, tes
 import { sdkClient } from '../a2a/support/sdk-client';
 import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { callAsTask, ExtTaskSessions } from './support/ext-task-sessions';
 import { connectV1, textOf } from './support/mcp-clients';
+import { BOOKER_TOML } from './support/task-agents';
 
 jest.setTimeout(60_000);
 
@@ -24,7 +28,7 @@ const STALLED_INTERVAL_MS = 1_000;
 const ORPHAN_ENDED_MS = 20_000;
 
 /** `long` streams one chunk per character of its input (up to 20), 500 ms apart: a turn to interrupt. */
-const CONFIG = `${TEST_AGENTS_TOML}
+const CONFIG = `${TEST_AGENTS_TOML}${BOOKER_TOML}
 [[agents]]
 name = "long"
 description = "Echoes in twenty chunks, 500 ms apart"
@@ -48,6 +52,7 @@ describe('MCP tasks across two API replicas and worker processes', () => {
   let b: ServiceProcess;
   let firstWorker: ServiceProcess;
   const clients: Client[] = [];
+  const sessions = new ExtTaskSessions();
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -65,6 +70,7 @@ describe('MCP tasks across two API replicas and worker processes', () => {
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
+    await sessions.closeAll();
     await services?.stopAll();
     if (redisPrefix) await deleteRedisKeys(redisPrefix);
     await database?.drop();
@@ -110,6 +116,23 @@ describe('MCP tasks across two API replicas and worker processes', () => {
     expect(await onB.experimental.tasks.cancelTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
     await statusOn(await connect(a), task.taskId, ({ status }) => status === 'cancelled');
     await expect(onB.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('2026-07-28 (ext-tasks): a task made on A is taken up on B, which answers its question and reads its result', async () => {
+    const made = await callAsTask(await sessions.open(a.baseUrl, 'modern'), 'booker', 'book a flight');
+    let reference: SerializedTaskReference | undefined;
+    await made.handoff((handed) => {
+      reference = handed;
+    });
+    const questions: string[] = [];
+    const answer = (question: string) => {
+      questions.push(question);
+      return 'Lisbon';
+    };
+    const onB = await sessions.open(b.baseUrl, 'modern', { answer });
+    const { outcome } = await (await onB.resumeTask<object>(reference!)).settle();
+    expect(questions).toEqual(['Which city?']);
+    expect(textOf(resultFromTaskOutcome(outcome))).toBe('Booked.');
   });
 
   it("answers another key's task as it answers an absent one, on every method", async () => {
