@@ -20,6 +20,7 @@ import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.err
 import { CallsInFlight } from './calls-in-flight';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
+import { callAsTask, runsAsTask } from './upstream-task-call';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { asSwitchboard } from '../security/oauth/on-behalf-of';
 
@@ -333,7 +334,9 @@ export class McpConnection {
     const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
     try {
       const _meta = options.progressToken === undefined ? undefined : { progressToken: options.progressToken };
-      return await client.callTool({ name: tool, arguments: args, _meta }, { timeout, signal: options.signal });
+      const params = { name: tool, arguments: args, _meta };
+      if (runsAsTask(client, this.toolList.find(({ name }) => name === tool))) return await callAsTask(client, params, { timeout, signal: options.signal });
+      return await client.callTool(params, { timeout, signal: options.signal });
     } catch (error) {
       // The SDK reports an aborted call as a timeout too.
       if (options.signal?.aborted) throw options.signal.reason;
