@@ -36,6 +36,7 @@ import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from './session-event-stream';
 import { followSessionSubscriptions, LocalSubscriptionChanges } from './session-subscriptions';
+import { sessionMessagesOf, takeSessionAnswer } from './tasks/mcp-task-methods';
 import { McpTasks } from './tasks/mcp-tasks.service';
 import { SubagentBridge } from './subagent-bridge';
 import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
@@ -168,7 +169,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (request.method === 'GET' && lastEventId) return resumedStream(this.events, sessionId, lastEventId, request.signal);
     if (request.method === 'GET') return this.openStream(request, sessionId, caller);
     // The caller's answer to a request relayed to it in the middle of one of its calls.
-    if (this.callerRequests.answer(sessionId, body)) return new Response(null, { status: 202 });
+    if (this.callerRequests.answer(sessionId, body) || (await takeSessionAnswer(this.mcpTasks, body, { ...caller, sessionId }))) return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
@@ -203,7 +204,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
     const following = new AbortController();
-    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal, (taskId) => this.mcpTasks.status(taskId, caller));
+    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal, async (taskId) => sessionMessagesOf(await this.mcpTasks.get(taskId, caller), this.mcpTasks.terms()));
     const end = () => {
       following.abort();
       stream.close();

@@ -67,8 +67,8 @@ const TASK_STATUS_PREFIX = 'tasks/status:';
 /**
  * What a session's GET stream carries besides tool-list changes: `notifications/resources/updated`
  * for every change of a task the session subscribed to, and of a connected server's resource
- * (subscribed to upstream by the replica holding the stream); `notifications/tasks/status`, with
- * the task as `taskStatus` reads it, for every change of an MCP task the session started. The subscriptions are re-read every second
+ * (subscribed to upstream by the replica holding the stream); what `taskMessages` says of the
+ * current status of an MCP task the session started, at every change of it. The subscriptions are re-read every second
  * (they may be made on any replica); each is followed from the position recorded when it was made,
  * so a change that happened before this replica noticed the subscription is still announced. Stops
  * following a task when it is unsubscribed, and everything when `signal` aborts.
@@ -81,7 +81,7 @@ export function followSessionSubscriptions(
   sessionId: string,
   send: (message: object) => void,
   signal: AbortSignal,
-  taskStatus: (taskId: string) => Promise<object>,
+  taskMessages: (taskId: string) => Promise<object[]>,
 ): void {
   /** By URI: the position followed from, and the switch that stops following. */
   const followed = new Map<string, { position: string; stop: AbortController }>();
@@ -104,9 +104,19 @@ export function followSessionSubscriptions(
       if (position === ENDED_POSITION) continue;
       const following = AbortSignal.any([stop.signal, signal]);
       if (statusOf !== undefined) {
-        // One read at a time, so the statuses go out in the order they happened.
+        // One read at a time, so the statuses go out in the order they happened; what was just said
+        // is not said again (a stream read from its start reads the current status for each past change).
         let sent = Promise.resolve();
-        const notifyStatus = () => (sent = sent.then(async () => send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: await taskStatus(statusOf) })).catch(() => undefined));
+        let said = '';
+        const notifyStatus = () =>
+          (sent = sent
+            .then(async () => {
+              const messages = await taskMessages(statusOf);
+              if (JSON.stringify(messages) === said) return;
+              said = JSON.stringify(messages);
+              messages.forEach(send);
+            })
+            .catch(() => undefined));
         void updates.follow(statusOf, position, following, notifyStatus);
         continue;
       }

@@ -82,9 +82,12 @@ describe('MCP tasks with the ext-tasks client', () => {
     expect((await tasks.listTasks()).tasks.map(({ taskId }) => taskId)).toContain(execution.handle.taskId);
   });
 
-  it('answers the question of a task waiting for input with tasks/update (2026-07-28): the answer is the next A2A message', async () => {
+  it.each<[string, Era]>([
+    ['a question pushed on the session\'s GET stream (2025-11-25)', 'legacy'],
+    ['tasks/get and tasks/update (2026-07-28)', 'modern'],
+  ])('answers the question of a task waiting for input through %s: the answer is the next A2A message', async (_how, era) => {
     const questions: string[] = [];
-    const tasks = await session('modern', (question) => {
+    const tasks = await session(era, (question) => {
       questions.push(question);
       return 'Lisbon';
     });

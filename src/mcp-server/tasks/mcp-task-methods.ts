@@ -12,7 +12,7 @@ import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface
 import { taskResult } from '../agent-tool-call';
 import { taskUri } from '../task-resource';
 import type { McpCaller } from '../mcp-caller';
-import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2 } from './mcp-task-status';
+import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2, type McpTaskTerms } from './mcp-task-status';
 import type { McpTasks } from './mcp-tasks.service';
 
 /** The 2026-07-28 tasks extension. */
@@ -87,7 +87,8 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
       const answer = (await askCaller({ method: 'elicitation/create', params: { ...question(waiting), _meta: { [RELATED_TASK_META_KEY]: { taskId } } } }, ctx)) as ElicitAnswer;
       await answerTask(tasks, taskId, answer, caller);
     };
-    const task = await tasks.ended(taskId, caller, ctx.mcpReq.signal, ask);
+    // A session is asked on its GET stream (sessionMessagesOf), where clients that never call tasks/result early listen too.
+    const task = await tasks.ended(taskId, caller, ctx.mcpReq.signal, caller.sessionId === undefined ? ask : undefined);
     return { ...taskResult(task), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
   });
   server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
@@ -96,6 +97,40 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
     if (answer !== undefined) await answerTask(tasks, taskId, answer, caller);
     return { resultType: 'complete' };
   });
+}
+
+/**
+ * What a 2025-era session's GET stream carries for the status of a task it started: the
+ * notification, and while the task waits for input its question, as a request whose id names the
+ * task and the wait (so the answer, POSTed to any replica, finds both; a second answer to a wait
+ * already over is ignored).
+ */
+export function sessionMessagesOf(task: Task, terms: McpTaskTerms): object[] {
+  const notification = { jsonrpc: '2.0', method: 'notifications/tasks/status', params: taskV1(task, terms) };
+  if (mcpTaskStatus(task) !== 'input_required') return [notification];
+  const params = { ...question(task), _meta: { [RELATED_TASK_META_KEY]: { taskId: task.id } } };
+  return [notification, { jsonrpc: '2.0', id: `${QUESTION_ID_PREFIX}${task.id}:${task.status?.timestamp ?? ''}`, method: 'elicitation/create', params }];
+}
+
+/** Takes a session's answer to a question `sessionMessagesOf` asked; false for any other message. */
+export async function takeSessionAnswer(tasks: McpTasks, message: unknown, caller: McpCaller): Promise<boolean> {
+  const asked = questionOf(message);
+  if (!asked) return false;
+  const task = await tasks.get(asked.taskId, caller).catch(() => undefined);
+  const result = (message as { result?: ElicitAnswer }).result;
+  // An error answer, or one to a wait already over, changes nothing.
+  if (task && result && mcpTaskStatus(task) === 'input_required' && task.status?.timestamp === asked.waitingSince) await answerTask(tasks, task.id, result, caller);
+  return true;
+}
+
+const QUESTION_ID_PREFIX = 'switchboard-task:';
+
+function questionOf(message: unknown): { taskId: string; waitingSince: string } | undefined {
+  const id = (message as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string' || !id.startsWith(QUESTION_ID_PREFIX) || (message as { method?: unknown }).method !== undefined) return undefined;
+  const rest = id.slice(QUESTION_ID_PREFIX.length);
+  const split = rest.indexOf(':');
+  return split < 0 ? undefined : { taskId: rest.slice(0, split), waitingSince: rest.slice(split + 1) };
 }
 
 interface ElicitAnswer {

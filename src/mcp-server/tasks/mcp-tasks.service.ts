@@ -10,7 +10,7 @@ import { SubagentBridge } from '../subagent-bridge';
 import { agentOfTask, changesTask } from '../task-resource';
 import { MCP_SESSION_STORE, McpSessionStore } from '../mcp-session-store.interface';
 import { LocalSubscriptionChanges, taskStatusSubscription } from '../session-subscriptions';
-import { mcpTaskStatus, taskV1, type McpTaskTerms } from './mcp-task-status';
+import { mcpTaskStatus, type McpTaskTerms } from './mcp-task-status';
 
 const LIST_PAGE_SIZE = 50;
 
@@ -95,11 +95,6 @@ export class McpTasks {
       }
       await this.nextChange(taskId, position, signal);
     }
-  }
-
-  /** The caller's task as a 2025-11-25 `Task` (for `notifications/tasks/status`). */
-  async status(taskId: string, caller: McpCaller): Promise<object> {
-    return taskV1(await this.get(taskId, caller), this.terms());
   }
 
   /**

@@ -10,7 +10,7 @@ const CLIENT_INFO = { name: 'ext-tasks-test', version: '1.0.0' };
 export type Era = 'legacy' | 'modern';
 
 export interface ExtTaskSessionOptions {
-  /** Answers the questions of tasks waiting for input (asked in 2026-07-28 only: in 2025-11-25 ext-tasks waits for a question pushed to it, and Switchboard asks inside `tasks/result`). */
+  /** Answers the questions of tasks waiting for input (2025-11-25: pushed on the session's GET stream; 2026-07-28: read from `tasks/get`). */
   answer?: (question: string) => string;
   key?: string;
 }
