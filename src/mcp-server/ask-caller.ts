@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ClientCapabilities, ProtocolError, ProtocolErrorCode, Server, ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ClientCapabilities, PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
 import { CallerRequests } from './caller-requests';
 import type { McpCaller } from './mcp-caller';
@@ -47,3 +47,10 @@ function missingCapability(request: UpstreamRequest, capabilities: ClientCapabil
   return elicitation && (elicitation.form || !elicitation.url) ? undefined : 'form elicitation';
 }
 
+/** What a 2026-07-28 request's client declared (in its `_meta`); undefined for a 2025-era request. */
+export function modernClientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  // The SDK types the envelope as an open record.
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return undefined;
+  return (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? {};
+}

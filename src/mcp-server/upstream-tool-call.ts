@@ -1,20 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CallToolResult,
-  CLIENT_CAPABILITIES_META_KEY,
-  ClientCapabilities,
   InputRequiredResult,
   LoggingMessageNotificationParams,
   Progress,
   ProtocolError,
-  PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   Server,
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
-import { AskCaller, refusedUnless } from './ask-caller';
+import { AskCaller, modernClientCapabilities, refusedUnless } from './ask-caller';
 import { InputRequiredRounds } from './input-required-rounds';
 import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
@@ -52,13 +49,6 @@ export class UpstreamToolCall {
   }
 }
 
-/** What a 2026-07-28 request's client declared (in its `_meta`); undefined for a 2025-era request. */
-function modernClientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
-  // The SDK types the envelope as an open record.
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return undefined;
-  return (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? {};
-}
 
 /** Passes an upstream call's notifications on to the caller of `ctx`'s request. */
 class NotificationRelay {

@@ -1,15 +1,9 @@
 import type { Task } from '@a2a-js/sdk';
-import {
-  CallToolResult,
-  CLIENT_CAPABILITIES_META_KEY,
-  INTERNAL_ERROR,
-  McpServer,
-  PROTOCOL_VERSION_META_KEY,
-  ServerContext,
-} from '@modelcontextprotocol/server';
+import { CallToolResult, INTERNAL_ERROR, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
 import { taskResult } from '../agent-tool-call';
+import { modernClientCapabilities } from '../ask-caller';
 import { taskUri } from '../task-resource';
 import type { McpCaller } from '../mcp-caller';
 import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2, type McpTaskTerms } from './mcp-task-status';
@@ -40,8 +34,8 @@ const byCursor = z.object({ cursor: z.string().optional() }).passthrough();
  * does not pass to tool callbacks).
  */
 export function taskRequested(ctx: ServerContext, legacyTask: unknown): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
-  if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY]?.extensions?.[TASKS_EXTENSION] !== undefined;
+  const modern = modernClientCapabilities(ctx) as { extensions?: Record<string, unknown> } | undefined;
+  if (modern) return modern.extensions?.[TASKS_EXTENSION] !== undefined;
   return typeof legacyTask === 'object' && legacyTask !== null;
 }
 
@@ -53,7 +47,7 @@ export async function startAsTask(tasks: McpTasks, agent: string, message: strin
   } catch (error) {
     return { content: [{ type: 'text', text: `No task started: ${(error as Error).message}` }], isError: true };
   }
-  const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+  const modern = modernClientCapabilities(ctx) !== undefined;
   if (!modern && caller.sessionId !== undefined) await tasks.announceTo(caller.sessionId, task.id);
   // The SDK types tool results as CallToolResult; the eras' task answers are what their clients read.
   // The task's resource and id as structured content too (what `subagent_start` answers without a task).
