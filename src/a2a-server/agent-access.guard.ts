@@ -1,8 +1,8 @@
-import { agentRefusal } from '../security/access-scope';
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../security/principal';
 import { A2aEndpoints } from './a2a-endpoints.service';
+import { agentRefusal } from '../security/access-scope';
 
 /**
  * Refuses, with 403, an A2A request to an agent outside the caller's reach (`auth.rules`, a key's `agents`). Runs after

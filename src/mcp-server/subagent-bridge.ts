@@ -1,4 +1,3 @@
-import { agentRefusal } from '../security/access-scope';
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/server';
@@ -10,6 +9,7 @@ import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { McpCaller } from './mcp-caller';
 import { agentOfTask, agentNameOf, agentUri, BRIDGE_AGENT_METADATA_KEY, BRIDGE_STARTED_AT_METADATA_KEY, TASK_URI_TEMPLATE, taskUri } from './task-resource';
+import { agentRefusal } from '../security/access-scope';
 
 const BRIDGE_TOOLS = [{ name: 'subagent_start' }, { name: 'subagent_send' }, { name: 'subagent_cancel' }];
 const JSON_MIME = 'application/json';

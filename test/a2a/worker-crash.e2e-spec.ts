@@ -10,30 +10,16 @@ import { writeConfigFile } from '../support/config-file';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { artifactText, asTask, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
-import { TEST_AGENTS_TOML } from './support/test-agents';
+import { LONG_AGENT_TOML, QUICK_STALL_TOML, STALL_TIMINGS, TEST_AGENTS_TOML } from './support/test-agents';
 
 jest.setTimeout(40_000);
 
-const LOCK_DURATION_MS = 1_500;
-const STALLED_INTERVAL_MS = 1_000;
+const { lockMs: LOCK_DURATION_MS, stalledMs: STALLED_INTERVAL_MS } = STALL_TIMINGS;
 /** Longer than the lock and a stalled check together: a live worker must have renewed its lock by then. */
 const HEALTHY_TURN_MS = LOCK_DURATION_MS + 2 * STALLED_INTERVAL_MS + 500;
 const STOPPED_WORKER = 'The worker running this task stopped before the turn finished.';
 
-/** `long` streams one chunk per character of its input (up to 20), 500 ms apart. */
-const CONFIG = `${TEST_AGENTS_TOML}
-[[agents]]
-name = "long"
-description = "Echoes in twenty chunks, 500 ms apart"
-[agents.executor]
-type = "echo"
-chunks = 20
-delay_ms = 500
-
-[queue]
-lock_duration_ms = ${LOCK_DURATION_MS}
-stalled_interval_ms = ${STALLED_INTERVAL_MS}
-`;
+const CONFIG = TEST_AGENTS_TOML + LONG_AGENT_TOML + QUICK_STALL_TOML;
 
 interface Seen {
   event: StreamResponse;

@@ -14,7 +14,7 @@ import { TEST_API_KEY } from '../support/test-app';
 import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { sdkClient } from '../a2a/support/sdk-client';
 import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
-import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { LONG_AGENT_TOML, QUICK_STALL_TOML, TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { callAsTask, ExtTaskSessions } from './support/ext-task-sessions';
 import { connectV1, textOf } from './support/mcp-clients';
 import { BOOKER_TOML } from './support/task-agents';
@@ -22,25 +22,10 @@ import { BOOKER_TOML } from './support/task-agents';
 jest.setTimeout(60_000);
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
-const LOCK_DURATION_MS = 1_500;
-const STALLED_INTERVAL_MS = 1_000;
 /** Time enough for the stalled check to find a dead worker's turn and the re-run to end the task. */
 const ORPHAN_ENDED_MS = 20_000;
 
-/** `long` streams one chunk per character of its input (up to 20), 500 ms apart: a turn to interrupt. */
-const CONFIG = `${TEST_AGENTS_TOML}${BOOKER_TOML}
-[[agents]]
-name = "long"
-description = "Echoes in twenty chunks, 500 ms apart"
-[agents.executor]
-type = "echo"
-chunks = 20
-delay_ms = 500
-
-[queue]
-lock_duration_ms = ${LOCK_DURATION_MS}
-stalled_interval_ms = ${STALLED_INTERVAL_MS}
-`;
+const CONFIG = TEST_AGENTS_TOML + BOOKER_TOML + LONG_AGENT_TOML + QUICK_STALL_TOML;
 
 type TaskStatus = { taskId: string; status: string; statusMessage?: string };
 

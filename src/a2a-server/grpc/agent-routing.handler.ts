@@ -1,4 +1,3 @@
-import { agentRefusal } from '../../security/access-scope';
 import type {
   AgentCard,
   CancelTaskRequest,
@@ -24,6 +23,7 @@ import { ServiceUnavailableError } from '../service-unavailable.error';
 import type { SwitchboardRequestHandler } from '../switchboard-request-handler';
 import { GrpcCaller } from './grpc-caller';
 import { GrpcRefusal } from './grpc-refusal.error';
+import { agentRefusal } from '../../security/access-scope';
 
 /**
  * One gRPC service for every agent: a request's `tenant` names its agent (each card's gRPC interface

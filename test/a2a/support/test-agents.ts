@@ -46,3 +46,23 @@ output_modes = ["image/png"]
 [agents.executor]
 type = "echo"
 `;
+
+/** A turn a worker dies in: `long` streams one chunk per character of its input (up to 20), 500 ms apart. */
+export const LONG_AGENT_TOML = `
+[[agents]]
+name = "long"
+description = "Echoes in twenty chunks, 500 ms apart"
+[agents.executor]
+type = "echo"
+chunks = 20
+delay_ms = 500
+`;
+
+/** A dead worker's turn found stalled within seconds: its lock lasts `lockMs`, checked every `stalledMs`. */
+export const STALL_TIMINGS = { lockMs: 1_500, stalledMs: 1_000 };
+
+export const QUICK_STALL_TOML = `
+[queue]
+lock_duration_ms = ${STALL_TIMINGS.lockMs}
+stalled_interval_ms = ${STALL_TIMINGS.stalledMs}
+`;
