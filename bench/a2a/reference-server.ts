@@ -12,11 +12,11 @@ import { EchoExecutor } from '../../src/agents/executors/echo.executor';
 const REFERENCE_A2A_PATH = '/a2a';
 const REFERENCE_CARD_PATH = `/${AGENT_CARD_PATH}`;
 
-/** Our executor behind the SDK's executor interface; the echo finishes at once, so there is nothing to cancel. */
+/** Our executor behind the SDK's executor interface; the echo finishes at once, so there is nothing to cancel or to save. */
 function echoAgentExecutor(): AgentExecutor {
   const echo = new EchoExecutor({ type: 'echo', delay_ms: 0, chunks: 1 });
   return {
-    execute: (requestContext, bus) => echo.run({ context: requestContext, signal: new AbortController().signal }, bus),
+    execute: (requestContext, bus) => echo.run({ context: requestContext, signal: new AbortController().signal, progress: { save: async () => undefined } }, bus),
     cancelTask: async () => {},
   };
 }

@@ -6,6 +6,18 @@ export interface AgentTurn {
   context: RequestContext;
   /** Aborts when a client cancels the task; the executor stops and returns (or throws). */
   signal: AbortSignal;
+  /** What the turn keeps of its own progress, for a worker that takes it over. */
+  progress: TurnProgress;
+}
+
+/**
+ * A turn's record of how far it got, kept with its queued job: a worker that takes the turn over
+ * after the first one died reads it (`saved`) to go on from there rather than do again what was done.
+ */
+export interface TurnProgress {
+  /** What the turn's earlier run saved last; undefined on a first run or when it saved nothing. */
+  readonly saved?: object;
+  save(progress: object): Promise<void>;
 }
 
 /**
@@ -17,9 +29,10 @@ export interface AgentTurn {
 export interface AgentTurnExecutor {
   run(turn: AgentTurn, events: ExecutionEventBus): Promise<void>;
   /**
-   * Picks up a turn whose worker died mid-turn, from the task as that worker left it. Only for
-   * executors whose work goes on elsewhere (a remote agent's task), so that nothing runs twice; a
-   * turn of any other executor ends `failed` instead.
+   * Picks up a turn whose worker died mid-turn, from the task (and the turn's saved progress) as
+   * that worker left it. Only for executors that can tell what was done from what was not (work
+   * going on elsewhere, a remote agent's or an upstream MCP task; steps recorded), so that nothing
+   * runs twice; a turn of any other executor ends `failed` instead.
    */
   resume?(turn: AgentTurn, events: ExecutionEventBus): Promise<void>;
 }

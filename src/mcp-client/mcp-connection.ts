@@ -335,7 +335,8 @@ export class McpConnection {
     try {
       const _meta = options.progressToken === undefined ? undefined : { progressToken: options.progressToken };
       const params = { name: tool, arguments: args, _meta };
-      if (runsAsTask(client, this.toolList.find(({ name }) => name === tool))) return await callAsTask(client, params, { timeout, signal: options.signal });
+      const { upstreamTask } = options;
+      if (upstreamTask?.follow || runsAsTask(client, this.toolList.find(({ name }) => name === tool))) return await callAsTask(client, params, { timeout, signal: options.signal }, upstreamTask);
       return await client.callTool(params, { timeout, signal: options.signal });
     } catch (error) {
       // The SDK reports an aborted call as a timeout too.

@@ -36,6 +36,20 @@ export interface McpCallOptions {
    * the server gets an error saying why.
    */
   onrequest?: UpstreamRequestHandler;
+  /** For a caller that keeps the upstream task of a call made as one, to follow it again after it died. */
+  upstreamTask?: UpstreamTaskRecord;
+}
+
+/**
+ * The MCP task a call runs as on its server (2025-11-25: a task-capable tool of a server that runs
+ * tool calls as tasks): recorded by the caller when the server names it, and followed to its result,
+ * instead of calling the tool again, by a caller that takes the call over.
+ */
+export interface UpstreamTaskRecord {
+  /** A task an earlier run of this very call made: its result is awaited; the tool is not called. */
+  follow?: string;
+  /** Told the task's id once the server made it, before its result is awaited. */
+  onCreated?: (taskId: string) => Promise<void>;
 }
 
 /** The requests a server may make of Switchboard during a call, which only the call's caller can answer. */

@@ -1,4 +1,5 @@
 import { specTypeSchemas, type CallToolResult, type Client, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
+import type { UpstreamTaskRecord } from './mcp-tool-source.interface';
 
 /**
  * Whether a tool is called as an MCP task (2025-11-25): its server runs tool calls as tasks and the
@@ -11,16 +12,30 @@ export function runsAsTask(client: Client, tool: Tool | undefined): boolean {
 }
 
 /**
- * A tool call made as a task: created, then its result awaited (`tasks/result` answers once the task
- * ends; requests the server makes meanwhile reach the client's handlers as for any call). A call
- * abandoned (aborted, timed out) cancels its task.
+ * A tool call made as a task: created (the server's task id told to `record.onCreated`), then its
+ * result awaited, or only awaited when `record.follow` names the task an earlier run made.
  */
-export async function callAsTask(client: Client, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: RequestOptions): Promise<CallToolResult> {
+export async function callAsTask(
+  client: Client,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: RequestOptions,
+  record: UpstreamTaskRecord = {},
+): Promise<CallToolResult> {
+  if (record.follow) return taskResult(client, record.follow, options);
   const { task } = await client.request({ method: 'tools/call', params: { ...params, task: {} } }, specTypeSchemas.CreateTaskResult, options);
+  await record.onCreated?.(task.taskId);
+  return taskResult(client, task.taskId, options);
+}
+
+/**
+ * The result of task `taskId` once it ends (`tasks/result`; requests the server makes meanwhile
+ * reach the client's handlers as for any call). Abandoned (aborted, timed out), the task is cancelled.
+ */
+async function taskResult(client: Client, taskId: string, options: RequestOptions): Promise<CallToolResult> {
   try {
-    return await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, specTypeSchemas.CallToolResult, options);
+    return await client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, options);
   } catch (error) {
-    void client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, specTypeSchemas.CancelTaskResult).catch(() => undefined);
+    void client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(() => undefined);
     throw error;
   }
 }

@@ -14,6 +14,7 @@ interface WaitingJob {
   id?: string;
   payload: unknown;
   attemptsStarted: number;
+  progress?: object;
   enqueuedAt: number;
   delayMs?: number;
   retry?: EnqueueOptions['retry'];
@@ -116,7 +117,7 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       job.attemptsStarted++;
       if (job.attemptsStarted === 1) this.metrics.jobStarted(QUEUE_OF_JOB[job.name], job.enqueuedAt + (job.delayMs ?? 0));
       const run = this.registry
-        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted })
+        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted, progress: job.progress, saveProgress: async (saved) => void (job.progress = saved) })
         .then(
           () => this.finish(job),
           (error: Error) => {

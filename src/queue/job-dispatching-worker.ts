@@ -30,6 +30,8 @@ export abstract class JobDispatchingWorker extends WorkerHost {
   process(job: Job): Promise<unknown> {
     // A job run again (its worker died, or it failed and backs off) waited for other reasons than a free worker.
     if (job.attemptsStarted === 1) this.metrics.jobStarted(job.queueName, job.timestamp + (job.delay ?? 0));
-    return this.registry.dispatch(job.name as JobName, job.data as never, { attemptsStarted: job.attemptsStarted });
+    // BullMQ's progress is 0 until a run saves some.
+    const progress = typeof job.progress === 'object' ? job.progress : undefined;
+    return this.registry.dispatch(job.name as JobName, job.data as never, { attemptsStarted: job.attemptsStarted, progress, saveProgress: (saved) => job.updateProgress(saved) });
   }
 }

@@ -67,6 +67,13 @@ export interface PushDeliveryPayload {
 export interface JobAttempt {
   /** 1 on the first run; more when the job is run again, e.g. after its worker died mid-job. */
   attemptsStarted: number;
+  /** What an earlier run of the job saved of its progress (`saveProgress`); undefined when none did. */
+  progress?: object;
+  /**
+   * Keeps `progress` with the job (in its queue's store), for a run that takes the job over when this
+   * one's worker dies. Absent where nothing could take it over (a handler called directly).
+   */
+  saveProgress?: (progress: object) => Promise<void>;
 }
 
 /** Which queue each job travels on: turns and webhooks get their own so neither waits behind the other. */

@@ -1,3 +1,4 @@
+import type { UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
 import type { ToolCallContext, ToolProvider, ToolResult } from './tool-provider.interface';
 
 export interface ToolLimits {
@@ -30,8 +31,9 @@ export function callWithinLimits(
   signal: AbortSignal,
   limits: ToolLimits,
   context?: ToolCallContext,
+  upstreamTask?: UpstreamTaskRecord,
 ): Promise<[ToolCallOutcome, ToolResult]> {
-  return runWithinLimits(name, signal, limits, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded, context));
+  return runWithinLimits(name, signal, limits, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded, context, upstreamTask));
 }
 
 /** `run` (a call of tool `name`) under the limits, whatever its kind of result; see callWithinLimits. */

@@ -1,4 +1,5 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
 import type { ToolKind } from '../../metrics/metrics.service';
 
 /** A tool an agent may call, described as LLM providers take it (JSON Schema input). */
@@ -49,8 +50,12 @@ export interface ToolProvider {
   has(name: string): boolean;
   /** Who serves `name` if it is (or, for a server that is down, would be) one of this provider's tools; else undefined. */
   originOf(name: string): ToolOrigin | undefined;
-  /** `context` is absent for a call from outside any agent turn (an MCP client's, through ToolPipeline.call). */
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult>;
+  /**
+   * `context` is absent for a call from outside any agent turn (an MCP client's, through
+   * ToolPipeline.call). `upstreamTask` records (or follows) the call's MCP task on its server, for
+   * tools that run as one; other tools ignore it.
+   */
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext, upstreamTask?: UpstreamTaskRecord): Promise<ToolResult>;
 }
 
 export const TOOL_PROVIDERS = Symbol('TOOL_PROVIDERS');

@@ -1,4 +1,5 @@
 import { NamePatterns } from '../../common/name-patterns';
+import type { UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
 import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
@@ -6,6 +7,13 @@ import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from '
 export interface ToolSessionScope extends ToolCallContext {
   /** The agent's allowlist (`tools` in its config). */
   allow: readonly string[];
+  /** Calls the turn made before this session (on a worker that died), which count for the loop guard. */
+  earlier?: readonly ToolCallRequest[];
+}
+
+export interface ToolCallRequest {
+  name: string;
+  args: Record<string, unknown>;
 }
 
 /** Told of every call once it is over: its tool, when it began (`performance.now()`) and how it went. */
@@ -30,28 +38,34 @@ export class ToolSession {
     private readonly ended: ToolCallEnded,
   ) {
     this.allowlist = new NamePatterns(scope.allow);
-    const { allow: _allow, ...context } = scope;
+    const { allow: _allow, earlier = [], ...context } = scope;
     this.context = context;
+    for (const { name, args } of earlier) this.calls.add(callKey(name, args));
     this.definitions = providers.flatMap((provider) => provider.definitions()).filter((tool) => this.allowlist.allows(tool.name));
   }
 
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  /** `upstreamTask`: see ToolProvider.call. */
+  async call(name: string, args: Record<string, unknown>, signal: AbortSignal, upstreamTask?: UpstreamTaskRecord): Promise<ToolResult> {
     const started = performance.now();
-    const [outcome, result] = await this.run(name, args, signal);
+    const [outcome, result] = await this.run(name, args, signal, upstreamTask);
     this.ended(name, started, outcome);
     return result;
   }
 
-  private async run(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<[ToolCallOutcome, ToolResult]> {
+  private async run(name: string, args: Record<string, unknown>, signal: AbortSignal, upstreamTask: UpstreamTaskRecord | undefined): Promise<[ToolCallOutcome, ToolResult]> {
     const provider = this.allowlist.allows(name) ? this.providers.find((candidate) => candidate.has(name)) : undefined;
     if (!provider) return ['refused', failure(`Tool "${name}" is not available to this agent.`)];
-    const key = `${name} ${canonicalJson(args)}`;
+    const key = callKey(name, args);
     if (this.calls.has(key)) {
       return ['refused', failure(`Refused: "${name}" was already called with these arguments in this turn; use its earlier result.`)];
     }
     this.calls.add(key);
-    return callWithinLimits(provider, name, args, signal, this.limits, this.context);
+    return callWithinLimits(provider, name, args, signal, this.limits, this.context, upstreamTask);
   }
+}
+
+function callKey(name: string, args: Record<string, unknown>): string {
+  return `${name} ${canonicalJson(args)}`;
 }
 
 /** JSON with object keys sorted, so that the same arguments in another order count as the same call. */

@@ -7,6 +7,7 @@ import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constan
 import { CANCEL_SIGNALS, CancelSignals } from '../../tasks/cancel/cancel-signals.interface';
 import { isTerminal } from '../../common/task-states';
 import { AgentRegistry } from '../agent-registry.service';
+import type { TurnProgress } from '../agent-executor.interface';
 import { TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
 import { callContextOf } from '../../tasks/caller-scope';
 import { NOT_STORED_TEXT, TurnNotRecordedError } from '../../tasks/lifecycle/turn-not-recorded.error';
@@ -104,15 +105,16 @@ export class TurnRunner {
     const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, existing);
     const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
     const agent = this.agents.find(payload.agent);
+    const progress: TurnProgress = { saved: attempt.progress, save: attempt.saveProgress ?? (async () => undefined) };
     if (rerun) {
       const executor = agent?.executor;
       if (!executor?.resume || !recorder.task) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
       this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');
       const resumed = new RequestContext(request, payload.taskId, payload.contextId, context, recorder.task);
-      return this.execute(payload, recorder, end, cancel, (signal) => executor.resume!({ context: resumed, signal }, recorder));
+      return this.execute(payload, recorder, end, cancel, (signal) => executor.resume!({ context: resumed, signal, progress }, recorder));
     }
     if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
-    return this.execute(payload, recorder, end, cancel, (signal) => agent.executor.run({ context: requestContext, signal }, recorder));
+    return this.execute(payload, recorder, end, cancel, (signal) => agent.executor.run({ context: requestContext, signal, progress }, recorder));
   }
 
   /** Runs the executor under the task's cancel signal, and ends the turn in a state a client can see whatever happens. */

@@ -1,11 +1,14 @@
 import { Message, Part, Role, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
+import { failure } from '../../tools/tool-limits';
 import type { ToolPipeline } from '../../tools/tool-pipeline.service';
-import type { Sampler, SamplingRequest } from '../../tools/tool-provider.interface';
+import type { Sampler, SamplingRequest, ToolResult } from '../../tools/tool-provider.interface';
+import type { ToolSession } from '../../tools/tool-session';
 import { textPart, TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
 import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
 import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
+import { LlmTurnSteps, toolArguments } from './llm-turn-steps';
 
 export interface LlmAgent {
   name: string;
@@ -18,6 +21,7 @@ export interface LlmAgent {
  * tool calls run through the tool pipeline and their results go back to it, until it answers
  * without calling a tool. Tokens stream out as chunks of one `answer` artifact; the answer ends the
  * turn `completed`. Provider errors and timeouts end it `failed` (thrown, for the turn runner).
+ * Each step is saved with the turn, so a worker taking it over goes on from there (`resume`).
  */
 export class LlmExecutor implements AgentTurnExecutor {
   constructor(
@@ -27,29 +31,58 @@ export class LlmExecutor implements AgentTurnExecutor {
     private readonly tools: ToolPipeline,
   ) {}
 
-  async run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
-    const publish = new TurnPublisher(bus, context);
-    publish.task(context);
+  async run(turn: AgentTurn, bus: ExecutionEventBus): Promise<void> {
+    const publish = new TurnPublisher(bus, turn.context);
+    publish.task(turn.context);
     publish.status(TaskState.TASK_STATE_WORKING);
+    await this.converse(turn, publish);
+  }
+
+  /**
+   * Goes on from the steps the turn saved (LlmTurnSteps): a tool call cut off by the worker's death
+   * is followed to its end when it ran as an upstream MCP task, and otherwise reported to the model
+   * as cut off (it may or may not have taken effect); the model is asked again only what it had not
+   * answered.
+   */
+  async resume(turn: AgentTurn, bus: ExecutionEventBus): Promise<void> {
+    await this.converse(turn, new TurnPublisher(bus, turn.context));
+  }
+
+  private async converse({ context, signal, progress }: AgentTurn, publish: TurnPublisher): Promise<void> {
+    const steps = new LlmTurnSteps(progress);
     const sample: Sampler = (request, sampleSignal) => this.sample(request, sampleSignal);
-    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools, sample });
+    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools, sample, earlier: steps.finishedCalls() });
     const answer = new AnswerStream(publish, `answer-${context.userMessage.messageId}`);
-    const messages = this.conversation([...(context.task?.history ?? []), context.userMessage]);
-    for (let call = 1; call <= this.settings.max_iterations; call++) {
-      const reply = await this.client.complete(messages, session.definitions, signal, (token) => answer.push(token));
+    const conversation = this.conversation([...(context.task?.history ?? []), context.userMessage]);
+    await this.callTools(steps.unfinishedCalls(), session, steps, signal);
+    for (let call = steps.modelCalls + 1; call <= this.settings.max_iterations; call++) {
+      const reply = await this.client.complete([...conversation, ...steps.steps], session.definitions, signal, (token) => answer.push(token));
       if (reply.toolCalls.length === 0) {
         answer.finish();
         // The answer is the artifact its tokens streamed into; a status message repeating it would be read twice.
         publish.status(TaskState.TASK_STATE_COMPLETED);
         return;
       }
-      messages.push({ role: 'assistant', content: reply.content || null, tool_calls: reply.toolCalls });
-      for (const toolCall of reply.toolCalls) {
-        const result = await session.call(toolCall.function.name, argumentsOf(toolCall), signal);
-        messages.push({ role: 'tool', tool_call_id: toolCall.id, content: result.isError ? `Error: ${result.text}` : result.text });
-      }
+      await steps.replied({ role: 'assistant', content: reply.content || null, tool_calls: reply.toolCalls });
+      await this.callTools(reply.toolCalls, session, steps, signal);
     }
     throw new Error(`the model gave no final answer within ${this.settings.max_iterations} calls (max_iterations)`);
+  }
+
+  /** Runs the model's tool calls in order, each saved as it starts (with its upstream task, once named) and as it ends. */
+  private async callTools(calls: ToolCall[], session: ToolSession, steps: LlmTurnSteps, signal: AbortSignal): Promise<void> {
+    for (const toolCall of calls) {
+      const interrupted = steps.interrupted?.toolCallId === toolCall.id ? steps.interrupted : undefined;
+      let result: ToolResult;
+      if (interrupted && !interrupted.upstreamTask) {
+        result = failure('The call was cut off: the worker running it stopped before it returned, so it may or may not have taken effect.');
+      } else {
+        await steps.calling({ toolCallId: toolCall.id, upstreamTask: interrupted?.upstreamTask });
+        const upstreamTask = { follow: interrupted?.upstreamTask, onCreated: (taskId: string) => steps.calling({ toolCallId: toolCall.id, upstreamTask: taskId }) };
+        result = await session.call(toolCall.function.name, toolArguments(toolCall), signal, upstreamTask);
+      }
+      await steps.answered({ role: 'tool', tool_call_id: toolCall.id, content: result.isError ? `Error: ${result.text}` : result.text });
+    }
   }
 
   /** A tool's server asking for a completion (MCP sampling) gets one from this agent's model, without tools. */
@@ -115,14 +148,4 @@ function textOf(parts: Part[]): string {
       }
     })
     .join('\n');
-}
-
-/** A tool call's arguments; malformed JSON from the model becomes no arguments, for the tool to refuse. */
-function argumentsOf(call: ToolCall): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(call.function.arguments || '{}');
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
