@@ -3,7 +3,7 @@ import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentRegistry } from '../agents/agent-registry.service';
-import type { AgentConfig, SwitchboardConfig } from '../config/config.schema';
+import type { AgentProfile, SwitchboardConfig } from '../config/config.schema';
 import { grpcAddress } from './grpc/grpc-address';
 
 const JSONRPC = 'JSONRPC';
@@ -42,22 +42,22 @@ export class AgentCardFactory {
     this.bearerDescription = this.issuers.length > 0 ? 'An API key of this Switchboard, or an access token of one of its issuers' : 'An API key of this Switchboard';
   }
 
-  card(agent: AgentConfig, baseUrl: string): AgentCard {
+  card(agent: AgentProfile, baseUrl: string): AgentCard {
     return this.cardWith(agent, baseUrl, agent.skills);
   }
 
   /** The card authenticated callers get: the public one with the agent's extended skills; none when it offers none. */
-  extendedCard(agent: AgentConfig, baseUrl: string): AgentCard | undefined {
+  extendedCard(agent: AgentProfile, baseUrl: string): AgentCard | undefined {
     if (!this.offersExtendedCard(agent)) return undefined;
     return this.cardWith(agent, baseUrl, [...agent.skills, ...agent.extended_skills]);
   }
 
   /** Without API keys no caller is authenticated, so there is no one to show an extended card to. */
-  private offersExtendedCard(agent: AgentConfig): boolean {
+  private offersExtendedCard(agent: AgentProfile): boolean {
     return this.authRequired && agent.extended_skills.length > 0;
   }
 
-  private cardWith(agent: AgentConfig, baseUrl: string, skills: AgentConfig['skills']): AgentCard {
+  private cardWith(agent: AgentProfile, baseUrl: string, skills: AgentProfile['skills']): AgentCard {
     const { jsonRpc, rest } = this.urls(agent, baseUrl);
     const versions = this.a2a.legacy_compat ? [A2A_PROTOCOL_VERSION, A2A_LEGACY_PROTOCOL_VERSION] : [A2A_PROTOCOL_VERSION];
     const bindings: [string, string][] = [
@@ -90,7 +90,7 @@ export class AgentCardFactory {
   }
 
   /** The card as served: readable by v1.0 and v0.3 clients alike. */
-  document(agent: AgentConfig, baseUrl: string): Record<string, unknown> {
+  document(agent: AgentProfile, baseUrl: string): Record<string, unknown> {
     const card = this.card(agent, baseUrl);
     // Protobuf JSON leaves out empty lists, but both versions' schemas require these.
     const current = {
@@ -138,7 +138,7 @@ export class AgentCardFactory {
    * The gRPC interfaces, when gRPC is on: v1.0 for every agent, which its requests name in `tenant`;
    * v0.3, whose requests have no tenant, for the default agent alone.
    */
-  private grpcInterfaces(agent: AgentConfig, baseUrl: string): { url: string; protocolBinding: string; protocolVersion: string; tenant?: string }[] {
+  private grpcInterfaces(agent: AgentProfile, baseUrl: string): { url: string; protocolBinding: string; protocolVersion: string; tenant?: string }[] {
     const url = grpcAddress(this.a2a.grpc, baseUrl);
     if (url === undefined) return [];
     const current = { url, protocolBinding: GRPC, protocolVersion: A2A_PROTOCOL_VERSION, tenant: agent.name };
@@ -146,7 +146,7 @@ export class AgentCardFactory {
     return legacy ? [current, { url, protocolBinding: GRPC, protocolVersion: A2A_LEGACY_PROTOCOL_VERSION }] : [current];
   }
 
-  private urls(agent: AgentConfig, baseUrl: string): { jsonRpc: string; rest: string } {
+  private urls(agent: AgentProfile, baseUrl: string): { jsonRpc: string; rest: string } {
     const base = baseUrl.replace(/\/+$/, '');
     return {
       jsonRpc: `${base}${this.a2a.listen_path}/agents/${agent.name}`,

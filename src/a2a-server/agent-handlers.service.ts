@@ -37,6 +37,8 @@ export interface AgentHandler {
 export class AgentHandlers implements DelegateHandlers {
   private readonly handlers = new Map<string, AgentHandler>();
   private readonly delegateHandlers = new Map<string, AgentHandler>();
+  /** Where tool calls run as tasks are sent (McpTasks). */
+  readonly toolCalls: AgentHandler;
 
   constructor(
     private readonly agents: AgentRegistry,
@@ -78,6 +80,7 @@ export class AgentHandlers implements DelegateHandlers {
     };
     for (const agent of agents.all()) this.handlers.set(agent.config.name, handlerOf(agent));
     for (const agent of agents.delegates()) this.delegateHandlers.set(agent.config.name, handlerOf(agent));
+    this.toolCalls = handlerOf(agents.toolCalls);
   }
 
   find(name: string): AgentHandler | undefined {

@@ -1,16 +1,18 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ExternalAgents } from '../a2a-client/external-agents.service';
-import { AgentConfig, DEMO_AGENT_NAME, ExternalAgentConfig, SwitchboardConfig } from '../config/config.schema';
+import { AgentConfig, AgentProfile, DEMO_AGENT_NAME, ExternalAgentConfig, SwitchboardConfig } from '../config/config.schema';
 import { redactedUrl } from '../security/redacted-url';
 import type { AgentTurnExecutor } from './agent-executor.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { createExecutor } from './executors/create-executor';
+import { TOOL_CALL_AGENT, ToolCallExecutor } from './executors/tool-call.executor';
+import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { ToolPipeline } from './tools/tool-pipeline.service';
 
 
 export interface HostedAgent {
-  config: AgentConfig;
+  config: AgentProfile;
   executor: AgentTurnExecutor;
 }
 
@@ -55,9 +57,22 @@ function delegateAgent(external: ExternalAgentConfig): AgentConfig {
   };
 }
 
+/** A tool call run as a durable task (ToolCallExecutor): an agent of no card, list or tool. */
+const TOOL_CALL_PROFILE: AgentProfile = {
+  name: TOOL_CALL_AGENT,
+  description: 'Runs one tool call of a connected MCP server as a durable task.',
+  version: '1.0.0',
+  skills: [],
+  extended_skills: [],
+  input_modes: ['application/json'],
+  output_modes: ['application/json'],
+  tools: [],
+  delegates: [],
+};
+
 /**
- * The agents this service hosts, from config (the demo echo agent when none is configured), and a
- * delegate agent for each external agent.
+ * The agents this service hosts, from config (the demo echo agent when none is configured), a
+ * delegate agent for each external agent, and the agent tool calls run as tasks as.
  */
 @Injectable()
 export class AgentRegistry {
@@ -65,8 +80,15 @@ export class AgentRegistry {
   private readonly agents = new Map<string, HostedAgent>();
   private readonly delegateAgents = new Map<string, HostedAgent>();
   readonly defaultAgentName: string;
+  readonly toolCalls: HostedAgent;
 
-  constructor(config: ConfigService<SwitchboardConfig, true>, tools: ToolPipeline, outbound: OutboundUrlPolicy, externalAgents: ExternalAgents) {
+  constructor(
+    config: ConfigService<SwitchboardConfig, true>,
+    tools: ToolPipeline,
+    outbound: OutboundUrlPolicy,
+    externalAgents: ExternalAgents,
+    @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
+  ) {
     const configured = config.get('agents', { infer: true });
     if (configured.length === 0) {
       this.logger.warn(`No agents configured: serving the demo agent "${DEMO_AGENT_NAME}"`);
@@ -80,6 +102,7 @@ export class AgentRegistry {
       this.delegateAgents.set(agent.name, { config: agent, executor: createExecutor(agent, deps) });
     }
     this.defaultAgentName = config.get('a2a', { infer: true }).default_agent ?? [...this.agents.keys()][0];
+    this.toolCalls = { config: TOOL_CALL_PROFILE, executor: new ToolCallExecutor(mcpTools, tools) };
   }
 
   /** The hosted agents: served over A2A and MCP. */
@@ -97,8 +120,8 @@ export class AgentRegistry {
     return this.delegateAgents.get(name);
   }
 
-  /** A hosted agent, or else an external agent's delegate (a worker runs turns of both). */
+  /** A hosted agent, an external agent's delegate, or the tool calls' agent (a worker runs turns of all). */
   find(name: string): HostedAgent | undefined {
-    return this.agents.get(name) ?? this.delegateAgents.get(name);
+    return this.agents.get(name) ?? this.delegateAgents.get(name) ?? (name === TOOL_CALL_AGENT ? this.toolCalls : undefined);
   }
 }

@@ -285,3 +285,5 @@ export type SwitchboardConfig = Omit<ParsedConfig, 'mcp_servers' | 'a2a'> & {
   a2a: Omit<ParsedConfig['a2a'], 'external_agents'> & { external_agents: ExternalAgentConfig[] };
 };
 export type AgentConfig = SwitchboardConfig['agents'][number];
+/** An agent as its card and lists describe it: all that is configured but how its turns run. */
+export type AgentProfile = Omit<AgentConfig, 'executor'>;

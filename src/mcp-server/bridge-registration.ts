@@ -67,7 +67,7 @@ export function registerBridge(
     subagent_start: server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }, ctx) => {
       const agent = agentNameOf(subagentUri);
       // Asked as an MCP task, the subagent's task is that task.
-      return agent !== undefined && taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(mcpTasks, agent, text, caller, ctx) : bridge.start(subagentUri, text, caller);
+      return agent !== undefined && taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(mcpTasks, () => mcpTasks.start(agent, text, caller), caller, ctx) : bridge.start(subagentUri, text, caller);
     }),
     subagent_send: server.registerTool('subagent_send', { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput }, ({ taskId, text }) => bridge.send(taskId, text, caller)),
     subagent_cancel: server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) => bridge.cancel(taskId, caller)),

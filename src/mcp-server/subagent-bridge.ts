@@ -10,6 +10,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import type { McpCaller } from './mcp-caller';
 import { agentOfTask, agentNameOf, agentUri, BRIDGE_AGENT_METADATA_KEY, BRIDGE_STARTED_AT_METADATA_KEY, TASK_URI_TEMPLATE, taskUri } from './task-resource';
 import { agentRefusal } from '../security/access-scope';
+import { toolOfTask } from '../agents/executors/tool-call.executor';
 
 const BRIDGE_TOOLS = [{ name: 'subagent_start' }, { name: 'subagent_send' }, { name: 'subagent_cancel' }];
 const JSON_MIME = 'application/json';
@@ -158,6 +159,11 @@ export class SubagentBridge {
 
   private async endpointOfTask(taskId: string, caller: McpCaller): Promise<AgentHandler> {
     const task = await this.task(taskId, caller);
+    const tool = toolOfTask(task);
+    if (tool !== undefined) {
+      if (!caller.scope.allowsTool(tool)) throw new AgentNotAllowedError(`"${caller.owner}" may not call ${tool}`);
+      return this.handlers.toolCalls;
+    }
     const name = agentOfTask(task);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
     if (name === undefined || !endpoint) throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);

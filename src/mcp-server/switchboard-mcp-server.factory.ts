@@ -8,7 +8,7 @@ import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import { AgentToolCall } from './agent-tool-call';
 import { AskCaller } from './ask-caller';
-import { MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from './tasks/mcp-task-methods';
+import { isTaskHandleContent, MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from './tasks/mcp-task-methods';
 import { McpTasks } from './tasks/mcp-tasks.service';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
 import { followListenedTasks, ListenRequest } from './listened-tasks';
@@ -59,6 +59,7 @@ const BRIDGE_TOOL_PREFIX = 'subagent_';
 export class SwitchboardMcpServerFactory {
   /** JSON Schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
   private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
+  private readonly outputSchemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
 
   constructor(
     private readonly handlers: AgentHandlers,
@@ -180,8 +181,15 @@ export class SwitchboardMcpServerFactory {
     const tools = this.mcpTools.list().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     return tools.map((tool) => {
       const { title, annotations, outputSchema } = tool;
-      const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.schemaOf(outputSchema) };
-      return server.registerTool(tool.name, config, (args, ctx) => this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server));
+      const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.outputSchemaOf(outputSchema) };
+      const registered = server.registerTool(tool.name, config, (args, ctx) =>
+        taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
+          ? startAsTask(this.mcpTasks, () => this.mcpTasks.startToolCall(tool.name, args as Record<string, unknown>, caller), caller, ctx)
+          : this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server),
+      );
+      // Any upstream tool's call can be a durable task wrapping it (and its upstream task, if it runs as one).
+      registered.execution = { taskSupport: 'optional' };
+      return registered;
     });
   }
 
@@ -211,7 +219,7 @@ export class SwitchboardMcpServerFactory {
     const agent = endpoint.agent.config.name;
     const description = endpoint.agent.config.description || `Switchboard agent "${agent}"`;
     const tool = server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) =>
-      taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(this.mcpTasks, agent, message, caller, ctx) : this.agentCalls.run(endpoint, message, caller, ctx),
+      taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(this.mcpTasks, () => this.mcpTasks.start(agent, message, caller), caller, ctx) : this.agentCalls.run(endpoint, message, caller, ctx),
     );
     // The SDK's registerTool drops `execution`; tools/list sends what the registered tool holds.
     tool.execution = { taskSupport: 'optional' };
@@ -220,6 +228,17 @@ export class SwitchboardMcpServerFactory {
   private schemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {
     let schema = this.schemas.get(jsonSchema);
     if (!schema) this.schemas.set(jsonSchema, (schema = fromJsonSchema(jsonSchema as never)));
+    return schema;
+  }
+
+  /** An upstream tool's output schema, which checks its results but not the task handle of a call made as a task. */
+  private outputSchemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {
+    let schema = this.outputSchemas.get(jsonSchema);
+    if (!schema) {
+      const standard = this.schemaOf(jsonSchema)['~standard'];
+      schema = { '~standard': { ...standard, validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)) } } as ReturnType<typeof fromJsonSchema>;
+      this.outputSchemas.set(jsonSchema, schema);
+    }
     return schema;
   }
 }

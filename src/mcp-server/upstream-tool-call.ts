@@ -13,7 +13,7 @@ import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
 import { AskCaller, modernClientCapabilities, refusedUnless } from './ask-caller';
 import { InputRequiredRounds } from './input-required-rounds';
-import { CALL_TOOL_RESULT_LIMITER } from './call-tool-result-limiter';
+import { CALL_TOOL_RESULT_LIMITER } from '../agents/tools/call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
 
 /**

@@ -16,8 +16,7 @@ export class EchoExecutor implements AgentTurnExecutor {
   async run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
     const publish = new TurnPublisher(bus, context);
     const parts = context.userMessage.parts;
-    publish.task(context);
-    publish.status(TaskState.TASK_STATE_WORKING);
+    publish.working(context);
     const chunks = splitIntoChunks(parts, this.settings.chunks);
     const artifactId = `echo-${context.userMessage.messageId}`;
     for (const [index, chunk] of chunks.entries()) {

@@ -2,6 +2,7 @@ import type { Task } from '@a2a-js/sdk';
 import { CallToolResult, INTERNAL_ERROR, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
+import { toolCallResultOf } from '../../agents/executors/tool-call.executor';
 import { taskResult } from '../agent-tool-call';
 import { modernClientCapabilities } from '../ask-caller';
 import { taskUri } from '../task-resource';
@@ -39,20 +40,32 @@ export function taskRequested(ctx: ServerContext, legacyTask: unknown): boolean 
   return typeof legacyTask === 'object' && legacyTask !== null;
 }
 
-/** Starts agent `agent` on `message` as an MCP task: the era's task handle at once, the turn going on; a send refused is the tool's error. */
-export async function startAsTask(tasks: McpTasks, agent: string, message: string, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
+/**
+ * The structured content of the task handles startAsTask answers: what a tool's output schema is
+ * not about (an upstream tool's schema describes its result, which comes through `tasks/result`).
+ */
+const taskHandleContents = new WeakSet<object>();
+
+export function isTaskHandleContent(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && taskHandleContents.has(value);
+}
+
+/** Starts a task (`start`: an agent's turn, a tool call) for a tool call that asked for one: the era's task handle at once, the task going on; a start refused is the tool's error. */
+export async function startAsTask(tasks: McpTasks, start: () => Promise<Task>, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
   let task: Task;
   try {
-    task = await tasks.start(agent, message, caller);
+    task = await start();
   } catch (error) {
     return { content: [{ type: 'text', text: `No task started: ${(error as Error).message}` }], isError: true };
   }
   const modern = modernClientCapabilities(ctx) !== undefined;
   if (!modern && caller.sessionId !== undefined) await tasks.announceTo(caller.sessionId, task.id);
-  // The SDK types tool results as CallToolResult; the eras' task answers are what their clients read.
-  // The task's resource and id as structured content too (what `subagent_start` answers without a task).
+  // The task's resource and id as structured content (what `subagent_start` answers without a task), a
+  // tool with an output schema needing some. The SDK types tool results as CallToolResult; the eras'
+  // task answers are what their clients read.
   const structuredContent = { taskUri: taskUri(task.id), taskId: task.id };
-  return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()) } : { content: [], structuredContent, task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
+  taskHandleContents.add(structuredContent);
+  return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()), structuredContent } : { content: [], structuredContent, task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
 }
 
 /**
@@ -83,7 +96,7 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
     };
     // A session is asked on its GET stream (sessionMessagesOf), where clients that never call tasks/result early listen too.
     const task = await tasks.ended(taskId, caller, ctx.mcpReq.signal, caller.sessionId === undefined ? ask : undefined);
-    return { ...taskResult(task), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+    return { ...mcpTaskResult(task), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
   });
   server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
     const task = await tasks.get(taskId, caller);
@@ -146,7 +159,7 @@ async function answerTask(tasks: McpTasks, taskId: string, answer: ElicitAnswer,
 function outcomeV2(task: Task): Record<string, unknown> {
   switch (mcpTaskStatus(task)) {
     case 'completed':
-      return { result: { resultType: 'complete', ...taskResult(task) } };
+      return { result: { resultType: 'complete', ...mcpTaskResult(task) } };
     case 'failed':
       return { error: { code: INTERNAL_ERROR, message: mcpTaskFields(task).statusMessage ?? 'The task failed.' } };
     case 'input_required':
@@ -154,6 +167,11 @@ function outcomeV2(task: Task): Record<string, unknown> {
     default:
       return {};
   }
+}
+
+/** An ended task's result: a tool call's as its server gave it, an agent's answer as the agent's tool gives it. */
+function mcpTaskResult(task: Task): CallToolResult {
+  return toolCallResultOf(task) ?? taskResult(task);
 }
 
 /** The question of a task waiting for input, as a form with one answer field. */

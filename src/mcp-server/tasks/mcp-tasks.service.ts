@@ -4,10 +4,12 @@ import { ConfigService } from '@nestjs/config';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { isTerminal } from '../../common/task-states';
 import type { SwitchboardConfig } from '../../config/config.schema';
+import { AgentHandlers } from '../../a2a-server/agent-handlers.service';
+import { toolCallRequest, toolOfTask } from '../../agents/executors/tool-call.executor';
 import { TaskView } from '../../tasks/task-view';
 import { storedView, type McpCaller } from '../mcp-caller';
 import { SubagentBridge } from '../subagent-bridge';
-import { agentOfTask, changesTask } from '../task-resource';
+import { agentOfTask, BRIDGE_STARTED_AT_METADATA_KEY, changesTask } from '../task-resource';
 import { MCP_SESSION_STORE, McpSessionStore } from '../mcp-session-store.interface';
 import { LocalSubscriptionChanges, taskStatusSubscription } from '../session-subscriptions';
 import { mcpTaskStatus, type McpTaskTerms } from './mcp-task-status';
@@ -28,6 +30,7 @@ export class McpTasks {
 
   constructor(
     private readonly bridge: SubagentBridge,
+    private readonly handlers: AgentHandlers,
     private readonly tasks: TaskView,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     private readonly subscriptionChanges: LocalSubscriptionChanges,
@@ -48,6 +51,17 @@ export class McpTasks {
 
   start(agent: string, text: string, caller: McpCaller): Promise<Task> {
     return this.bridge.startTask(agent, text, caller);
+  }
+
+  /**
+   * Starts a call of a connected MCP server's tool as the caller's durable task (ToolCallExecutor):
+   * run on a worker, its result read through `tasks/result`, as the server gave it.
+   */
+  async startToolCall(tool: string, args: Record<string, unknown>, caller: McpCaller): Promise<Task> {
+    const request = toolCallRequest(tool, args, { [BRIDGE_STARTED_AT_METADATA_KEY]: new Date().toISOString() });
+    const result = await this.handlers.toolCalls.handler.sendMessage(request, caller.context);
+    if (!('status' in result)) throw new Error(`the call of ${tool} started no task`);
+    return result;
   }
 
   async get(taskId: string, caller: McpCaller): Promise<Task> {
@@ -112,6 +126,8 @@ export class McpTasks {
   }
 
   private visible(task: Task, caller: McpCaller): boolean {
+    const tool = toolOfTask(task);
+    if (tool !== undefined) return caller.scope.allowsTool(tool);
     const agent = agentOfTask(task);
     return agent === undefined || caller.scope.allowsAgent(agent);
   }

@@ -14,6 +14,11 @@ export function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} };
 }
 
+/** A JSON value as a part. */
+export function dataPart(value: unknown): Part {
+  return { content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: {} };
+}
+
 /** The text of A2A parts; non-text parts are left out. */
 export function partsText(parts: Part[]): string {
   return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
@@ -59,6 +64,12 @@ export class TurnPublisher {
   /** The turn's first event: the task as submitted (submittedTask). */
   task(requestContext: RequestContext, metadata: Record<string, unknown> = {}): void {
     this.bus.publish(AgentEvent.task(submittedTask(requestContext, metadata)));
+  }
+
+  /** A turn's start: the task, then `working`. */
+  working(requestContext: RequestContext): void {
+    this.task(requestContext);
+    this.status(TaskState.TASK_STATE_WORKING);
   }
 
   status(state: TaskState, text?: string): void {

@@ -33,8 +33,7 @@ export class LlmExecutor implements AgentTurnExecutor {
 
   async run(turn: AgentTurn, bus: ExecutionEventBus): Promise<void> {
     const publish = new TurnPublisher(bus, turn.context);
-    publish.task(turn.context);
-    publish.status(TaskState.TASK_STATE_WORKING);
+    publish.working(turn.context);
     await this.converse(turn, publish);
   }
 
