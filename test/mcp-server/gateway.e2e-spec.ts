@@ -11,6 +11,8 @@ import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
 import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
 import { connectV1, connectV2, textOf } from './support/mcp-clients';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import { ExtTaskSessions, type Era } from './support/ext-task-sessions';
 
 const MAX_RESULT_CHARS = 300;
 let target: McpTestApp;
@@ -22,11 +24,22 @@ beforeAll(async () => {
   await toolsListed(target.tools, ['mcp_everything_echo']);
 });
 
+const taskSessions = new ExtTaskSessions();
+
 afterAll(async () => {
+  await taskSessions.closeAll();
   await target?.app.close();
 });
 
 describe('re-exposed upstream tools', () => {
+  it.each<Era>(['legacy', 'modern'])('run as durable tasks when asked (%s era): the task handle, then the upstream result, checked against its output schema', async (era) => {
+    const session = await taskSessions.open(target.url, era);
+    const execution = await session.callTool<object>('mcp_everything_get_structured_content', { location: 'Chicago' }, { task: { preference: 'require' } });
+    expect(execution.kind).toBe('task');
+    const { outcome } = await (execution as typeof execution & { kind: 'task' }).settle();
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ structuredContent: { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 } });
+  });
+
   it.each([
     ['1.x', connectV1Client],
     ['2.x', connectV2],

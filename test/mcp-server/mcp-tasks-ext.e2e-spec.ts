@@ -66,6 +66,13 @@ describe('MCP tasks with the ext-tasks client', () => {
       expect((await a2aTask('slow', execution.handle.taskId)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     });
 
+    it("runs subagent_start as a task, its handle passing the tool's output schema", async () => {
+      const execution = await (await session(era)).callTool<object>('subagent_start', { subagentUri: 'a2a-agent://echo', text: `bridged in ${era}` }, { task: { preference: 'require' } });
+      expect(execution.kind).toBe('task');
+      const { outcome } = await (execution as typeof execution & { kind: 'task' }).settle();
+      expect(textOf(resultFromTaskOutcome(outcome))).toBe(`bridged in ${era}`);
+    });
+
     it('reads a task by its id, and answers an unknown one with -32602', async () => {
       const tasks = await session(era);
       const execution = await callAsTask(tasks, 'echo', 'by id');
