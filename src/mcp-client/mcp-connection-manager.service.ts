@@ -77,7 +77,7 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
 
   /** The result's resource links and embedded resources carry namespaced URIs, which a client can read through `/mcp`. */
   async call(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult> {
-    const tool = this.tools.get(name);
+    const tool = this.tools.get(name) ?? (await this.listedOnceConnected(name));
     if (!tool) {
       // A tool of a server that has never connected is not known by name, only by its server's prefix.
       const server = this.serverOf(name);
@@ -85,6 +85,17 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     }
     const result = await this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
     return { ...result, content: result.content.map((block) => withNamespacedUris(tool.server, block)) };
+  }
+
+  /**
+   * Tool `name` once its server's connection attempt under way is over: a process that has just
+   * started (a worker taking over a turn) may be asked for a tool before its server is up.
+   */
+  private async listedOnceConnected(name: string): Promise<McpTool | undefined> {
+    const server = this.serverOf(name);
+    if (server === undefined) return undefined;
+    await this.connections.get(server)!.attempted();
+    return this.tools.get(name);
   }
 
   /** A URI a server lists twice is offered once (the first). */

@@ -171,6 +171,11 @@ export class McpConnection {
     };
   }
 
+  /** Waits for the connection attempt under way, if any. */
+  async attempted(): Promise<void> {
+    await this.pending?.done;
+  }
+
   /** Stops reconnecting and closes the connection, ending a stdio server's process. */
   async close(): Promise<void> {
     this.state = 'closed';

@@ -1,4 +1,4 @@
-import { specTypeSchemas, type CallToolResult, type Client, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
+import { RELATED_TASK_META_KEY, specTypeSchemas, type CallToolResult, type Client, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
 import type { UpstreamTaskRecord } from './mcp-tool-source.interface';
 
 /**
@@ -23,19 +23,32 @@ export async function callAsTask(
 ): Promise<CallToolResult> {
   if (record.follow) return taskResult(client, record.follow, options);
   const { task } = await client.request({ method: 'tools/call', params: { ...params, task: {} } }, specTypeSchemas.CreateTaskResult, options);
-  await record.onCreated?.(task.taskId);
+  try {
+    await record.onCreated?.(task.taskId);
+  } catch (error) {
+    cancelTask(client, task.taskId);
+    throw error;
+  }
   return taskResult(client, task.taskId, options);
 }
 
 /**
  * The result of task `taskId` once it ends (`tasks/result`; requests the server makes meanwhile
- * reach the client's handlers as for any call). Abandoned (aborted, timed out), the task is cancelled.
+ * reach the client's handlers as for any call), without the server's note of its own task, which
+ * names nothing Switchboard's callers know. Abandoned (aborted, timed out), the task is cancelled.
  */
 async function taskResult(client: Client, taskId: string, options: RequestOptions): Promise<CallToolResult> {
   try {
-    return await client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, options);
+    const { _meta, ...result } = await client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, options);
+    const { [RELATED_TASK_META_KEY]: _upstreamTask, ...meta } = _meta ?? {};
+    return Object.keys(meta).length > 0 ? { ...result, _meta: meta } : result;
   } catch (error) {
-    void client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(() => undefined);
+    cancelTask(client, taskId);
     throw error;
   }
+}
+
+/** Best effort: the server may have ended the task, or be gone. */
+function cancelTask(client: Client, taskId: string): void {
+  void client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(() => undefined);
 }

@@ -10,8 +10,9 @@ export class McpToolProvider implements ToolProvider {
     return this.source.list().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   }
 
+  /** A tool of a configured server, listed or not: a call to one not listed now fails naming its server (down, still connecting). */
   has(name: string): boolean {
-    return this.source.list().some((tool) => tool.name === name);
+    return this.source.serverOf(name) !== undefined;
   }
 
   originOf(name: string): ToolOrigin | undefined {

@@ -1,5 +1,5 @@
 import type { Task } from '@a2a-js/sdk';
-import { CallToolResult, INTERNAL_ERROR, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { CallToolResult, INTERNAL_ERROR, McpServer, RELATED_TASK_META_KEY, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
 import { toolCallResultOf } from '../../agents/executors/tool-call.executor';
@@ -12,7 +12,6 @@ import type { McpTasks } from './mcp-tasks.service';
 
 /** The 2026-07-28 tasks extension. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
 /** What a server declares for tasks in each era: 2025-11-25 `capabilities.tasks`, the 2026-07-28 extension (the SDK drops what an era does not know). */
 export const MCP_TASK_CAPABILITIES = {
@@ -96,7 +95,8 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
     };
     // A session is asked on its GET stream (sessionMessagesOf), where clients that never call tasks/result early listen too.
     const task = await tasks.ended(taskId, caller, ctx.mcpReq.signal, caller.sessionId === undefined ? ask : undefined);
-    return { ...mcpTaskResult(task), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+    const result = mcpTaskResult(task);
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });
   server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
     const task = await tasks.get(taskId, caller);
