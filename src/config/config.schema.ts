@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authSchema, upstreamOAuthSchema } from './auth.schema';
 import { executorSettingsSchema } from './executor-settings.schema';
+import { tracingSchema } from './tracing.schema';
 import { a2aClientSettingsSchema, externalAgentSchema, type ExternalAgentSettings } from './external-agent.schema';
 import type { SubagentManifest } from './subagent-manifest.schema';
 import { envVarNameSchema, headerNameSchema, nameSchema, toolNamePart } from './names.schema';
@@ -231,6 +232,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   agents: z.array(agentSchema).default([]),
+  tracing: tracingSchema,
 }).superRefine((config, ctx) => {
   const names = uniqueNames(config.agents, 'agents', 'agent', ctx);
   uniqueAgentToolNames(config.agents, ctx);

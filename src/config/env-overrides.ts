@@ -50,6 +50,8 @@ export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'SWITCHBOARD_WORKER_IN_API', path: ['queue', 'worker_in_api'], parse: boolean },
   { env: 'SWITCHBOARD_QUEUE_CONCURRENCY', path: ['queue', 'concurrency'], parse: integer },
   { env: 'SWITCHBOARD_WORKER_HEALTH_PORT', path: ['queue', 'health_port'], parse: integer },
+  { env: 'SWITCHBOARD_TRACING_ENABLED', path: ['tracing', 'enabled'], parse: boolean },
+  { env: 'SWITCHBOARD_TRACE_URL', path: ['tracing', 'trace_url'], parse: text },
   { env: 'LOG_LEVEL', path: ['log', 'level'], parse: text },
   { env: 'SWITCHBOARD_LOG_PRETTY', path: ['log', 'pretty'], parse: boolean },
 ];

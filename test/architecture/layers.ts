@@ -11,7 +11,7 @@ export interface Layer {
 }
 
 export const LAYERS: readonly Layer[] = [
-  { name: 'foundation', folders: { common: [], config: ['common'] } },
+  { name: 'foundation', folders: { common: [], config: ['common'], tracing: ['common', 'config'] } },
   { name: 'infrastructure', folders: { generated: [], redis: [], database: ['generated'], security: ['redis'], logging: ['security'], metrics: ['security'] } },
   { name: 'stores', folders: { queue: [], 'task-store': [] } },
   { name: 'tasks', folders: { tasks: [] } },
