@@ -9,6 +9,8 @@ import { RequestErrorFilter } from './common/request-error.filter';
 import { closeUnusedConnections } from './common/unused-connections';
 import type { SwitchboardConfig } from './config/config.schema';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
+import { registerRequestSpans } from './logging/request-spans';
+import { tracingOn } from './tracing/spans';
 import { registerSecurityHeaders } from './security/security-headers';
 import type { ProcessRole } from './process-role';
 
@@ -28,6 +30,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   });
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.server.max_connections;
+  if (tracingOn()) registerRequestSpans(fastify);
   closeUnusedConnections(fastify, config.server.headers_timeout_ms);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);

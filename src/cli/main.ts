@@ -16,6 +16,7 @@ import { FramedStdioTransport } from '../mcp-server/framed-stdio-transport';
 import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/mcp-stdio-server';
 import { SwitchboardMcpServerFactory } from '../mcp-server/switchboard-mcp-server.factory';
 import { assertSafeToListen } from '../security/listen-policy';
+import { startTracing, type Tracing } from '../tracing/tracing-sdk';
 import { BannerFacts, startupBanner } from './banner';
 import { EMBEDDED_FALLBACK_FLAG, parseCommandLine } from './command-line';
 import { checkDatabaseAtBoot, migrationFailure } from './database-check';
@@ -67,6 +68,7 @@ async function serve({ config, file }: LoadedConfig): Promise<void> {
   assertSafeToListen(config);
   await assertCanListen(host, port, API_PORT);
   await checkDatabaseAtBoot(config.database.url, warnOnStderr);
+  const tracing = await startTracing(config.tracing, 'api');
   const app = await createHttpApp(config);
   announce(app, config, file);
   if (config.auth.api_keys.length === 0) {
@@ -80,7 +82,7 @@ async function serve({ config, file }: LoadedConfig): Promise<void> {
   const url = await app.getUrl();
   logger.log({ url }, 'switchboard listening');
   showBanner(config, { role: 'api', url, configFile: file });
-  stopOnSignals(app, config);
+  stopOnSignals(app, config, tracing);
 }
 
 async function work({ config, file }: LoadedConfig): Promise<void> {
@@ -91,6 +93,7 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   const port = config.queue.health_port;
   if (port !== undefined) await assertCanListen(host, port, WORKER_HEALTH_PORT);
   await checkDatabaseAtBoot(config.database.url, warnOnStderr);
+  const tracing = await startTracing(config.tracing, 'worker');
   const app = await createWorkerApp(config);
   announce(app, config, file);
   await app.init();
@@ -100,7 +103,7 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   const healthUrl = port === undefined ? undefined : `http://${host}:${port}/readyz`;
   logger.log(healthUrl ? { healthUrl } : {}, 'switchboard worker running');
   showBanner(config, { role: 'worker', healthUrl, configFile: file });
-  stopOnSignals(app, config, () => health?.close());
+  stopOnSignals(app, config, tracing, () => health?.close());
 }
 
 async function migrate(config: SwitchboardConfig): Promise<void> {
@@ -139,6 +142,7 @@ async function mcp(embeddedFallback: boolean): Promise<void> {
     throw new ConfigError('mcp', ['a2a.enabled and mcp_server.enabled: `switchboard mcp` serves the agents, which need both']);
   }
   await checkDatabaseAtBoot(config.database.url, warnOnStderr);
+  const tracing = await startTracing(config.tracing, 'stdio');
   const app = await createAppContext(config, 'stdio');
   logger.warn(
     { switchboardUrl: url ?? null },
@@ -148,6 +152,7 @@ async function mcp(embeddedFallback: boolean): Promise<void> {
   await app.init();
   await serveEmbeddedStdio(app.get(SwitchboardMcpServerFactory, { strict: false }), wire);
   await app.close();
+  await tracing.shutdown();
   process.exit(0);
 }
 
@@ -173,8 +178,11 @@ function warnOnStderr(message: string): void {
   process.stderr.write(`switchboard: ${message}\n`);
 }
 
-/** First signal: drain and close (in-flight requests and jobs finish). Timeout or second signal: exit now. */
-function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, beforeClose: () => void = () => {}): void {
+/**
+ * First signal: drain and close (in-flight requests and jobs finish), then send the spans not sent
+ * yet. Timeout or second signal: exit now.
+ */
+function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, tracing: Tracing, beforeClose: () => void = () => {}): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -190,7 +198,7 @@ function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, 
     deadline.unref();
     beforeClose();
     app.close().then(
-      () => process.exit(0),
+      () => tracing.shutdown().finally(() => process.exit(0)),
       (error: Error) => {
         logger.error({ err: error }, 'error during shutdown');
         process.exit(1);

@@ -8,7 +8,10 @@ import { LoggerModule } from 'nestjs-pino';
 import { destination, DestinationStream, LevelWithSilent, levels } from 'pino';
 import type { Options } from 'pino-http';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { activeSpanIds } from '../tracing/trace-context';
+import { tracingOn } from '../tracing/spans';
 import { accessFields, isProbe, recordRequests } from './access-log';
+import { requestSpanIds } from './request-spans';
 
 /** Keeps each HTTP request's record for its access line (the API only: a worker's app has no HTTP adapter). */
 @Injectable()
@@ -70,8 +73,10 @@ function pinoOptions(log: SwitchboardConfig['log']): Options {
     wrapSerializers: true,
     quietReqLogger: true,
     customSuccessMessage: () => 'request completed',
-    customSuccessObject: (req, _res, line) => ({ ...line, ...accessFields(req) }),
-    customErrorObject: (req, _res, _error, line) => ({ ...line, ...accessFields(req) }),
+    customSuccessObject: (req, _res, line) => ({ ...line, ...accessFields(req), ...requestSpanIds(req) }),
+    customErrorObject: (req, _res, _error, line) => ({ ...line, ...accessFields(req), ...requestSpanIds(req) }),
+    // Every line logged within a span names it; only when tracing is on, when there can be one.
+    ...(tracingOn() && { mixin: activeSpanIds }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { SpanKind } from '@opentelemetry/api';
 import { Logger } from '@nestjs/common';
 import {
   Client,
@@ -20,6 +21,8 @@ import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.err
 import { CallsInFlight } from './calls-in-flight';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
+import { inSpan } from '../tracing/spans';
+import { activeTraceCarrier } from '../tracing/trace-context';
 import { callAsTask, runsAsTask } from './upstream-task-call';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { asSwitchboard } from '../security/oauth/on-behalf-of';
@@ -335,10 +338,17 @@ export class McpConnection {
     throw this.unavailable()!;
   }
 
-  private async callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  /** In a client span whose context the request carries on (`_meta.traceparent`, the only carrier over stdio). */
+  private callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, 'switchboard.mcp.server': this.name };
+    return inSpan(`tools/call ${tool}`, () => ({ kind: SpanKind.CLIENT, attributes }), () => this.callTraced(client, tool, args, options));
+  }
+
+  private async callTraced(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
     try {
-      const _meta = options.progressToken === undefined ? undefined : { progressToken: options.progressToken };
+      const carrier = activeTraceCarrier();
+      const _meta = options.progressToken === undefined && !carrier ? undefined : { ...(options.progressToken !== undefined && { progressToken: options.progressToken }), ...carrier };
       const params = { name: tool, arguments: args, _meta };
       const { upstreamTask } = options;
       if (upstreamTask?.follow || runsAsTask(client, this.toolList.find(({ name }) => name === tool))) return await callAsTask(client, params, { timeout, signal: options.signal }, upstreamTask);

@@ -4,6 +4,7 @@ import { JobState, Queue } from 'bullmq';
 import { withTimeout } from '../common/with-timeout';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis/redis.service';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
+import { enqueueTraced } from './job-trace';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
 
 /** How long boot waits for the queues' Redis connections. */
@@ -55,16 +56,19 @@ export class BullJobQueue implements JobQueue, OnModuleInit {
    * Fails when Redis has not taken the job within REDIS_COMMAND_TIMEOUT_MS (it stopped answering).
    * Should that Redis take it later after all, the job runs then.
    */
-  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
-    const added = this.queues[QUEUE_OF_JOB[name]].add(name, payload, {
-      jobId: options.jobId,
-      delay: options.delayMs,
-      attempts: options.retry?.attempts,
-      backoff: options.retry && { type: 'exponential', delay: options.retry.backoffMs },
-      removeOnComplete: { age: 3600, count: 1000 },
-      removeOnFail: { age: 24 * 3600 },
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
+    const queue = QUEUE_OF_JOB[name];
+    return enqueueTraced(queue, name, options.jobId, payload, async (data) => {
+      const added = this.queues[queue].add(name, data, {
+        jobId: options.jobId,
+        delay: options.delayMs,
+        attempts: options.retry?.attempts,
+        backoff: options.retry && { type: 'exponential', delay: options.retry.backoffMs },
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 24 * 3600 },
+      });
+      await withTimeout(added, REDIS_COMMAND_TIMEOUT_MS, `queueing ${name}`);
     });
-    await withTimeout(added, REDIS_COMMAND_TIMEOUT_MS, `queueing ${name}`);
   }
 
   /** Upserting an existing scheduler would restart its period, so one that is there as wanted is left alone. */

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { MetricsService } from '../metrics/metrics.service';
 import { JobHandlerRegistry } from './job-handler.registry';
+import { enqueueTraced, inJobSpan } from './job-trace';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
 
@@ -57,9 +58,11 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       if (this.pendingIds.has(options.jobId) || this.finishedIds.has(options.jobId)) return;
       this.pendingIds.add(options.jobId);
     }
-    const job: WaitingJob = { name, id: options.jobId, payload, attemptsStarted: 0, enqueuedAt: Date.now(), delayMs: options.delayMs, retry: options.retry };
-    if (options.delayMs) this.later(() => this.push(job), options.delayMs);
-    else this.push(job);
+    await enqueueTraced(QUEUE_OF_JOB[name], name, options.jobId, payload, async (data) => {
+      const job: WaitingJob = { name, id: options.jobId, payload: data, attemptsStarted: 0, enqueuedAt: Date.now(), delayMs: options.delayMs, retry: options.retry };
+      if (options.delayMs) this.later(() => this.push(job), options.delayMs);
+      else this.push(job);
+    });
   }
 
   async schedule(name: JobName, everyMs: number): Promise<void> {
@@ -116,8 +119,8 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
       const job = this.waiting.shift()!;
       job.attemptsStarted++;
       if (job.attemptsStarted === 1) this.metrics.jobStarted(QUEUE_OF_JOB[job.name], job.enqueuedAt + (job.delayMs ?? 0));
-      const run = this.registry
-        .dispatch(job.name, job.payload as never, { attemptsStarted: job.attemptsStarted, progress: job.progress, saveProgress: async (saved) => void (job.progress = saved) })
+      const attempt = { attemptsStarted: job.attemptsStarted, progress: job.progress, saveProgress: async (saved: object) => void (job.progress = saved) };
+      const run = inJobSpan(QUEUE_OF_JOB[job.name], job.name, job.payload, job.attemptsStarted, () => this.registry.dispatch(job.name, job.payload as never, attempt))
         .then(
           () => this.finish(job),
           (error: Error) => {

@@ -3,7 +3,8 @@ import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import type { MetricsService } from '../metrics/metrics.service';
 import { JobHandlerRegistry } from './job-handler.registry';
-import type { JobName } from './queue.constants';
+import { inJobSpan } from './job-trace';
+import type { JobName, QueueName } from './queue.constants';
 
 /** A BullMQ worker that hands every job to its @OnJob handler. */
 export abstract class JobDispatchingWorker extends WorkerHost {
@@ -32,6 +33,7 @@ export abstract class JobDispatchingWorker extends WorkerHost {
     if (job.attemptsStarted === 1) this.metrics.jobStarted(job.queueName, job.timestamp + (job.delay ?? 0));
     // BullMQ's progress is 0 until a run saves some.
     const progress = typeof job.progress === 'object' ? job.progress : undefined;
-    return this.registry.dispatch(job.name as JobName, job.data as never, { attemptsStarted: job.attemptsStarted, progress, saveProgress: (saved) => job.updateProgress(saved) });
+    const attempt = { attemptsStarted: job.attemptsStarted, progress, saveProgress: (saved: object) => job.updateProgress(saved) };
+    return inJobSpan(job.queueName as QueueName, job.name, job.data, job.attemptsStarted, () => this.registry.dispatch(job.name as JobName, job.data as never, attempt));
   }
 }

@@ -2,6 +2,8 @@ import { lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { inSpan } from '../tracing/spans';
 import { OutboundUrlBlockedError, type OutboundUrlPolicy } from './outbound-url-policy';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -35,7 +37,7 @@ export function createGuardedFetch(policy: OutboundUrlPolicy, options: GuardedFe
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
     try {
       await policy.check(input);
-      return await undiciFetch(input, { ...init, signal, dispatcher });
+      return await inClientSpan(input, init, (traced) => undiciFetch(input, { ...traced, signal, dispatcher }));
     } catch (error) {
       throw error instanceof TypeError && error.cause instanceof OutboundUrlBlockedError ? error.cause : error;
     } finally {
@@ -43,6 +45,27 @@ export function createGuardedFetch(policy: OutboundUrlPolicy, options: GuardedFe
     }
   };
   return guardedFetch;
+}
+
+/**
+ * An outbound request in a client span whose context it carries on (`traceparent`), so the peer's
+ * spans join the trace (LLM providers, A2A agents, MCP servers, webhooks). Off, `init` goes as it is.
+ */
+function inClientSpan(input: string | URL, init: RequestInit | undefined, send: (init: RequestInit | undefined) => Promise<Response>): Promise<Response> {
+  const method = (init?.method ?? 'GET').toUpperCase();
+  const attributes = () => {
+    const url = new URL(input);
+    return { 'http.request.method': method, 'url.full': `${url.origin}${url.pathname}`, 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+  };
+  return inSpan(method, () => ({ kind: SpanKind.CLIENT, attributes: attributes() }), async (span) => {
+    if (!span) return send(init);
+    const headers = new Headers(init?.headers);
+    propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
+    const response = await send({ ...init, headers });
+    span.setAttribute('http.response.status_code', response.status);
+    if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: String(response.status) });
+    return response;
+  });
 }
 
 function tlsOptions(certificate: GuardedFetchOptions['clientCertificate']): buildConnector.BuildOptions {

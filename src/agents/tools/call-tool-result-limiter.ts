@@ -18,4 +18,5 @@ export const CALL_TOOL_RESULT_LIMITER: ResultLimiter<CallToolResult> = {
     return { ...result, content };
   },
   fail: (text) => ({ content: [{ type: 'text', text }], isError: true }),
+  size: (result) => result.content.reduce((chars, block) => chars + (block.type === 'text' ? block.text.length : 0), 0),
 };

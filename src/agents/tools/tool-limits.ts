@@ -1,5 +1,6 @@
 import type { UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
-import type { ToolCallContext, ToolProvider, ToolResult } from './tool-provider.interface';
+import { inSpan } from '../../tracing/spans';
+import type { ToolCallContext, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 
 export interface ToolLimits {
   timeoutMs: number;
@@ -8,16 +9,18 @@ export interface ToolLimits {
 
 export type ToolCallOutcome = 'ok' | 'tool_error' | 'refused' | 'timeout' | 'failed';
 
-/** How the limits apply to one kind of result: how to cut one to a size, and how to say a call failed. */
+/** How the limits apply to one kind of result: how to cut one to a size, how to say a call failed, and its size in characters. */
 export interface ResultLimiter<R extends { isError?: boolean }> {
   cut(result: R, maxChars: number): R;
   fail(text: string): R;
+  size(result: R): number;
 }
 
 /** A model's text results. */
 export const TEXT_RESULT_LIMITER: ResultLimiter<ToolResult> = {
   cut: (result, maxChars) => ({ ...result, text: truncated(result.text, maxChars) }),
   fail: (text) => failure(text),
+  size: (result) => result.text.length,
 };
 
 /**
@@ -33,11 +36,34 @@ export function callWithinLimits(
   context?: ToolCallContext,
   upstreamTask?: UpstreamTaskRecord,
 ): Promise<[ToolCallOutcome, ToolResult]> {
-  return runWithinLimits(name, signal, limits, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded, context, upstreamTask));
+  return runWithinLimits(name, signal, limits, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded, context, upstreamTask), provider.originOf(name));
 }
 
-/** `run` (a call of tool `name`) under the limits, whatever its kind of result; see callWithinLimits. */
-export async function runWithinLimits<R extends { isError?: boolean }>(
+/**
+ * `run` (a call of tool `name`, served by `origin` when known) under the limits, whatever its kind
+ * of result, in a span of its own; see callWithinLimits.
+ */
+export function runWithinLimits<R extends { isError?: boolean }>(
+  name: string,
+  signal: AbortSignal,
+  limits: ToolLimits,
+  limiter: ResultLimiter<R>,
+  run: (signal: AbortSignal) => Promise<R>,
+  origin?: ToolOrigin,
+): Promise<[ToolCallOutcome, R]> {
+  const attributes = () => ({
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': name,
+    ...(origin && { 'switchboard.tool.source': origin.server ? `${origin.kind}:${origin.server}` : origin.kind }),
+  });
+  return inSpan(`execute_tool ${name}`, () => ({ attributes: attributes() }), async (span) => {
+    const [outcome, result] = await withinLimits(name, signal, limits, limiter, run);
+    span?.setAttributes({ 'switchboard.tool.outcome': outcome, 'switchboard.tool.result_chars': limiter.size(result) });
+    return [outcome, result];
+  });
+}
+
+async function withinLimits<R extends { isError?: boolean }>(
   name: string,
   signal: AbortSignal,
   limits: ToolLimits,

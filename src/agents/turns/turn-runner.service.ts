@@ -13,6 +13,7 @@ import { callContextOf } from '../../tasks/caller-scope';
 import { NOT_STORED_TEXT, TurnNotRecordedError } from '../../tasks/lifecycle/turn-not-recorded.error';
 import { TurnRecorder } from '../../tasks/lifecycle/turn-recorder';
 import { TaskLifecycle } from '../../tasks/lifecycle/task-lifecycle.service';
+import { inSpan } from '../../tracing/spans';
 
 const UNKNOWN_AGENT = 'unknown';
 
@@ -48,7 +49,12 @@ export class TurnRunner {
   ) {}
 
   @OnJob(JobName.AgentTurn)
-  async run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
+  run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
+    const attributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': payload.agent, 'gen_ai.conversation.id': payload.contextId, 'switchboard.task.id': payload.taskId };
+    return inSpan(`invoke_agent ${payload.agent}`, () => ({ attributes }), () => this.runMeasured(payload, attempt));
+  }
+
+  private async runMeasured(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
     const started = performance.now();
     let outcome: TurnOutcome = 'error';
     try {

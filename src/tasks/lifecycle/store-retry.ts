@@ -1,3 +1,4 @@
+import { spanEvent } from '../../tracing/spans';
 import { backoffDelayMs, BackoffSettings } from '../../common/backoff';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
 import { TaskScopeConflictError } from '../../task-store/task-store.errors';
@@ -48,8 +49,9 @@ export async function retryStoreCall<T>(
 }
 
 /**
- * retryStoreCall, counting under `operation` each failure tried again and each call that fails for
- * good because its store did (a permanent refusal is not the store's failure).
+ * retryStoreCall, counting under `operation` each failure tried again (and telling the active
+ * span) and each call that fails for good because its store did (a permanent refusal is not the
+ * store's failure).
  */
 export function countedStoreCall<T>(
   call: () => Promise<T>,
@@ -60,6 +62,7 @@ export function countedStoreCall<T>(
 ): Promise<T> {
   const retried = (error: unknown, failures: number, delayMs: number) => {
     metrics.storeRetried(operation);
+    spanEvent('store retry', () => ({ 'db.operation.name': operation, 'switchboard.store.failures': failures, 'switchboard.store.delay_ms': delayMs, 'error.type': (error as Error)?.name ?? 'Error' }));
     onRetry(error, failures, delayMs);
   };
   return retryStoreCall(call, policy, retried).catch((error: unknown) => {

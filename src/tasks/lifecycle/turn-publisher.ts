@@ -1,6 +1,7 @@
 import { Artifact, Message, Part, Role, Task, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
+import { activeTraceId, TRACE_ID_METADATA_KEY } from '../../tracing/trace-context';
 
 export interface ArtifactChunk {
   artifactId: string;
@@ -34,10 +35,13 @@ export const OWNER_METADATA_KEY = 'switchboard/owner';
 
 /**
  * The task as it stands, submitted, the caller's message last in its history; `metadata` is merged
- * into the task's, and an authenticated caller is named as its owner.
+ * into the task's, an authenticated caller is named as its owner, and the turn's trace (when
+ * tracing is on) as its latest.
  */
 export function submittedTask({ taskId, contextId, task, userMessage, context }: RequestContext, metadata: Record<string, unknown> = {}): Task {
   const owner = context?.user?.isAuthenticated ? { [OWNER_METADATA_KEY]: context.user.userName } : {};
+  const traceId = activeTraceId();
+  const trace = traceId ? { [TRACE_ID_METADATA_KEY]: traceId } : {};
   const history = task?.history ?? [];
   return {
     id: taskId,
@@ -45,7 +49,7 @@ export function submittedTask({ taskId, contextId, task, userMessage, context }:
     status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
     history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
     artifacts: task?.artifacts ?? [],
-    metadata: { ...task?.metadata, ...owner, ...metadata },
+    metadata: { ...task?.metadata, ...owner, ...trace, ...metadata },
   };
 }
 

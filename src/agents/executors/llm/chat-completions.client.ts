@@ -1,3 +1,5 @@
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan } from '../../../tracing/spans';
 import type { ToolDefinition } from '../../tools/tool-provider.interface';
 import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
 
@@ -15,6 +17,13 @@ export type ChatMessage =
 export interface ChatReply {
   content: string;
   toolCalls: ToolCall[];
+  /** Tokens, when the provider reports them. */
+  usage?: TokenUsage;
+}
+
+interface TokenUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
 }
 
 /** The provider failed, refused or timed out: the message says which, for the task's `failed` status. */
@@ -22,6 +31,7 @@ export class LlmProviderError extends Error {}
 
 interface StreamChunk {
   error?: { message?: string };
+  usage?: TokenUsage | null;
   choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] }; message?: { content?: string | null; tool_calls?: ToolCall[] } }[];
 }
 
@@ -42,7 +52,22 @@ export class ChatCompletionsClient {
     private readonly fetch: typeof globalThis.fetch,
   ) {}
 
-  async complete(messages: ChatMessage[], tools: ToolDefinition[], signal: AbortSignal, onToken: (text: string) => void): Promise<ChatReply> {
+  /** In a client span (GenAI conventions): the model, and the tokens when the provider reports them. */
+  complete(messages: ChatMessage[], tools: ToolDefinition[], signal: AbortSignal, onToken: (text: string) => void): Promise<ChatReply> {
+    const { model, base_url } = this.settings;
+    const attributes = () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': model, 'server.address': new URL(base_url).hostname });
+    return inSpan(`chat ${model}`, () => ({ kind: SpanKind.CLIENT, attributes: attributes() }), async (span) => {
+      const reply = await this.request(messages, tools, signal, onToken);
+      span?.setAttributes({
+        'switchboard.llm.tool_calls': reply.toolCalls.length,
+        ...(reply.usage?.prompt_tokens !== undefined && { 'gen_ai.usage.input_tokens': reply.usage.prompt_tokens }),
+        ...(reply.usage?.completion_tokens !== undefined && { 'gen_ai.usage.output_tokens': reply.usage.completion_tokens }),
+      });
+      return reply;
+    });
+  }
+
+  private async request(messages: ChatMessage[], tools: ToolDefinition[], signal: AbortSignal, onToken: (text: string) => void): Promise<ChatReply> {
     const { base_url, model, api_key, temperature, request_timeout_secs } = this.settings;
     const timeout = AbortSignal.timeout(request_timeout_secs * 1000);
     const body = {
@@ -76,16 +101,18 @@ function wholeReply(chunk: StreamChunk, onToken: (text: string) => void): ChatRe
   if (chunk.error) throw new LlmProviderError(`the model provider reported an error: ${chunk.error.message ?? 'unknown'}`);
   const message = chunk.choices?.[0]?.message;
   if (message?.content) onToken(message.content);
-  return { content: message?.content ?? '', toolCalls: message?.tool_calls ?? [] };
+  return { content: message?.content ?? '', toolCalls: message?.tool_calls ?? [], ...(chunk.usage && { usage: chunk.usage }) };
 }
 
 async function streamedReply(response: Response, onToken: (text: string) => void): Promise<ChatReply> {
   let content = '';
+  let usage: TokenUsage | undefined;
   const calls: ToolCall[] = [];
   for await (const data of sseData(response)) {
     if (data === '[DONE]') break;
     const chunk = JSON.parse(data) as StreamChunk;
     if (chunk.error) throw new LlmProviderError(`the model provider reported an error: ${chunk.error.message ?? 'unknown'}`);
+    usage = chunk.usage ?? usage;
     const delta = chunk.choices?.[0]?.delta;
     if (delta?.content) {
       content += delta.content;
@@ -98,7 +125,7 @@ async function streamedReply(response: Response, onToken: (text: string) => void
       if (part.function?.arguments) call.function.arguments += part.function.arguments;
     }
   }
-  return { content, toolCalls: calls.filter(Boolean) };
+  return { content, toolCalls: calls.filter(Boolean), ...(usage && { usage }) };
 }
 
 /** The `data:` payloads of a server-sent event stream, one per event. */
