@@ -3,7 +3,7 @@
  * embedded and Switchboard durable (API + worker on Postgres and Redis), one after the other, with
  * latency, errors and peak RSS, and the targets checked. `durable-grpc` is durable again, its load
  * the same blocking SendMessage over gRPC (v1.0, `--connections` calls in flight on one channel).
- * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--rounds 1] [--connections 50] [--only durable,durable-grpc] [--profile DIR] [--scale-out] [--streaming]
+ * Usage: npm run bench:a2a -- [--duration 10] [--warm-up 10] [--rounds 1] [--connections 50] [--only durable,durable-grpc] [--profile DIR] [--scale-out] [--streaming] [--tracing]
  * `--rounds N` measures every server N times, in turn (a round measures each once), and ends with
  * each target's figure in every round and the verdict on their median: on a shared machine one
  * round's ratio can be off by a third.
@@ -19,6 +19,8 @@
  * spread round-robin over both APIs) to the run, next to durable's 1 + 1 (`--only durable,scale-out`).
  * `--profile DIR` writes a V8 CPU profile of each Switchboard process into DIR (open it in Chrome
  * DevTools, or summarize it with `bench/cpu-profile-summary.ts`).
+ * `--tracing` has Switchboard's processes export every span (OpenTelemetry, sampled at 100%, OTLP/HTTP
+ * protobuf) to a sink in the bench that only counts them: run with and without it for the cost.
  * Exits non-zero when a server fails to start or answers wrongly; slow results are reported, not failed.
  */
 import { availableParallelism } from 'node:os';
@@ -30,8 +32,9 @@ import { runGrpcLoad, verifyGrpcAnswer } from './grpc-load';
 import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
 import { Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
-import { DEFAULT_SERVER_NAMES, GRPC_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+import { DEFAULT_SERVER_NAMES, exportTracesTo, GRPC_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
 import { runStreamLoad, verifyStreamAnswer } from './stream-load';
+import { TraceSink } from './trace-sink';
 
 let interrupted = false;
 
@@ -65,6 +68,7 @@ interface BenchOptions {
   warmUpSecs: number;
   rounds: number;
   profileDir?: string;
+  tracing: boolean;
 }
 
 function options(): BenchOptions {
@@ -78,6 +82,7 @@ function options(): BenchOptions {
       profile: { type: 'string' },
       'scale-out': { type: 'boolean', default: false },
       streaming: { type: 'boolean', default: false },
+      tracing: { type: 'boolean', default: false },
     },
   });
   const workload = values.streaming ? STREAMING : SEND;
@@ -96,6 +101,7 @@ function options(): BenchOptions {
     warmUpSecs: positiveInteger('warm-up', values['warm-up']),
     rounds: positiveInteger('rounds', values.rounds),
     profileDir: values.profile && resolve(values.profile),
+    tracing: values.tracing,
   };
 }
 
@@ -140,6 +146,11 @@ async function main(): Promise<void> {
       `Node ${process.version}, ${availableParallelism()} cores shared by the server and the load generator`,
   );
   if (durationSecs < 10) console.log('(under 10 s: a smoke run, not a measurement)');
+  const sink = bench.tracing ? await TraceSink.start() : undefined;
+  if (sink) {
+    exportTracesTo(sink.endpoint);
+    console.log(`tracing on: every span exported (OTLP/HTTP protobuf) to a counting sink at ${sink.endpoint}`);
+  }
   let buildError: string | undefined;
   try {
     if (await ensureSwitchboardBuilt()) console.log('built Switchboard (dist/ was missing or older than src/)');
@@ -160,6 +171,10 @@ async function main(): Promise<void> {
     rounds.push(outcomes);
   }
   if (rounds.length > 1) printRoundsSummary(rounds, workload.targets);
+  if (sink) {
+    console.log(`trace sink: ${sink.exports} exports, ${(sink.bytes / 1e6).toFixed(1)} MB of spans`);
+    await sink.close();
+  }
   if (rounds.flat().some((outcome) => outcome.failure)) process.exitCode = 1;
 }
 

@@ -80,13 +80,21 @@ async function startReference(nodeArgs: string[] = []): Promise<RunningServer> {
   return server;
 }
 
-/** The environment of every Switchboard process: the bench's key, rate limits out of reach, quiet logs. */
+let tracingEnv: Record<string, string> = {};
+
+/** Has every Switchboard process started from now on export all its spans (sampled at 100%) to `endpoint`. */
+export function exportTracesTo(endpoint: string): void {
+  tracingEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' };
+}
+
+/** The environment of every Switchboard process: the bench's key, rate limits out of reach, quiet logs, and tracing when asked. */
 function switchboardEnv(extra: Record<string, string>): Record<string, string> {
   return {
     HOST: '127.0.0.1',
     SWITCHBOARD_API_KEYS: BENCH_API_KEY,
     SWITCHBOARD_RATE_LIMIT: '100000000',
     LOG_LEVEL: 'warn',
+    ...tracingEnv,
     ...extra,
   };
 }

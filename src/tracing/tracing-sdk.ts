@@ -33,15 +33,17 @@ export async function startTracing(config: SwitchboardConfig['tracing'], role: s
   return { shutdown: () => sdk.shutdown() };
 }
 
+/** Whether traces are exported: an empty variable counts as unset (Compose passes `${VAR:-}` through so). */
 export function tracingWanted(config: SwitchboardConfig['tracing'], env: Env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  const read = (name: string) => env[name]?.trim().toLowerCase() || undefined;
+  if (read('OTEL_SDK_DISABLED') === 'true') return false;
+  const exporter = read('OTEL_TRACES_EXPORTER');
   if (exporter === 'none') return false;
-  return config.enabled || exporter !== undefined || env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
+  return config.enabled || exporter !== undefined || read('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined || read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined;
 }
 
 function setDefaults(config: SwitchboardConfig['tracing'], env: Env): void {
-  if (config.endpoint) env.OTEL_EXPORTER_OTLP_ENDPOINT ??= config.endpoint;
+  if (config.endpoint && !env.OTEL_EXPORTER_OTLP_ENDPOINT) env.OTEL_EXPORTER_OTLP_ENDPOINT = config.endpoint;
   env.OTEL_EXPORTER_OTLP_PROTOCOL ??= config.protocol;
   env.OTEL_SERVICE_NAME ??= config.service_name;
   if (env.OTEL_TRACES_SAMPLER === undefined && config.sample_ratio < 1) {

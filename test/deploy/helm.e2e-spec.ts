@@ -1016,6 +1016,24 @@ describe('the switchboard chart', () => {
       expect(JSON.stringify(podSpec(deployment(bundle, 'api')).volumes)).toContain('{"key":"bundle.pem","path":"ca.pem"}');
     });
 
+    it('tracing: the OTLP settings as the standard OTEL_* variables of the API and worker pods, none when off', () => {
+      const traced = renderChart('--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel-collector.observability:4318', '--set-json', 'tracing.sampleRatio=0.25', '--set', 'tracing.traceUrl=http://jaeger:16686/trace/{trace_id}');
+      for (const component of ['api', 'worker'] as const) {
+        expect(containerEnv(traced, firstContainer(deployment(traced, component)))).toMatchObject({
+          SWITCHBOARD_TRACING_ENABLED: 'true',
+          OTEL_SERVICE_NAME: 'switchboard',
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: '0.25',
+          SWITCHBOARD_TRACE_URL: 'http://jaeger:16686/trace/{trace_id}',
+        });
+      }
+      const untraced = Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')));
+      for (const workload of untraced) expect(firstContainer(workload).env.filter((e: any) => /^(OTEL_|SWITCHBOARD_TRAC)/.test(e.name))).toEqual([]);
+      expect(failedRender('--set', 'tracing.protocol=grpc')).toContain("at '/tracing/protocol'");
+    });
+
     it('mount no CA and set no NODE_EXTRA_CA_CERTS without trustedCa', () => {
       for (const workload of Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')))) {
         expect(envVar(firstContainer(workload), 'NODE_EXTRA_CA_CERTS')).toBeUndefined();

@@ -114,6 +114,30 @@ spec:
         - name: NODE_EXTRA_CA_CERTS
           value: /etc/switchboard-ca/ca.pem
         {{- end }}
+        {{- with $root.Values.tracing }}
+        {{- if .enabled }}
+        - name: SWITCHBOARD_TRACING_ENABLED
+          value: "true"
+        - name: OTEL_SERVICE_NAME
+          value: {{ include "switchboard.fullname" $root | quote }}
+        - name: OTEL_EXPORTER_OTLP_PROTOCOL
+          value: {{ .protocol | quote }}
+        {{- with .endpoint }}
+        - name: OTEL_EXPORTER_OTLP_ENDPOINT
+          value: {{ . | quote }}
+        {{- end }}
+        {{- if lt (float64 .sampleRatio) 1.0 }}
+        - name: OTEL_TRACES_SAMPLER
+          value: parentbased_traceidratio
+        - name: OTEL_TRACES_SAMPLER_ARG
+          value: {{ .sampleRatio | quote }}
+        {{- end }}
+        {{- end }}
+        {{- with .traceUrl }}
+        - name: SWITCHBOARD_TRACE_URL
+          value: {{ . | quote }}
+        {{- end }}
+        {{- end }}
         {{- with $root.Values.extraEnv }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
