@@ -5,9 +5,12 @@
  * follows the same upstream task (its id is recorded in the turn's job progress) instead of calling
  * the tool again; an LLM agent's turn resumes from its recorded steps. A `/mcp` caller calling the
  * proxied tool as a task (2025-11-25, 2026-07-28) gets a durable Switchboard task that any replica
- * answers, which survives a worker kill the same way and whose result is the upstream's own.
+ * answers, which survives a worker kill the same way and whose result is the upstream's own. A
+ * plain call (the upstream's `hold`, run as no task) cut off by the kill is not made again: a `/mcp`
+ * tool-call task ends failed, and an LLM turn tells the model the call may or may not have taken effect.
  */
 import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import type { Client as A2aClient } from '@a2a-js/sdk/client';
 import { resultFromTaskOutcome, type SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, RELATED_TASK_META_KEY, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -30,6 +33,8 @@ jest.setTimeout(90_000);
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
 const TOOL = 'mcp_up_sum';
+/** The upstream's `hold`: called plainly, it answers only when released (never, here: its worker dies first). */
+const HOLD_TOOL = 'mcp_up_hold';
 /** Time enough for a new worker to boot, the stalled check to find the dead worker's turn, and the re-run to reach the upstream. */
 const TAKEOVER_MS = 25_000;
 /** Time enough for a worker to reach the upstream with a call it was handed. */
@@ -53,6 +58,17 @@ describe('upstream MCP tasks when the worker waiting for one is killed', () => {
     database = await createTestDatabase();
     redisPrefix = testRedisPrefix();
     [upstream, llm] = await Promise.all([HttpTaskServer.start(), ScriptedLlmServer.start()]);
+    /** An agent of the scripted model offered the upstream's tool `tool`. */
+    const agentWith = (name: string, tool: string) => `
+[[agents]]
+name = "${name}"
+description = "Calls the upstream's ${tool}"
+tools = ["${tool}"]
+[agents.executor]
+type = "llm"
+base_url = "${llm.baseUrl}"
+model = "test-model"
+`;
     const config = `
 [outbound]
 allow_hosts = ["127.0.0.1"]
@@ -62,16 +78,7 @@ name = "up"
 [mcp_servers.transport]
 type = "http"
 url = "${upstream.url}"
-
-[[agents]]
-name = "adder"
-description = "Adds with the upstream's sum tool"
-tools = ["${TOOL}"]
-[agents.executor]
-type = "llm"
-base_url = "${llm.baseUrl}"
-model = "test-model"
-`;
+${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     services = new ServiceProcesses({
       SWITCHBOARD_CONFIG: writeConfigFile(config),
       DATABASE_URL: database.url,
@@ -89,6 +96,7 @@ model = "test-model"
 
   afterAll(async () => {
     await upstream?.release();
+    upstream?.releaseHolds();
     await Promise.all(clients.map((client) => client.close()));
     await sessions.closeAll();
     await services?.stopAll();
@@ -114,6 +122,36 @@ model = "test-model"
     return services.explain(() => within(created, UPSTREAM_REACHED_MS, 'the upstream creating a task for sum'));
   }
 
+  /** Resolves once the upstream's `hold` is called again (counting from now). */
+  function nextHoldCall(): Promise<void> {
+    const called = upstream.holdCalled(upstream.holdsCalled + 1);
+    return services.explain(() => within(called, UPSTREAM_REACHED_MS, 'the upstream being called for hold'));
+  }
+
+  /** A message to an agent, answered at once with its task. */
+  function ask(text: string): SendMessageRequest {
+    return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
+  }
+
+  /** Task `id` once it has ended, completed or failed, read through `client`: the turn taken over by the next worker. */
+  function ended(client: A2aClient, id: string): Promise<Task> {
+    return services.explain(() =>
+      eventually(
+        () => client.getTask({ id, tenant: '' }),
+        (task) => task.status?.state === TaskState.TASK_STATE_COMPLETED || task.status?.state === TaskState.TASK_STATE_FAILED,
+        TAKEOVER_MS,
+      ),
+    );
+  }
+
+  /** SIGKILLs the worker running turns and starts the next; resolves with when it was killed. */
+  async function killWorker(): Promise<number> {
+    const killedAt = Date.now();
+    expect(await worker.kill()).toBe('SIGKILL');
+    worker = await nextWorker();
+    return killedAt;
+  }
+
   /**
    * Resolves once a running turn's BullMQ job has the upstream task's id in its progress: durable
    * before the kill, so the next worker can follow that task.
@@ -136,9 +174,7 @@ model = "test-model"
    */
   async function killWorkerAndExpectTakeover(upstreamTaskId: string): Promise<void> {
     const tasksBefore = upstream.tasksCreated;
-    const killedAt = Date.now();
-    expect(await worker.kill()).toBe('SIGKILL');
-    worker = await nextWorker();
+    const killedAt = await killWorker();
     const followedAfterKill = () => upstream.requestsFor(upstreamTaskId).filter(({ at }) => at >= killedAt);
     await services.explain(() => eventually(async () => ({ followed: followedAfterKill().length, created: upstream.tasksCreated }), ({ followed, created }) => followed > 0 || created > tasksBefore, TAKEOVER_MS));
     expect(upstream.tasksCreated).toBe(tasksBefore);
@@ -187,8 +223,7 @@ model = "test-model"
     llm.play({ toolCalls: [{ name: TOOL, arguments: { a: 2, b: 3 } }] }, { tokens: ['The sum is ', '5', '.'] });
     const client = await sdkClient(a.baseUrl, 'adder', 'JSONRPC');
     const upstreamTask = nextUpstreamTask();
-    const request = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'What is 2 + 3?' }] }, configuration: { returnImmediately: true } });
-    const sent = asTask(await client.sendMessage(request));
+    const sent = asTask(await client.sendMessage(ask('What is 2 + 3?')));
     const upstreamTaskId = await upstreamTask;
     await recordedInJobProgress(upstreamTaskId);
     expect(llm.requests).toHaveLength(1);
@@ -196,16 +231,16 @@ model = "test-model"
     await killWorkerAndExpectTakeover(upstreamTaskId);
     await upstream.release();
 
-    const done: Task = await services.explain(() =>
-      eventually(
-        () => client.getTask({ id: sent.id, tenant: '' }),
-        (task) => task.status?.state === TaskState.TASK_STATE_COMPLETED || task.status?.state === TaskState.TASK_STATE_FAILED,
-        TAKEOVER_MS,
-      ),
-    );
+    const done = await ended(client, sent.id);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(done)).toBe('The sum is 5.');
     expect(llm.requests).toHaveLength(2);
+    // The conversation as the model saw it after the takeover: the question once, its own tool call, the upstream task's result.
+    expect(llm.requests[1].body.messages.map(({ role, content }) => [role, content])).toEqual([
+      ['user', 'What is 2 + 3?'],
+      ['assistant', null],
+      ['tool', '5'],
+    ]);
     expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: '5' });
   });
 
@@ -228,5 +263,41 @@ model = "test-model"
     expect(result._meta?.[RELATED_TASK_META_KEY]).toEqual({ taskId: task.taskId });
     expect(JSON.stringify(result)).not.toContain(upstreamTaskId);
     expect(await (await connect(a)).experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
+  });
+
+  it('2025-11-25: a /mcp tool-call task whose tool ran as no upstream task ends failed after its worker dies', async () => {
+    const holdsBefore = upstream.holdsCalled;
+    const holdCalled = nextHoldCall();
+    const { task } = await (await connect(a)).request({ method: 'tools/call', params: { name: HOLD_TOOL, arguments: {}, task: {} } }, CreateTaskResultSchema);
+    await holdCalled;
+
+    await killWorker();
+
+    const onB = await connect(b);
+    const done = await services.explain(() => eventually(() => onB.experimental.tasks.getTask(task.taskId), ({ status }) => status !== 'working', TAKEOVER_MS));
+    expect(done).toMatchObject({ taskId: task.taskId, status: 'failed', statusMessage: expect.stringMatching(/may or may not have taken effect/) });
+    // Nobody knows whether the cut-off call took effect: it is not made again.
+    expect(upstream.holdsCalled).toBe(holdsBefore + 1);
+  });
+
+  it('an LLM turn whose plain tool call was cut off tells the model so', async () => {
+    llm.play({ toolCalls: [{ name: HOLD_TOOL, arguments: {} }] }, { tokens: ['The hold ', 'was cut off.'] });
+    const client = await sdkClient(a.baseUrl, 'holder', 'JSONRPC');
+    const holdsBefore = upstream.holdsCalled;
+    const holdCalled = nextHoldCall();
+    const sent = asTask(await client.sendMessage(ask('Hold, please.')));
+    await holdCalled;
+    expect(llm.requests).toHaveLength(1);
+
+    await killWorker();
+
+    const done = await ended(client, sent.id);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(done)).toBe('The hold was cut off.');
+    expect(llm.requests).toHaveLength(2);
+    const toolResult = llm.requests[1].body.messages.at(-1);
+    expect(toolResult).toMatchObject({ role: 'tool', tool_call_id: 'call_0', content: expect.stringMatching(/cut off/) });
+    expect(toolResult?.content).toMatch(/may or may not have taken effect/);
+    expect(upstream.holdsCalled).toBe(holdsBefore + 1);
   });
 });

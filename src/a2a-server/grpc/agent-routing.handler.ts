@@ -18,6 +18,10 @@ import type {
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { status } from '@grpc/grpc-js';
+import type { ServerSurfaceCall } from '@grpc/grpc-js/build/src/server-call';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, type SpanOptions } from '../../tracing/spans';
+import { contextOfCarrier } from '../../tracing/trace-context';
 import type { A2aEndpoints, AgentEndpoint } from '../a2a-endpoints.service';
 import { ServiceUnavailableError } from '../service-unavailable.error';
 import type { SwitchboardRequestHandler } from '../switchboard-request-handler';
@@ -87,13 +91,18 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     return this.unary(params, context, (handler, own) => handler.deleteTaskPushNotificationConfig(own, context));
   }
 
-  private async unary<P extends { tenant: string }, R>(params: P, context: ServerCallContext, call: (handler: SwitchboardRequestHandler, own: P) => Promise<R>): Promise<R> {
-    const endpoint = this.endpointFor(params.tenant, context);
-    try {
-      return await call(endpoint.handler, { ...params, tenant: '' });
-    } catch (error) {
-      throw inGrpcTerms(error);
-    }
+  /** In a server span continuing the caller's trace (`traceparent` metadata) when tracing is on. */
+  private unary<P extends { tenant: string }, R>(params: P, context: ServerCallContext, call: (handler: SwitchboardRequestHandler, own: P) => Promise<R>): Promise<R> {
+    const grpcCall = context.user instanceof GrpcCaller ? context.user.call : undefined;
+    const method = grpcCall?.getPath().split('/').pop() ?? 'unknown';
+    return inSpan(method, () => serverSpanOf(grpcCall, method, params.tenant), async () => {
+      const endpoint = this.endpointFor(params.tenant, context);
+      try {
+        return await call(endpoint.handler, { ...params, tenant: '' });
+      } catch (error) {
+        throw inGrpcTerms(error);
+      }
+    });
   }
 
   private async *stream<P extends { tenant: string }>(
@@ -120,6 +129,15 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     }
     return endpoint;
   }
+}
+
+function serverSpanOf(call: ServerSurfaceCall | undefined, method: string, agent: string): SpanOptions {
+  const metadata = (key: string) => call?.metadata.get(key)[0]?.toString();
+  return {
+    kind: SpanKind.SERVER,
+    parent: contextOfCarrier({ traceparent: metadata('traceparent'), tracestate: metadata('tracestate') }),
+    attributes: { 'rpc.system.name': 'grpc', 'rpc.method': method, ...(agent && { 'gen_ai.agent.name': agent }) },
+  };
 }
 
 /** A refusal the other bindings answer 503 (retryable) is gRPC's UNAVAILABLE; A2A's own errors map as the SDK maps them. */

@@ -47,10 +47,15 @@ export function submittedTask({ taskId, contextId, task, userMessage, context }:
     id: taskId,
     contextId,
     status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-    history: history.some((m) => m.messageId === userMessage.messageId) ? history : [...history, userMessage],
+    history: withMessage(history, userMessage),
     artifacts: task?.artifacts ?? [],
     metadata: { ...task?.metadata, ...owner, ...trace, ...metadata },
   };
+}
+
+/** A task's history with `message` last, unless it holds that message already (a task announced before its turn). */
+export function withMessage(history: Message[], message: Message): Message[] {
+  return history.some(({ messageId }) => messageId === message.messageId) ? history : [...history, message];
 }
 
 /** Builds the SDK's execution events for one turn, so executors only say what happens. */

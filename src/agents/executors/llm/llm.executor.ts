@@ -5,7 +5,7 @@ import { failure } from '../../tools/tool-limits';
 import type { ToolPipeline } from '../../tools/tool-pipeline.service';
 import type { Sampler, SamplingRequest, ToolResult } from '../../tools/tool-provider.interface';
 import type { ToolSession } from '../../tools/tool-session';
-import { textPart, TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
+import { textPart, TurnPublisher, withMessage } from '../../../tasks/lifecycle/turn-publisher';
 import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
 import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
 import { LlmTurnSteps, toolArguments } from './llm-turn-steps';
@@ -52,7 +52,7 @@ export class LlmExecutor implements AgentTurnExecutor {
     const sample: Sampler = (request, sampleSignal) => this.sample(request, sampleSignal);
     const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools, sample, earlier: steps.finishedCalls() });
     const answer = new AnswerStream(publish, `answer-${context.userMessage.messageId}`);
-    const conversation = this.conversation([...(context.task?.history ?? []), context.userMessage]);
+    const conversation = this.conversation(withMessage(context.task?.history ?? [], context.userMessage));
     await this.callTools(steps.unfinishedCalls(), session, steps, signal);
     for (let call = steps.modelCalls + 1; call <= this.settings.max_iterations; call++) {
       const reply = await this.client.complete([...conversation, ...steps.steps], session.definitions, signal, (token) => answer.push(token));
