@@ -15,6 +15,8 @@ import { LoggingModule } from './logging/logging.module';
 import { McpClientModule } from './mcp-client/mcp-client.module';
 import { McpServersViewModule } from './mcp-client/mcp-servers-view.module';
 import { McpServerModule } from './mcp-server/mcp-server.module';
+import { OperatorModule } from './operator/operator.module';
+import { PresenceModule } from './presence/presence.module';
 import { ProcessRole } from './process-role';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
@@ -29,7 +31,7 @@ export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
     const protocols = config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])] : [];
-    const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols];
+    const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols, ...(config.a2a.enabled ? [OperatorModule] : [])];
     // No HTTP face: a2a_send runs delegated tasks through the A2A handlers alone.
     const worker = [WorkerHealthModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
     const served = role === 'api' ? api : role === 'stdio' ? protocols : worker;
@@ -48,6 +50,7 @@ export class AppModule {
         TasksModule.forRoot(mode),
         AgentsModule,
         McpClientModule,
+        ...(role === 'stdio' ? [] : [PresenceModule.forRoot(mode, role)]),
         ...served,
       ],
     };

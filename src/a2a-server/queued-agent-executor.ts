@@ -1,7 +1,7 @@
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { callerScopeOf } from '../tasks/caller-scope';
+import { attachTaskAgent, callerScopeOf } from '../tasks/caller-scope';
 import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
@@ -42,6 +42,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    attachTaskAgent(requestContext.context, this.agentName);
     // The bus the SDK hands over is the call's own (TaskEventBusManager), but for callers that bring theirs.
     const ours = A2aCall.of(requestContext.context).buses.get(requestContext.taskId);
     try {

@@ -18,6 +18,8 @@ export async function streamSse<T>(
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { ...SSE_HEADERS, [REQUEST_ID_HEADER]: String(reply.request.id) });
+  // Sent now, not with the first event: a stream that waits for one (a live feed) is open from here.
+  raw.flushHeaders();
   let open = true;
   raw.on('close', () => {
     open = false;

@@ -8,6 +8,7 @@ import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { createExecutor } from './executors/create-executor';
 import { TOOL_CALL_AGENT, ToolCallExecutor } from './executors/tool-call.executor';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { TaskActivity } from '../tasks/activity/task-activity.service';
 import { ToolPipeline } from './tools/tool-pipeline.service';
 
 
@@ -88,12 +89,13 @@ export class AgentRegistry {
     outbound: OutboundUrlPolicy,
     externalAgents: ExternalAgents,
     @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
+    activity: TaskActivity,
   ) {
     const configured = config.get('agents', { infer: true });
     if (configured.length === 0) {
       this.logger.warn(`No agents configured: serving the demo agent "${DEMO_AGENT_NAME}"`);
     }
-    const deps = { tools, outbound, externalAgents };
+    const deps = { tools, outbound, externalAgents, activity };
     for (const agent of configured.length > 0 ? configured : [DEMO_AGENT]) {
       this.agents.set(agent.name, { config: agent, executor: createExecutor(agent, deps) });
     }

@@ -13,6 +13,11 @@ const grantShape = {
   tools: z.array(accessPatternSchema).optional(),
   /** The hosted and external agents the caller may reach over A2A, `/mcp` and the bridge; all when unset. */
   agents: z.array(accessPatternSchema).optional(),
+  /**
+   * Operator rights: the admin API (`/api/admin/*`, MCP reconnects) and the console (`/console`). A
+   * grant of `admin` alone leaves the caller's tools and agents as they would be without it.
+   */
+  admin: z.boolean().optional(),
 };
 
 const apiKeyValueSchema = z
@@ -122,4 +127,4 @@ export type UpstreamOAuthConfig = z.infer<typeof upstreamOAuthSchema>;
 export type AuthConfig = z.infer<typeof authSchema>;
 export type AccessRule = AuthConfig['rules'][number];
 /** What a key or rule grants; a kind whose list is unset is granted whole. */
-export type AccessGrant = Pick<AccessRule, 'tools' | 'agents'>;
+export type AccessGrant = Pick<AccessRule, 'tools' | 'agents' | 'admin'>;

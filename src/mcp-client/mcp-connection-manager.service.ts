@@ -40,9 +40,15 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   private collisions: ToolNameCollision[] = [];
   private readonly changeListeners = new Set<() => void>();
 
-  constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy, metrics: MetricsService) {
-    const servers = config.get('mcp_servers', { infer: true });
-    this.connections = new Map(servers.map((server) => [server.name, this.connectionTo(server, policy)]));
+  private readonly servers: Map<string, McpServerConfig>;
+
+  constructor(
+    config: ConfigService<SwitchboardConfig, true>,
+    private readonly policy: OutboundUrlPolicy,
+    metrics: MetricsService,
+  ) {
+    this.servers = new Map(config.get('mcp_servers', { infer: true }).map((server) => [server.name, server]));
+    this.connections = new Map([...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]));
     metrics.mcpServerUp.readFrom(() => [...this.connections.values()].map((connection): Sample<'server'> => [{ server: connection.name }, connection.connected ? 1 : 0]));
   }
 
@@ -150,6 +156,24 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     const stop = await connection.watchResource(own, onUpdated);
     if (signal.aborted) void stop();
     else signal.addEventListener('abort', () => void stop(), { once: true });
+  }
+
+  /**
+   * Drops the connection to server `name` on this process and opens a new one (an operator's
+   * reconnect): calls in flight on the old one fail, resource subscriptions made through it end.
+   * False when no server has that name.
+   */
+  reconnect(name: string): boolean {
+    const server = this.servers.get(name);
+    const old = this.connections.get(name);
+    if (!server || !old) return false;
+    this.logger.log({ server: name }, 'MCP server reconnect asked for');
+    const fresh = this.connectionTo(server, this.policy);
+    this.connections.set(name, fresh);
+    void old.close();
+    fresh.start();
+    this.rebuildTools();
+    return true;
   }
 
   describe(): McpServersView {

@@ -26,6 +26,8 @@ export interface CallerScope {
   tenant: string;
   userName: string;
   authenticated: boolean;
+  /** The hosted agent the call serves, whose tasks it stores (the operator's views show it); absent when unknown. */
+  agent?: string;
 }
 
 export interface AgentTurnPayload {

@@ -57,4 +57,15 @@ describe('AccessPolicy', () => {
     expect(everyone.scopeOf(token('any')).allowsAgent('echo')).toBe(true);
     expect(everyone.scopeOf(token('any')).allowsAgent('coder')).toBe(false);
   });
+
+  it('grants operator rights from a key entry or a matching rule, for keys and tokens, without changing their reach', () => {
+    const rules: AccessRule[] = [{ subjects: ['ops@idp'], admin: true }, { keys: ['ci'], agents: ['coder'] }];
+    expect(policy(rules).scopeOf(key('ops', { admin: true })).admin).toBe(true);
+    expect(policy(rules).scopeOf(key('dev')).admin).toBe(false);
+    expect(policy(rules).scopeOf(token('ops@idp')).admin).toBe(true);
+    expect(policy(rules).scopeOf(token('ops@idp')).allowsAgent('anything')).toBe(true);
+    expect(policy(rules, 'none').scopeOf(token('ops@idp')).allowsAgent('anything')).toBe(false);
+    const ci = policy(rules).scopeOf(key('ci', { admin: true }));
+    expect([ci.admin, ci.allowsAgent('coder'), ci.allowsAgent('other')]).toEqual([true, true, false]);
+  });
 });

@@ -29,3 +29,24 @@ describe('AccessScope', () => {
     expect(scope.allowsTool('web_fetch')).toBe(true);
   });
 });
+
+describe('AccessScope operator rights', () => {
+  it('grants them only when asked', () => {
+    expect(AccessScope.unrestricted.admin).toBe(false);
+    expect(AccessScope.of({ tools: ['web_fetch'] }).admin).toBe(false);
+    expect(AccessScope.of({ admin: true }).admin).toBe(true);
+  });
+
+  it('adds them without widening a reach given by other grants', () => {
+    const scope = AccessScope.union([{ agents: ['coder'] }, { admin: true }]);
+    expect(scope.admin).toBe(true);
+    expect(scope.allowsAgent('coder')).toBe(true);
+    expect(scope.allowsAgent('other')).toBe(false);
+  });
+
+  it('keeps the reach the caller has without them when they are all it is granted', () => {
+    const scope = AccessScope.union([{ admin: true }], AccessScope.none);
+    expect(scope.admin).toBe(true);
+    expect(scope.allowsAgent('coder')).toBe(false);
+  });
+});

@@ -3,27 +3,37 @@ import { NamePatterns } from '../common/name-patterns';
 
 /**
  * What a caller may reach: tool names (as `/mcp` lists them) and agent names, each as a list of
- * patterns where `*` matches any run of characters. No list means everything: keys configured
- * without `tools` or `agents`, and callers of a service that runs without keys.
+ * patterns where `*` matches any run of characters, and whether it has operator rights (`admin`).
+ * No list means everything: keys configured without `tools` or `agents`, and callers of a service
+ * that runs without keys. Operator rights are only ever granted, never implied.
  */
 export class AccessScope {
-  static readonly unrestricted = new AccessScope(undefined, undefined);
+  static readonly unrestricted = new AccessScope(undefined, undefined, false);
   static readonly none = AccessScope.of({ tools: [], agents: [] });
 
   private constructor(
     private readonly tools: NamePatterns | undefined,
     private readonly agents: NamePatterns | undefined,
+    /** The admin API and the console (`admin = true` on a key or a rule). */
+    readonly admin: boolean,
   ) {}
 
   static of(grant: AccessGrant): AccessScope {
-    if (!grant.tools && !grant.agents) return AccessScope.unrestricted;
-    return new AccessScope(grant.tools && new NamePatterns(grant.tools), grant.agents && new NamePatterns(grant.agents));
+    if (!grant.tools && !grant.agents && !grant.admin) return AccessScope.unrestricted;
+    return new AccessScope(grant.tools && new NamePatterns(grant.tools), grant.agents && new NamePatterns(grant.agents), grant.admin ?? false);
   }
 
-  /** Everything any of `grants` allows: a kind is whole when one of them leaves it unset. */
-  static union(grants: readonly AccessGrant[]): AccessScope {
-    const merged = (kind: keyof AccessGrant) => (grants.some((grant) => !grant[kind]) ? undefined : grants.flatMap((grant) => grant[kind]!));
-    return AccessScope.of({ tools: merged('tools'), agents: merged('agents') });
+  /**
+   * Everything any of `grants` allows: a kind is whole when one of them leaves it unset. A grant of
+   * `admin` alone adds operator rights and nothing else; with only such grants, `reach` (the scope
+   * the caller would have without them) gives the tools and agents.
+   */
+  static union(grants: readonly AccessGrant[], reach: AccessScope = AccessScope.unrestricted): AccessScope {
+    const admin = grants.some((grant) => grant.admin === true);
+    const reaching = grants.filter((grant) => !isAdminOnly(grant));
+    if (reaching.length === 0) return new AccessScope(reach.tools, reach.agents, admin);
+    const merged = (kind: 'tools' | 'agents') => (reaching.some((grant) => !grant[kind]) ? undefined : reaching.flatMap((grant) => grant[kind]!));
+    return AccessScope.of({ tools: merged('tools'), agents: merged('agents'), admin });
   }
 
   allowsTool(name: string): boolean {
@@ -33,6 +43,16 @@ export class AccessScope {
   allowsAgent(name: string): boolean {
     return this.agents?.allows(name) ?? true;
   }
+}
+
+/** A grant that speaks of operator rights and of nothing else. */
+function isAdminOnly(grant: AccessGrant): boolean {
+  return grant.admin !== undefined && !grant.tools && !grant.agents;
+}
+
+/** Why a caller was refused the admin API or the console, and which settings grant it. */
+export function adminRefusal(caller: string): string {
+  return `The caller "${caller}" has no operator rights: set admin = true on its key in [[auth.api_keys]], or on an [[auth.rules]] entry matching it (keys, subjects or claims).`;
 }
 
 /** Why a caller was refused an agent, and where its reach is configured. */

@@ -1,12 +1,14 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CallerAuthenticator } from './caller-authenticator';
+import { CallerAuthenticator, CallerVerdict } from './caller-authenticator';
+import { consoleSessionKey, sameOriginOrSafe } from './console-session';
 import { attachPrincipal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
 /**
- * Every route needs `Authorization: Bearer <api key or access token>` unless marked `@Public()`.
+ * Every route needs `Authorization: Bearer <api key or access token>` unless marked `@Public()`;
+ * under `/console` and `/api/admin` the console's session cookie stands for it (console-session.ts).
  * Runs after the rate-limit guard, so rejected attempts still count against the caller's IP.
  */
 @Injectable()
@@ -25,7 +27,7 @@ export class BearerAuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const verdict = await this.callers.authenticate(request);
+    const verdict = await this.verdictOf(request);
     if (verdict.kind === 'valid') {
       attachPrincipal(request, verdict.principal);
       return true;
@@ -46,6 +48,15 @@ export class BearerAuthGuard implements CanActivate {
         ? 'missing bearer token: send "Authorization: Bearer <api key>"'
         : 'the Authorization header must use the Bearer scheme: "Authorization: Bearer <api key>"';
     return this.reject(reply, message, this.callers.challenge());
+  }
+
+  /** The bearer credentials' verdict; without them, the console session's where its cookie counts. */
+  private async verdictOf(request: FastifyRequest): Promise<CallerVerdict> {
+    const verdict = await this.callers.authenticate(request);
+    const sessionKey = verdict.kind === 'missing' ? consoleSessionKey(request) : undefined;
+    if (sessionKey === undefined) return verdict;
+    if (!sameOriginOrSafe(request)) throw new ForbiddenException('a request that changes something with the console session must come from the console (same-origin Origin header)');
+    return this.callers.authenticateSession(sessionKey);
   }
 
   private reject(reply: FastifyReply, message: string, challenge: string): never {

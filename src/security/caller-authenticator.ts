@@ -55,6 +55,12 @@ export class CallerAuthenticator {
     return token.kind === 'invalid' ? { kind: 'invalid' } : token;
   }
 
+  /** The console's session (its cookie holds an API key): a key, never a token. */
+  authenticateSession(key: string): CallerVerdict {
+    const principal = this.apiKeys.verify(key);
+    return principal ? { kind: 'valid', principal, by: 'key' } : { kind: 'invalid' };
+  }
+
   /** What a refused bearer value is called: with issuers configured, it may have been either. */
   get invalidMessage(): string {
     return this.tokens ? 'invalid API key or access token' : 'invalid API key';

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { RedisService } from '../redis/redis.service';
+import type { OperatorTaskPage, OperatorTaskQuery, TaskRecord } from './operator-query';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore, TaskWrite } from './task-store.interface';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
@@ -55,6 +56,18 @@ export class CachedTaskStore implements TaskStore {
 
   countByState(): Promise<Record<string, number>> {
     return this.inner.countByState();
+  }
+
+  countByStateSince(since: Date): Promise<Record<string, number>> {
+    return this.inner.countByStateSince(since);
+  }
+
+  listAcrossScopes(query: OperatorTaskQuery): Promise<OperatorTaskPage> {
+    return this.inner.listAcrossScopes(query);
+  }
+
+  findAnywhere(taskId: string): Promise<TaskRecord | undefined> {
+    return this.inner.findAnywhere(taskId);
   }
 
   findIdle(query: IdleTaskQuery): Promise<ScopedTask[]> {

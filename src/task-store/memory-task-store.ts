@@ -1,5 +1,7 @@
 import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskRecord } from './operator-query';
+import { taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
@@ -19,6 +21,9 @@ interface Entry {
   state: TaskState;
   version: number;
   position: ListPosition;
+  /** The agent the task was first stored with. */
+  agent?: string;
+  createdAt: number;
   updatedAt: number;
 }
 
@@ -35,7 +40,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     const scope = taskScope(context);
     const existing = this.entries.get(task.id);
     if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
-    return this.write(task, scope, existing);
+    return this.write(task, context, existing);
   }
 
   async saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite> {
@@ -62,12 +67,23 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   }
 
   async countByState(): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    for (const entry of this.entries.values()) {
-      const state = taskStateToJSON(entry.state);
-      counts[state] = (counts[state] ?? 0) + 1;
-    }
-    return counts;
+    return countStates(this.entries.values());
+  }
+
+  async countByStateSince(since: Date): Promise<Record<string, number>> {
+    return countStates([...this.entries.values()].filter((entry) => entry.updatedAt >= since.getTime()));
+  }
+
+  async listAcrossScopes(query: OperatorTaskQuery): Promise<OperatorTaskPage> {
+    const following = [...this.entries.values()]
+      .filter((entry) => matchesOperatorQuery(entry, query))
+      .sort((a, b) => compareListPositions(a.position, b.position));
+    return operatorPage(following.slice(0, query.pageSize + 1).map(recordOf), query.pageSize);
+  }
+
+  async findAnywhere(taskId: string): Promise<TaskRecord | undefined> {
+    const entry = this.entries.get(taskId);
+    return entry && recordOf(entry);
   }
 
   async findIdle({ states, idleMs, limit, now }: IdleTaskQuery): Promise<ScopedTask[]> {
@@ -98,7 +114,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     const existing = this.entries.get(task.id);
     if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
     if (existing && keep(existing)) return { task: Task.fromJSON(existing.data), version: existing.version, written: false };
-    return { ...this.write(task, scope, existing), written: true };
+    return { ...this.write(task, context, existing), written: true };
   }
 
   private visible(taskId: string, context: ServerCallContext): Entry | undefined {
@@ -106,17 +122,20 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     return entry && sameScope(entry.scope, taskScope(context)) ? entry : undefined;
   }
 
-  private write(task: Task, scope: TaskScope, existing: Entry | undefined): VersionedTask {
+  private write(task: Task, context: ServerCallContext, existing: Entry | undefined): VersionedTask {
     const data = Task.toJSON(task);
     const version = (existing?.version ?? 0) + 1;
+    const now = Date.now();
     this.entries.set(task.id, {
-      scope,
+      scope: taskScope(context),
+      agent: existing ? existing.agent : taskAgentOf(context),
+      createdAt: existing?.createdAt ?? now,
       data,
       contextId: task.contextId,
       state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
       version,
       position: { time: statusTime(task), id: task.id },
-      updatedAt: Date.now(),
+      updatedAt: now,
     });
     return { task: Task.fromJSON(data), version };
   }
@@ -124,6 +143,28 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
 
 function isEnded(entry: Entry): boolean {
   return TERMINAL_TASK_STATES.includes(entry.state);
+}
+
+function countStates(entries: Iterable<Entry>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const entry of entries) {
+    const state = taskStateToJSON(entry.state);
+    counts[state] = (counts[state] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function recordOf(entry: Entry): TaskRecord {
+  return { task: Task.fromJSON(entry.data), scope: entry.scope, agent: entry.agent, createdAt: new Date(entry.createdAt), updatedAt: new Date(entry.updatedAt) };
+}
+
+function matchesOperatorQuery(entry: Entry, query: OperatorTaskQuery): boolean {
+  if (query.state !== undefined && taskStateToJSON(entry.state) !== query.state) return false;
+  if (query.agent !== undefined && entry.agent !== query.agent) return false;
+  if (query.owner !== undefined && entry.scope.owner !== query.owner) return false;
+  if (query.createdAfter && entry.createdAt <= query.createdAfter.getTime()) return false;
+  if (query.createdBefore && entry.createdAt >= query.createdBefore.getTime()) return false;
+  return !query.after || compareListPositions(entry.position, query.after) > 0;
 }
 
 function matches(entry: Entry, filter: ListFilter): boolean {

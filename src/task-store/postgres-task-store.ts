@@ -4,10 +4,12 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
+import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskRecord } from './operator-query';
+import { taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
-import { taskScope, TaskScope } from './task-scope';
+import { taskScope } from './task-scope';
 import { stateName, TERMINAL_STATE_NAMES } from '../common/task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
@@ -16,20 +18,23 @@ import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './ve
 const RETENTION_BATCH = 500;
 /** The statements every turn runs ($1 id, $2 tenant, $3 owner), kept as text for `hotQuery`. */
 const LOAD = 'SELECT data, version FROM tasks WHERE id = $1 AND tenant = $2 AND owner = $3';
-/** Upsert that bumps the version, and returns nothing when the id belongs to another scope. */
+/**
+ * Upsert that bumps the version, and returns nothing when the id belongs to another scope. The agent
+ * ($8) is the one the task was first stored with: a write whose call names none keeps it.
+ */
 const UPSERT_ANY = `
-  INSERT INTO tasks (id, tenant, owner, context_id, state, status_timestamp, data, version)
-  VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb, 1)
+  INSERT INTO tasks (id, tenant, owner, context_id, state, status_timestamp, data, version, agent)
+  VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb, 1, $8)
   ON CONFLICT (id) DO UPDATE SET
     context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_timestamp = EXCLUDED.status_timestamp,
-    data = EXCLUDED.data, version = tasks.version + 1, updated_at = now()
+    data = EXCLUDED.data, version = tasks.version + 1, updated_at = now(), agent = COALESCE(tasks.agent, EXCLUDED.agent)
   WHERE tasks.tenant = EXCLUDED.tenant AND tasks.owner = EXCLUDED.owner`;
 const UPSERT = `${UPSERT_ANY} RETURNING version`;
 /** The same, leaving a terminal row as it is. */
 const UNLESS_ENDED = `${UPSERT_ANY} AND tasks.state NOT IN (${TERMINAL_STATE_NAMES.map((name) => `'${name}'`).join(', ')})`;
 const UPSERT_UNLESS_ENDED = `${UNLESS_ENDED} RETURNING version`;
-/** The same, also leaving a row whose history holds message $8 (`[{"messageId": ...}]`) as it is. */
-const UPSERT_UNLESS_TURN_RECORDED = `${UNLESS_ENDED} AND NOT (tasks.data->'history' @> $8::jsonb) RETURNING version`;
+/** The same, also leaving a row whose history holds message $9 (`[{"messageId": ...}]`) as it is. */
+const UPSERT_UNLESS_TURN_RECORDED = `${UNLESS_ENDED} AND NOT (tasks.data->'history' @> $9::jsonb) RETURNING version`;
 /** Names of the hot statements, by text. */
 const STATEMENT_NAMES = new Map([
   [UPSERT, 'task-upsert'],
@@ -59,7 +64,7 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   }
 
   async saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
-    const written = await this.upsert(task, taskScope(context), UPSERT);
+    const written = await this.upsert(task, context, UPSERT);
     if (!written) throw new TaskScopeConflictError(task.id);
     return written;
   }
@@ -103,6 +108,37 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   async countByState(): Promise<Record<string, number>> {
     const groups = await this.prisma.task.groupBy({ by: ['state'], _count: { _all: true } });
     return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
+  }
+
+  async countByStateSince(since: Date): Promise<Record<string, number>> {
+    const groups = await this.prisma.task.groupBy({ by: ['state'], where: { updatedAt: { gte: since } }, _count: { _all: true } });
+    return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
+  }
+
+  async listAcrossScopes(query: OperatorTaskQuery): Promise<OperatorTaskPage> {
+    const conditions: Prisma.Sql[] = [];
+    if (query.state !== undefined) conditions.push(Prisma.sql`state = ${query.state}`);
+    if (query.agent !== undefined) conditions.push(Prisma.sql`agent = ${query.agent}`);
+    if (query.owner !== undefined) conditions.push(Prisma.sql`owner = ${query.owner}`);
+    if (query.createdAfter) conditions.push(Prisma.sql`created_at > ${timestamptz(query.createdAfter)}`);
+    if (query.createdBefore) conditions.push(Prisma.sql`created_at < ${timestamptz(query.createdBefore)}`);
+    if (query.after) {
+      const time = timestamptz(query.after.time);
+      conditions.push(Prisma.sql`(status_timestamp < ${time} OR (status_timestamp = ${time} AND id COLLATE "C" < ${query.after.id}))`);
+    }
+    if (hasUnstorableText(query.state, query.agent, query.owner, query.after?.id)) return { records: [] };
+    const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+    const rows = await this.prisma.$queryRaw<TaskRow[]>`
+      SELECT ${TASK_RECORD_COLUMNS} FROM tasks ${where}
+      ORDER BY status_timestamp DESC, id COLLATE "C" DESC
+      LIMIT ${query.pageSize + 1}`;
+    return operatorPage(rows.map(taskRecord), query.pageSize);
+  }
+
+  async findAnywhere(taskId: string): Promise<TaskRecord | undefined> {
+    if (hasUnstorableText(taskId)) return undefined;
+    const [row] = await this.prisma.$queryRaw<TaskRow[]>`SELECT ${TASK_RECORD_COLUMNS} FROM tasks WHERE id = ${taskId}`;
+    return row && taskRecord(row);
   }
 
   async findIdle({ states, idleMs, limit, now }: IdleTaskQuery): Promise<ScopedTask[]> {
@@ -159,7 +195,7 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
 
   /** One statement: the upsert skips a row that fails its condition, and only then is the row read back. */
   private async conditionalSave(task: Task, context: ServerCallContext, sql: string, conditionValues: unknown[] = []): Promise<VersionedTaskWrite> {
-    const written = await this.upsert(task, taskScope(context), sql, conditionValues);
+    const written = await this.upsert(task, context, sql, conditionValues);
     if (written) return { ...written, written: true };
     const stored = await this.loadVersioned(task.id, context);
     if (!stored) throw new TaskScopeConflictError(task.id);
@@ -170,13 +206,36 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
    * Runs one of the upserts above as a hot statement; undefined when the id belongs to another scope
    * or the stored row fails the statement's condition (whose values follow the task's).
    */
-  private async upsert(task: Task, scope: TaskScope, sql: string, conditionValues: unknown[] = []): Promise<VersionedTask | undefined> {
+  private async upsert(task: Task, context: ServerCallContext, sql: string, conditionValues: unknown[] = []): Promise<VersionedTask | undefined> {
+    const scope = taskScope(context);
+    const agent = taskAgentOf(context);
     const data = Task.toJSON(task);
     const stored = Task.fromJSON(data);
-    const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data), ...conditionValues];
+    const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data), agent ?? null, ...conditionValues];
     const [row] = await this.prisma.hotQuery<{ version: number }>(STATEMENT_NAMES.get(sql)!, sql, values);
     return row && { task: stored, version: row.version };
   }
+}
+
+interface TaskRow {
+  tenant: string;
+  owner: string;
+  agent: string | null;
+  data: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const TASK_RECORD_COLUMNS = Prisma.sql`tenant, owner, agent, data, created_at, updated_at`;
+
+function taskRecord(row: TaskRow): TaskRecord {
+  return {
+    task: Task.fromJSON(row.data),
+    scope: { tenant: row.tenant, owner: row.owner },
+    agent: row.agent ?? undefined,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
 }
 
 /** The pg adapter sends a Date without its zone, which Postgres would read in the session's time zone. */

@@ -1,5 +1,6 @@
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/server';
+import type { OperatorTaskPage, OperatorTaskQuery, TaskRecord } from './operator-query';
 import type { TaskScope } from './task-scope';
 
 export const TASK_STORE = Symbol('TASK_STORE');
@@ -59,6 +60,12 @@ export interface TaskStore extends A2aTaskStore {
   saveUnlessTurnRecorded(task: Task, messageId: string, context: ServerCallContext): Promise<TaskWrite>;
   /** Number of tasks in each state across all tenants, keyed by the wire name (`TASK_STATE_WORKING`). */
   countByState(): Promise<Record<string, number>>;
+  /** Number of tasks last written at or after `since`, by the state they were left in (wire names). */
+  countByStateSince(since: Date): Promise<Record<string, number>>;
+  /** Tasks of every scope for operators, filtered and paged (operator-query.ts). */
+  listAcrossScopes(query: OperatorTaskQuery): Promise<OperatorTaskPage>;
+  /** A task by id whatever its scope, for operators; undefined when there is none. */
+  findAnywhere(taskId: string): Promise<TaskRecord | undefined>;
   /** Tasks of every scope in one of `states` that were not written for `idleMs`, least recently written first. */
   findIdle(query: IdleTaskQuery): Promise<ScopedTask[]>;
   /**

@@ -12,12 +12,12 @@ export interface Layer {
 
 export const LAYERS: readonly Layer[] = [
   { name: 'foundation', folders: { common: [], config: ['common'], tracing: ['common', 'config'] } },
-  { name: 'infrastructure', folders: { generated: [], redis: [], database: ['generated'], security: ['redis'], logging: ['security'], metrics: ['security'] } },
+  { name: 'infrastructure', folders: { generated: [], redis: [], database: ['generated'], security: ['redis'], logging: ['security'], metrics: ['security'], presence: ['redis'] } },
   { name: 'stores', folders: { queue: [], 'task-store': [] } },
   { name: 'tasks', folders: { tasks: [] } },
   { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
   { name: 'runtime', folders: { agents: [] } },
-  { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [] } },
+  { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [], operator: ['a2a-server'] } },
   { name: 'app', folders: { app: [], cli: ['app'] } },
 ];
 

@@ -2,6 +2,7 @@ import type { ExternalAgents } from '../../a2a-client/external-agents.service';
 import type { AgentConfig } from '../../config/config.schema';
 import { createGuardedFetch } from '../../security/guarded-fetch';
 import type { OutboundUrlPolicy } from '../../security/outbound-url-policy';
+import type { TaskActivity } from '../../tasks/activity/task-activity.service';
 import type { AgentTurnExecutor } from '../agent-executor.interface';
 import type { ToolPipeline } from '../tools/tool-pipeline.service';
 import { A2aForwardingExecutor } from './a2a/a2a-forwarding.executor';
@@ -15,6 +16,8 @@ export interface ExecutorDeps {
   /** The SSRF rules every outbound URL (an LLM provider's included) passes. */
   outbound: OutboundUrlPolicy;
   externalAgents: ExternalAgents;
+  /** Where a gateway agent records its delegations, for the operator's timeline. */
+  activity: TaskActivity;
 }
 
 export function createExecutor(agent: AgentConfig, deps: ExecutorDeps): AgentTurnExecutor {
@@ -32,6 +35,6 @@ export function createExecutor(agent: AgentConfig, deps: ExecutorDeps): AgentTur
         deps.tools,
       );
     case 'a2a':
-      return new A2aForwardingExecutor(deps.externalAgents.get(settings.agent), deps.externalAgents.settings);
+      return new A2aForwardingExecutor(deps.externalAgents.get(settings.agent), deps.externalAgents.settings, deps.activity);
   }
 }

@@ -2,12 +2,28 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService } from '../../metrics/metrics.service';
+import type { TaskActivityEntry } from '../../tasks/activity/task-activity.interface';
+import { TaskActivity } from '../../tasks/activity/task-activity.service';
 import { failure, ResultLimiter, runWithinLimits, TEXT_RESULT_LIMITER, ToolCallOutcome, ToolLimits } from './tool-limits';
 import { TOOL_PROVIDERS, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 import { ToolSession, ToolSessionScope } from './tool-session';
 
 const logger = new Logger('ToolCall');
 const UNKNOWN_ORIGIN: ToolOrigin = { kind: 'unknown', server: '' };
+
+/** A turn's tool call on its task's timeline: the tool, who serves it, how it went; never its arguments or result. */
+function toolCallEntry(name: string, { kind, server }: ToolOrigin, startedMs: number, outcome: ToolCallOutcome): TaskActivityEntry {
+  const durationMs = Math.round(performance.now() - startedMs);
+  const source = server ? `${kind}: ${server}` : kind;
+  return {
+    at: new Date(Date.now() - durationMs).toISOString(),
+    kind: 'tool_call',
+    summary: `${name} (${source})`,
+    durationMs,
+    outcome,
+    detail: { tool: name, source: kind, ...(server && { server }) },
+  };
+}
 
 /** Every tool an agent may call, from every provider, each turn's calls going through one ToolSession. */
 @Injectable()
@@ -18,6 +34,7 @@ export class ToolPipeline {
   constructor(
     @Inject(TOOL_PROVIDERS) providers: ToolProvider[],
     private readonly metrics: MetricsService,
+    private readonly activity: TaskActivity,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.providers = [...providers];
@@ -36,7 +53,10 @@ export class ToolPipeline {
   }
 
   session(scope: ToolSessionScope): ToolSession {
-    return new ToolSession(this.providers, scope, this.limits, (name, startedMs, outcome) => this.ended(name, startedMs, outcome, { taskId: scope.taskId, agent: scope.agent }));
+    return new ToolSession(this.providers, scope, this.limits, (name, startedMs, outcome) => {
+      const origin = this.ended(name, startedMs, outcome, { taskId: scope.taskId, agent: scope.agent });
+      void this.activity.record(scope.taskId, toolCallEntry(name, origin, startedMs, outcome));
+    });
   }
 
   /** A call from outside any agent turn (an MCP client's): the same limits and log line, no agent allowlist. */
@@ -57,12 +77,13 @@ export class ToolPipeline {
     return result;
   }
 
-  /** Every call's log line and metric, in a turn or not; `fields` say who called. */
-  private ended(name: string, startedMs: number, outcome: ToolCallOutcome, fields: Record<string, unknown>): void {
+  /** Every call's log line and metric, in a turn or not; `fields` say who called. Returns who served the tool. */
+  private ended(name: string, startedMs: number, outcome: ToolCallOutcome, fields: Record<string, unknown>): ToolOrigin {
     const ms = performance.now() - startedMs;
     logger.log({ ...fields, tool: name, durationMs: Math.round(ms), outcome }, 'tool call');
-    const { kind, server } = this.originOf(name);
-    this.metrics.toolCallEnded(kind, server, outcome, ms / 1000);
+    const origin = this.originOf(name);
+    this.metrics.toolCallEnded(origin.kind, origin.server, outcome, ms / 1000);
+    return origin;
   }
 
   private originOf(name: string): ToolOrigin {

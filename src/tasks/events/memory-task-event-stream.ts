@@ -1,6 +1,9 @@
 import { StreamResponse } from '@a2a-js/sdk';
+import { LiveChannel, MemoryLiveChannel } from './live-channel';
+import type { TaskChange } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
+  PublishOptions,
   TaskEventStream,
   TaskEventStreamEntry,
   TaskEventStreamInterruptedError,
@@ -33,9 +36,12 @@ export class MemoryTaskEventStream implements TaskEventStream {
   private readonly streams = new Map<string, Stream>();
   private sweeper?: NodeJS.Timeout;
 
-  constructor(private readonly maxLen: number) {}
+  constructor(
+    private readonly maxLen: number,
+    private readonly changes: LiveChannel<TaskChange> = new MemoryLiveChannel(),
+  ) {}
 
-  async publish(taskId: string, events: StreamResponse[], { close = false }: { close?: boolean } = {}): Promise<string[]> {
+  async publish(taskId: string, events: StreamResponse[], { close = false, change }: PublishOptions = {}): Promise<string[]> {
     const stream = this.stream(taskId);
     const ids = events.map((event) => {
       const seq = ++stream.lastSeq;
@@ -46,6 +52,7 @@ export class MemoryTaskEventStream implements TaskEventStream {
     if (close) stream.entries.push({ seq: ++stream.lastSeq });
     this.expireAfter(stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
+    if (change) void this.changes.publish(change);
     return ids;
   }
 

@@ -11,7 +11,7 @@ export interface TaskChannelListener {
 }
 
 /**
- * A Redis pub/sub channel of task ids: each process holds one subscriber connection for it, opened
+ * A Redis pub/sub channel of task ids (or any text): each process holds one subscriber connection for it, opened
  * on first use, and hands every message to its listener.
  */
 export class RedisTaskChannel {

@@ -2,8 +2,10 @@ import { StreamResponse } from '@a2a-js/sdk';
 import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamFollowError } from '../../redis/stream-entries';
 import { RedisService } from '../../redis/redis.service';
 import { execTransaction } from '../../redis/redis-transaction';
+import { TASK_CHANGES_CHANNEL } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
+  PublishOptions,
   TaskEventStream,
   TaskEventStreamEntry,
   TaskEventStreamInterruptedError,
@@ -34,12 +36,13 @@ export class RedisTaskEventStream implements TaskEventStream {
     private readonly maxLen: number,
   ) {}
 
-  async publish(taskId: string, events: StreamResponse[], { close = false }: { close?: boolean } = {}): Promise<string[]> {
+  async publish(taskId: string, events: StreamResponse[], { close = false, change }: PublishOptions = {}): Promise<string[]> {
     const key = this.key(taskId);
     const transaction = this.redis.client.multi();
     for (const event of events) transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event)));
     if (close) transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', CLOSED_FIELD, '1');
     transaction.expire(key, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
+    if (change) transaction.publish(this.redis.key(TASK_CHANGES_CHANNEL), JSON.stringify(change));
     const replies = await execTransaction(transaction);
     return replies.slice(0, events.length) as string[];
   }

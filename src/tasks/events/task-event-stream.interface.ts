@@ -1,4 +1,12 @@
 import type { StreamResponse } from '@a2a-js/sdk';
+import type { TaskChange } from './task-change';
+
+export interface PublishOptions {
+  /** No more events will come: readers finish after draining, the stream expires later. */
+  close?: boolean;
+  /** The task's state was written with these events: announced on the task changes channel in the same step. */
+  change?: TaskChange;
+}
 
 export const TASK_EVENT_STREAM = Symbol('TASK_EVENT_STREAM');
 
@@ -36,11 +44,10 @@ export interface TaskEventStreamEntry {
  */
 export interface TaskEventStream {
   /**
-   * Appends `events` in order, then the close marker when `close` is set (no more events will come:
-   * readers finish after draining, the stream expires later), all in one step. Returns the positions
-   * of the events.
+   * Appends `events` in order, then the close marker when `close` is set, and announces `change`,
+   * all in one step (on Redis, one round trip). Returns the positions of the events.
    */
-  publish(taskId: string, events: StreamResponse[], options?: { close?: boolean }): Promise<string[]>;
+  publish(taskId: string, events: StreamResponse[], options?: PublishOptions): Promise<string[]>;
   /**
    * Yields entries after `afterId` (from the start when omitted), then live ones as they are
    * published, until the stream is closed or `signal` aborts. A stream that never existed, or has

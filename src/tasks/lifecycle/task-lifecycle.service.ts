@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService } from '../../metrics/metrics.service';
+import { taskChangeOf } from '../events/task-change';
 import { TASK_EVENT_STREAM, TaskEventStream } from '../events/task-event-stream.interface';
 import { TASK_STORE, TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import { PushNotifier } from '../push/push-notifier.service';
@@ -74,7 +75,7 @@ export class TaskLifecycle {
    */
   async announce({ taskId, context }: RequestContext, submitted: Task): Promise<void> {
     const events: StreamResponse[] = [{ payload: { $case: 'task', value: submitted } }];
-    await this.stream.publish(taskId, events, { close: false });
+    await this.stream.publish(taskId, events, { close: false, change: taskChangeOf(submitted, context) });
     await this.push.notifyAll(taskId, context, events, submitted).catch((error: Error) => {
       this.logger.error({ taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
     });

@@ -9,6 +9,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
+import { changesState, taskChangeOf } from '../events/task-change';
 import type { TaskEventStream } from '../events/task-event-stream.interface';
 import { isTerminal, TERMINAL_TASK_STATES } from '../../common/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
@@ -235,7 +236,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     }
     const ending = this.closing;
     const closes = ending === 'message' || (ending !== undefined && TERMINAL_TASK_STATES.includes(ending));
-    await this.write('event_publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes }));
+    const change = changesState(responses) && this.buffer.current ? taskChangeOf(this.buffer.current, this.context) : undefined;
+    await this.write('event_publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes, change }));
     this.taskStreamed ||= responses.some((response) => response.payload?.$case === 'task');
     this.recordedEnd = ending;
     if (ending !== 'message') await this.notify(responses);

@@ -10,6 +10,8 @@ import { OnJob } from '../../queue/on-job.decorator';
 import { JobName, PushDeliveryPayload } from '../../queue/queue.constants';
 import { createGuardedFetch } from '../../security/guarded-fetch';
 import { OutboundUrlPolicy, OutboundUrlBlockedError } from '../../security/outbound-url-policy';
+import type { TaskActivityEntry } from '../activity/task-activity.interface';
+import { TaskActivity } from '../activity/task-activity.service';
 import { callContextOf } from '../caller-scope';
 import { PUSH_CONFIGS } from './push-configs.token';
 import { PendingNotification, PUSH_OUTBOX, PushOutbox } from './push-outbox.interface';
@@ -37,6 +39,7 @@ export class PushDeliveryJob {
     @Inject(PUSH_CONFIGS) private readonly configs: PushNotificationStore,
     @Inject(PUSH_OUTBOX) private readonly outbox: PushOutbox,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    private readonly activity: TaskActivity,
     policy: OutboundUrlPolicy,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
@@ -80,17 +83,21 @@ export class PushDeliveryJob {
 
   /** Whether the notification is done with: delivered, or its URL blocked (it stays blocked: no retry). */
   private async post(taskId: string, webhook: TaskPushNotificationConfig, { body, contentType, attempts }: PendingNotification): Promise<boolean> {
+    const started = Date.now();
+    const attempt = attempts + 1;
     try {
       const response = await this.fetch(webhook.url, { method: 'POST', headers: { 'content-type': contentType, ...credentialHeaders(webhook) }, body });
       await response.body?.cancel();
+      await this.activity.record(taskId, deliveryEntry(webhook, started, attempt, `HTTP ${response.status}`));
       if (response.ok) return true;
-      throw new Error(`webhook answered HTTP ${response.status}`);
+      throw new WebhookRefusal(response.status);
     } catch (error) {
       const blocked = error instanceof OutboundUrlBlockedError;
       // Webhook URLs often carry their secret in the path or query: the origin tells which server failed.
       const origin = URL.canParse(webhook.url) ? new URL(webhook.url).origin : undefined;
       const err = blocked ? error.reason : (error as Error).message;
-      this.logger.warn({ taskId, configId: webhook.id, origin, attempt: attempts + 1, err }, 'push notification not delivered');
+      this.logger.warn({ taskId, configId: webhook.id, origin, attempt, err }, 'push notification not delivered');
+      if (!(error instanceof WebhookRefusal)) await this.activity.record(taskId, deliveryEntry(webhook, started, attempt, blocked ? 'blocked' : 'error', err));
       return blocked;
     }
   }
@@ -110,6 +117,26 @@ export class PushDeliveryJob {
   private lookAgain(payload: PushDeliveryPayload, delayMs: number): Promise<void> {
     return this.queue.enqueue(JobName.PushDelivery, payload, { delayMs, retry: pushJobRetry(this.push) });
   }
+}
+
+/** The webhook answered, with an error status (recorded as its answer, not as a failure to reach it). */
+class WebhookRefusal extends Error {
+  constructor(status: number) {
+    super(`webhook answered HTTP ${status}`);
+  }
+}
+
+/** A delivery attempt on its task's timeline: the config and the webhook's host, never its path or query (they often carry a secret). */
+function deliveryEntry(webhook: TaskPushNotificationConfig, startedMs: number, attempt: number, outcome: string, error?: string): TaskActivityEntry {
+  const host = URL.canParse(webhook.url) ? new URL(webhook.url).host : 'an unparsable URL';
+  return {
+    at: new Date(startedMs).toISOString(),
+    kind: 'webhook_delivery',
+    summary: `webhook ${webhook.id} at ${host}: ${outcome}`,
+    durationMs: Date.now() - startedMs,
+    outcome,
+    detail: { configId: webhook.id, host, attempt, ...(error && { error }) },
+  };
 }
 
 /** A push-delivery job that fails (its stores unreachable, not its webhook) runs again with the webhooks' backoff. */

@@ -8,6 +8,7 @@ import { followRemote, sendToRemote } from '../../../a2a-client/remote-task-even
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import { remoteTaskLinkOf } from './remote-task-link';
 import { RemoteTaskRelay } from './remote-task-relay';
+import type { TaskActivity } from '../../../tasks/activity/task-activity.service';
 
 /**
  * A gateway agent's turn: the caller's message is forwarded to an external agent (continuing the
@@ -22,6 +23,7 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
   constructor(
     private readonly target: ExternalAgent,
     private readonly settings: A2aClientSettings,
+    private readonly activity: TaskActivity,
   ) {}
 
   run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
@@ -37,14 +39,14 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
       },
       metadata: context.request.metadata,
     };
-    const relay = new RemoteTaskRelay(bus, context, this.target.name);
+    const relay = new RemoteTaskRelay(bus, context, this.target.name, this.activity);
     return this.relayUntilDone(relay, (within) => sendToRemote(this.target, request, this.settings, within), signal);
   }
 
   resume({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {
     const link = remoteTaskLinkOf(context.task);
     if (!link) throw new Error('the worker running this task stopped before the external agent had named its task');
-    const relay = new RemoteTaskRelay(bus, context, this.target.name, context.task);
+    const relay = new RemoteTaskRelay(bus, context, this.target.name, this.activity, context.task);
     return this.relayUntilDone(relay, (within) => followRemote(this.target, link.task_id, this.settings, within), signal);
   }
 

@@ -1,5 +1,6 @@
 import { Artifact, Message, StreamResponse, Task, TaskState, TaskStatus } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { TaskActivity } from '../../../tasks/activity/task-activity.service';
 import { TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
 import { REMOTE_TASK_METADATA_KEY, remoteTaskLinkOf, type RemoteTaskLink } from './remote-task-link';
 
@@ -22,6 +23,8 @@ export class RemoteTaskRelay {
     bus: ExecutionEventBus,
     private readonly context: RequestContext,
     private readonly agent: string,
+    /** Where the delegation goes on the local task's timeline once the remote task is named. */
+    private readonly activity: TaskActivity,
     resumed?: Task,
   ) {
     this.publish = new TurnPublisher(bus, context);
@@ -59,6 +62,12 @@ export class RemoteTaskRelay {
     this.started = true;
     const link: RemoteTaskLink = { agent: this.agent, task_id: taskId, context_id: contextId };
     this.publish.task(this.context, { [REMOTE_TASK_METADATA_KEY]: link });
+    void this.activity.record(this.context.taskId, {
+      at: new Date().toISOString(),
+      kind: 'delegation',
+      summary: `delegated to ${this.agent}: remote task ${taskId}`,
+      detail: { agent: this.agent, remoteTaskId: taskId, remoteContextId: contextId },
+    });
   }
 
   /** A direct answer: the turn's answer too, or, once a task exists, the message that completes it. */

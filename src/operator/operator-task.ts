@@ -1,0 +1,63 @@
+import { Task } from '@a2a-js/sdk';
+import { remoteTaskLinkOf } from '../agents/executors/a2a/remote-task-link';
+import { stateName } from '../common/task-states';
+import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
+import { messageText } from '../tasks/task-text';
+import type { TaskRecord } from '../tasks/task-view';
+
+/** Where tracing, when on, notes a task's trace (src/tracing). */
+export const TRACE_ID_METADATA_KEY = 'switchboard/trace_id';
+
+/** A row of the operator's task list. */
+export interface OperatorTaskRow {
+  id: string;
+  contextId: string;
+  state: string;
+  agent: string | null;
+  owner: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The status message's text; empty when it has none. */
+  statusText: string;
+}
+
+/** A task as the operator's task page shows it. */
+export interface OperatorTaskDetail {
+  /** The A2A v1.0 Task JSON. */
+  task: unknown;
+  agent: string | null;
+  owner: string;
+  createdAt: string;
+  updatedAt: string;
+  activity: TaskActivityEntry[];
+  remoteTask?: { agent: string; taskId: string };
+  traceId?: string;
+}
+
+export function taskRow({ task, scope, agent, createdAt, updatedAt }: TaskRecord): OperatorTaskRow {
+  return {
+    id: task.id,
+    contextId: task.contextId,
+    state: stateName(task),
+    agent: agent ?? null,
+    owner: scope.owner,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+    statusText: messageText(task.status?.message),
+  };
+}
+
+export function taskDetail({ task, scope, agent, createdAt, updatedAt }: TaskRecord, activity: TaskActivityEntry[]): OperatorTaskDetail {
+  const remote = remoteTaskLinkOf(task);
+  const traceId = task.metadata?.[TRACE_ID_METADATA_KEY];
+  return {
+    task: Task.toJSON(task),
+    agent: agent ?? null,
+    owner: scope.owner,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+    activity,
+    ...(remote && { remoteTask: { agent: remote.agent, taskId: remote.task_id } }),
+    ...(typeof traceId === 'string' && { traceId }),
+  };
+}
