@@ -6,6 +6,7 @@ import { A2aHandlersModule } from './a2a-server/a2a-handlers.module';
 import { A2aServerModule } from './a2a-server/a2a-server.module';
 import { AgentsModule } from './agents/agents.module';
 import type { SwitchboardConfig } from './config/config.schema';
+import { ConsoleModule } from './console/console.module';
 import { storageMode } from './config/storage-mode';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -31,7 +32,7 @@ export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
     const protocols = config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])] : [];
-    const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols, ...(config.a2a.enabled ? [OperatorModule] : [])];
+    const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols, ...(config.a2a.enabled ? [OperatorModule, ConsoleModule] : [])];
     // No HTTP face: a2a_send runs delegated tasks through the A2A handlers alone.
     const worker = [WorkerHealthModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
     const served = role === 'api' ? api : role === 'stdio' ? protocols : worker;

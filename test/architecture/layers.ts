@@ -17,7 +17,7 @@ export const LAYERS: readonly Layer[] = [
   { name: 'tasks', folders: { tasks: [] } },
   { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
   { name: 'runtime', folders: { agents: [] } },
-  { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [], operator: ['a2a-server'] } },
+  { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [], operator: ['a2a-server'], console: [] } },
   { name: 'app', folders: { app: [], cli: ['app'] } },
 ];
 

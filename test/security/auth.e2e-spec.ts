@@ -5,7 +5,7 @@ import { bearer, TEST_API_KEY, testConfig } from '../support/test-app';
 import { callableRoutes, label, recordRoutes, Route, samplePath } from './routes';
 import { startAppWithTestRoutes } from './test-routes';
 
-/** Routes that answer without a key. Each one is open to anyone who reaches the port: probes and agent cards only. */
+/** Routes that answer without a key. Each one is open to anyone who reaches the port: probes, agent cards, and the console's login and assets. */
 const PUBLIC_ROUTES = [
   'GET /healthz',
   'GET /readyz',
@@ -15,6 +15,10 @@ const PUBLIC_ROUTES = [
   'GET /a2a/agents/:name/agent-card.json',
   'GET /a2a/agents/:name/.well-known/agent-card.json',
   'GET /a2a/agents/:name/.well-known/agent.json',
+  'GET /console/login',
+  'POST /console/login',
+  'POST /console/logout',
+  'GET /console/assets/:file',
 ];
 /** Routes that must exist, so that an empty enumeration cannot pass. */
 const KNOWN_ROUTES = [...PUBLIC_ROUTES, 'GET /metrics', 'POST /a2a', 'POST /a2a/agents/:name', 'POST /a2a/tasks/send', 'GET /a2a/tasks/:id'];
@@ -33,8 +37,13 @@ function request(base: string, route: Route, headers: Record<string, string> = {
     method: route.method,
     headers: withBody ? { 'content-type': 'application/json', ...headers } : headers,
     body: withBody ? '{}' : undefined,
+    redirect: 'manual',
   });
 }
+
+/** The console's pages answer a refusal by sending the browser to the login form (test/console covers them). */
+const isConsolePage = (route: Route) => /^\/console(\/|$)/.test(route.url);
+const sentToLogin = (response: Response) => response.status === 303 && response.headers.get('location') === '/console/login';
 
 describe('bearer authentication', () => {
   let app: NestFastifyApplication;
@@ -66,6 +75,10 @@ describe('bearer authentication', () => {
     const wrong: string[] = [];
     for (const route of protectedRoutes()) {
       const response = await request(url, route);
+      if (isConsolePage(route)) {
+        if (!sentToLogin(response)) wrong.push(`${label(route)} -> ${response.status}`);
+        continue;
+      }
       const body = (await response.json()) as ErrorBody;
       if (
         response.status !== 401 ||
@@ -85,6 +98,10 @@ describe('bearer authentication', () => {
       const response = await request(url, route, bearer(WRONG_KEY));
       const text = await response.text();
       const challenge = response.headers.get('www-authenticate');
+      if (isConsolePage(route)) {
+        if (!sentToLogin(response) || text.includes(WRONG_KEY)) wrong.push(`${label(route)} -> ${response.status}`);
+        continue;
+      }
       if (response.status !== 401 || challenge !== `${CHALLENGE}, error="invalid_token"` || text.includes(WRONG_KEY)) {
         wrong.push(`${label(route)} -> ${response.status} ${challenge} ${text}`);
       }
@@ -97,7 +114,7 @@ describe('bearer authentication', () => {
     for (const route of protectedRoutes()) {
       const response = await request(url, route, bearer());
       const operatorOnly = OPERATOR_ROUTE.test(route.url);
-      const answered = operatorOnly ? response.status === 403 && /admin = true/.test(((await response.json()) as ErrorBody).message) : response.status !== 401 && response.status !== 403;
+      const answered = isConsolePage(route) ? sentToLogin(response) : operatorOnly ? response.status === 403 && /admin = true/.test(((await response.json()) as ErrorBody).message) : response.status !== 401 && response.status !== 403;
       if (!answered) refused.push(`${label(route)} -> ${response.status}`);
     }
     expect(refused).toEqual([]);

@@ -1,0 +1,58 @@
+import { Controller, Get, Param, Query, UseFilters, UseGuards } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { SwitchboardConfig } from '../config/config.schema';
+import { AdminGuard } from '../security/admin.guard';
+import { ConsolePageHeaders } from './console-headers';
+import { ConsoleLogins } from './console-logins.service';
+import { LoginRedirectFilter } from './login-redirect.filter';
+import { agentsBody, mcpBody, overviewBody, taskBody, tasksBody, type TaskFilters } from './page-bodies';
+import { renderPage, type ConsolePage } from './page-layout';
+
+/** The console's pages: shells that console.js fills from the admin API, for operators (the auth guard reads the login cookie). */
+@Controller('console')
+@UseGuards(AdminGuard)
+@UseFilters(LoginRedirectFilter)
+export class ConsolePagesController {
+  private readonly traceUrl?: string;
+
+  constructor(
+    private readonly logins: ConsoleLogins,
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
+    this.traceUrl = config.get('tracing', { infer: true }).trace_url;
+  }
+
+  @Get()
+  @ConsolePageHeaders()
+  overview(): string {
+    return this.page({ title: 'Overview', section: 'overview', body: overviewBody(), data: { page: 'overview' } });
+  }
+
+  @Get('agents')
+  @ConsolePageHeaders()
+  agents(): string {
+    return this.page({ title: 'Agents', section: 'agents', body: agentsBody(), data: { page: 'agents' } });
+  }
+
+  @Get('mcp')
+  @ConsolePageHeaders()
+  mcpServers(): string {
+    return this.page({ title: 'MCP upstreams', section: 'mcp', body: mcpBody(), data: { page: 'mcp' } });
+  }
+
+  @Get('tasks')
+  @ConsolePageHeaders()
+  tasks(@Query() filters: TaskFilters): string {
+    return this.page({ title: 'Tasks', section: 'tasks', body: tasksBody(filters), data: { page: 'tasks' } });
+  }
+
+  @Get('tasks/:id')
+  @ConsolePageHeaders()
+  task(@Param('id') id: string): string {
+    return this.page({ title: `Task ${id}`, section: 'tasks', body: taskBody(id), data: { page: 'task', 'task-id': id, 'trace-url': this.traceUrl } });
+  }
+
+  private page(page: ConsolePage): string {
+    return renderPage({ ...page, logout: this.logins.required });
+  }
+}
