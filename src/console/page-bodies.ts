@@ -2,9 +2,12 @@ import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { stateLabel } from '../common/task-states';
 import { html, SafeHtml } from './html';
 
-/** A table console.js fills, its columns named once here (console.js labels each cell with its column for narrow screens). */
-function table(id: string, caption: string, columns: string[]): SafeHtml {
-  return html`<div class="table-scroll"><table id="${id}"><caption>${caption}</caption>
+/**
+ * A table console.js fills, its columns named once here (console.js labels each cell with its
+ * column for narrow screens), and what it says when there are no rows.
+ */
+function table(id: string, caption: string, columns: string[], empty: string): SafeHtml {
+  return html`<div class="table-scroll"><table id="${id}" data-empty="${empty}"><caption>${caption}</caption>
 <thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead><tbody></tbody></table></div>`;
 }
 
@@ -26,12 +29,12 @@ export function overviewBody(): SafeHtml {
   return html`<h1>Overview</h1>
 ${STATUS_LINE}
 <section aria-labelledby="processes-heading"><h2 id="processes-heading">Processes</h2>
-${table('processes', 'API replicas and workers that reported recently', ['Role', 'Host', 'PID', 'Version', 'Started', 'Last seen'])}</section>
+${table('processes', 'API replicas and workers that reported recently', ['Role', 'Host', 'PID', 'Version', 'Started', 'Last seen'], 'No process has reported.')}</section>
 <section aria-labelledby="queues-heading"><h2 id="queues-heading">Queues</h2>
-${table('queues', 'Jobs per queue', ['Queue', 'Waiting', 'Active', 'Delayed', 'Failed', 'Median wait'])}
+${table('queues', 'Jobs per queue', ['Queue', 'Waiting', 'Active', 'Delayed', 'Failed', 'Median wait'], 'No queues.')}
 <p class="hint" id="queue-wait-note"></p></section>
 <section aria-labelledby="tasks-heading"><h2 id="tasks-heading">Tasks by state</h2>
-${table('task-states', 'Stored tasks per state', ['State', 'Tasks'])}</section>
+${table('task-states', 'Stored tasks per state', ['State', 'Tasks'], 'No tasks are stored.')}</section>
 <section aria-labelledby="errors-heading"><h2 id="errors-heading">Errors</h2>
 <dl class="facts" id="errors"></dl>
 <p class="hint" id="errors-note"></p></section>`;
@@ -43,13 +46,13 @@ ${STATUS_LINE}
 <section aria-labelledby="hosted-heading"><h2 id="hosted-heading">Hosted agents</h2>
 <ul class="cards" id="hosted-agents"></ul></section>
 <section aria-labelledby="external-heading"><h2 id="external-heading">External A2A agents</h2>
-${table('external-agents', 'Configured external agents and their discovery', ['Name', 'URL', 'Source', 'Discovery', 'Card'])}</section>`;
+${table('external-agents', 'Configured external agents and their discovery', ['Name', 'URL', 'Source', 'Discovery', 'Card'], 'No external agents are configured.')}</section>`;
 }
 
 export function mcpBody(): SafeHtml {
   return html`<h1>MCP upstreams</h1>
 ${STATUS_LINE}
-${table('mcp-servers', 'Configured MCP servers', ['Name', 'Transport', 'State', 'Tools', 'Last error', 'Action'])}`;
+${table('mcp-servers', 'Configured MCP servers', ['Name', 'Transport', 'State', 'Tools', 'Last error', 'Action'], 'No MCP servers are configured.')}`;
 }
 
 /** What the task list is filtered by: the query of `/console/tasks`, which is also the admin API's. */
@@ -90,7 +93,7 @@ ${select('olderThan', 'Created before', 'Up to now', AGES.map(({ value, label })
 <button type="submit">Filter</button>
 </form>
 ${STATUS_LINE}
-${table('tasks', 'Tasks, most recently updated first', ['Task', 'Agent', 'Owner', 'State', 'Created', 'Updated', 'Status'])}
+${table('tasks', 'Tasks, most recently updated first', ['Task', 'Agent', 'Owner', 'State', 'Created', 'Updated', 'Status'], 'No tasks match.')}
 <button type="button" id="more-tasks" hidden>Load more</button>`;
 }
 

@@ -9,6 +9,10 @@ import { startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
 import { OPERATOR_KEY, OPERATOR_KEYS, OPERATOR_RULE_TOML } from './support/operator-key';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const TRACE_UI = `
+[tracing]
+trace_url = "http://jaeger.example:16686/trace/{trace_id}"
+`;
 
 describe('console login (keys required)', () => {
   let app: NestFastifyApplication;
@@ -16,7 +20,7 @@ describe('console login (keys required)', () => {
   let origin: Record<string, string>;
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(OPERATOR_RULE_TOML), SWITCHBOARD_API_KEYS: OPERATOR_KEYS })));
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(OPERATOR_RULE_TOML + TRACE_UI), SWITCHBOARD_API_KEYS: OPERATOR_KEYS })));
     origin = { origin: url };
   });
 
@@ -102,6 +106,11 @@ describe('console login (keys required)', () => {
     expect(page).not.toContain('<script>alert(1)');
     const tasks = await (await fetch(`${url}/console/tasks?agent=${encodeURIComponent('"><b>x')}`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } })).text();
     expect(tasks).toContain('value="&quot;&gt;&lt;b&gt;x"');
+  });
+
+  it("gives a task's page the trace UI's address, which console.js links the task's trace to", async () => {
+    const page = await (await fetch(`${url}/console/tasks/some-task`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } })).text();
+    expect(page).toContain('data-trace-url="http://jaeger.example:16686/trace/{trace_id}"');
   });
 
   it('serves its script and stylesheet without a login, and nothing else from its assets', async () => {

@@ -60,6 +60,7 @@ function syncRows(table, items, keyOf, cellsOf) {
     if (body.rows[index] !== row) body.insertBefore(row, body.rows[index] || null);
   });
   rows.forEach((row) => row.remove());
+  if (items.length === 0) body.replaceChildren(el('tr', {}, el('td', { colspan: labels.length, class: 'empty' }, table.dataset.empty)));
 }
 
 /** Replaces `cell`'s content unless it would look the same. */
