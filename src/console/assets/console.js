@@ -203,7 +203,7 @@ function tasksPage() {
 
   // A change moves its row at once; the first page read again brings new tasks that fit the filters
   // (the server applies them) and the rows' other columns.
-  const refreshFirstPage = coalesced(() => fetchPage());
+  const refreshFirstPage = throttled(() => fetchPage().catch((error) => say(`Could not update the list: ${error.message}`, true)));
   const changes = new EventSource('/api/admin/tasks/changes');
   changes.addEventListener('open', () => say('Live: the list follows task changes.'));
   changes.addEventListener('error', () => say('Live updates interrupted; reconnecting…', true));
@@ -214,7 +214,7 @@ function tasksPage() {
       tasks.set(change.taskId, { ...known, state: change.state, updatedAt: change.updatedAt });
       render();
     }
-    refreshFirstPage().catch((error) => say(`Could not update the list: ${error.message}`, true));
+    refreshFirstPage();
   });
   loadMore().catch((error) => say(`Could not load tasks: ${error.message}`, true));
 }
@@ -241,7 +241,8 @@ function taskPage(main) {
     cancel.disabled = ENDED_STATES.includes(task.status && task.status.state);
     timeline.replaceChildren(...timelineOf(detail).map(timelineItem));
   };
-  const load = coalesced(async () => show(await api(path)));
+  const load = async () => show(await api(path));
+  const reload = throttled(() => load().catch((error) => say(`Could not reload: ${error.message}`, true)));
 
   cancel.addEventListener('click', async () => {
     cancel.disabled = true;
@@ -264,28 +265,27 @@ function taskPage(main) {
         const item = JSON.parse(message.data);
         // An event or an activity entry reloads the task: its JSON and activity are the one account of both.
         if (item.kind === 'snapshot') show(item.detail);
-        else load().catch((error) => say(`Could not reload: ${error.message}`, true));
+        else reload();
       });
     })
     .catch((error) => say(`Could not load the task: ${error.message}`, true));
 }
 
-/** `run`, called again while it runs, runs once more after it instead of alongside it. */
-function coalesced(run) {
-  let running;
-  let again = false;
-  const next = async () => {
-    try {
-      await run();
-    } finally {
-      running = again ? next() : undefined;
-      again = false;
-    }
-  };
+/**
+ * `run` at most once a second: calls in between fold into one run when the second is up. A busy
+ * task streams many events, a busy service many changes; each run is a request, and the key's rate
+ * limit counts them.
+ */
+function throttled(run) {
+  let timer;
+  let last = -Infinity;
   return () => {
-    if (running) again = true;
-    else running = next();
-    return running;
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      last = Date.now();
+      run();
+    }, Math.max(0, last + 1000 - Date.now()));
   };
 }
 
