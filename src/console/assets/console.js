@@ -73,12 +73,15 @@ function facts(list, entries) {
   list.replaceChildren(...entries.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
 }
 
-/** Runs `load` now and every REFRESH_MS while the page is shown, saying when it last worked. */
+/**
+ * Runs `load` now and every REFRESH_MS while the page is shown. The status line changes only when
+ * loading starts or stops working: it is a live region, and screen readers read each change.
+ */
 function keepLoading(load) {
   const run = async () => {
     try {
       await load();
-      say(`Updated at ${new Date().toLocaleTimeString()}.`);
+      say(`Updated every ${REFRESH_MS / 1000} seconds.`);
     } catch (error) {
       say(`Could not load: ${error.message}`, true);
     }
@@ -111,16 +114,19 @@ function overviewPage() {
 
 // Agents: hosted ones with their cards, external ones with their discovery.
 function agentsPage() {
+  let shown;
   keepLoading(async () => {
     const { hosted, external } = await api('/api/admin/agents');
-    const list = document.getElementById('hosted-agents');
-    const open = new Set([...list.querySelectorAll('details[open]')].map((details) => details.dataset.agent));
-    list.replaceChildren(...hosted.map((agent) => el('li', { class: 'card' },
-      el('h3', {}, agent.name),
-      el('p', {}, agent.description || 'No description.'),
-      el('p', {}, el('a', { href: agent.cardUrl }, 'Agent card (JSON)')),
-      el('details', { 'data-agent': agent.name, open: open.has(agent.name) }, el('summary', {}, `Card of ${agent.name}`), el('pre', {}, JSON.stringify(agent.card, null, 2))),
-    )));
+    // Hosted agents change only with the config: the cards are built again only then, so the focus and open cards stay.
+    if (JSON.stringify(hosted) !== shown) {
+      shown = JSON.stringify(hosted);
+      document.getElementById('hosted-agents').replaceChildren(...hosted.map((agent) => el('li', { class: 'card' },
+        el('h3', {}, agent.name),
+        el('p', {}, agent.description || 'No description.'),
+        el('p', {}, el('a', { href: agent.cardUrl }, 'Agent card (JSON)')),
+        el('details', {}, el('summary', {}, `Card of ${agent.name}`), el('pre', {}, JSON.stringify(agent.card, null, 2))),
+      )));
+    }
     syncRows(document.getElementById('external-agents'), external.agents, (agent) => agent.name, (agent) => [
       agent.name, agent.url, agent.source, discovery(agent.status), agent.card ? `${agent.card.name} ${agent.card.version}` : '—',
     ]);
@@ -225,6 +231,7 @@ function taskPage(main) {
   const timeline = document.getElementById('timeline');
   const cancel = document.getElementById('cancel-task');
   const path = `/api/admin/tasks/${encodeURIComponent(id)}`;
+  let shownTimeline;
 
   const show = (detail) => {
     const { task } = detail;
@@ -239,7 +246,12 @@ function taskPage(main) {
       ['Trace', traceLink(main.dataset.traceUrl, detail.traceId)],
     ]);
     cancel.disabled = ENDED_STATES.includes(task.status && task.status.state);
-    timeline.replaceChildren(...timelineOf(detail).map(timelineItem));
+    // Built again only when something was added, so an open entry and the focus stay.
+    const entries = timelineOf(detail);
+    if (JSON.stringify(entries) !== shownTimeline) {
+      shownTimeline = JSON.stringify(entries);
+      timeline.replaceChildren(...entries.map(timelineItem));
+    }
   };
   const load = async () => show(await api(path));
   const reload = throttled(() => load().catch((error) => say(`Could not reload: ${error.message}`, true)));
