@@ -62,11 +62,17 @@ afterEach(() => {
   expect(browser.problems.splice(0)).toEqual([]);
 });
 
-/** The text of `selector` once it matches `pattern`. */
+/**
+ * The text of `selector` once it matches `pattern`. (Locators, not waitForFunction: the console's CSP
+ * refuses the string evaluation its polling would need, as it should.)
+ */
 async function textOnceMatching(selector: string, pattern: RegExp): Promise<string> {
-  const text = `document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`;
-  const handle = await page.waitForFunction(`(${text}).match(new RegExp(${JSON.stringify(pattern.source)})) && (${text})`);
-  return (await handle.jsonValue()) as string;
+  await page.locator(selector, { hasText: pattern }).waitFor();
+  return (await page.textContent(selector))!;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 describe('the console in a browser', () => {
@@ -144,13 +150,19 @@ describe('the console in a browser', () => {
     await page.goto(`${service.url}/console/tasks/${started.id}`);
     await page.waitForSelector('#task-facts .state-working');
     await page.waitForSelector('#cancel-task:not([disabled])');
+    // The events stream brings the agent's next chunks: the artifact grows with no reload.
+    const artifact = page.locator('#timeline .event-artifact .event-text');
+    const loaded = (await artifact.textContent())!;
+    await artifact.filter({ hasNotText: new RegExp(`^${escapeRegExp(loaded)}$`) }).waitFor();
+    expect((await artifact.textContent())!.startsWith(loaded)).toBe(true);
     await screenshotBothWidths(page, 'task-running');
 
     await tabTo(page, '#cancel-task');
     const [cancel] = await Promise.all([page.waitForResponse((response) => response.url().endsWith(`/api/admin/tasks/${started.id}/cancel`)), page.keyboard.press('Enter')]);
     expect(cancel.ok()).toBe(true);
     await page.waitForSelector('#task-facts .state-canceled');
-    await textOnceMatching('#timeline', /Status: canceled/);
+    // The status it had when the page opened, then the one it ended in.
+    expect(await textOnceMatching('#timeline', /Status: canceled/)).toMatch(/Status: working.*Status: canceled/s);
     expect(await page.isDisabled('#cancel-task')).toBe(true);
     expect((await client.getTask({ id: started.id, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await screenshotBothWidths(page, 'task-canceled');

@@ -232,9 +232,15 @@ function taskPage(main) {
   const cancel = document.getElementById('cancel-task');
   const path = `/api/admin/tasks/${encodeURIComponent(id)}`;
   let shownTimeline;
+  // The task JSON holds its latest status only: the page keeps each one it saw, from the load on.
+  const statuses = [];
+  const noteStatus = (status) => {
+    if (status && (statuses.length === 0 || statuses[statuses.length - 1].state !== status.state)) statuses.push(status);
+  };
 
   const show = (detail) => {
     const { task } = detail;
+    noteStatus(task.status);
     facts(document.getElementById('task-facts'), [
       ['State', stateBadge(task.status && task.status.state)],
       ['Agent', detail.agent || '—'],
@@ -247,7 +253,7 @@ function taskPage(main) {
     ]);
     cancel.disabled = ENDED_STATES.includes(task.status && task.status.state);
     // Built again only when something was added, so an open entry and the focus stay.
-    const entries = timelineOf(detail);
+    const entries = timelineOf(detail, statuses);
     if (JSON.stringify(entries) !== shownTimeline) {
       shownTimeline = JSON.stringify(entries);
       timeline.replaceChildren(...entries.map(timelineItem));
@@ -276,8 +282,9 @@ function taskPage(main) {
       events.addEventListener('message', (message) => {
         const item = JSON.parse(message.data);
         // An event or an activity entry reloads the task: its JSON and activity are the one account of both.
-        if (item.kind === 'snapshot') show(item.detail);
-        else reload();
+        if (item.kind === 'snapshot') return show(item.detail);
+        if (item.kind === 'event' && item.event.statusUpdate) noteStatus(item.event.statusUpdate.status);
+        reload();
       });
     })
     .catch((error) => say(`Could not load the task: ${error.message}`, true));
@@ -306,8 +313,8 @@ function traceLink(template, traceId) {
   return template ? el('a', { href: template.replace('{trace_id}', encodeURIComponent(traceId)) }, traceId) : el('code', {}, traceId);
 }
 
-/** What the task went through: its messages and artifacts (A2A task JSON), the recorded activity, its status. */
-function timelineOf(detail) {
+/** What the task went through: its messages and artifacts (A2A task JSON), the recorded activity, the statuses seen. */
+function timelineOf(detail, statuses) {
   const { task } = detail;
   const entries = [{ kind: 'created', title: 'Created', at: detail.createdAt }];
   for (const message of task.history || []) {
@@ -317,9 +324,9 @@ function timelineOf(detail) {
   for (const artifact of task.artifacts || []) {
     entries.push({ kind: 'artifact', title: `Artifact ${artifact.name || artifact.artifactId}`, text: partsText(artifact.parts) });
   }
-  if (task.status) {
-    const message = task.status.message ? partsText(task.status.message.parts) : undefined;
-    entries.push({ kind: 'status', title: `Status: ${stateLabel(task.status.state)}`, at: task.status.timestamp, text: message });
+  for (const status of statuses) {
+    const message = status.message ? partsText(status.message.parts) : undefined;
+    entries.push({ kind: 'status', title: `Status: ${stateLabel(status.state)}`, at: status.timestamp, text: message });
   }
   return entries;
 }
