@@ -9,11 +9,13 @@ describe('startupBanner', () => {
     const banner = startupBanner(config(), { role: 'api', url: 'http://127.0.0.1:8080' });
     expect(banner.split('\n')).toEqual([
       `Switchboard ${SWITCHBOARD_VERSION} is listening on http://127.0.0.1:8080`,
-      expect.stringMatching(/^ {2}mode {4}EMBEDDED: one process/),
-      '  tasks   in memory: lost when this process stops',
-      '  turns   run in this process',
-      expect.stringMatching(/^ {2}auth {4}OFF: no API keys, every route answers without Authorization \(set SWITCHBOARD_API_KEYS/),
-      expect.stringMatching(/^ {2}config {2}no file/),
+      expect.stringMatching(/^ {2}mode {5}EMBEDDED: one process/),
+      '  tasks    in memory: lost when this process stops',
+      '  turns    run in this process',
+      expect.stringMatching(/^ {2}auth {5}OFF: no API keys, every route answers without Authorization \(set SWITCHBOARD_API_KEYS/),
+      '  console  http://127.0.0.1:8080/console',
+      '  traces   off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)',
+      expect.stringMatching(/^ {2}config {3}no file/),
     ]);
   });
 
@@ -30,11 +32,12 @@ describe('startupBanner', () => {
       SWITCHBOARD_WORKER_IN_API: 'false',
     });
     const banner = startupBanner(durable, { role: 'api', url: 'http://127.0.0.1:8080', configFile: '/etc/switchboard.toml' });
-    expect(banner).toContain('mode    durable: Postgres and Redis');
-    expect(banner).toContain('tasks   in Postgres at db.internal:5432/switchboard');
-    expect(banner).toContain('turns   queued in Redis at cache.internal:6379, run by `switchboard worker` processes only');
-    expect(banner).toContain('auth    on: 2 API keys');
-    expect(banner).toContain('config  /etc/switchboard.toml');
+    expect(banner).toContain('mode     durable: Postgres and Redis');
+    expect(banner).toContain('tasks    in Postgres at db.internal:5432/switchboard');
+    expect(banner).toContain('turns    queued in Redis at cache.internal:6379, run by `switchboard worker` processes only');
+    expect(banner).toContain('auth     on: 2 API keys');
+    expect(banner).toContain('console  http://127.0.0.1:8080/console (log in with a key granted admin)');
+    expect(banner).toContain('config   /etc/switchboard.toml');
     expect(banner).not.toMatch(/s3cret|hunter2|app@/);
   });
 

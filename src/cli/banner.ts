@@ -2,6 +2,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { isEmbedded, StorageMode, storageMode } from '../config/storage-mode';
 import { isLoopbackHost } from '../security/listen-policy';
 import { SWITCHBOARD_VERSION } from '../common/version';
+import { tracingOn } from '../tracing/spans';
 
 export type BannerFacts =
   | { role: 'api'; url: string; configFile?: string }
@@ -9,7 +10,8 @@ export type BannerFacts =
 
 /**
  * A few plain lines for a person at a terminal, beside the JSON log lines meant for machines: what
- * runs where, whether anyone may call it without a key, and where its tasks live.
+ * runs where, whether anyone may call it without a key, where its tasks live, where its console is
+ * and whether it exports traces.
  */
 export function startupBanner(config: SwitchboardConfig, facts: BannerFacts): string {
   const mode = storageMode(config);
@@ -20,6 +22,8 @@ export function startupBanner(config: SwitchboardConfig, facts: BannerFacts): st
   ];
   if (facts.role === 'api') rows.push(['auth', describeAuth(config)]);
   else rows.push(['probes', facts.healthUrl ?? 'none (set SWITCHBOARD_WORKER_HEALTH_PORT to serve /healthz and /readyz)']);
+  if (facts.role === 'api' && config.a2a.enabled) rows.push(['console', `${facts.url}/console${config.auth.api_keys.length > 0 ? ' (log in with a key granted admin)' : ''}`]);
+  rows.push(['traces', tracingOn() ? 'exported over OTLP (the OTEL_EXPORTER_OTLP_* variables, [tracing])' : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)']);
   rows.push(['config', facts.configFile ?? 'no file: defaults and environment (./switchboard.toml or SWITCHBOARD_CONFIG)']);
   const title = facts.role === 'api' ? `Switchboard ${SWITCHBOARD_VERSION} is listening on ${facts.url}` : `Switchboard ${SWITCHBOARD_VERSION} worker is running`;
   const width = Math.max(...rows.map(([name]) => name.length));

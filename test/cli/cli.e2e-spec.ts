@@ -78,13 +78,15 @@ describe('switchboard command', () => {
     await waitForOutput(serve, /(config {2}.*)\n/);
     expect(serve.stdout()).toContain('EMBEDDED MODE');
     expect(serve.stdout()).toContain('OPEN MODE: no API keys are configured');
-    expect(serve.stderr().split('\n').slice(0, 6)).toEqual([
+    expect(serve.stderr().split('\n').slice(0, 8)).toEqual([
       `Switchboard ${SWITCHBOARD_VERSION} is listening on ${url}`,
-      expect.stringMatching(/^ {2}mode {4}EMBEDDED/),
-      '  tasks   in memory: lost when this process stops',
-      '  turns   run in this process',
-      expect.stringMatching(/^ {2}auth {4}OFF: no API keys, every route answers without Authorization/),
-      expect.stringMatching(/^ {2}config {2}no file/),
+      expect.stringMatching(/^ {2}mode {5}EMBEDDED/),
+      '  tasks    in memory: lost when this process stops',
+      '  turns    run in this process',
+      expect.stringMatching(/^ {2}auth {5}OFF: no API keys, every route answers without Authorization/),
+      `  console  ${url}/console`,
+      '  traces   off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)',
+      expect.stringMatching(/^ {2}config {3}no file/),
     ]);
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
@@ -269,9 +271,9 @@ describe('switchboard with a database', () => {
     expect(await stop(serve)).toBe(0);
     expect(ready.status).toBe(200);
     const { host, pathname } = new URL(database.url);
-    expect(serve.stderr()).toContain(`  tasks   in Postgres at ${host}${pathname}\n`);
-    expect(serve.stderr()).toContain(`  turns   queued in Redis at ${new URL(testRedisUrl()).host}, run here and by any \`switchboard worker\`\n`);
-    expect(serve.stderr()).toContain('  auth    on: 1 API key; requests need Authorization: Bearer <key>\n');
+    expect(serve.stderr()).toContain(`  tasks    in Postgres at ${host}${pathname}\n`);
+    expect(serve.stderr()).toContain(`  turns    queued in Redis at ${new URL(testRedisUrl()).host}, run here and by any \`switchboard worker\`\n`);
+    expect(serve.stderr()).toContain('  auth     on: 1 API key; requests need Authorization: Bearer <key>\n');
     expect(serve.stdout()).not.toContain('OPEN MODE');
   });
 });

@@ -72,7 +72,7 @@ export class ToolPipeline {
    */
   async bounded<R extends { isError?: boolean }>(name: string, caller: string, signal: AbortSignal, limiter: ResultLimiter<R>, run: (signal: AbortSignal) => Promise<R>): Promise<R> {
     const started = performance.now();
-    const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run);
+    const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run, this.originOf(name));
     this.ended(name, started, outcome, { caller });
     return result;
   }
