@@ -12,6 +12,7 @@ import { MCP_TOOL_SOURCE, type McpToolSource } from '../../src/mcp-client/mcp-to
 import { startDurableTestApp, type DurableTestApp } from '../a2a/support/durable-test-app';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { LONG_AGENT_TOML, TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { httpMcpServer } from '../mcp-client/support/mcp-app';
 import { killProcess, startEverythingServer } from '../mcp-client/support/mcp-servers';
 import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
@@ -33,14 +34,7 @@ ${LONG_AGENT_TOML}
 ${OPERATOR_RULE_TOML}
 [outbound]
 allow_hosts = ["127.0.0.1:${port}"]
-
-[[mcp_servers]]
-name = "everything"
-timeout_secs = 5
-[mcp_servers.transport]
-type = "http"
-url = "http://127.0.0.1:${port}/mcp"
-`;
+${httpMcpServer('everything', `http://127.0.0.1:${port}/mcp`)}`;
 }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { McpServerUnavailableError } from '../../src/mcp-client/mcp-client.errors';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { firstText, serverState, serversView, startMcpApp, toolsListed, type McpTestApp } from './support/mcp-app';
+import { firstText, httpMcpServer, serverState, serversView, startMcpApp, toolsListed, type McpTestApp } from './support/mcp-app';
 import { killProcess, startEverythingServer } from './support/mcp-servers';
 import { SessionProxy } from './support/session-proxy';
 
@@ -14,18 +14,6 @@ let sseServer: ChildProcess;
 let proxy: SessionProxy;
 let target: McpTestApp;
 
-function httpServerConfig(name: string, url: string, extra = ''): string {
-  return `
-[[mcp_servers]]
-name = "${name}"
-timeout_secs = 5
-[mcp_servers.transport]
-type = "http"
-url = "${url}"
-${extra}
-`;
-}
-
 beforeAll(async () => {
   [httpPort, ssePort] = [await freePort(), await freePort()];
   const proxyPort = await freePort();
@@ -36,15 +24,15 @@ beforeAll(async () => {
     `
 [outbound]
 allow_hosts = ["127.0.0.1:${httpPort}", "127.0.0.1:${ssePort}", "127.0.0.1:${proxyPort}"]
-${httpServerConfig('ev-http', `http://127.0.0.1:${httpPort}/mcp`)}
-${httpServerConfig('proxied', `http://127.0.0.1:${proxyPort}/mcp`, `headers = { Authorization = "Bearer \${${TOKEN_VARIABLE}}" }`)}
+${httpMcpServer('ev-http', `http://127.0.0.1:${httpPort}/mcp`)}
+${httpMcpServer('proxied', `http://127.0.0.1:${proxyPort}/mcp`, { extra: `headers = { Authorization = "Bearer \${${TOKEN_VARIABLE}}" }` })}
 [[mcp_servers]]
 name = "ev-sse"
 [mcp_servers.transport]
 type = "sse"
 url = "http://127.0.0.1:${ssePort}/sse"
-${httpServerConfig('metadata', 'http://169.254.169.254/mcp')}
-${httpServerConfig('other-loopback', `http://127.0.0.2:${httpPort}/mcp`)}
+${httpMcpServer('metadata', 'http://169.254.169.254/mcp')}
+${httpMcpServer('other-loopback', `http://127.0.0.2:${httpPort}/mcp`)}
 `,
     { [TOKEN_VARIABLE]: 'token-from-the-environment' },
   );

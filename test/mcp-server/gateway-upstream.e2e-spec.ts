@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '../support/free-port';
-import { serverState, startMcpApp, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
+import { httpMcpServer, serverState, startMcpApp, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
 import { killProcess, startEverythingServer } from '../mcp-client/support/mcp-servers';
 import { SessionProxy } from '../mcp-client/support/session-proxy';
 import { connectV1, connectV2, textOf } from './support/mcp-clients';
@@ -20,14 +20,7 @@ let app: McpTestApp;
 const LONG_RUNNING = 'mcp_relayed_trigger_long_running_operation';
 
 function httpServer(name: string, port: number): string {
-  return `
-[[mcp_servers]]
-name = "${name}"
-timeout_secs = 30
-[mcp_servers.transport]
-type = "http"
-url = "http://127.0.0.1:${port}/mcp"
-`;
+  return httpMcpServer(name, `http://127.0.0.1:${port}/mcp`, { timeoutSecs: 30 });
 }
 
 beforeAll(async () => {

@@ -39,6 +39,19 @@ args = ${JSON.stringify([script, ...args])}
 `;
 }
 
+/** `[[mcp_servers]]` for a server over Streamable HTTP at `url`; `extra` goes in its transport table (headers). */
+export function httpMcpServer(name: string, url: string, { timeoutSecs = 5, extra = '' }: { timeoutSecs?: number; extra?: string } = {}): string {
+  return `
+[[mcp_servers]]
+name = "${name}"
+timeout_secs = ${timeoutSecs}
+[mcp_servers.transport]
+type = "http"
+url = "${url}"
+${extra}
+`;
+}
+
 /** The text of a tool result's first content block. */
 export function firstText(result: { content?: unknown }): string {
   const [first] = (result.content ?? []) as { type: string; text?: string }[];
