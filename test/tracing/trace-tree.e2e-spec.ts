@@ -2,13 +2,15 @@
  * OpenTelemetry traces on the wire (issue 29): an API and a worker as separate processes in
  * durable mode export OTLP/HTTP (protobuf) to a receiver in the test. One A2A request with a
  * `traceparent` makes one tree under the caller's trace across both processes: the request, the
- * enqueue, the job, the turn, its LLM calls, its upstream MCP tool call and their HTTP requests; the
- * LLM provider and the upstream get a `traceparent` of that trace. A 2026-07-28 `/mcp` request
+ * enqueue, the job, the turn, its LLM calls, its upstream MCP tool call, its delegation to an
+ * external A2A agent and their HTTP requests; the LLM provider, the upstream and the external agent
+ * get a `traceparent` of that trace. A 2026-07-28 `/mcp` request
  * carrying it only in `_meta` continues it the same way. Log lines name the trace.
  */
 import { randomBytes } from 'node:crypto';
 import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
+import { killAllPeers, startPeer, type PeerAgent } from '../a2a-client/support/peer-process';
 import { HttpTaskServer } from '../mcp-client/fixtures/http-task-server';
 import { httpMcpServer } from '../mcp-client/support/mcp-app';
 import { modernHeaders, modernMeta, rawMcp, rpc } from '../mcp-server/support/raw-mcp';
@@ -36,6 +38,7 @@ describe('traces across the API and worker processes', () => {
   let receiver: OtlpReceiver;
   let upstream: HttpTaskServer;
   let llm: ScriptedLlmServer;
+  let peer: PeerAgent;
   let services: ServiceProcesses;
   let api: ServiceProcess;
   let worker: ServiceProcess;
@@ -43,14 +46,18 @@ describe('traces across the API and worker processes', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     redisPrefix = testRedisPrefix();
-    [receiver, upstream, llm] = await Promise.all([OtlpReceiver.start(), HttpTaskServer.start(), ScriptedLlmServer.start()]);
+    [receiver, upstream, llm, peer] = await Promise.all([OtlpReceiver.start(), HttpTaskServer.start(), ScriptedLlmServer.start(), startPeer({ mode: 'v1' })]);
     const config = `
 [outbound]
 allow_hosts = ["127.0.0.1"]
 ${httpMcpServer('up', upstream.url)}
+[[a2a.external_agents]]
+name = "peer"
+url = "${peer.url}"
 [[agents]]
 name = "adder"
-tools = ["mcp_up_hold"]
+tools = ["mcp_up_hold", "a2a_send"]
+delegates = ["peer"]
 [agents.executor]
 type = "llm"
 base_url = "${llm.baseUrl}"
@@ -70,14 +77,14 @@ model = "test-model"
 
   afterAll(async () => {
     await services?.stopAll();
-    await Promise.all([receiver?.close(), upstream?.close(), llm?.close()]);
+    await Promise.all([receiver?.close(), upstream?.close(), llm?.close(), killAllPeers()]);
     if (redisPrefix) await deleteRedisKeys(redisPrefix);
     await database?.drop();
   });
 
   it('makes one tree under the caller’s trace from the A2A request to the upstream, across both processes', async () => {
     const [traceId, callerSpanId] = [hex(16), hex(8)];
-    llm.play({ toolCalls: [{ name: 'mcp_up_hold', arguments: {} }] }, { tokens: ['held'] });
+    llm.play({ toolCalls: [{ name: 'mcp_up_hold', arguments: {} }, { name: 'a2a_send', arguments: { agent: 'peer', message: 'echo traced' } }] }, { tokens: ['held'] });
     // A blocking send, answered once the turn ends: after the test releases the upstream's call.
     const answer = fetch(`${api.baseUrl}/a2a/agents/adder`, {
       method: 'POST',
@@ -88,19 +95,29 @@ model = "test-model"
     upstream.releaseHolds();
     expect(((await (await answer).json()) as { result: { task: { status: { state: string } } } }).result.task.status.state).toBe('TASK_STATE_COMPLETED');
 
-    const names = ['SendMessage', 'send agent-turns', 'process agent-turns', 'invoke_agent adder', 'chat test-model', 'execute_tool mcp_up_hold', 'tools/call hold'];
+    const names = ['SendMessage', 'send agent-turns', 'process agent-turns', 'invoke_agent adder', 'chat test-model', 'execute_tool mcp_up_hold', 'tools/call hold', 'execute_tool a2a_send', 'invoke_agent peer'];
     const spans = await services.explain(() => receiver.waitFor((all) => names.every((name) => all.some((span) => span.traceId === traceId && span.name === name)), 20_000, names.join(', ')));
     const trace = spans.filter((span) => span.traceId === traceId);
     expectOneTree(trace, callerSpanId);
     expect(new Set(trace.map((span) => span.resource['switchboard.process.role']))).toEqual(new Set(['api', 'worker']));
     const named = (name: string) => trace.find((span) => span.name === name)!;
     expect(named('SendMessage')).toMatchObject({ kind: SpanKind.SERVER, attributes: { 'rpc.method': 'SendMessage', 'switchboard.principal': 'tester' } });
-    expect(named('process agent-turns').links).toEqual([{ traceId, spanId: named('send agent-turns').spanId }]);
+    // Each turn's job (the agent's, then the delegated task's) is a child of its enqueue, and linked to it.
+    const enqueues = trace.filter(({ name }) => name === 'send agent-turns').map(({ spanId }) => spanId);
+    const jobs = trace.filter(({ name }) => name === 'process agent-turns');
+    expect(jobs).toHaveLength(2);
+    for (const job of jobs) {
+      expect(enqueues).toContain(job.parentSpanId);
+      expect(job.links).toEqual([{ traceId, spanId: job.parentSpanId }]);
+    }
     expect(named('execute_tool mcp_up_hold').attributes).toMatchObject({ 'switchboard.tool.source': 'mcp:up', 'switchboard.tool.outcome': 'ok' });
     expect(trace.filter((span) => span.kind === SpanKind.CLIENT && span.name === 'POST').length).toBeGreaterThanOrEqual(2);
     // The peers are told of the trace: the model provider in its headers, the upstream in its headers and in _meta.
     expect(llm.requests.map(({ headers }) => traceIdOf(headers.traceparent))).toEqual([traceId, traceId]);
     expect(upstream.toolCallTraces.map(({ tool, header, meta }) => [tool, traceIdOf(header), traceIdOf(meta)])).toEqual([['hold', traceId, traceId]]);
+    const sends = (await peer.requests()).filter(({ method }) => method === 'POST');
+    expect(sends.length).toBeGreaterThan(0);
+    expect(sends.map(({ traceparent }) => traceIdOf(traceparent))).toEqual(sends.map(() => traceId));
     // The worker's log lines of the turn name the trace.
     expect(worker.hasLogged('agent turn ended', `"trace_id":"${traceId}"`)).toBe(true);
   });

@@ -61,6 +61,8 @@ export interface PeerRequest {
   authorization?: string;
   /** The configured API-key header's value (X-API-Key when the peer expects none). */
   apiKey?: string;
+  /** The W3C trace context the request carried. */
+  traceparent?: string;
 }
 
 const BINDINGS: Record<Settings['mode'], Binding[]> = { v1: ['JSONRPC', 'HTTP+JSON'], 'v1-rest': ['HTTP+JSON'], v03: ['JSONRPC', 'HTTP+JSON'], 'v1-grpc': ['GRPC', 'JSONRPC'] };
@@ -257,8 +259,8 @@ function apiKeyHeader(auth: Auth | undefined): string {
 
 function recordRequests(requests: PeerRequest[], auth: Auth | undefined): RequestHandler {
   return (req, _res, next) => {
-    const { 'user-agent': userAgent, authorization } = req.headers;
-    requests.push({ method: req.method, path: req.path, userAgent, authorization, apiKey: req.header(apiKeyHeader(auth)) });
+    const { 'user-agent': userAgent, authorization, traceparent } = req.headers;
+    requests.push({ method: req.method, path: req.path, userAgent, authorization, apiKey: req.header(apiKeyHeader(auth)), traceparent: traceparent as string | undefined });
     next();
   };
 }
