@@ -49,7 +49,9 @@ export function createGuardedFetch(policy: OutboundUrlPolicy, options: GuardedFe
 
 /**
  * An outbound request in a client span whose context it carries on (`traceparent`), so the peer's
- * spans join the trace (LLM providers, A2A agents, MCP servers, webhooks). Off, `init` goes as it is.
+ * spans join the trace (LLM providers, A2A agents, MCP servers, webhooks). The span ends with the
+ * response's headers: a streamed body is timed by the span of whoever reads it (`chat`, an MCP
+ * call). Off, `init` goes as it is.
  */
 function inClientSpan(input: string | URL, init: RequestInit | undefined, send: (init: RequestInit | undefined) => Promise<Response>): Promise<Response> {
   const method = (init?.method ?? 'GET').toUpperCase();

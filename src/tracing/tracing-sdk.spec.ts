@@ -1,5 +1,5 @@
 import { tracingSchema } from '../config/tracing.schema';
-import { tracingWanted } from './tracing-sdk';
+import { applyConfigDefaults, tracingWanted } from './tracing-sdk';
 
 const config = (values: object = {}) => tracingSchema.parse(values);
 
@@ -19,6 +19,20 @@ describe('tracingWanted', () => {
 
   it('takes an empty variable for an unset one (Compose passes ${VAR:-} through so)', () => {
     expect(tracingWanted(config(), { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_TRACES_EXPORTER: ' ' })).toBe(false);
+  });
+});
+
+describe('applyConfigDefaults', () => {
+  it('gives the config as the OTEL_* defaults: a variable set wins, an empty one does not', () => {
+    const env: NodeJS.ProcessEnv = { OTEL_SERVICE_NAME: '', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
+    applyConfigDefaults(config({ endpoint: 'http://collector:4318', service_name: 'edge', sample_ratio: 0.25 }), env);
+    expect(env).toEqual({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'edge',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    });
   });
 });
 

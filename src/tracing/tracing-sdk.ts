@@ -19,7 +19,7 @@ const OFF: Tracing = { shutdown: async () => undefined };
  */
 export async function startTracing(config: SwitchboardConfig['tracing'], role: string, env: Env = process.env): Promise<Tracing> {
   if (!tracingWanted(config, env)) return OFF;
-  setDefaults(config, env);
+  applyConfigDefaults(config, env);
   const [{ NodeSDK }, { resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/resources')]);
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.version': SWITCHBOARD_VERSION, 'switchboard.process.role': role }),
@@ -42,11 +42,13 @@ export function tracingWanted(config: SwitchboardConfig['tracing'], env: Env): b
   return config.enabled || exporter !== undefined || read('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined || read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined;
 }
 
-function setDefaults(config: SwitchboardConfig['tracing'], env: Env): void {
-  if (config.endpoint && !env.OTEL_EXPORTER_OTLP_ENDPOINT) env.OTEL_EXPORTER_OTLP_ENDPOINT = config.endpoint;
-  env.OTEL_EXPORTER_OTLP_PROTOCOL ??= config.protocol;
-  env.OTEL_SERVICE_NAME ??= config.service_name;
-  if (env.OTEL_TRACES_SAMPLER === undefined && config.sample_ratio < 1) {
+/** The config's keys as the OTEL_* variables' defaults: a variable set (not empty) wins. */
+export function applyConfigDefaults(config: SwitchboardConfig['tracing'], env: Env): void {
+  const unset = (name: string) => !env[name]?.trim();
+  if (config.endpoint && unset('OTEL_EXPORTER_OTLP_ENDPOINT')) env.OTEL_EXPORTER_OTLP_ENDPOINT = config.endpoint;
+  if (unset('OTEL_EXPORTER_OTLP_PROTOCOL')) env.OTEL_EXPORTER_OTLP_PROTOCOL = config.protocol;
+  if (unset('OTEL_SERVICE_NAME')) env.OTEL_SERVICE_NAME = config.service_name;
+  if (unset('OTEL_TRACES_SAMPLER') && config.sample_ratio < 1) {
     env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
     env.OTEL_TRACES_SAMPLER_ARG = String(config.sample_ratio);
   }
