@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { JobState, Queue } from 'bullmq';
 import { withTimeout } from '../common/with-timeout';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis/redis.service';
@@ -14,7 +14,7 @@ const PENDING_STATES: readonly (JobState | 'unknown')[] = ['waiting', 'waiting-c
 
 /** The only class that knows BullMQ's queue API; workers live in the processors. */
 @Injectable()
-export class BullJobQueue implements JobQueue, OnModuleInit {
+export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(BullJobQueue.name);
   private readonly queues: Record<QueueName, Queue>;
   /** Each queue's connection, once BullMQ has opened it. */
@@ -56,6 +56,15 @@ export class BullJobQueue implements JobQueue, OnModuleInit {
    * Fails when Redis has not taken the job within REDIS_COMMAND_TIMEOUT_MS (it stopped answering).
    * Should that Redis take it later after all, the job runs then.
    */
+  /**
+   * A queue closed (at application shutdown) while its connection is still opening fails that
+   * opening with no listener left to hear it, an unhandled error: closing waits for it, a while.
+   */
+  async onModuleDestroy(): Promise<void> {
+    const opened = Object.values(this.queues).map((queue) => queue.waitUntilReady());
+    await withTimeout(Promise.all(opened), BOOT_CONNECT_WAIT_MS, 'queue connections').catch(() => undefined);
+  }
+
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
     const queue = QUEUE_OF_JOB[name];
     return enqueueTraced(queue, name, options.jobId, payload, async (data) => {
