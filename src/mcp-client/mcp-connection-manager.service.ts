@@ -64,6 +64,11 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return [...this.tools.values()].filter((tool) => this.connections.get(tool.server)?.connected);
   }
 
+  get(name: string): McpTool | undefined {
+    const tool = this.tools.get(name);
+    return tool && this.connections.get(tool.server)?.connected ? tool : undefined;
+  }
+
   onChange(listener: () => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);

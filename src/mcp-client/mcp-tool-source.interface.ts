@@ -61,6 +61,8 @@ export type UpstreamRequestHandler = (request: UpstreamRequest, signal: AbortSig
 export interface McpToolSource {
   /** Tools of the servers connected right now. */
   list(): McpTool[];
+  /** The tool of that namespaced name, if its server is connected right now: one lookup, whatever the catalog's size. */
+  get(name: string): McpTool | undefined;
   /**
    * Calls `listener` whenever `list()` may have changed: a server connected, dropped, or announced
    * a new list. Returns the unsubscribe function.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse, ProtocolError, RequestId, Transport } from '@modelcontextprotocol/server';
+import { isAnswerMessage } from './json-rpc-shapes';
 import { randomUUID } from 'node:crypto';
 import type { UpstreamRequest } from '../mcp-client/mcp-tool-source.interface';
 
@@ -34,9 +35,10 @@ export class CallerRequests {
 
   /** Takes the session's POSTed answer to one of these requests; false for any other message. */
   answer(sessionId: string, message: unknown): boolean {
+    // Looked up by shape first: every POST of a session comes here, and few are answers.
+    if (!isAnswerMessage(message) || !this.pending.has(keyOf(sessionId, String(message.id)))) return false;
     if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return false;
-    const waiting = this.pending.get(keyOf(sessionId, String(message.id)));
-    if (!waiting) return false;
+    const waiting = this.pending.get(keyOf(sessionId, String(message.id)))!;
     if (isJSONRPCResultResponse(message)) waiting.resolve(message.result);
     else waiting.reject(new ProtocolError(message.error.code, message.error.message, message.error.data));
     return true;

@@ -1,19 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { whenClientLeaves } from '../common/client-gone';
-
 /**
- * The MCP SDK's HTTP handlers speak the fetch API (`Request` in, `Response` out); these two
- * functions carry an exchange across from Fastify and back. Fastify has already parsed the body,
- * and the handlers take it as `parsedBody`, so the `Request` carries none: no second serialization.
+ * The way back from the MCP SDK's HTTP handlers, which answer with a fetch `Response`, to Fastify
+ * (the way there is `forwardedRequest`).
  */
-export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Request {
-  const raw = request.raw.rawHeaders;
-  const headers: [string, string][] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (!raw[i].startsWith(':')) headers.push([raw[i], raw[i + 1]]);
-  }
-  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal });
-}
+import type { FastifyReply } from 'fastify';
+import { whenClientLeaves } from '../common/client-gone';
 
 /**
  * Headers about the connection, which is Node's to manage: the MCP SDK marks its SSE answers

@@ -1,4 +1,5 @@
-import { isJSONRPCRequest, PROTOCOL_VERSION_META_KEY, specTypeSchemas, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, specTypeSchemas, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { isRequestMessage } from './json-rpc-shapes';
 
 /** The first revision without JSON-RPC batches. */
 const BATCHLESS_SINCE = '2025-06-18';
@@ -29,7 +30,7 @@ const REQUEST_SCHEMAS: Record<string, StandardSchemaV1> = {
  */
 export async function refusedLegacyRequest(request: Request, body: unknown): Promise<Response | undefined> {
   if (Array.isArray(body)) return batchRefusal(request.headers.get('mcp-protocol-version'));
-  if (!isJSONRPCRequest(body) || isModern(body)) return undefined;
+  if (!isRequestMessage(body) || isModern(body)) return undefined;
   const schema = REQUEST_SCHEMAS[body.method];
   const outcome = schema && (await schema['~standard'].validate(body));
   if (!outcome?.issues) return undefined;

@@ -1,6 +1,6 @@
-import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 import type { McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { isTerminal } from '../common/task-states';
+import { isRequestMessage } from './json-rpc-shapes';
 import type { McpCaller } from './mcp-caller';
 import type { SubagentBridge } from './subagent-bridge';
 import { taskIdOf, taskUri } from './task-resource';
@@ -15,7 +15,7 @@ export interface ListenRequest {
 }
 
 export function isListen(message: unknown): message is ListenRequest {
-  return isJSONRPCRequest(message) && message.method === 'subscriptions/listen';
+  return isRequestMessage(message) && message.method === 'subscriptions/listen';
 }
 
 /**

@@ -7,10 +7,16 @@ export const MAX_EVENTS_PER_STREAM = 1_000;
 /** A stream goes this long after its last event. */
 export const EVENT_STREAM_TTL_SECS = 600;
 
-/** The SDK's event store for the answer stream of one POST; `end` marks it complete (answered, or canceled). */
+/**
+ * The SDK's event store for the answer stream of one POST. The stream is complete with its last
+ * answer (stored with its end, in one write) or, when the call is canceled first, with `end`.
+ */
 export interface RequestEventStore extends EventStore {
   end(): Promise<void>;
 }
+
+/** Whether a message is the stream's last: the answer to the last request of the POST still unanswered. */
+export type IsLastEvent = (message: JSONRPCMessage) => boolean;
 
 export interface StoredEvent {
   eventId: string;
@@ -23,7 +29,7 @@ export interface StoredEvent {
  * belongs to a session, and only that session can resume it. Bounded in length and lifetime.
  */
 export interface McpEventStore {
-  forRequest(sessionId: string): RequestEventStore;
+  forRequest(sessionId: string, isLast: IsLastEvent): RequestEventStore;
   /**
    * The session's events after `lastEventId`, then the ones still to come, until the stream is
    * complete or `signal` aborts; undefined when the id is unknown, expired, too far behind or

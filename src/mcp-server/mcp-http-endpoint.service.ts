@@ -4,9 +4,7 @@ import {
   AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
-  isInitializeRequest,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
+  InitializeRequestParams,
   McpHttpHandler,
   McpRequestContext,
   originValidationResponse,
@@ -23,9 +21,11 @@ import { CallerAuthenticator } from '../security/caller-authenticator';
 import { onBehalfOf } from '../security/oauth/on-behalf-of';
 import { principalOf } from '../security/principal';
 import { scopedCatalog } from './scoped-catalog';
+import { isNotificationMessage, isRequestMessage } from './json-rpc-shapes';
 import { CallerRequests } from './caller-requests';
 import { CancelledRequests } from './cancelled-requests';
-import { clientGoneSignal, isEventStream, sendFetchResponse, toFetchRequest } from './fetch-exchange';
+import { clientGoneSignal, isEventStream, sendFetchResponse } from './fetch-exchange';
+import { forwardedRequest } from './forwarded-request';
 import type { McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
@@ -115,7 +115,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const body = fromSeedEnvelope(request.body);
     const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
     // Upstreams that take the caller's token in exchange find it here, for the whole of the request's work.
-    const response = await onBehalfOf(await this.accessTokenOf(request), () => this.respond(toFetchRequest(request, signal), body, caller));
+    const response = await onBehalfOf(await this.accessTokenOf(request), () => this.respond(forwardedRequest(request, signal), body, caller));
     if (isEventStream(response)) this.metrics.streamOpened('mcp', reply.raw);
     await sendFetchResponse(reply, response);
   }
@@ -149,8 +149,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (request.headers.has(SESSION_HEADER)) return this.inSession(request, body, caller);
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
     const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller, parsedBody) });
-    if (request.method === 'POST' && isInitializeRequest(body) && response.ok) {
-      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner, body.params.capabilities));
+    if (request.method === 'POST' && isRequestMessage(body) && body.method === 'initialize' && response.ok) {
+      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner, (body.params as InitializeRequestParams).capabilities));
     }
     return response;
   }
@@ -184,7 +184,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     }
     const authInfo = authInfoFor(inSession, body);
     const server = this.factory.create(inSession, 'legacy', calledToolOf(authInfo));
-    return serveResumably(server, this.events.forRequest(sessionId), request, { parsedBody: body, authInfo }, requestIds, canceled);
+    return serveResumably(server, this.events, sessionId, request, { parsedBody: body, authInfo }, requestIds, canceled);
   }
 
   /** A GET stream for the session's server-initiated notifications. */
@@ -239,14 +239,14 @@ function authInfoFor(caller: McpCaller, body: unknown): AuthInfo {
  * `Mcp-Name` header): the server for that request needs no other tool.
  */
 function calledTool(body: unknown): string | undefined {
-  if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
+  if (!isRequestMessage(body) || body.method !== 'tools/call') return undefined;
   const name = (body.params as { name?: unknown } | undefined)?.name;
   return typeof name === 'string' ? name : undefined;
 }
 
 /** The `task` of a 2025-era `tools/call` body: the call asks to run as a task. */
 function taskParamIn(body: unknown): unknown {
-  return isJSONRPCRequest(body) && body.method === 'tools/call' ? (body.params as { task?: unknown } | undefined)?.task : undefined;
+  return isRequestMessage(body) && body.method === 'tools/call' ? (body.params as { task?: unknown } | undefined)?.task : undefined;
 }
 
 function calledToolOf(authInfo: AuthInfo | undefined): string | undefined {
@@ -270,14 +270,14 @@ function sessionNotFound(): Response {
 /** The ids of the requests in a POST body (one message or a batch). */
 function requestIdsOf(body: unknown): string[] {
   return messagesOf(body)
-    .filter(isJSONRPCRequest)
+    .filter(isRequestMessage)
     .map((message) => String(message.id));
 }
 
 /** Request ids named by `notifications/cancelled` messages in a POST body (one message or a batch). */
 function cancelledRequestIds(body: unknown): string[] {
   return messagesOf(body)
-    .filter((message) => isJSONRPCNotification(message) && message.method === 'notifications/cancelled')
+    .filter((message) => isNotificationMessage(message) && message.method === 'notifications/cancelled')
     .map((message) => (message as { params?: { requestId?: unknown } }).params?.requestId)
     .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number')
     .map(String);

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { EVENT_STREAM_TTL_SECS, eventId, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
+import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
 
 /** Streams held at once; the oldest goes first. */
 const MAX_STREAMS = 10_000;
@@ -16,26 +16,32 @@ interface MemoryStream {
 
 /** Answer streams of one process: embedded mode, where one process is the whole service. */
 export class MemoryMcpEventStore implements McpEventStore {
-  /** By `{sessionId}.{streamId}`, oldest first (a Map keeps insertion order). */
+  /** By `{sessionId}.{streamId}`, in the order they expire (a Map keeps insertion order; a touched stream moves to the end). */
   private readonly streams = new Map<string, MemoryStream>();
 
-  forRequest(sessionId: string): RequestEventStore {
+  forRequest(sessionId: string, isLast: IsLastEvent): RequestEventStore {
     const streamIds = new Set<string>();
     return {
       storeEvent: async (streamId, message) => {
         streamIds.add(streamId);
-        const stream = this.stream(`${sessionId}.${streamId}`);
+        const key = `${sessionId}.${streamId}`;
+        const stream = this.stream(key);
         stream.events.push(message);
         if (stream.events.length > MAX_EVENTS_PER_STREAM) {
           stream.events.shift();
           stream.first += 1;
         }
-        this.touch(stream);
+        stream.ended ||= isLast(message);
+        this.touch(key, stream);
         return eventId(sessionId, streamId, String(stream.first + stream.events.length - 1));
       },
       replayEventsAfter: notResumedBySdk,
       end: async () => {
-        for (const streamId of streamIds) this.touch(Object.assign(this.stream(`${sessionId}.${streamId}`), { ended: true }));
+        for (const streamId of streamIds) {
+          const key = `${sessionId}.${streamId}`;
+          const stream = this.stream(key);
+          if (!stream.ended) this.touch(key, Object.assign(stream, { ended: true }));
+        }
       },
     };
   }
@@ -84,13 +90,18 @@ export class MemoryMcpEventStore implements McpEventStore {
   }
 
   /** An event came (or the end): extends the stream's life and wakes its readers. */
-  private touch(stream: MemoryStream): void {
+  private touch(key: string, stream: MemoryStream): void {
     stream.expiresAt = Date.now() + EVENT_STREAM_TTL_SECS * 1000;
+    this.streams.delete(key);
+    this.streams.set(key, stream);
     for (const wake of [...stream.wake]) wake();
   }
 
   private dropExpired(): void {
     const now = Date.now();
-    for (const [key, stream] of this.streams) if (stream.expiresAt <= now) this.streams.delete(key);
+    for (const [key, stream] of this.streams) {
+      if (stream.expiresAt > now) return;
+      this.streams.delete(key);
+    }
   }
 }

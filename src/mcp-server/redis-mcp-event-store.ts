@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { RedisService } from '../redis/redis.service';
 import { execTransaction } from '../redis/redis-transaction';
-import { EVENT_STREAM_TTL_SECS, eventId, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
+import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
 
 const MESSAGE_FIELD = 'message';
 const END_FIELD = 'end';
@@ -10,21 +10,26 @@ const END_FIELD = 'end';
 export class RedisMcpEventStore implements McpEventStore {
   constructor(private readonly redis: RedisService) {}
 
-  forRequest(sessionId: string): RequestEventStore {
-    const streamIds = new Set<string>();
-    const append = (streamId: string, field: string, value: string) => {
+  forRequest(sessionId: string, isLast: IsLastEvent): RequestEventStore {
+    /** The streams written to, and whether each has ended. */
+    const streams = new Map<string, boolean>();
+    const append = (streamId: string, entries: [field: string, value: string][]) => {
       const key = this.key(sessionId, streamId);
-      return execTransaction(this.redis.client.multi().xadd(key, 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', field, value).expire(key, EVENT_STREAM_TTL_SECS));
+      const transaction = this.redis.client.multi();
+      for (const [field, value] of entries) transaction.xadd(key, 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', field, value);
+      return execTransaction(transaction.expire(key, EVENT_STREAM_TTL_SECS));
     };
     return {
       storeEvent: async (streamId, message) => {
-        streamIds.add(streamId);
-        const [position] = await append(streamId, MESSAGE_FIELD, JSON.stringify(message));
+        const last = isLast(message);
+        streams.set(streamId, last);
+        const [position] = await append(streamId, last ? [[MESSAGE_FIELD, JSON.stringify(message)], [END_FIELD, '1']] : [[MESSAGE_FIELD, JSON.stringify(message)]]);
         return eventId(sessionId, streamId, position as string);
       },
       replayEventsAfter: notResumedBySdk,
       end: async () => {
-        await Promise.all([...streamIds].map((streamId) => append(streamId, END_FIELD, '1')));
+        const open = [...streams].filter(([, ended]) => !ended).map(([streamId]) => streamId);
+        await Promise.all(open.map((streamId) => append(streamId, [[END_FIELD, '1']])));
       },
     };
   }

@@ -1,12 +1,7 @@
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  McpHandlerRequestOptions,
-  McpServer,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import { JSONRPCMessage, McpHandlerRequestOptions, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { CancelWatch } from '../tasks/cancel/cancel-signals.interface';
-import type { McpEventStore, RequestEventStore } from './mcp-event-store.interface';
+import { isAnswerMessage } from './json-rpc-shapes';
+import type { McpEventStore } from './mcp-event-store.interface';
 
 /** Sent with the priming event (`retry:`): how soon a client whose stream broke should come back. */
 const RECONNECT_AFTER_MS = 1_000;
@@ -21,12 +16,16 @@ const RECONNECT_AFTER_MS = 1_000;
  */
 export async function serveResumably(
   server: McpServer,
-  events: RequestEventStore,
+  store: McpEventStore,
+  sessionId: string,
   request: Request,
   options: McpHandlerRequestOptions,
   requestIds: string[],
   canceled: CancelWatch,
 ): Promise<Response> {
+  const unanswered = new Set(requestIds);
+  const isLast = (message: JSONRPCMessage) => isAnswerMessage(message) && unanswered.size === 1 && unanswered.has(String(message.id));
+  const events = store.forRequest(sessionId, isLast);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, eventStore: events, retryInterval: RECONNECT_AFTER_MS });
   await server.connect(transport);
   const teardown = () => {
@@ -35,11 +34,10 @@ export async function serveResumably(
     void transport.close().catch(() => undefined);
     void server.close().catch(() => undefined);
   };
-  const unanswered = new Set(requestIds);
   const send = transport.send.bind(transport);
   transport.send = async (message, sendOptions) => {
     await send(message, sendOptions);
-    const answered = (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && unanswered.delete(String(message.id));
+    const answered = isAnswerMessage(message) && unanswered.delete(String(message.id));
     if (answered && unanswered.size === 0) teardown();
   };
   canceled.signal.addEventListener('abort', teardown, { once: true });

@@ -81,7 +81,7 @@ export class SwitchboardMcpServerFactory {
   create(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
     const server = this.newServer(caller, () => era, wanted);
-    const mcpTools = this.registerMcpTools(server, caller, wanted);
+    const mcpTools = this.registerMcpTools(server, caller, onlyTool);
     if (onlyTool !== undefined) this.registerUnlisted(server, caller, onlyTool, mcpTools.length > 0);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
@@ -176,9 +176,10 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
-  /** Registers the connected servers' tools the caller may reach, of those `wanted`. */
-  private registerMcpTools(server: McpServer, caller: McpCaller, wanted: (name: string) => boolean = () => true): RegisteredTool[] {
-    const tools = this.mcpTools.list().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
+  /** Registers the connected servers' tools the caller may reach: all of them, or `onlyTool`. */
+  private registerMcpTools(server: McpServer, caller: McpCaller, onlyTool?: string): RegisteredTool[] {
+    const candidates = onlyTool === undefined ? this.mcpTools.list() : [this.mcpTools.get(onlyTool)].filter((tool) => tool !== undefined);
+    const tools = candidates.filter((tool) => caller.scope.allowsTool(tool.name));
     return tools.map((tool) => {
       const { title, annotations, outputSchema } = tool;
       const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.outputSchemaOf(outputSchema) };
