@@ -1,6 +1,6 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
-import type { RequestId } from '@modelcontextprotocol/server';
+import type { AuthInfo, RequestId, ServerContext } from '@modelcontextprotocol/server';
 import type { AccessScope } from '../security/access-scope';
 
 /** Who is calling `/mcp`, as the tools need it: the A2A call context of the caller, and its 2025-era session if any. */
@@ -15,6 +15,20 @@ export interface McpCaller {
   taskParamOf?: (requestId: RequestId) => unknown;
   /** Where the caller reaches this service (agent card URLs are given relative to it); the configured address when unset. */
   baseUrl?: string;
+}
+
+/** The caller rides to the servers `/mcp` builds, and to their handlers, in the SDK's pass-through `authInfo`. */
+export function authInfoOf(caller: McpCaller, calledTool: string | undefined): AuthInfo {
+  return { token: '', clientId: caller.owner, scopes: [], extra: { caller, calledTool } };
+}
+
+export function callerOf(authInfo: AuthInfo | undefined): McpCaller {
+  return authInfo?.extra?.caller as McpCaller;
+}
+
+/** The caller of the HTTP request a handler serves. */
+export function callerOfRequest(ctx: ServerContext): McpCaller {
+  return callerOf(ctx.http?.authInfo);
 }
 
 /**

@@ -26,7 +26,7 @@ import { CallerRequests } from './caller-requests';
 import { CancelledRequests } from './cancelled-requests';
 import { clientGoneSignal, isEventStream, sendFetchResponse } from './fetch-exchange';
 import { forwardedRequest } from './forwarded-request';
-import type { McpCaller } from './mcp-caller';
+import { authInfoOf, callerOf, type McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
 import { refusedLegacyRequest } from './legacy-request-checks';
@@ -231,7 +231,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
 
 /** The caller, and the tool the body calls, ride to the per-request server factory in the SDK's pass-through `authInfo`. */
 function authInfoFor(caller: McpCaller, body: unknown): AuthInfo {
-  return { token: '', clientId: caller.owner, scopes: [], extra: { caller, calledTool: calledTool(body) } };
+  return authInfoOf(caller, calledTool(body));
 }
 
 /**
@@ -256,10 +256,6 @@ function calledToolOf(authInfo: AuthInfo | undefined): string | undefined {
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */
 function isStream(method: string, body: unknown): boolean {
   return method === 'GET' || isListen(body);
-}
-
-function callerOf(authInfo: AuthInfo | undefined): McpCaller {
-  return authInfo?.extra?.caller as McpCaller;
 }
 
 /** The spec's answer to an unknown or ended session: 404, and the client starts a new one. */

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import { fromJsonSchema, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AgentHandlers, type AgentHandler } from '../a2a-server/agent-handlers.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
 import { AgentToolCall } from './agent-tool-call';
@@ -12,7 +12,7 @@ import { isTaskHandleContent, MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods
 import { McpTasks } from './tasks/mcp-tasks.service';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
 import { followListenedTasks, ListenRequest } from './listened-tasks';
-import type { McpCaller } from './mcp-caller';
+import { callerOfRequest, type McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
 import { scopedCatalog } from './scoped-catalog';
@@ -23,6 +23,7 @@ import { UpstreamToolCall } from './upstream-tool-call';
 import { registerUnavailableMcpTool } from './unavailable-mcp-tool';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { toolNamePart } from '../config/names.schema';
+import { ToolCallServers, TrackCall } from './tool-call-servers';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
@@ -60,6 +61,7 @@ export class SwitchboardMcpServerFactory {
   /** JSON Schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
   private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
   private readonly outputSchemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
+  private readonly toolCallServers = new ToolCallServers();
 
   constructor(
     private readonly handlers: AgentHandlers,
@@ -75,10 +77,20 @@ export class SwitchboardMcpServerFactory {
     private readonly subscriptionChanges: LocalSubscriptionChanges,
     private readonly mcpTasks: McpTasks,
     private readonly askCaller: AskCaller,
-  ) {}
+  ) {
+    // Capabilities (what the connected servers declare) and tools change only with the connections.
+    mcpTools.onChange(() => this.toolCallServers.clear());
+  }
 
-  /** With `onlyTool`, the server has that tool and no other: all a call to it needs, and cheaper to build. */
+  /**
+   * With `onlyTool`, the server has that tool and no other: all a call to it needs. For a connected
+   * server's tool (the proxied call) it comes from a pool of servers kept for that tool.
+   */
   create(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
+    const upstreamTool = onlyTool === undefined ? undefined : this.mcpTools.get(onlyTool);
+    if (upstreamTool && caller.scope.allowsTool(upstreamTool.name)) {
+      return this.toolCallServers.acquire(`${era}\n${upstreamTool.name}`, (track) => this.upstreamToolServer(upstreamTool, track));
+    }
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
     const server = this.newServer(caller, () => era, wanted);
     const mcpTools = this.registerMcpTools(server, caller, onlyTool);
@@ -151,6 +163,24 @@ export class SwitchboardMcpServerFactory {
     };
   }
 
+  /** A server for calls of one connected server's tool, by any caller: the call's caller is the request's. */
+  private upstreamToolServer(tool: McpTool, track: TrackCall): McpServer {
+    const server = this.bareServer();
+    this.registerMcpTool(server, tool, (ctx) => callerOfRequest(ctx), track);
+    return server;
+  }
+
+  /** A server with Switchboard's capabilities and none of its tools or methods. */
+  private bareServer(): McpServer {
+    // `logging` only when upstream log messages may be passed on: clients may then set a level
+    // (`logging/setLevel`); the SDK answers it and filters what is sent.
+    const logging = this.catalog.declares('logging') ? { logging: {} } : {};
+    return new McpServer(SERVER_INFO, {
+      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog), ...MCP_TASK_CAPABILITIES },
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+    });
+  }
+
   /**
    * A server with the tools that never change while Switchboard runs: the agents and the built-in
    * tools the caller may reach, of those `wanted`.
@@ -158,13 +188,7 @@ export class SwitchboardMcpServerFactory {
   private newServer(caller: McpCaller, era: () => McpEra, wanted: (name: string) => boolean = () => true): McpServer {
     const agents = this.handlers.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
     const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
-    // `logging` only when upstream log messages may be passed on: clients may then set a level
-    // (`logging/setLevel`); the SDK answers it and filters what is sent.
-    const logging = this.catalog.declares('logging') ? { logging: {} } : {};
-    const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog), ...MCP_TASK_CAPABILITIES },
-      debouncedNotificationMethods: ['notifications/tools/list_changed'],
-    });
+    const server = this.bareServer();
     registerTaskMethods(server, era, this.mcpTasks, caller, (request, ctx) => this.askCaller.ask(request, caller, ctx, server.server, ctx.mcpReq.signal));
     for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
     for (const tool of builtins) {
@@ -179,19 +203,23 @@ export class SwitchboardMcpServerFactory {
   /** Registers the connected servers' tools the caller may reach: all of them, or `onlyTool`. */
   private registerMcpTools(server: McpServer, caller: McpCaller, onlyTool?: string): RegisteredTool[] {
     const candidates = onlyTool === undefined ? this.mcpTools.list() : [this.mcpTools.get(onlyTool)].filter((tool) => tool !== undefined);
-    const tools = candidates.filter((tool) => caller.scope.allowsTool(tool.name));
-    return tools.map((tool) => {
-      const { title, annotations, outputSchema } = tool;
-      const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.outputSchemaOf(outputSchema) };
-      const registered = server.registerTool(tool.name, config, (args, ctx) =>
+    return candidates.filter((tool) => caller.scope.allowsTool(tool.name)).map((tool) => this.registerMcpTool(server, tool, () => caller));
+  }
+
+  private registerMcpTool(server: McpServer, tool: McpTool, callerOf: (ctx: ServerContext) => McpCaller, track: TrackCall = (call) => call()): RegisteredTool {
+    const { title, annotations, outputSchema } = tool;
+    const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.outputSchemaOf(outputSchema) };
+    const registered = server.registerTool(tool.name, config, (args, ctx) => {
+      const caller = callerOf(ctx);
+      return track(() =>
         taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
           ? startAsTask(this.mcpTasks, () => this.mcpTasks.startToolCall(tool.name, args as Record<string, unknown>, caller), caller, ctx)
           : this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server),
       );
-      // Any upstream tool's call can be a durable task wrapping it (and its upstream task, if it runs as one).
-      registered.execution = { taskSupport: 'optional' };
-      return registered;
     });
+    // Any upstream tool's call can be a durable task wrapping it (and its upstream task, if it runs as one).
+    registered.execution = { taskSupport: 'optional' };
+    return registered;
   }
 
   /**
