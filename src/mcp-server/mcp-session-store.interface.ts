@@ -8,7 +8,7 @@ export interface McpSessionStore {
   open(owner: string, clientCapabilities: ClientCapabilities): Promise<string>;
   /** What the session's client declared (it may be asked for sampling or elicitation only if it did); undefined when the session is unknown. */
   clientCapabilities(sessionId: string): Promise<ClientCapabilities | undefined>;
-  /** The owner of a live session, extending its life; undefined when unknown, closed or expired. */
+  /** The owner of a live session, extending its life (a store may skip extending one it extended a moment ago); undefined when unknown, closed or expired. */
   owner(sessionId: string): Promise<string | undefined>;
   close(sessionId: string): Promise<void>;
   /** Sessions open now (neither closed nor expired), on every replica: what `switchboard_mcp_sessions` reports. */

@@ -5,11 +5,19 @@ import { RedisService } from '../redis/redis.service';
 import { execTransaction } from '../redis/redis-transaction';
 import type { McpSessionStore } from './mcp-session-store.interface';
 
+/** A session's TTL is extended by a request at most this often (as a share of the TTL); the requests in between only read it. */
+const REFRESH_SHARE_OF_TTL = 0.1;
+/** Sessions whose last extension this process remembers; past it, it forgets them all (and extends them once more). */
+const MAX_REMEMBERED_REFRESHES = 10_000;
+
 /**
  * Sessions in Redis with a sliding TTL: a client keeps its session whichever replica answers it.
  * A sorted set holds every session's expiry, moved with it, so that counting them takes no scan.
  */
 export class RedisMcpSessionStore implements McpSessionStore {
+  /** When this process last extended each session. */
+  private readonly refreshedAt = new Map<string, number>();
+
   constructor(
     private readonly redis: RedisService,
     private readonly ttlSecs: number,
@@ -31,6 +39,10 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   async owner(sessionId: string): Promise<string | undefined> {
     const key = this.sessionKey(sessionId);
+    const now = Date.now();
+    if (now - (this.refreshedAt.get(sessionId) ?? -Infinity) < this.ttlSecs * 1000 * REFRESH_SHARE_OF_TTL) return (await this.redis.client.get(key)) ?? undefined;
+    if (this.refreshedAt.size >= MAX_REMEMBERED_REFRESHES) this.refreshedAt.clear();
+    this.refreshedAt.set(sessionId, now);
     const multi = this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs).expire(this.capabilitiesKey(sessionId), this.ttlSecs);
     // In the same round trip (so without knowing whether the session is alive): an expired session
     // not yet pruned from the set, named again, stays counted for one more TTL.
@@ -39,6 +51,7 @@ export class RedisMcpSessionStore implements McpSessionStore {
   }
 
   async close(sessionId: string): Promise<void> {
+    this.refreshedAt.delete(sessionId);
     const multi = this.redis.client.multi().del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId), this.capabilitiesKey(sessionId));
     await execTransaction(multi.zrem(this.expiriesKey(), sessionId));
   }
