@@ -4,7 +4,7 @@
  * resident memory sampled from /proc while the load runs.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const OUTPUT_TAIL_CHARS = 4_000;
 // Beyond Switchboard's own shutdown timeout (25 s): a process killed early writes no CPU profile.
@@ -124,15 +124,37 @@ export function rssMb(pid: number): number | undefined {
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux everywhere that matters). */
 const USER_HZ = 100;
 
+/** The fields of /proc/<pid>/stat after the parenthesized command name (the 3rd field overall is [0]), or undefined once it has gone. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU seconds (user + system) a process has used so far, or 0 once it has gone. */
 export function cpuSeconds(pid: number): number {
-  try {
-    // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields overall.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
-  } catch {
-    return 0;
+  // utime and stime are the 14th and 15th fields overall.
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / USER_HZ : 0;
+}
+
+/** The pids of a process's children, their children and so on, found by each process's parent pid in /proc. */
+export function descendantPids(pid: number): number[] {
+  const childrenOf = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = Number(statFields(Number(entry))?.[1]);
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), Number(entry)]);
   }
+  const found: number[] = [];
+  for (const queue = [pid]; queue.length > 0; ) {
+    const children = childrenOf.get(queue.shift()!) ?? [];
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found;
 }
 
 export interface ProcessUsage {
@@ -143,7 +165,7 @@ export interface ProcessUsage {
 }
 
 /** Samples each process's RSS every `intervalMs` and its CPU time until stopped; returns each one's usage. */
-export function sampleUsage(processes: ServerProcess[], intervalMs = 200): () => Map<string, ProcessUsage> {
+export function sampleUsage(processes: Pick<ServerProcess, 'name' | 'pid'>[], intervalMs = 200): () => Map<string, ProcessUsage> {
   const peaks = new Map(processes.map((p) => [p.name, 0]));
   const cpuAtStart = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
   const sample = () => {

@@ -17,7 +17,8 @@ export interface Outcome {
   failure?: string;
 }
 
-function printTable(header: string[], rows: string[][]): void {
+/** Prints `rows` under `header`, each column as wide as its widest cell. */
+export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
 }

@@ -1,20 +1,31 @@
-/** Timing of MCP calls for `bench:mcp`: warmed up, then measured for a while from a few loops at once. */
-import { sampleUsage, type ProcessUsage, type ServerProcess } from '../a2a/processes';
+/**
+ * Timing of MCP calls for `bench:mcp`: warmed up, then measured for a while from a few loops at
+ * once, with the CPU and memory of the processes that served them.
+ */
+import { cpuSeconds, descendantPids, sampleUsage, type ServerProcess } from '../a2a/processes';
+import { printTable as printColumns } from '../a2a/report';
+
+/** A process whose cost is counted: its CPU with that of its descendants (a stdio MCP server), its own RSS. */
+export type Watched = Pick<ServerProcess, 'name' | 'pid'>;
 
 export interface Measured {
   name: string;
+  concurrency: number;
   calls: number;
   seconds: number;
   p50: number;
   p99: number;
-  /** Usage of the watched process during the measured calls. */
-  usage?: ProcessUsage;
+  /** CPU seconds of the watched processes and their descendants while measured. */
+  cpuSeconds: number;
+  /** The descendants' part of it (a gateway's stdio server). */
+  childCpuSeconds: number;
+  /** Peak RSS of the watched processes (not their descendants), summed, in MB. */
+  peakRssMb: number;
 }
 
-export interface LoadOptions {
+export interface Timing {
   durationSecs: number;
   warmUpSecs: number;
-  concurrency: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -37,27 +48,55 @@ async function callFor(call: () => Promise<unknown>, durationSecs: number, concu
   return latencies;
 }
 
-/** Warms `call` up, then measures it; with `watched`, also that process's CPU time and peak RSS while measured. */
-export async function measure(name: string, call: () => Promise<unknown>, { durationSecs, warmUpSecs, concurrency }: LoadOptions, watched?: ServerProcess): Promise<Measured> {
+/** CPU seconds used so far by the processes' descendants, by pid. */
+function descendantsCpu(watched: Watched[]): Map<number, number> {
+  return new Map(watched.flatMap(({ pid }) => descendantPids(pid)).map((pid) => [pid, cpuSeconds(pid)]));
+}
+
+const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
+
+/** Warms `call` up, then measures it at `concurrency` calls in flight, with the usage of `watched`. */
+export async function measure(name: string, call: () => Promise<unknown>, { durationSecs, warmUpSecs }: Timing, concurrency: number, watched: Watched[]): Promise<Measured> {
   await callFor(call, warmUpSecs, concurrency);
-  const usageSoFar = watched && sampleUsage([watched]);
+  const watchedUsage = sampleUsage(watched);
+  const childrenBefore = descendantsCpu(watched);
   const started = performance.now();
   const latencies = await callFor(call, durationSecs, concurrency);
   const seconds = (performance.now() - started) / 1000;
-  const usage = usageSoFar?.().get(watched!.name);
+  // A child started while measured counts from zero; one that ended while measured is lost (none should).
+  const childCpuSeconds = sum([...descendantsCpu(watched)].map(([pid, now]) => now - (childrenBefore.get(pid) ?? 0)));
+  const usage = [...watchedUsage().values()];
   latencies.sort((a, b) => a - b);
-  return { name, calls: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), usage };
+  return {
+    name,
+    concurrency,
+    calls: latencies.length,
+    seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuSeconds: sum(usage.map((u) => u.cpuSeconds)) + childCpuSeconds,
+    childCpuSeconds,
+    peakRssMb: sum(usage.map((u) => u.peakRssMb)),
+  };
 }
 
-/** One row per path: calls, req/s, p50 and p99. */
-export function printTable(results: Measured[]): void {
-  const width = Math.max(4, ...results.map(({ name }) => name.length));
-  console.log('');
-  console.log(['path'.padEnd(width), 'calls', 'req/s', 'p50 ms', 'p99 ms'].join('  '));
-  for (const r of results) {
-    console.log([r.name.padEnd(width), String(r.calls).padStart(5), (r.calls / r.seconds).toFixed(0).padStart(5), r.p50.toFixed(2).padStart(6), r.p99.toFixed(2).padStart(6)].join('  '));
-  }
+export const requestsPerSecond = (m: Measured): number => m.calls / m.seconds;
+export const cpuMsPerCall = (m: Measured): number => (1000 * m.cpuSeconds) / m.calls;
+
+/** The cells every table shows of a measurement: in flight, req/s, p50, p99, CPU per call (and its children's part), peak RSS. */
+export function measuredCells(m: Measured): string[] {
+  const childMsPerCall = (1000 * m.childCpuSeconds) / m.calls;
+  return [String(m.concurrency), requestsPerSecond(m).toFixed(0), m.p50.toFixed(2), m.p99.toFixed(2), cpuMsPerCall(m).toFixed(3), childMsPerCall.toFixed(3), m.peakRssMb.toFixed(0)];
 }
+export const MEASURED_HEADER = ['in flight', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'of it children', 'peak RSS MB'];
+
+/** A table after a blank line, below the progress lines. */
+export function printTable(header: string[], rows: string[][]): void {
+  console.log('');
+  printColumns(header, rows);
+}
+
+export const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 
 /** Throws unless a tool result's first text block is `text`. */
 export function expectText(result: unknown, text: string): void {

@@ -1,56 +1,57 @@
 /**
- * MCP overhead: the same `tools/call` (server-everything's `echo`, over stdio) made directly with
- * the SDK client, and through Switchboard's `/mcp` (Streamable HTTP, v2 client, 2026-07-28) as
- * `mcp_everything_echo`. Prints what Switchboard adds, and its CPU time per call and peak RSS.
- * Target: added p50 < 2 ms.
+ * MCP gateway overhead (issue 30): the same `tools/call` (server-everything's `echo`, over stdio)
+ * made directly, through two thin reference proxies, and through Switchboard's `/mcp` in each mode
+ * and era, at each concurrency. Each row is compared with mcp-proxy's at the same concurrency, so
+ * that every run shows the ratio however busy the machine is, and checked against the issue's
+ * targets.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '../../test/support/free-port';
-import { SWITCHBOARD_BIN } from '../a2a/build';
-import { startNode, waitUntilReady } from '../a2a/processes';
-import { expectText, measure, printTable, type LoadOptions } from './measure';
+import { EVERYTHING, measureRows, PROXY_VERSIONS, SWITCHBOARD_ROWS, type RowName } from './gateway-rows';
+import { cpuMsPerCall, MEASURED_HEADER, measuredCells, printTable, requestsPerSecond, verdict, type Timing } from './measure';
 
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const BASELINE: RowName = 'mcp-proxy';
+const FLOOR: RowName = 'direct';
+/** The issue's targets: throughput and CPU against mcp-proxy under load, latency added over stdio alone. */
+const UNDER_LOAD = 16;
+const ALONE = 1;
+const MAX_P50_ADDED_MS = 1;
 
-export async function benchProxyOverhead(load: LoadOptions): Promise<void> {
-  const direct = new Client({ name: 'bench-direct', version: '1.0.0' });
-  await direct.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
+const ratio = (value: number, baseline: number | undefined) => (baseline === undefined ? '-' : `${(value / baseline).toFixed(2)}x`);
 
-  const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'));
-  const config = join(dir, 'switchboard.toml');
-  writeFileSync(config, `[[mcp_servers]]\nname = "everything"\n[mcp_servers.transport]\ntype = "stdio"\ncommand = "${process.execPath}"\nargs = ${JSON.stringify([EVERYTHING, 'stdio'])}\n`);
-  const port = await freePort();
-  const server = startNode('switchboard', [SWITCHBOARD_BIN, 'serve'], { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: config, SWITCHBOARD_RATE_LIMIT: '100000000' }, dir);
-  try {
-    await waitUntilReady(`http://127.0.0.1:${port}/readyz`, [server]);
-    const proxied = new Client({ name: 'bench-switchboard', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await proxied.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    // The MCP connection is made in the background after boot.
-    for (let tries = 0; !(await proxied.listTools()).tools.some((tool) => tool.name === 'mcp_everything_echo'); tries++) {
-      if (tries > 100) throw new Error('Switchboard never listed mcp_everything_echo');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    let n = 0;
-    const viaDirect = () => direct.callTool({ name: 'echo', arguments: { message: `m${++n}` } }).then((r) => expectText(r, `Echo: m${n}`));
-    const viaSwitchboard = () => {
-      const text = `m${++n}`;
-      return proxied.callTool({ name: 'mcp_everything_echo', arguments: { message: text } }).then((r) => expectText(r, `Echo: ${text}`));
-    };
-    const results = [await measure('direct (stdio)', viaDirect, load), await measure('through Switchboard /mcp', viaSwitchboard, load, server)];
-    printTable(results);
-    const added50 = results[1].p50 - results[0].p50;
-    const added99 = results[1].p99 - results[0].p99;
-    console.log(`\nadded by Switchboard: p50 ${added50.toFixed(2)} ms (target < 2 ms: ${added50 < 2 ? 'met' : 'MISSED'}), p99 ${added99.toFixed(2)} ms`);
-    const usage = results[1].usage!;
-    console.log(`Switchboard process: ${((1000 * usage.cpuSeconds) / results[1].calls).toFixed(2)} ms CPU per call, peak RSS ${usage.peakRssMb.toFixed(0)} MB`);
-    await proxied.close();
-  } finally {
-    await direct.close();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+export async function benchProxyOverhead(rows: RowName[], timing: Timing, concurrencies: number[]): Promise<void> {
+  console.log(`reference proxies: ${PROXY_VERSIONS} (stateful Streamable HTTP); 2025-11-25 rows use the 1.x SDK client with a session, 2026-07-28 rows the v2 client`);
+  const results = await measureRows(rows, EVERYTHING, timing, concurrencies);
+  const find = (row: RowName, concurrency: number) => results.find((r) => r.name === row && r.concurrency === concurrency);
+
+  const byConcurrency = concurrencies.flatMap((c) => results.filter((r) => r.concurrency === c));
+  printTable(
+    ['row', ...MEASURED_HEADER, `req/s vs ${BASELINE}`, `CPU/call vs ${BASELINE}`],
+    byConcurrency.map((r) => {
+      const baseline = find(BASELINE, r.concurrency);
+      return [r.name, ...measuredCells(r), ratio(requestsPerSecond(r), baseline && requestsPerSecond(baseline)), ratio(cpuMsPerCall(r), baseline && cpuMsPerCall(baseline))];
+    }),
+  );
+  console.log("CPU: the gateway's processes and their children (durable: API + worker + the stdio server; direct: the stdio server alone); of it children: the stdio server's part. Peak RSS: the gateway's processes alone (direct: the stdio server).");
+
+  const floor = find(FLOOR, ALONE);
+  if (floor) {
+    console.log(`\np50 added over direct stdio, ${ALONE} in flight:`);
+    for (const r of results.filter((r) => r.concurrency === ALONE && r.name !== FLOOR)) console.log(`  ${r.name}: +${(r.p50 - floor.p50).toFixed(2)} ms`);
+  }
+
+  const switchboardRows = SWITCHBOARD_ROWS.filter((row) => rows.includes(row));
+  if (switchboardRows.length > 0) console.log('\ntargets (issue 30):');
+  for (const row of switchboardRows) {
+    const loaded = find(row, UNDER_LOAD);
+    const baseline = find(BASELINE, UNDER_LOAD);
+    if (loaded && baseline) {
+      const throughput = requestsPerSecond(loaded) / requestsPerSecond(baseline);
+      const cpu = cpuMsPerCall(loaded) / cpuMsPerCall(baseline);
+      console.log(`  ${row}, ${UNDER_LOAD} in flight: req/s ${throughput.toFixed(2)}x ${BASELINE} (>= 1.0x): ${verdict(throughput >= 1)}; CPU/call ${cpu.toFixed(2)}x ${BASELINE} (<= 1.0x): ${verdict(cpu <= 1)}`);
+    } else console.log(`  ${row}, ${UNDER_LOAD} in flight: not measured (needs ${BASELINE} and --concurrency ${UNDER_LOAD})`);
+    const alone = find(row, ALONE);
+    if (alone && floor) {
+      const added = alone.p50 - floor.p50;
+      console.log(`  ${row}, ${ALONE} in flight: p50 added over ${FLOOR} ${added.toFixed(2)} ms (< ${MAX_P50_ADDED_MS} ms): ${verdict(added < MAX_P50_ADDED_MS)}`);
+    } else console.log(`  ${row}, ${ALONE} in flight: not measured (needs ${FLOOR} and --concurrency ${ALONE})`);
   }
 }

@@ -18,7 +18,7 @@ import { messageOf, modernHeaders, modernMeta } from '../../test/mcp-server/supp
 import { freePort } from '../../test/support/free-port';
 import { SWITCHBOARD_BIN } from '../a2a/build';
 import { startNode, waitUntilReady } from '../a2a/processes';
-import { expectText, measure, printTable, type LoadOptions } from './measure';
+import { cpuMsPerCall, expectText, measure, MEASURED_HEADER, measuredCells, printTable, type Timing } from './measure';
 
 const TOOL = 'switchboard_agent_echo';
 const AGENT_TOML = '[[agents]]\nname = "echo"\n[agents.executor]\ntype = "echo"\n';
@@ -44,7 +44,7 @@ async function modernRequest(mcpUrl: URL, method: string, params: Record<string,
   return message.result as Record<string, unknown>;
 }
 
-export async function benchTaskRoundTrip(load: LoadOptions, pollMs: number): Promise<void> {
+export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[], pollMs: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-tasks-'));
   const config = join(dir, 'switchboard.toml');
   writeFileSync(config, `${AGENT_TOML}\n[mcp_server]\ntask_poll_interval_ms = ${pollMs}\n`);
@@ -75,14 +75,15 @@ export async function benchTaskRoundTrip(load: LoadOptions, pollMs: number): Pro
       const ended = await pollWhileWorking(created, created.pollIntervalMs, async () => (await modernRequest(mcpUrl, 'tasks/get', { taskId: created.taskId }, created.taskId)) as typeof created & { result?: object });
       expectText((ended as { result?: object }).result, text);
     };
-    const results = [
-      await measure('plain tools/call (2026-07-28)', plainCall, load, server),
-      await measure('task 2025-11-25, create to result', task2025, load, server),
-      await measure('task 2026-07-28, create to result', task2026, load, server),
-    ];
-    printTable(results);
-    for (const r of results.slice(1)) console.log(`${r.name}: p50 +${(r.p50 - results[0].p50).toFixed(2)} ms, p99 +${(r.p99 - results[0].p99).toFixed(2)} ms over the plain call`);
-    for (const r of results) console.log(`${r.name}: ${((1000 * r.usage!.cpuSeconds) / r.calls).toFixed(2)} ms Switchboard CPU per call, peak RSS ${r.usage!.peakRssMb.toFixed(0)} MB`);
+    for (const concurrency of concurrencies) {
+      const results = [
+        await measure('plain tools/call (2026-07-28)', plainCall, timing, concurrency, [server]),
+        await measure('task 2025-11-25, create to result', task2025, timing, concurrency, [server]),
+        await measure('task 2026-07-28, create to result', task2026, timing, concurrency, [server]),
+      ];
+      printTable(['path', ...MEASURED_HEADER], results.map((r) => [r.name, ...measuredCells(r)]));
+      for (const r of results.slice(1)) console.log(`${r.name}: p50 +${(r.p50 - results[0].p50).toFixed(2)} ms, p99 +${(r.p99 - results[0].p99).toFixed(2)} ms, CPU +${(cpuMsPerCall(r) - cpuMsPerCall(results[0])).toFixed(2)} ms per call over the plain call`);
+    }
     await Promise.all([plain.close(), legacy.close()]);
   } finally {
     await server.stop();
