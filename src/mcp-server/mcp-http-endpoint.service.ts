@@ -51,9 +51,10 @@ const SESSION_HEADER = 'mcp-session-id';
  * - 2026-07-28 clients are stateless by design: the SDK's handler answers each request.
  * - 2025-era clients get a session (`Mcp-Session-Id`) at `initialize`; the session lives in the
  *   shared session store and each of its requests is then served by a server of its own, so any
- *   replica answers any request of any session. Answer streams carry event ids kept in the shared
- *   event store, so a broken one is resumed (`Last-Event-ID`) on any replica; a
- *   `notifications/cancelled` reaches its request through the shared cancel signals.
+ *   replica answers any request of any session. The answer streams of requests that may run long
+ *   (calls, reads) carry event ids kept in the shared event store, so a broken one is resumed
+ *   (`Last-Event-ID`) on any replica; a `notifications/cancelled` reaches its request through the
+ *   shared cancel signals. Quick ones (lists, pings) are answered at once, without either.
  *
  * Changes to the tool list reach clients of both eras: 2026-07-28 `subscriptions/listen` streams
  * (the SDK's) and 2025-era GET streams (ours), from one event bus. What this gives up:
@@ -175,7 +176,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const inSession = { ...caller, sessionId };
     for (const requestId of cancelledRequestIds(body)) await this.cancelledRequests.cancel(sessionId, requestId);
     const requestIds = requestIdsOf(body);
-    if (requestIds.length === 0) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
+    // What cannot run long (a notification, a list, a ping) has no stream to resume and no time to be canceled in.
+    if (!mayRunLong(body)) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
     const canceled = await this.cancelledRequests.watch(sessionId, requestIds);
     if (canceled.signal.aborted) {
       // Canceled before it was served: it never will be, and gets no response.
@@ -261,6 +263,14 @@ function isStream(method: string, body: unknown): boolean {
 /** The spec's answer to an unknown or ended session: 404, and the client starts a new one. */
 function sessionNotFound(): Response {
   return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+}
+
+/** Requests answered from what this process holds or one store read, at once. */
+const QUICK_METHODS = new Set(['ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'logging/setLevel', 'tasks/get', 'tasks/list']);
+
+/** Whether a POST body has a request that may take a while (a call, a read, a wait for a task): one served on a resumable stream. */
+function mayRunLong(body: unknown): boolean {
+  return messagesOf(body).some((message) => isRequestMessage(message) && !QUICK_METHODS.has(message.method));
 }
 
 /** The ids of the requests in a POST body (one message or a batch). */

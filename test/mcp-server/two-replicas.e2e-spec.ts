@@ -155,12 +155,12 @@ describe('MCP clients across two API replicas', () => {
     await expectResumedCall(a, b);
   });
 
-  it('primes an answer stream with an event id, and refuses to resume it for another session', async () => {
+  it('primes the answer stream of a call with an event id, and refuses to resume it for another session', async () => {
     const first = await connectV1(b);
     const response = await fetch(new URL('/mcp', a), {
       method: 'POST',
       headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': first.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 52, method: 'ping' }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 52, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'primed' } } }),
     });
     const text = await response.text();
     // A priming event first: an id to resume from, and how soon to come back.
@@ -172,5 +172,18 @@ describe('MCP clients across two API replicas', () => {
     });
     expect(resumed.status).toBe(404);
     await Promise.all([first.client.close(), other.client.close()]);
+  });
+
+  it('answers what cannot run long (a ping) without a stream to resume', async () => {
+    const { client, transport } = await connectV1(b);
+    const response = await fetch(new URL('/mcp', a), {
+      method: 'POST',
+      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 53, method: 'ping' }),
+    });
+    const text = await response.text();
+    expect(text).toContain('"id":53');
+    expect(text).not.toMatch(/^id: /m);
+    await client.close();
   });
 });
