@@ -93,8 +93,8 @@ export class SwitchboardMcpServerFactory {
     }
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
     const server = this.newServer(caller, () => era, wanted);
-    const mcpTools = this.registerMcpTools(server, caller, onlyTool);
-    if (onlyTool !== undefined) this.registerUnlisted(server, caller, onlyTool, mcpTools.length > 0);
+    if (onlyTool === undefined) this.registerMcpTools(server, caller);
+    else this.registerUnlisted(server, caller, onlyTool, upstreamTool !== undefined);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
       registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog, this.mcpTasks);
@@ -200,10 +200,12 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
-  /** Registers the connected servers' tools the caller may reach: all of them, or `onlyTool`. */
-  private registerMcpTools(server: McpServer, caller: McpCaller, onlyTool?: string): RegisteredTool[] {
-    const candidates = onlyTool === undefined ? this.mcpTools.list() : [this.mcpTools.get(onlyTool)].filter((tool) => tool !== undefined);
-    return candidates.filter((tool) => caller.scope.allowsTool(tool.name)).map((tool) => this.registerMcpTool(server, tool, () => caller));
+  /** Registers the connected servers' tools the caller may reach. */
+  private registerMcpTools(server: McpServer, caller: McpCaller): RegisteredTool[] {
+    return this.mcpTools
+      .list()
+      .filter((tool) => caller.scope.allowsTool(tool.name))
+      .map((tool) => this.registerMcpTool(server, tool, () => caller));
   }
 
   private registerMcpTool(server: McpServer, tool: McpTool, callerOf: (ctx: ServerContext) => McpCaller, track: TrackCall = (call) => call()): RegisteredTool {
