@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { afterThisTick } from '../common/after-this-tick';
 import { compareStreamIds, READ_BATCH, STREAM_START, StreamEntry, StreamFollowError } from './stream-entries';
 import { StreamSubscription } from './stream-subscription';
 
@@ -103,6 +104,9 @@ export class StreamReader {
           this.blocked = false;
         }
         if (epoch === this.epoch) this.dispatch(reply);
+        // Followers whose stream just ended leave, and followers added meanwhile join, before the next
+        // read: it then needs no wake-up for them, and is not issued at all once nobody follows.
+        await afterThisTick();
       }
     } catch (error) {
       // Unanswered (a Redis that froze, or a peer gone without closing): a new connection, maybe to a

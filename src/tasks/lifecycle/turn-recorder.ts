@@ -19,6 +19,7 @@ import { SnapshotBuffer } from './snapshot-buffer';
 import { TurnNotRecordedError } from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';
 import { countedStoreCall, StoreRetryPolicy } from './store-retry';
+import { afterThisTick } from '../../common/after-this-tick';
 
 /** The events `build` publishes, captured rather than recorded. */
 function eventsOf(ids: { taskId: string; contextId: string }, build: (publish: TurnPublisher) => void): AgentExecutionEvent[] {
@@ -47,9 +48,6 @@ function copyOf(task: Task): Task {
 function stateOf(event: StreamResponse | undefined): TaskState | undefined {
   return event?.payload?.$case === 'statusUpdate' ? event.payload.value.status?.state : undefined;
 }
-
-/** Resolves once the event loop has moved on, so that a burst of events published together forms one batch. */
-const afterThisTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A long turn's snapshot reaches the database at least this often, so other readers see progress. */
 const CHECKPOINT_MS = 1_000;
@@ -140,6 +138,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     this.pending.push(event);
     // A batch is already waiting to be recorded: this event joins it.
     if (this.pending.length > 1) return;
+    // After this tick: a burst of events published together forms one batch.
     this.chain = this.chain.then(afterThisTick).then(() => this.recordPending()).catch((error: unknown) => {
       this.failure ??= error instanceof TurnNotRecordedError ? error : new TurnNotRecordedError(this.taskId, error);
     });
