@@ -54,7 +54,8 @@ export class ToolPipeline {
 
   session(scope: ToolSessionScope): ToolSession {
     return new ToolSession(this.providers, scope, this.limits, (name, startedMs, outcome) => {
-      const origin = this.ended(name, startedMs, outcome, { taskId: scope.taskId, agent: scope.agent });
+      const origin = this.originOf(name);
+      this.ended(name, origin, startedMs, outcome, { taskId: scope.taskId, agent: scope.agent });
       void this.activity.record(scope.taskId, toolCallEntry(name, origin, startedMs, outcome));
     });
   }
@@ -72,18 +73,17 @@ export class ToolPipeline {
    */
   async bounded<R extends { isError?: boolean }>(name: string, caller: string, signal: AbortSignal, limiter: ResultLimiter<R>, run: (signal: AbortSignal) => Promise<R>): Promise<R> {
     const started = performance.now();
-    const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run, this.originOf(name));
-    this.ended(name, started, outcome, { caller });
+    const origin = this.originOf(name);
+    const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run, origin);
+    this.ended(name, origin, started, outcome, { caller });
     return result;
   }
 
-  /** Every call's log line and metric, in a turn or not; `fields` say who called. Returns who served the tool. */
-  private ended(name: string, startedMs: number, outcome: ToolCallOutcome, fields: Record<string, unknown>): ToolOrigin {
+  /** Every call's log line and metric, in a turn or not; `origin` served the tool, `fields` say who called. */
+  private ended(name: string, origin: ToolOrigin, startedMs: number, outcome: ToolCallOutcome, fields: Record<string, unknown>): void {
     const ms = performance.now() - startedMs;
     logger.log({ ...fields, tool: name, durationMs: Math.round(ms), outcome }, 'tool call');
-    const origin = this.originOf(name);
     this.metrics.toolCallEnded(origin.kind, origin.server, outcome, ms / 1000);
-    return origin;
   }
 
   private originOf(name: string): ToolOrigin {
