@@ -36,9 +36,8 @@ export class CallerRequests {
   /** Takes the session's POSTed answer to one of these requests; false for any other message. */
   answer(sessionId: string, message: unknown): boolean {
     // Looked up by shape first: every POST of a session comes here, and few are answers.
-    if (!isAnswerMessage(message) || !this.pending.has(keyOf(sessionId, String(message.id)))) return false;
-    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return false;
-    const waiting = this.pending.get(keyOf(sessionId, String(message.id)))!;
+    const waiting = isAnswerMessage(message) ? this.pending.get(keyOf(sessionId, String(message.id))) : undefined;
+    if (!waiting || (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message))) return false;
     if (isJSONRPCResultResponse(message)) waiting.resolve(message.result);
     else waiting.reject(new ProtocolError(message.error.code, message.error.message, message.error.data));
     return true;

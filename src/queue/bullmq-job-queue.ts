@@ -53,10 +53,6 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Fails when Redis has not taken the job within REDIS_COMMAND_TIMEOUT_MS (it stopped answering).
-   * Should that Redis take it later after all, the job runs then.
-   */
-  /**
    * A queue closed (at application shutdown) while its connection is still opening fails that
    * opening with no listener left to hear it, an unhandled error: closing waits for it, a while.
    */
@@ -65,6 +61,10 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
     await withTimeout(Promise.all(opened), BOOT_CONNECT_WAIT_MS, 'queue connections').catch(() => undefined);
   }
 
+  /**
+   * Fails when Redis has not taken the job within REDIS_COMMAND_TIMEOUT_MS (it stopped answering).
+   * Should that Redis take it later after all, the job runs then.
+   */
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<void> {
     const queue = QUEUE_OF_JOB[name];
     return enqueueTraced(queue, name, options.jobId, payload, async (data) => {
