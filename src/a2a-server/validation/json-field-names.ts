@@ -44,5 +44,6 @@ export function withJsonFieldNames(value: unknown, shape: MessageShape): unknown
 
 /** Protobuf's JSON name of a field: `message_id` is `messageId`. */
 function jsonName(key: string): string {
+  if (!key.includes('_')) return key;
   return key.replace(/_([a-z0-9])/g, (_, next: string) => next.toUpperCase());
 }
