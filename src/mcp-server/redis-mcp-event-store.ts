@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { RedisService } from '../redis/redis.service';
 import { execTransaction } from '../redis/redis-transaction';
@@ -6,30 +7,48 @@ import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, Mcp
 const MESSAGE_FIELD = 'message';
 const END_FIELD = 'end';
 
+interface WrittenStream {
+  entries: number;
+  ended: boolean;
+}
+
 /** Answer streams as Redis streams (capped, expiring), so a client resumes on whichever replica it reaches. */
 export class RedisMcpEventStore implements McpEventStore {
+  private readonly logger = new Logger(RedisMcpEventStore.name);
+
   constructor(private readonly redis: RedisService) {}
 
+  /**
+   * Each stream of the request is new (the SDK names it with a random UUID) and written by this
+   * request alone, so its entries' positions are counted here (`0-1`, `0-2`, ...) rather than
+   * given by Redis: an event goes to the client without waiting for Redis, its write already on
+   * its way on the connection ahead of anything a resumption reads.
+   */
   forRequest(sessionId: string, isLast: IsLastEvent): RequestEventStore {
-    /** The streams written to, and whether each has ended. */
-    const streams = new Map<string, boolean>();
-    const append = (streamId: string, entries: [field: string, value: string][]) => {
+    const streams = new Map<string, WrittenStream>();
+    const append = (streamId: string, entries: [field: string, value: string][]): { position: string; written: Promise<unknown> } => {
+      const stream = streams.get(streamId) ?? { entries: 0, ended: false };
+      streams.set(streamId, stream);
       const key = this.key(sessionId, streamId);
+      const position = `0-${stream.entries + 1}`;
       const transaction = this.redis.client.multi();
-      for (const [field, value] of entries) transaction.xadd(key, 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', field, value);
-      return execTransaction(transaction.expire(key, EVENT_STREAM_TTL_SECS));
+      for (const [field, value] of entries) transaction.xadd(key, 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, `0-${++stream.entries}`, field, value);
+      const written = execTransaction(transaction.expire(key, EVENT_STREAM_TTL_SECS)).catch((error: Error) => {
+        this.logger.warn({ sessionId, streamId, err: error.message }, 'MCP answer stream event not stored: the stream cannot be resumed past it');
+      });
+      return { position, written };
     };
     return {
       storeEvent: async (streamId, message) => {
         const last = isLast(message);
-        streams.set(streamId, last);
-        const [position] = await append(streamId, last ? [[MESSAGE_FIELD, JSON.stringify(message)], [END_FIELD, '1']] : [[MESSAGE_FIELD, JSON.stringify(message)]]);
-        return eventId(sessionId, streamId, position as string);
+        const { position } = append(streamId, last ? [[MESSAGE_FIELD, JSON.stringify(message)], [END_FIELD, '1']] : [[MESSAGE_FIELD, JSON.stringify(message)]]);
+        streams.get(streamId)!.ended = last;
+        return eventId(sessionId, streamId, position);
       },
       replayEventsAfter: notResumedBySdk,
       end: async () => {
-        const open = [...streams].filter(([, ended]) => !ended).map(([streamId]) => streamId);
-        await Promise.all(open.map((streamId) => append(streamId, [[END_FIELD, '1']])));
+        const open = [...streams].filter(([, stream]) => !stream.ended).map(([streamId]) => streamId);
+        await Promise.all(open.map((streamId) => append(streamId, [[END_FIELD, '1']]).written));
       },
     };
   }
