@@ -24,6 +24,7 @@ import { scopedCatalog } from './scoped-catalog';
 import { isNotificationMessage, isRequestMessage } from './json-rpc-shapes';
 import { CallerRequests } from './caller-requests';
 import { CancelledRequests } from './cancelled-requests';
+import type { CancelWatch } from '../tasks/cancel/cancel-signals.interface';
 import { clientGoneSignal, isEventStream, sendFetchResponse } from './fetch-exchange';
 import { forwardedRequest } from './forwarded-request';
 import { authInfoOf, callerOf, type McpCaller } from './mcp-caller';
@@ -159,8 +160,14 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** A request of a 2025-era session from the shared store: nothing of it is kept in this process between requests. */
   private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADER)!;
+    const [owner, earlyWatch] = await Promise.allSettled([this.sessions.owner(sessionId), this.cancelWatchBeside(request, body, sessionId)]);
     // A session of another caller is as unknown as an expired one.
-    if ((await this.sessions.owner(sessionId)) !== caller.owner) return sessionNotFound();
+    if (owner.status === 'rejected' || owner.value !== caller.owner) {
+      if (earlyWatch.status === 'fulfilled') earlyWatch.value?.dispose();
+      if (owner.status === 'rejected') throw owner.reason;
+      return sessionNotFound();
+    }
+    if (earlyWatch.status === 'rejected') throw earlyWatch.reason;
     if (request.method === 'DELETE') {
       await this.sessions.close(sessionId);
       this.closeStreams(sessionId);
@@ -178,7 +185,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const requestIds = requestIdsOf(body);
     // What cannot run long (a notification, a list, a ping) has no stream to resume and no time to be canceled in.
     if (!mayRunLong(body)) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
-    const canceled = await this.cancelledRequests.watch(sessionId, requestIds);
+    const canceled = earlyWatch.value ?? (await this.cancelledRequests.watch(sessionId, requestIds));
     if (canceled.signal.aborted) {
       // Canceled before it was served: it never will be, and gets no response.
       canceled.dispose();
@@ -187,6 +194,16 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const authInfo = authInfoFor(inSession, body);
     const server = this.factory.create(inSession, 'legacy', calledToolOf(authInfo));
     return serveResumably(server, this.events, sessionId, request, { parsedBody: body, authInfo }, requestIds, canceled);
+  }
+
+  /**
+   * The cancel watch of a POST that is one call (the common case), begun while its session is looked
+   * up: both are reads, and the call waits for both. Other requests watch, if they must, once the
+   * session is known.
+   */
+  private async cancelWatchBeside(request: Request, body: unknown, sessionId: string): Promise<CancelWatch | undefined> {
+    if (request.method !== 'POST' || !isRequestMessage(body) || !mayRunLong(body)) return undefined;
+    return this.cancelledRequests.watch(sessionId, [String(body.id)]);
   }
 
   /** A GET stream for the session's server-initiated notifications. */
