@@ -15,6 +15,8 @@
  * `--streaming` sends SendStreamingMessage instead and times each stream's first SSE event and its
  * end (connections default `1,50`: the latency unloaded, then under load); it has no gRPC load, so
  * durable-grpc is left out.
+ * `durable-single` (by name, with `--only`) is durable in one process: the API runs the turns on its
+ * own BullMQ worker, as `switchboard serve` does by default.
  * `--scale-out` adds 2 API replicas + 2 workers on one database and Redis (the load's connections
  * spread round-robin over both APIs) to the run, next to durable's 1 + 1 (`--only durable,scale-out`).
  * `--profile DIR` writes a V8 CPU profile of each Switchboard process into DIR (open it in Chrome

@@ -34,8 +34,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export type ServerName = 'reference' | 'embedded' | 'durable' | 'durable-grpc' | 'gateway' | 'scale-out';
-export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-grpc', 'gateway', 'scale-out'];
+export type ServerName = 'reference' | 'embedded' | 'durable' | 'durable-single' | 'durable-grpc' | 'gateway' | 'scale-out';
+export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-single', 'durable-grpc', 'gateway', 'scale-out'];
 /** What a run measures unless `--only` says otherwise: scale-out is asked for by name. */
 export const DEFAULT_SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-grpc', 'gateway'];
 /** The servers whose load goes over gRPC instead of JSON-RPC. */
@@ -48,6 +48,7 @@ export function startServer(name: ServerName, profileDir?: string): Promise<Runn
     reference: startReference,
     embedded: startEmbedded,
     durable: (args: string[]) => startDurable(args),
+    'durable-single': (args: string[]) => startDurable(args, { apis: 1, workers: 0 }),
     'durable-grpc': (args: string[]) => startDurable(args, { apis: 1, workers: 1, grpc: true }),
     gateway: startGateway,
     'scale-out': (args: string[]) => startDurable(args, { apis: 2, workers: 2 }),
@@ -151,6 +152,7 @@ export interface DurableStores extends ServiceUrls {
 
 export interface DurableLayout {
   apis: number;
+  /** None: the API runs the queue's workers itself, as `serve` does by default (queue.worker_in_api). */
   workers: number;
   /** A switchboard.toml for every process (the soak bench sets retention). */
   config?: string;
@@ -164,10 +166,11 @@ export interface DurableLayout {
 
 /**
  * Switchboard durable: `apis` API processes and `workers` worker processes on one fresh database and
- * Redis key prefix. With one of each, the processes are named `durable api` and `durable worker`.
+ * Redis key prefix. With one of each, the processes are named `durable api` and `durable worker`;
+ * with one API and no worker process (`durable-single`), the API runs the turns.
  */
 export async function startDurable(nodeArgs: string[], layout: DurableLayout = { apis: 1, workers: 1 }): Promise<RunningServer> {
-  const shape = layout.apis === 1 && layout.workers === 1 ? 'durable' : 'scale-out';
+  const shape = layout.apis > 1 ? 'scale-out' : layout.workers === 0 ? 'durable-single' : 'durable';
   const name = layout.grpc ? `${shape}-grpc` : shape;
   const dir = scratchDir(name);
   if (layout.config) writeFileSync(join(dir.path, 'switchboard.toml'), layout.config);
@@ -198,7 +201,7 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
   const processName = (role: string, index: number, count: number) => `${name} ${role}${count > 1 ? ` ${index + 1}` : ''}`;
   const env = (processName: string) => {
     const urls = layout.urlsFor?.(processName, { databaseUrl, redisUrl }) ?? { databaseUrl, redisUrl };
-    return switchboardEnv({ DATABASE_URL: urls.databaseUrl, REDIS_URL: urls.redisUrl, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: 'false' });
+    return switchboardEnv({ DATABASE_URL: urls.databaseUrl, REDIS_URL: urls.redisUrl, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: String(layout.workers === 0) });
   };
   const ports = await Promise.all(Array.from({ length: layout.apis }, () => freePort()));
   const grpcPorts = layout.grpc ? await Promise.all(ports.map(() => freePort())) : [];
