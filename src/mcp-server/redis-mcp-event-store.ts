@@ -26,29 +26,31 @@ export class RedisMcpEventStore implements McpEventStore {
    */
   forRequest(sessionId: string, isLast: IsLastEvent): RequestEventStore {
     const streams = new Map<string, WrittenStream>();
-    const append = (streamId: string, entries: [field: string, value: string][]): { position: string; written: Promise<unknown> } => {
+    /** Appends `entries` to the stream; `ends`: they complete it. Returns the first entry's position, and the write. */
+    const append = (streamId: string, entries: [field: string, value: string][], ends: boolean): { position: string; written: Promise<void> } => {
       const stream = streams.get(streamId) ?? { entries: 0, ended: false };
       streams.set(streamId, stream);
+      stream.ended ||= ends;
       const key = this.key(sessionId, streamId);
       const position = `0-${stream.entries + 1}`;
       const transaction = this.redis.client.multi();
       for (const [field, value] of entries) transaction.xadd(key, 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, `0-${++stream.entries}`, field, value);
-      const written = execTransaction(transaction.expire(key, EVENT_STREAM_TTL_SECS)).catch((error: Error) => {
-        this.logger.warn({ sessionId, streamId, err: error.message }, 'MCP answer stream event not stored: the stream cannot be resumed past it');
-      });
+      const written = execTransaction(transaction.expire(key, EVENT_STREAM_TTL_SECS)).then(
+        () => undefined,
+        (error: Error) => this.logger.warn({ sessionId, streamId, err: error.message }, 'MCP answer stream event not stored: the stream cannot be resumed past it'),
+      );
       return { position, written };
     };
     return {
       storeEvent: async (streamId, message) => {
         const last = isLast(message);
-        const { position } = append(streamId, last ? [[MESSAGE_FIELD, JSON.stringify(message)], [END_FIELD, '1']] : [[MESSAGE_FIELD, JSON.stringify(message)]]);
-        streams.get(streamId)!.ended = last;
-        return eventId(sessionId, streamId, position);
+        const entries: [string, string][] = last ? [[MESSAGE_FIELD, JSON.stringify(message)], [END_FIELD, '1']] : [[MESSAGE_FIELD, JSON.stringify(message)]];
+        return eventId(sessionId, streamId, append(streamId, entries, last).position);
       },
       replayEventsAfter: notResumedBySdk,
       end: async () => {
         const open = [...streams].filter(([, stream]) => !stream.ended).map(([streamId]) => streamId);
-        await Promise.all(open.map((streamId) => append(streamId, [[END_FIELD, '1']]).written));
+        await Promise.all(open.map((streamId) => append(streamId, [[END_FIELD, '1']], true).written));
       },
     };
   }
