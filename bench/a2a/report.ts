@@ -113,7 +113,7 @@ const SCALE_OUT_CPU: Target = {
   label: 'scale-out/durable CPU per request',
   goal: '<= 1.2x',
   measure: (outcomes) => {
-    if (!outcomes.some((o) => o.server === 'scale-out')) return 'scale-out not run (--scale-out)';
+    if (!outcomes.some((o) => o.server === 'scale-out')) return 'scale-out not run: add --scale-out';
     const scaled = cpuPerRequestMs(outcomes, 'scale-out');
     const single = cpuPerRequestMs(outcomes, 'durable');
     if (typeof scaled === 'string') return scaled;
