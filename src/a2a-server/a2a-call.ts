@@ -42,6 +42,8 @@ export class A2aCall {
    * SwitchboardRequestHandler.startWaiting).
    */
   idUnknownUntil?: number;
+  /** The call is a blocking send: it answers with its task as the turn leaves it, and needs none of the turn's events but the last (TaskEventBus). */
+  blockingSend = false;
 
   /** The call of `context`, made on first use. */
   static of(context: ServerCallContext): A2aCall {

@@ -102,9 +102,11 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     await this.checkSend(params, context);
     this.startWaiting(context);
+    const blocking = !params.configuration?.returnImmediately;
+    A2aCall.of(context).blockingSend = blocking;
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
-    if (!params.configuration?.returnImmediately) return namingStates(this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)));
+    if (blocking) return namingStates(this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)));
     const result = await namingStates(answer);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if ('status' in result) this.buses.release(result.id, context);

@@ -25,7 +25,7 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
 
   private readonly stream: TaskEventFeed;
 
-  constructor(@Inject(TaskView) tasks: Pick<TaskView, 'events'>) {
+  constructor(@Inject(TaskView) private readonly tasks: Pick<TaskView, 'events' | 'get' | 'readsInProcess'>) {
     this.stream = tasks.events;
   }
 
@@ -142,7 +142,9 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     const interrupted = (error: TaskStreamInterruptedError) => (call.interruption = error);
     // A position of undefined ends the bus as soon as it is listened to; its turn, if a send queues one, goes on.
     const start = call.abandoned ? Promise.resolve(undefined) : position;
-    const bus = new TaskEventBus(this.stream, taskId, start, follows, stopped, interrupted);
+    // Where reading the task costs no round trip, it is cheaper than the SDK's copies of every event of the turn.
+    const storedAnswer = follows === 'send' && call.blockingSend && this.tasks.readsInProcess ? () => this.tasks.get(taskId, context) : undefined;
+    const bus = new TaskEventBus(this.stream, taskId, start, follows, stopped, interrupted, storedAnswer);
     call.buses.set(taskId, bus);
     this.open.add(bus);
     return bus;

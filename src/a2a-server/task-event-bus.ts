@@ -1,5 +1,6 @@
-import { TaskState } from '@a2a-js/sdk';
+import { Task, TaskState, TaskStatus } from '@a2a-js/sdk';
 import {
+  AgentEvent,
   AgentExecutionEvent,
   DefaultExecutionEventBus,
   EventListener,
@@ -25,6 +26,14 @@ const STOPPED = new Error('task event bus stopped');
  * before the listeners finish, so that the request it serves ends with an error rather than as if
  * the turn were over. (A send's bus whose start cannot be known just ends: the turn is queued only
  * once it is, so the send fails by itself and no task goes on.)
+ *
+ * A blocking send's bus may be given `storedAnswer` (where the task store is in this process): it
+ * holds the turn's events back, and when the turn ends passes on the task as the turn stored it, as
+ * one `task` event. The request's ResultManager then folds one event instead of every event of the
+ * turn, each of which the SDK copies whole. The held events are passed on as they are when the
+ * stored task is not the one the turn ended with (a turn that could not store it, another turn
+ * since), when the bus ends before the turn (past a blocking send's deadline the answer is the task
+ * as far as the bus saw it), and from a request for authorization on, which the SDK answers at once.
  */
 export class TaskEventBus extends DefaultExecutionEventBus {
   private readonly logger = new Logger(TaskEventBus.name);
@@ -41,6 +50,8 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private sawEvent = false;
   /** Told once, when the bus reads its turn's first event or stops (`whenTurnBegun`). */
   private turnAwaited?: () => void;
+  /** The events held back for a blocking send's answer; undefined once they are passed on, or when none are held. */
+  private held?: AgentExecutionEvent[];
 
   constructor(
     private readonly stream: TaskEventFeed,
@@ -54,9 +65,12 @@ export class TaskEventBus extends DefaultExecutionEventBus {
     private readonly follows: 'send' | 'turn',
     private readonly onStop: () => void,
     private readonly onInterrupt: (error: TaskStreamInterruptedError) => void,
+    /** A blocking send's: reads the task as stored, to answer with it when the turn ends. */
+    private readonly storedAnswer?: () => Promise<Task | undefined>,
   ) {
     super();
     this.position = position ?? new Promise<string>((resolve) => (this.locate = resolve));
+    if (storedAnswer) this.held = [];
   }
 
   /** Calls `begun` once the bus has read its turn's first event or stopped: at once if it has. */
@@ -120,6 +134,7 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   /** Ends the bus: the listeners finish and it stops reading. */
   end(): void {
     if (this.stopped) return;
+    this.passOnHeld();
     this.finished();
     this.stop();
   }
@@ -149,12 +164,34 @@ export class TaskEventBus extends DefaultExecutionEventBus {
           this.sawEvent = true;
           this.turnNoLongerAwaited();
         }
+        if (this.held && !asksForAuth(agentEvent)) {
+          this.held.push(agentEvent);
+          if (!endsTurn(agentEvent)) continue;
+          return await this.answerFromStore(agentEvent);
+        }
+        this.passOnHeld();
         this.publish(agentEvent);
         if (endsTurn(agentEvent)) return;
       }
     } finally {
       this.pumping = false;
     }
+  }
+
+  /** The turn ended with `last`: the held events are replaced by the task as stored, if it is the one the turn ended with. */
+  private async answerFromStore(last: AgentExecutionEvent): Promise<void> {
+    const status = last.kind === 'statusUpdate' ? last.data.status : undefined;
+    const stored = status && (await this.storedAnswer!().catch(() => undefined));
+    // Ended meanwhile: what was held has been passed on.
+    if (this.stopped) return;
+    if (stored && sameStatus(stored.status, status)) this.held = [AgentEvent.task(stored)];
+    this.passOnHeld();
+  }
+
+  private passOnHeld(): void {
+    const held = this.held;
+    this.held = undefined;
+    for (const event of held ?? []) this.publish(event);
   }
 }
 
@@ -163,4 +200,13 @@ export function endsTurn(event: AgentExecutionEvent): boolean {
   if (event.kind === 'message') return true;
   const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
   return state !== undefined && TURN_ENDING_STATES.includes(state);
+}
+
+function asksForAuth(event: AgentExecutionEvent): boolean {
+  return event.kind === 'statusUpdate' && event.data.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED;
+}
+
+/** Whether two statuses are the same write: a turn's status carries its own timestamp. */
+function sameStatus(a: TaskStatus | undefined, b: TaskStatus): boolean {
+  return a?.state === b.state && a.timestamp === b.timestamp && a.message?.messageId === b.message?.messageId;
 }

@@ -20,6 +20,7 @@ import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './ve
  */
 export class CachedTaskStore implements TaskStore {
   private readonly logger = new Logger(CachedTaskStore.name);
+  readonly inProcess = false;
   private readonly cache: TaskSnapshotCache;
 
   constructor(

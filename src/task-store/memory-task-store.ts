@@ -29,6 +29,7 @@ interface Entry {
 
 /** TaskStore for embedded mode: one process, no database. Writes are atomic because they never await. */
 export class MemoryTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
+  readonly inProcess = true;
   private readonly entries = new Map<string, Entry>();
 
   async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {

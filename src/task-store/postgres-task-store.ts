@@ -52,6 +52,8 @@ const RETENTION_LOCK = Prisma.sql`hashtext('switchboard:task-retention')`;
  */
 @Injectable()
 export class PostgresTaskStore extends VersionedTaskStoreBase implements VersionedTaskStore {
+  readonly inProcess = false;
+
   constructor(private readonly prisma: PrismaService) {
     super();
   }

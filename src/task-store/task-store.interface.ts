@@ -45,6 +45,8 @@ export type EvictionListener = (taskIds: string[]) => Promise<void>;
  * TaskScopeConflictError. `list` also applies `historyLength` and `includeArtifacts`.
  */
 export interface TaskStore extends A2aTaskStore {
+  /** Whether reads are served in this process (the in-memory store), with no round trip to a server. */
+  readonly inProcess: boolean;
   /**
    * Writes the task (creating it if absent) unless the stored one has reached a terminal state, in
    * one atomic step; returns what the store holds afterwards, and whether it wrote. How a turn

@@ -23,6 +23,11 @@ export class TaskView {
     @Inject(TASK_EVENT_STREAM) private readonly stream: TaskEventStream,
   ) {}
 
+  /** Whether `get` is served in this process (the in-memory store), with no round trip to a server. */
+  get readsInProcess(): boolean {
+    return this.store.inProcess;
+  }
+
   /** The task as stored, in the caller's scope (`context`); undefined when it does not exist there. */
   get(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     return this.store.load(taskId, context);
