@@ -21,6 +21,11 @@ export interface Measured {
   childCpuSeconds: number;
   /** Peak RSS of the watched processes (not their descendants), summed, in MB. */
   peakRssMb: number;
+  /**
+   * CPU seconds of this process (the client library making the calls) while measured: it shares
+   * the cores with the gateway, so a client that costs more leaves the gateway fewer calls to serve.
+   */
+  clientCpuSeconds: number;
 }
 
 export interface Timing {
@@ -60,9 +65,11 @@ export async function measure(name: string, call: () => Promise<unknown>, { dura
   await callFor(call, warmUpSecs, concurrency);
   const watchedUsage = sampleUsage(watched);
   const childrenBefore = descendantsCpu(watched);
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   const latencies = await callFor(call, durationSecs, concurrency);
   const seconds = (performance.now() - started) / 1000;
+  const client = process.cpuUsage(clientBefore);
   // A child started while measured counts from zero; one that ended while measured is lost (none should).
   const childCpuSeconds = sum([...descendantsCpu(watched)].map(([pid, now]) => now - (childrenBefore.get(pid) ?? 0)));
   const usage = [...watchedUsage().values()];
@@ -77,18 +84,19 @@ export async function measure(name: string, call: () => Promise<unknown>, { dura
     cpuSeconds: sum(usage.map((u) => u.cpuSeconds)) + childCpuSeconds,
     childCpuSeconds,
     peakRssMb: sum(usage.map((u) => u.peakRssMb)),
+    clientCpuSeconds: (client.user + client.system) / 1e6,
   };
 }
 
 export const requestsPerSecond = (m: Measured): number => m.calls / m.seconds;
 export const cpuMsPerCall = (m: Measured): number => (1000 * m.cpuSeconds) / m.calls;
 
-/** The cells every table shows of a measurement: in flight, req/s, p50, p99, CPU per call (and its children's part), peak RSS. */
+/** The cells every table shows of a measurement: in flight, req/s, p50, p99, CPU per call (and its children's part), peak RSS, the client's CPU per call. */
 export function measuredCells(m: Measured): string[] {
-  const childMsPerCall = (1000 * m.childCpuSeconds) / m.calls;
-  return [String(m.concurrency), requestsPerSecond(m).toFixed(0), m.p50.toFixed(2), m.p99.toFixed(2), cpuMsPerCall(m).toFixed(3), childMsPerCall.toFixed(3), m.peakRssMb.toFixed(0)];
+  const perCall = (cpuSeconds: number) => ((1000 * cpuSeconds) / m.calls).toFixed(3);
+  return [String(m.concurrency), requestsPerSecond(m).toFixed(0), m.p50.toFixed(2), m.p99.toFixed(2), cpuMsPerCall(m).toFixed(3), perCall(m.childCpuSeconds), m.peakRssMb.toFixed(0), perCall(m.clientCpuSeconds)];
 }
-export const MEASURED_HEADER = ['in flight', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'of it children', 'peak RSS MB'];
+export const MEASURED_HEADER = ['in flight', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'of it children', 'peak RSS MB', 'client CPU ms/call'];
 
 /** A table after a blank line, below the progress lines. */
 export function printTable(header: string[], rows: string[][]): void {

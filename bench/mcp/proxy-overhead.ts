@@ -30,7 +30,7 @@ export async function benchProxyOverhead(rows: RowName[], timing: Timing, concur
       return [r.name, ...measuredCells(r), ratio(requestsPerSecond(r), baseline && requestsPerSecond(baseline)), ratio(cpuMsPerCall(r), baseline && cpuMsPerCall(baseline))];
     }),
   );
-  console.log("CPU: the gateway's processes and their children (durable: API + worker + the stdio server; direct: the stdio server alone); of it children: the stdio server's part. Peak RSS: the gateway's processes alone (direct: the stdio server).");
+  console.log("CPU: the gateway's processes and their children (durable: API + worker + the stdio server; direct: the stdio server alone); of it children: the stdio server's part. Peak RSS: the gateway's processes alone (direct: the stdio server). Client CPU: the bench's own process, where the client library makes the calls on the same cores.");
 
   const floor = find(FLOOR, ALONE);
   if (floor) {
