@@ -31,17 +31,18 @@ const artifact: StreamResponse = {
 };
 const turn: StreamResponse[] = [{ payload: { $case: 'task', value: task(working) } }, statusUpdate(working), artifact, statusUpdate(completed)];
 
-/** A send's bus on a fresh task stream, the events its listener hears, and a promise of its end. */
+/** A send's bus on a fresh task stream, the events its listener hears, a promise of its end, and why it was interrupted if it was. */
 async function sendBus(stored: () => Promise<Task | undefined>, { blocking = true, readsInProcess = true } = {}) {
   const stream = new MemoryTaskEventStream(100);
   const context = new ServerCallContext();
   A2aCall.of(context).blockingSend = blocking;
-  const bus: TaskEventBus = new TaskEventBusManager({ events: stream, get: stored, readsInProcess }).createOrGetByTaskId(TASK_ID, context);
+  const buses = new TaskEventBusManager({ events: stream, get: stored, readsInProcess });
+  const bus: TaskEventBus = buses.createOrGetByTaskId(TASK_ID, context);
   const heard: AgentExecutionEvent[] = [];
   const finished = new Promise<AgentExecutionEvent[]>((resolve) => bus.on('finished', () => resolve(heard)));
   bus.on('event', (event) => heard.push(event));
   await bus.beginTurn(true);
-  return { stream, bus, heard, finished };
+  return { stream, bus, heard, finished, interruption: () => buses.interruptionOf(context) };
 }
 
 const kinds = (events: AgentExecutionEvent[]) => events.map((event) => event.kind);
@@ -62,11 +63,12 @@ describe('TaskEventBus of a blocking send', () => {
     expect(kinds(await finished)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
   });
 
-  it('passes on every event of the turn when the task cannot be read', async () => {
-    const { stream, finished } = await sendBus(() => Promise.reject(new Error('ECONNREFUSED')));
+  it('passes on every event of the turn when the task cannot be read, and the send answers from them', async () => {
+    const { stream, finished, interruption } = await sendBus(() => Promise.reject(new Error('ECONNREFUSED')));
     await stream.publish(TASK_ID, turn, { close: true });
 
     expect(kinds(await finished)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(interruption()).toBeUndefined();
   });
 
   it('passes on what it held, and nothing after, when it ends while its answer is read (a deadline)', async () => {
