@@ -30,7 +30,7 @@ export class ToolCallServers {
   /** A server for one call, idle or built by `build`; `key` names what `build` builds. */
   acquire(key: string, build: (track: TrackCall) => McpServer): McpServer {
     const pooled = this.idle.get(key)?.pop() ?? this.built(key, build);
-    if (pooled.serving === false) this.idleCount -= 1;
+    if (!pooled.serving) this.idleCount -= 1;
     pooled.serving = true;
     return pooled.server;
   }
