@@ -27,9 +27,21 @@ export async function sendFetchResponse(reply: FastifyReply, response: Response)
   await reply.send(await response.text());
 }
 
-/** An abort signal that fires if the client goes away before the answer is complete. */
-export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+/**
+ * An abort signal that fires if the client goes away before the answer is complete, or when
+ * `stopping` (the server's, for streams it ends at shutdown) fires while the answer is open. It
+ * follows `stopping` only while the answer is open: a signal made by `AbortSignal.any` with it
+ * would be kept as long as the server by any listener left on it, with whatever that listener holds
+ * (nodejs/node#64476), as when a stream is ended by the server rather than by its client.
+ */
+export function clientGoneSignal(reply: FastifyReply, stopping?: AbortSignal): AbortSignal {
   const gone = new AbortController();
-  whenClientLeaves(reply.raw, () => gone.abort());
+  const abort = () => gone.abort();
+  whenClientLeaves(reply.raw, abort);
+  if (stopping?.aborted) abort();
+  // Aborted already (the client left while the request was on its way, or the server is stopping).
+  if (!stopping || gone.signal.aborted) return gone.signal;
+  stopping.addEventListener('abort', abort, { once: true });
+  reply.raw.once('close', () => stopping.removeEventListener('abort', abort));
   return gone.signal;
 }

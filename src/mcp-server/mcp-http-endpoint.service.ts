@@ -113,9 +113,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       baseUrl: baseUrlOf(request, this.publicUrl),
       taskParamOf: () => taskParamIn(request.body),
     };
-    const gone = clientGoneSignal(reply);
     const body = fromSeedEnvelope(request.body);
-    const signal = isStream(request.method, body) ? AbortSignal.any([gone, this.stopping.signal]) : gone;
+    const signal = clientGoneSignal(reply, isStream(request.method, body) ? this.stopping.signal : undefined);
     // Upstreams that take the caller's token in exchange find it here, for the whole of the request's work.
     const response = await onBehalfOf(await this.accessTokenOf(request), () => this.respond(forwardedRequest(request, signal), body, caller));
     if (isEventStream(response)) this.metrics.streamOpened('mcp', reply.raw);
