@@ -3,17 +3,16 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { Logger } from '@nestjs/common';
 import { abortableSleep } from '../common/abortable-sleep';
 import { backoffDelayMs } from '../common/backoff';
-import { TERMINAL_TASK_STATES } from '../common/task-states';
+import { INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES } from '../common/task-states';
 import { ExternalAgentUnavailableError } from './a2a-client.errors';
 import type { ExternalAgent } from './external-agent';
 import type { A2aClientSettings } from '../config/external-agent.schema';
 
 const logger = new Logger('RemoteTask');
-const INTERRUPTED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];
 
 /** A state after which the remote task waits for nobody: terminal, or waiting for the caller. */
 export function isFinalState(state: TaskState | undefined): boolean {
-  return state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_STATES.includes(state));
+  return state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_TASK_STATES.includes(state));
 }
 
 /** Whether the remote conversation rests after this event: a direct message, or a final state. */

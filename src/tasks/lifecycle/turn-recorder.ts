@@ -11,7 +11,7 @@ import { Logger } from '@nestjs/common';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
 import { changesState, taskChangeOf } from '../events/task-change';
 import type { TaskEventStream } from '../events/task-event-stream.interface';
-import { isTerminal, TERMINAL_TASK_STATES } from '../../common/task-states';
+import { INTERRUPTED_TASK_STATES, isTerminal, TERMINAL_TASK_STATES } from '../../common/task-states';
 import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface';
 import type { TaskWebhooks } from '../push/turn-webhooks';
 import { TurnPublisher } from './turn-publisher';
@@ -51,7 +51,6 @@ function stateOf(event: StreamResponse | undefined): TaskState | undefined {
 
 /** A long turn's snapshot reaches the database at least this often, so other readers see progress. */
 const CHECKPOINT_MS = 1_000;
-const INTERRUPTED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];
 
 export interface TurnRecorderDeps {
   store: TaskStore;
@@ -166,7 +165,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     const savedThisTurn = saved.history.some((message) => message.messageId === messageId);
     const state = saved.status!.state;
     // Interrupted, with this turn's message in its history: this turn asked for input, not an earlier one.
-    const ended = isTerminal(saved) || (savedThisTurn && INTERRUPTED_STATES.includes(state));
+    const ended = isTerminal(saved) || (savedThisTurn && INTERRUPTED_TASK_STATES.includes(state));
     // The store is ahead of the stream: an ended turn's content is what was saved.
     if (ended) await this.buffer.save(saved);
     if (!withTask && savedThisTurn) this.publish(AgentEvent.task(copyOf(saved)));
@@ -283,7 +282,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     }
     await this.results.processEvent(event);
     const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
-    const ending = state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_STATES.includes(state));
+    const ending = state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_TASK_STATES.includes(state));
     if (ending) this.closing = state;
     return { response: this.streamResponse(event), mustSave: ending || !this.persisted || Date.now() - this.lastSave >= CHECKPOINT_MS };
   }

@@ -3,7 +3,7 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { isTerminal } from '../../../common/task-states';
+import { INTERRUPTED_TASK_STATES, isTerminal } from '../../../common/task-states';
 import { remoteTaskLinkOf } from '../../executors/a2a/remote-task-link';
 import { messageText, taskText } from '../../../tasks/task-text';
 import { callContextOf, callerScopeOf } from '../../../tasks/caller-scope';
@@ -14,8 +14,6 @@ import type { DelegationTool } from './delegation-tool.provider';
 import type { DelegationRules } from './delegation-rules';
 
 const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED];
-/** States in which the agent waits for the caller: the only ones a task is continued from. */
-const WAITING_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];
 /** What a2a_send keeps of the tool timeout for reading the task after its wait (at most half of it). */
 const MARGIN_SECS = 5;
 
@@ -111,7 +109,7 @@ export class A2aSendTool implements DelegationTool {
     if (remoteTaskLinkOf(task)?.agent !== agent) return `Task "${taskId}" is not a task of "${agent}".`;
     if (isTerminal(task)) return `Task "${taskId}" has ended (${stateName(task)}); send without taskId to start a new one.`;
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (!WAITING_STATES.includes(state)) return `Task "${taskId}" is ${stateName(task)}, not waiting for input; it cannot take a message now.`;
+    if (!INTERRUPTED_TASK_STATES.includes(state)) return `Task "${taskId}" is ${stateName(task)}, not waiting for input; it cannot take a message now.`;
     return undefined;
   }
 
@@ -186,7 +184,7 @@ function taskResult(task: Task): ToolResult {
     return { text: JSON.stringify({ ...ids, reason: messageText(task.status?.message) || `The task ended ${ids.state}.` }), isError: true };
   }
   // Waiting, the agent's question is its status message; artifacts are what it produced so far.
-  const text = WAITING_STATES.includes(state) ? messageText(task.status?.message) || taskText(task) : taskText(task);
+  const text = INTERRUPTED_TASK_STATES.includes(state) ? messageText(task.status?.message) || taskText(task) : taskText(task);
   return answer({ ...ids, answer: text });
 }
 
