@@ -41,9 +41,12 @@ export const DEFAULT_SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'dur
 /** The servers whose load goes over gRPC instead of JSON-RPC. */
 export const GRPC_SERVER_NAMES: ServerName[] = ['durable-grpc'];
 
+/** Node's arguments for Switchboard's processes: with `profileDir`, each writes a V8 CPU profile there when it exits. */
+export const profilingArgs = (profileDir?: string): string[] => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+
 /** Starts a server; with `profileDir`, Switchboard's processes write V8 CPU profiles there when they exit. */
 export function startServer(name: ServerName, profileDir?: string): Promise<RunningServer> {
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeArgs = profilingArgs(profileDir);
   const starters = {
     reference: startReference,
     embedded: startEmbedded,

@@ -13,11 +13,11 @@ function generatedUpstream(tools: number): StdioServer {
   return { name: 'catalog', command: process.execPath, args: [join(__dirname, 'generated-upstream.mjs'), String(tools)] };
 }
 
-export async function benchCatalogCost(rows: RowName[], timing: Timing, concurrencies: number[], toolCounts: number[]): Promise<void> {
+export async function benchCatalogCost(rows: RowName[], timing: Timing, concurrencies: number[], toolCounts: number[], profileDir?: string): Promise<void> {
   const results: { tools: number; measured: Measured }[] = [];
   for (const tools of toolCounts) {
     console.log(`upstream with ${tools} tools:`);
-    for (const measured of await measureRows(rows, generatedUpstream(tools), timing, concurrencies)) results.push({ tools, measured });
+    for (const measured of await measureRows(rows, generatedUpstream(tools), timing, concurrencies, profileDir)) results.push({ tools, measured });
   }
   printTable(
     ['row', 'tools', ...MEASURED_HEADER],

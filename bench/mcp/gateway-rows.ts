@@ -6,7 +6,7 @@
  */
 import { ROOT } from '../a2a/build';
 import { registerCleanup, startNode, waitUntilReady, type ServerProcess } from '../a2a/processes';
-import { startDurable, startEmbedded, type RunningServer } from '../a2a/servers';
+import { profilingArgs, startDurable, startEmbedded, type RunningServer } from '../a2a/servers';
 import { freePort } from '../../test/support/free-port';
 import { connectHttp, connectStdio, echoCall, waitUntilCallable, type HttpClientKind } from './mcp-clients';
 import { measure, type Measured, type Timing, type Watched } from './measure';
@@ -36,12 +36,15 @@ const MCP_PROXY_BIN = require.resolve('mcp-proxy/dist/bin/mcp-proxy.mjs');
 /** The reference proxies' versions, for the report. */
 export const PROXY_VERSIONS = `supergateway ${require('supergateway/package.json').version}, mcp-proxy ${require('mcp-proxy/package.json').version}`;
 
-/** Measures each row at each concurrency, one row's gateway running at a time. */
-export async function measureRows(rows: RowName[], upstream: StdioServer, timing: Timing, concurrencies: number[]): Promise<Measured[]> {
+/**
+ * Measures each row at each concurrency, one row's gateway running at a time; with `profileDir`,
+ * Switchboard's processes write V8 CPU profiles there when they exit.
+ */
+export async function measureRows(rows: RowName[], upstream: StdioServer, timing: Timing, concurrencies: number[], profileDir?: string): Promise<Measured[]> {
   const results: Measured[] = [];
   for (const row of rows) {
     console.log(`${row}: measuring at ${concurrencies.join(', ')} in flight`);
-    const running = await startRow(row, upstream);
+    const running = await startRow(row, upstream, profilingArgs(profileDir));
     try {
       for (const concurrency of concurrencies) results.push(await measure(row, running.call, timing, concurrency, running.watched));
     } finally {
@@ -51,9 +54,9 @@ export async function measureRows(rows: RowName[], upstream: StdioServer, timing
   return results;
 }
 
-function startRow(name: RowName, upstream: StdioServer): Promise<RunningRow> {
-  const embedded = () => startEmbedded([], switchboardConfig(upstream));
-  const durable = () => startDurable([], { apis: 1, workers: 1, config: switchboardConfig(upstream) });
+function startRow(name: RowName, upstream: StdioServer, nodeArgs: string[]): Promise<RunningRow> {
+  const embedded = () => startEmbedded(nodeArgs, switchboardConfig(upstream));
+  const durable = () => startDurable(nodeArgs, { apis: 1, workers: 1, config: switchboardConfig(upstream) });
   const starters: Record<RowName, () => Promise<RunningRow>> = {
     direct: () => startDirect(upstream),
     supergateway: () => startSupergateway(upstream),

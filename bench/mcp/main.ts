@@ -12,10 +12,13 @@
  * - `--mode tasks`: an agent called as an MCP task, create to result, beside a plain call of it.
  * Each measurement is warmed up for `--warmup` seconds first: V8 needs a few thousand calls before
  * the HTTP path (client and server) runs optimized code, and a long-running service is measured warm.
+ * `--profile DIR` (proxy and catalog modes) writes a V8 CPU profile of each Switchboard process into
+ * DIR, as in `bench:a2a`.
  * Usage: npm run bench:mcp -- [--mode proxy|catalog|tasks] [--duration 10] [--warmup 5]
- *   [--concurrency 1,16] [--only direct,mcp-proxy,embedded-2025] [--tools 1,500] [--poll-ms 10]
+ *   [--concurrency 1,16] [--only direct,mcp-proxy,embedded-2025] [--tools 1,500] [--poll-ms 10] [--profile DIR]
  */
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt } from '../a2a/build';
 import { positiveInteger } from '../a2a/cli-options';
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       tools: { type: 'string', default: '1,500' },
       'poll-ms': { type: 'string', default: '10' },
+      profile: { type: 'string' },
     },
   });
   const mode = values.mode as Mode;
@@ -61,8 +65,9 @@ async function main(): Promise<void> {
   await ensureSwitchboardBuilt();
   if (mode === 'tasks') return benchTaskRoundTrip(timing, concurrencies, positiveInteger('poll-ms', values['poll-ms']));
   const rows = rowNames(values.only ?? DEFAULT_ROWS[mode]);
-  if (mode === 'proxy') return benchProxyOverhead(rows, timing, concurrencies);
-  return benchCatalogCost(rows, timing, concurrencies, integers('tools', values.tools));
+  const profileDir = values.profile && resolve(values.profile);
+  if (mode === 'proxy') return benchProxyOverhead(rows, timing, concurrencies, profileDir);
+  return benchCatalogCost(rows, timing, concurrencies, integers('tools', values.tools), profileDir);
 }
 
 runBench(main);

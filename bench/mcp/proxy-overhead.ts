@@ -17,9 +17,9 @@ const MAX_P50_ADDED_MS = 1;
 
 const ratio = (value: number, baseline: number | undefined) => (baseline === undefined ? '-' : `${(value / baseline).toFixed(2)}x`);
 
-export async function benchProxyOverhead(rows: RowName[], timing: Timing, concurrencies: number[]): Promise<void> {
+export async function benchProxyOverhead(rows: RowName[], timing: Timing, concurrencies: number[], profileDir?: string): Promise<void> {
   console.log(`reference proxies: ${PROXY_VERSIONS} (stateful Streamable HTTP); 2025-11-25 rows use the 1.x SDK client with a session, 2026-07-28 rows the v2 client`);
-  const results = await measureRows(rows, EVERYTHING, timing, concurrencies);
+  const results = await measureRows(rows, EVERYTHING, timing, concurrencies, profileDir);
   const find = (row: RowName, concurrency: number) => results.find((r) => r.name === row && r.concurrency === concurrency);
 
   const byConcurrency = concurrencies.flatMap((c) => results.filter((r) => r.concurrency === c));
