@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { UpstreamOAuthConfig } from '../../config/auth.schema';
 import { clientBasicAuthorization, issuerEndpoint } from './issuer-metadata';
 import { KeptOnSuccess } from './kept-on-success';
-import { actingAs } from './on-behalf-of';
+import { actingAs, followWhomWorkIsFor } from './on-behalf-of';
 import { UpstreamAuthError } from './upstream-auth.error';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -38,7 +38,9 @@ export class UpstreamCredentials {
     private readonly config: UpstreamOAuthConfig,
     private readonly fetchImpl: typeof fetch,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    if (config.type === 'oauth_token_exchange') followWhomWorkIsFor();
+  }
 
   /** The `Authorization` value for a request to the upstream now. */
   async authorization(): Promise<string> {
