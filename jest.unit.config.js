@@ -12,6 +12,7 @@ const STORE_FREE_E2E = [
   'test/mcp-client/http',
   'test/mcp-client/list-changed',
   'test/mcp-server/gateway-upstream',
+  'test/mcp-server/memory-mcp-event-store',
   'test/security/guarded-fetch',
   'test/task-store/memory-cancel-signals',
   'test/task-store/memory-task-event-stream',

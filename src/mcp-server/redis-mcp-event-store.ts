@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { RedisService } from '../redis/redis.service';
-import { execTransaction } from '../redis/redis-transaction';
 import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
 
 const MESSAGE_FIELD = 'message';
@@ -12,11 +11,30 @@ interface WrittenStream {
   ended: boolean;
 }
 
+/**
+ * Appends entries to a stream and renews its expiry, in one step: one command where a MULTI of
+ * XADDs and an EXPIRE took four or five. KEYS: the stream; ARGV: the cap, the expiry in seconds,
+ * then position, field, value for each entry.
+ */
+const APPEND_EVENTS = `
+for i = 3, #ARGV, 3 do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i], ARGV[i + 1], ARGV[i + 2])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])`;
+
+const COMMAND = 'switchboardAppendMcpEvents';
+
+type AppendEvents = (key: string, cap: number, ttlSecs: number, ...entries: string[]) => Promise<unknown>;
+
 /** Answer streams as Redis streams (capped, expiring), so a client resumes on whichever replica it reaches. */
 export class RedisMcpEventStore implements McpEventStore {
   private readonly logger = new Logger(RedisMcpEventStore.name);
+  private readonly appendEvents: AppendEvents;
 
-  constructor(private readonly redis: RedisService) {}
+  constructor(private readonly redis: RedisService) {
+    redis.client.defineCommand(COMMAND, { numberOfKeys: 1, lua: APPEND_EVENTS });
+    this.appendEvents = (redis.client as unknown as Record<typeof COMMAND, AppendEvents>)[COMMAND].bind(redis.client);
+  }
 
   /**
    * Each stream of the request is new (the SDK names it with a random UUID) and written by this
@@ -33,9 +51,7 @@ export class RedisMcpEventStore implements McpEventStore {
       stream.ended ||= ends;
       const key = this.key(sessionId, streamId);
       const position = `0-${stream.entries + 1}`;
-      const transaction = this.redis.client.multi();
-      for (const [field, value] of entries) transaction.xadd(key, 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, `0-${++stream.entries}`, field, value);
-      const written = execTransaction(transaction.expire(key, EVENT_STREAM_TTL_SECS)).then(
+      const written = this.appendEvents(key, MAX_EVENTS_PER_STREAM, EVENT_STREAM_TTL_SECS, ...entries.flatMap(([field, value]) => [`0-${++stream.entries}`, field, value])).then(
         () => undefined,
         (error: Error) => this.logger.warn({ sessionId, streamId, err: error.message }, 'MCP answer stream event not stored: the stream cannot be resumed past it'),
       );
