@@ -2,6 +2,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
 import type { AuthInfo, RequestId, ServerContext } from '@modelcontextprotocol/server';
 import type { AccessScope } from '../security/access-scope';
+import type { ServerNeeds } from './switchboard-mcp-server.factory';
 
 /** Who is calling `/mcp`, as the tools need it: the A2A call context of the caller, and its 2025-era session if any. */
 export interface McpCaller {
@@ -17,9 +18,16 @@ export interface McpCaller {
   baseUrl?: string;
 }
 
-/** The caller rides to the servers `/mcp` builds, and to their handlers, in the SDK's pass-through `authInfo`. */
-export function authInfoOf(caller: McpCaller, calledTool: string | undefined): AuthInfo {
-  return { token: '', clientId: caller.owner, scopes: [], extra: { caller, calledTool } };
+/**
+ * The caller, and what its request needs of a server, ride to the servers `/mcp` builds, and to
+ * their handlers, in the SDK's pass-through `authInfo`.
+ */
+export function authInfoOf(caller: McpCaller, needs: ServerNeeds): AuthInfo {
+  return { token: '', clientId: caller.owner, scopes: [], extra: { caller, needs } };
+}
+
+export function serverNeedsOf(authInfo: AuthInfo | undefined): ServerNeeds {
+  return (authInfo?.extra?.needs as ServerNeeds | undefined) ?? 'everything';
 }
 
 export function callerOf(authInfo: AuthInfo | undefined): McpCaller {

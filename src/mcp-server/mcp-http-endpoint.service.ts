@@ -27,7 +27,7 @@ import { CancelledRequests } from './cancelled-requests';
 import type { CancelWatch } from '../tasks/cancel/cancel-signals.interface';
 import { clientGoneSignal, isEventStream, sendFetchResponse } from './fetch-exchange';
 import { forwardedRequest } from './forwarded-request';
-import { authInfoOf, callerOf, type McpCaller } from './mcp-caller';
+import { authInfoOf, callerOf, serverNeedsOf, type McpCaller } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
 import { refusedLegacyRequest } from './legacy-request-checks';
@@ -40,7 +40,7 @@ import { followSessionSubscriptions, LocalSubscriptionChanges } from './session-
 import { sessionMessagesOf, takeSessionAnswer } from './tasks/mcp-task-methods';
 import { McpTasks } from './tasks/mcp-tasks.service';
 import { SubagentBridge } from './subagent-bridge';
-import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+import { ServerNeeds, SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 import { TaskUpdates } from './task-updates';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -96,7 +96,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     this.publicUrl = config.get('server', { infer: true }).public_url;
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
     this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
-    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', calledToolOf(ctx.authInfo));
+    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', serverNeedsOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
@@ -191,7 +191,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       return new Response('', { headers: { 'content-type': 'text/event-stream' } });
     }
     const authInfo = authInfoFor(inSession, body);
-    const server = this.factory.create(inSession, 'legacy', calledToolOf(authInfo));
+    const server = this.factory.create(inSession, 'legacy', serverNeedsOf(authInfo));
     return serveResumably(server, this.events, sessionId, request, { parsedBody: body, authInfo }, requestIds, canceled);
   }
 
@@ -247,28 +247,29 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 }
 
-/** The caller, and the tool the body calls, ride to the per-request server factory in the SDK's pass-through `authInfo`. */
+/** The caller, and what the body needs of a server, ride to the per-request server factory in the SDK's pass-through `authInfo`. */
 function authInfoFor(caller: McpCaller, body: unknown): AuthInfo {
-  return authInfoOf(caller, calledTool(body));
+  return authInfoOf(caller, serverNeeds(body));
 }
 
+/** Requests a server with every tool of the caller's scope answers without running any. */
+const LISTING_METHODS = new Set(['ping', 'tools/list']);
+
 /**
- * The tool a body of one `tools/call` names (in the 2026-07-28 era the SDK checks it against the
- * `Mcp-Name` header): the server for that request needs no other tool.
+ * What a body of one request needs of its server: for a `tools/call`, the tool it names (in the
+ * 2026-07-28 era the SDK checks it against the `Mcp-Name` header) and no other.
  */
-function calledTool(body: unknown): string | undefined {
-  if (!isRequestMessage(body) || body.method !== 'tools/call') return undefined;
+function serverNeeds(body: unknown): ServerNeeds {
+  if (!isRequestMessage(body)) return 'everything';
+  if (LISTING_METHODS.has(body.method)) return 'listing';
+  if (body.method !== 'tools/call') return 'everything';
   const name = (body.params as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' ? name : undefined;
+  return typeof name === 'string' ? { tool: name } : 'everything';
 }
 
 /** The `task` of a 2025-era `tools/call` body: the call asks to run as a task. */
 function taskParamIn(body: unknown): unknown {
   return isRequestMessage(body) && body.method === 'tools/call' ? (body.params as { task?: unknown } | undefined)?.task : undefined;
-}
-
-function calledToolOf(authInfo: AuthInfo | undefined): string | undefined {
-  return authInfo?.extra?.calledTool as string | undefined;
 }
 
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */

@@ -6,6 +6,7 @@ import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
+import type { AccessScope } from '../security/access-scope';
 import { AgentToolCall } from './agent-tool-call';
 import { AskCaller } from './ask-caller';
 import { isTaskHandleContent, MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from './tasks/mcp-task-methods';
@@ -23,7 +24,7 @@ import { UpstreamToolCall } from './upstream-tool-call';
 import { registerUnavailableMcpTool } from './unavailable-mcp-tool';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { toolNamePart } from '../config/names.schema';
-import { ToolCallServers, TrackCall } from './tool-call-servers';
+import { PooledServers, TrackCall } from './pooled-servers';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
@@ -46,6 +47,12 @@ export interface LiveMcpServer {
   stop(): void;
 }
 
+/**
+ * What the server for one HTTP request must answer: a call of one tool, a `ping` or the tool list
+ * (`listing`), or anything.
+ */
+export type ServerNeeds = { tool: string } | 'listing' | 'everything';
+
 /** The ARDF bridge's tools all start so: a call to one of them needs the bridge. */
 const BRIDGE_TOOL_PREFIX = 'subagent_';
 
@@ -61,7 +68,10 @@ export class SwitchboardMcpServerFactory {
   /** JSON Schemas converted once per tool (a reconnect or `list_changed` brings new tool objects). */
   private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
   private readonly outputSchemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
-  private readonly toolCallServers = new ToolCallServers();
+  private readonly pooledServers = new PooledServers();
+  /** Pooled listing servers are per scope: scopes (one per API key, or per token) are numbered as first seen. */
+  private readonly scopeIds = new WeakMap<AccessScope, number>();
+  private nextScopeId = 0;
 
   constructor(
     private readonly handlers: AgentHandlers,
@@ -79,22 +89,31 @@ export class SwitchboardMcpServerFactory {
     private readonly askCaller: AskCaller,
   ) {
     // Capabilities (what the connected servers declare) and tools change only with the connections.
-    mcpTools.onChange(() => this.toolCallServers.clear());
+    mcpTools.onChange(() => this.pooledServers.clear());
   }
 
   /**
-   * With `onlyTool`, the server has that tool and no other: all a call to it needs. For a connected
-   * server's tool (the proxied call) it comes from a pool of servers kept for that tool.
+   * For a call of one tool, a server with that tool and no other; for a connected server's tool (the
+   * proxied call) it comes from a pool of servers kept for that tool. For a listing, a server with
+   * everything the caller's scope reaches, from a pool kept per scope: it runs no tool, so whose
+   * request it was built for does not matter.
    */
-  create(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
+  create(caller: McpCaller, era: McpEra, needs: ServerNeeds = 'everything'): McpServer {
+    if (needs === 'listing') return this.pooledServers.acquire(`${era}\nlisting\n${this.scopeId(caller.scope)}`, () => this.built(caller, era));
+    const onlyTool = needs === 'everything' ? undefined : needs.tool;
     const upstreamTool = onlyTool === undefined ? undefined : this.mcpTools.get(onlyTool);
     if (upstreamTool && caller.scope.allowsTool(upstreamTool.name)) {
-      return this.toolCallServers.acquire(`${era}\n${upstreamTool.name}`, (track) => this.upstreamToolServer(upstreamTool, track));
+      return this.pooledServers.acquire(`${era}\n${upstreamTool.name}`, (track) => this.upstreamToolServer(upstreamTool, track));
     }
+    return this.built(caller, era, onlyTool);
+  }
+
+  /** A server with `onlyTool` alone (and what answers for it when it is not listed), or with everything. */
+  private built(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
     const server = this.newServer(caller, () => era, wanted);
     if (onlyTool === undefined) this.registerMcpTools(server, caller);
-    else this.registerUnlisted(server, caller, onlyTool, upstreamTool !== undefined);
+    else this.registerUnlisted(server, caller, onlyTool, this.mcpTools.get(onlyTool) !== undefined);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
       registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog, this.mcpTasks);
@@ -161,6 +180,12 @@ export class SwitchboardMcpServerFactory {
         followed.clear();
       },
     };
+  }
+
+  private scopeId(scope: AccessScope): number {
+    let id = this.scopeIds.get(scope);
+    if (id === undefined) this.scopeIds.set(scope, (id = this.nextScopeId++));
+    return id;
   }
 
   /** A server for calls of one connected server's tool, by any caller: the call's caller is the request's. */

@@ -227,7 +227,7 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
         const params = { name: 'switchboard_agent_echo', arguments: { message: 'just me' }, _meta: modernMeta() };
         const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_echo'));
         expect(response.message?.result).toMatchObject({ content: [{ type: 'text', text: 'just me' }] });
-        expect(built).toHaveBeenCalledWith(expect.anything(), 'modern', 'switchboard_agent_echo');
+        expect(built).toHaveBeenCalledWith(expect.anything(), 'modern', { tool: 'switchboard_agent_echo' });
       } finally {
         built.mockRestore();
       }

@@ -16,18 +16,18 @@ interface PooledServer {
 }
 
 /**
- * Servers for a single `tools/call` of one connected server's tool, kept for the next call of that
- * tool: building one (an MCP server with its handlers and the tool's schemas) costs more than the
- * call's own work on `/mcp`. Such a server holds nothing of its caller (its handler reads the caller
- * from the request). It goes back to the pool once its exchange is closed and its call has
- * returned, so nothing a call still sends can reach the exchange of the next.
+ * Servers for one kind of request, kept for the next request of that kind (a `tools/call` of one
+ * connected server's tool, a listing for one scope): building one (an MCP server with its handlers
+ * and its tools' schemas) costs more than the request's own work on `/mcp`. Such a server holds
+ * nothing of its caller that its requests use. It goes back to the pool once its exchange is closed
+ * and its call, if any, has returned, so nothing a call still sends can reach the exchange of the next.
  */
-export class ToolCallServers {
+export class PooledServers {
   private readonly idle = new Map<string, PooledServer[]>();
   private idleCount = 0;
   private generation = 0;
 
-  /** A server for one call, idle or built by `build`; `key` names what `build` builds. */
+  /** A server for one request, idle or built by `build`; `key` names what `build` builds. */
   acquire(key: string, build: (track: TrackCall) => McpServer): McpServer {
     const pooled = this.idle.get(key)?.pop() ?? this.built(key, build);
     if (!pooled.serving) this.idleCount -= 1;

@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { ToolCallServers, TrackCall } from './tool-call-servers';
+import { PooledServers, TrackCall } from './pooled-servers';
 
-describe('ToolCallServers', () => {
+describe('PooledServers', () => {
   let tracks: Map<McpServer, TrackCall>;
-  let pool: ToolCallServers;
+  let pool: PooledServers;
   const acquire = (key = 'legacy\ntool') =>
     pool.acquire(key, (track) => {
       const server = new McpServer({ name: 'test', version: '1' });
@@ -15,7 +15,7 @@ describe('ToolCallServers', () => {
 
   beforeEach(() => {
     tracks = new Map();
-    pool = new ToolCallServers();
+    pool = new PooledServers();
   });
 
   it('hands a server out again once its exchange closed and its call returned', async () => {
