@@ -4,8 +4,11 @@
  */
 export class NamePatterns {
   private readonly patterns: RegExp[];
+  /** The entries as given, as one string: equal for equal lists. */
+  readonly source: string;
 
   constructor(entries: readonly string[]) {
+    this.source = JSON.stringify(entries);
     this.patterns = entries.map((entry) => new RegExp(`^${entry.split('*').map(escapeRegExp).join('.*')}$`));
   }
 

@@ -6,7 +6,6 @@ import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../mcp-client/mcp-catalog-
 import { MCP_TOOL_SOURCE, McpTool, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
 import { BuiltinToolProvider } from '../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
-import type { AccessScope } from '../security/access-scope';
 import { AgentToolCall } from './agent-tool-call';
 import { AskCaller } from './ask-caller';
 import { isTaskHandleContent, MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from './tasks/mcp-task-methods';
@@ -69,9 +68,6 @@ export class SwitchboardMcpServerFactory {
   private readonly schemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
   private readonly outputSchemas = new WeakMap<object, ReturnType<typeof fromJsonSchema>>();
   private readonly pooledServers = new PooledServers();
-  /** Pooled listing servers are per scope: scopes (one per API key, or per token) are numbered as first seen. */
-  private readonly scopeIds = new WeakMap<AccessScope, number>();
-  private nextScopeId = 0;
 
   constructor(
     private readonly handlers: AgentHandlers,
@@ -95,11 +91,11 @@ export class SwitchboardMcpServerFactory {
   /**
    * For a call of one tool, a server with that tool and no other; for a connected server's tool (the
    * proxied call) it comes from a pool of servers kept for that tool. For a listing, a server with
-   * everything the caller's scope reaches, from a pool kept per scope: it runs no tool, so whose
-   * request it was built for does not matter.
+   * everything the caller reaches, from a pool kept per reach (of a key's or a token's scope): it
+   * runs no tool, so whose request it was built for does not matter.
    */
   create(caller: McpCaller, era: McpEra, needs: ServerNeeds = 'everything'): McpServer {
-    if (needs === 'listing') return this.pooledServers.acquire(`${era}\nlisting\n${this.scopeId(caller.scope)}`, () => this.built(caller, era));
+    if (needs === 'listing') return this.pooledServers.acquire(`${era}\nlisting\n${caller.scope.reach}`, () => this.built(caller, era));
     const onlyTool = needs === 'everything' ? undefined : needs.tool;
     const upstreamTool = onlyTool === undefined ? undefined : this.mcpTools.get(onlyTool);
     if (upstreamTool && caller.scope.allowsTool(upstreamTool.name)) {
@@ -180,12 +176,6 @@ export class SwitchboardMcpServerFactory {
         followed.clear();
       },
     };
-  }
-
-  private scopeId(scope: AccessScope): number {
-    let id = this.scopeIds.get(scope);
-    if (id === undefined) this.scopeIds.set(scope, (id = this.nextScopeId++));
-    return id;
   }
 
   /** A server for calls of one connected server's tool, by any caller: the call's caller is the request's. */

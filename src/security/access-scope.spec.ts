@@ -50,3 +50,25 @@ describe('AccessScope operator rights', () => {
     expect(scope.allowsAgent('coder')).toBe(false);
   });
 });
+
+describe('AccessScope.reach', () => {
+  it('is the same for scopes of equal lists, whichever grant made them, operator rights aside', () => {
+    const fromKey = AccessScope.of({ tools: ['mcp_github_*'], agents: ['triage'] });
+    const fromToken = AccessScope.union([{ tools: ['mcp_github_*'], agents: ['triage'] }, { admin: true }]);
+    expect(fromToken).not.toBe(fromKey);
+    expect(fromToken.reach).toBe(fromKey.reach);
+  });
+
+  it('differs where the tools or the agents reached differ', () => {
+    const reaches = [
+      AccessScope.unrestricted,
+      AccessScope.none,
+      AccessScope.of({ tools: ['*'] }),
+      AccessScope.of({ tools: ['mcp_github_*'] }),
+      AccessScope.of({ agents: ['mcp_github_*'] }),
+      AccessScope.of({ tools: ['a', 'b'] }),
+      AccessScope.of({ tools: ['a,b'] }),
+    ].map((scope) => scope.reach);
+    expect(new Set(reaches).size).toBe(reaches.length);
+  });
+});

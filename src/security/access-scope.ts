@@ -11,12 +11,20 @@ export class AccessScope {
   static readonly unrestricted = new AccessScope(undefined, undefined, false);
   static readonly none = AccessScope.of({ tools: [], agents: [] });
 
+  /**
+   * The same for scopes that reach the same tools and agents (operator rights aside), whichever
+   * key or token they came from: what `/mcp` lists to them is the same.
+   */
+  readonly reach: string;
+
   private constructor(
     private readonly tools: NamePatterns | undefined,
     private readonly agents: NamePatterns | undefined,
     /** The admin API and the console (`admin = true` on a key or a rule). */
     readonly admin: boolean,
-  ) {}
+  ) {
+    this.reach = `tools ${tools?.source ?? 'all'}, agents ${agents?.source ?? 'all'}`;
+  }
 
   static of(grant: AccessGrant): AccessScope {
     if (!grant.tools && !grant.agents && !grant.admin) return AccessScope.unrestricted;
