@@ -27,10 +27,13 @@ export async function connectHttp(kind: HttpClientKind, url: URL, headers: Recor
 }
 
 /**
- * The 1.x transport gives every POST the same AbortSignal, and undici keeps a listener on it per
- * request until the request is garbage-collected: thousands at 16 in flight, and past 1,500 a
- * warning printed on every request, slowing the bench's client (not the gateway) on the 2025-11-25
- * rows. A client is closed only once its calls have ended, so a POST has nothing to abort.
+ * POSTs without the transports' abort signals, which cost the bench's client (not the gateway) more
+ * with every call. The 1.x transport gives every POST the same signal, and undici keeps a listener
+ * on it per request until the request is garbage-collected: thousands at 16 in flight, and past
+ * 1,500 a warning printed on every request. The v2 transport combines its lifelong signal with each
+ * request's (`AbortSignal.any`), and each combined signal undici listens to stays in the lifelong
+ * one's set (nodejs/node#64476): a third of the client's CPU after 20 s. A client is closed only
+ * once its calls have ended, so a POST has nothing to abort.
  */
 const postWithoutSharedSignal: typeof fetch = (url, init) => fetch(url, init?.method === 'POST' ? { ...init, signal: undefined } : init);
 
@@ -47,7 +50,7 @@ async function connectSession(url: URL, headers: Record<string, string>): Promis
 
 async function connectStateless(url: URL, headers: Record<string, string>): Promise<ToolClient> {
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: postWithoutSharedSignal });
   await client.connect(transport);
   if (transport.protocolVersion !== '2026-07-28' || transport.sessionId) {
     await client.close();
