@@ -53,14 +53,14 @@ export function hasA2aServer(): boolean {
 }
 
 /**
- * Compiles reference-server.ts and the sources it imports (the echo executor) into `outDir`,
- * mirroring the repository layout; returns the entry file. Run it with NODE_PATH=<root>/node_modules.
+ * Compiles a bench server (`entry`, relative to the repository: the A2A reference server, the MCP
+ * SDK proxy) and the sources it imports into `outDir`, mirroring the repository layout; returns the
+ * compiled entry. Run it with NODE_PATH=<root>/node_modules.
  */
-export function compileReferenceServer(outDir: string): string {
-  const entry = join(ROOT, 'bench/a2a/reference-server.ts');
+export function compileBenchServer(entry: string, outDir: string): string {
   const { config } = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT);
-  const program = ts.createProgram([entry], {
+  const program = ts.createProgram([join(ROOT, entry)], {
     ...options,
     rootDir: ROOT,
     outDir,
@@ -70,6 +70,6 @@ export function compileReferenceServer(outDir: string): string {
     noEmitOnError: false,
   });
   const { emitSkipped, diagnostics } = program.emit();
-  if (emitSkipped) throw new Error(`could not compile the reference server:\n${ts.formatDiagnostics(diagnostics, ts.createCompilerHost(options))}`);
-  return join(outDir, 'bench/a2a/reference-server.js');
+  if (emitSkipped) throw new Error(`could not compile ${entry}:\n${ts.formatDiagnostics(diagnostics, ts.createCompilerHost(options))}`);
+  return join(outDir, entry.replace(/\.ts$/, '.js'));
 }

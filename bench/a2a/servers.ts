@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
 import { freePort } from '../../test/support/free-port';
-import { compileReferenceServer, ROOT, SWITCHBOARD_BIN } from './build';
+import { compileBenchServer, ROOT, SWITCHBOARD_BIN } from './build';
 import { registerCleanup, ServerProcess, startNode, waitUntilReady } from './processes';
 
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
@@ -60,7 +60,7 @@ export function startServer(name: ServerName, profileDir?: string): Promise<Runn
 }
 
 /** A scratch directory removed with the server: the reference build, or Switchboard's working directory. */
-function scratchDir(label: string): { path: string; remove: () => Promise<void> } {
+export function scratchDir(label: string): { path: string; remove: () => Promise<void> } {
   const path = mkdtempSync(join(tmpdir(), `bench-a2a-${label}-`));
   return { path, remove: async () => rmSync(path, { recursive: true, force: true }) };
 }
@@ -77,7 +77,7 @@ function stoppable(server: Omit<RunningServer, 'stop'>, teardown: () => Promise<
 async function startReference(nodeArgs: string[] = []): Promise<RunningServer> {
   const dir = scratchDir('reference');
   const port = await freePort();
-  const entry = compileReferenceServer(dir.path);
+  const entry = compileBenchServer('bench/a2a/reference-server.ts', dir.path);
   const child = startNode('reference', [...nodeArgs, entry, String(port)], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
   const server = stoppable({ name: 'reference', baseUrl: `http://127.0.0.1:${port}`, headers: {}, processes: [child] }, dir.remove);
   await waitUntilReady(`${server.baseUrl}/${AGENT_CARD_PATH}`, server.processes).catch(stopAndThrow(server));

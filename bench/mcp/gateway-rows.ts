@@ -1,12 +1,14 @@
 /**
  * The paths a `tools/call` of `echo` takes in `bench:mcp`, one per row: straight to a stdio MCP
- * server, through a thin reference proxy (stdio to stateful Streamable HTTP), or through
- * Switchboard's `/mcp`, embedded or durable, in each protocol era. A row starts what it needs,
- * gives the call and the processes whose cost is the gateway's, and stops it all once measured.
+ * server, through a thin reference proxy (stdio to stateful Streamable HTTP), through the v2 SDK's
+ * own thinnest proxy (the floor under `/mcp`), or through Switchboard's `/mcp`, embedded or
+ * durable, in each protocol era. A row starts what it needs, gives the call and the processes whose
+ * cost is the gateway's, and stops it all once measured.
  */
-import { ROOT } from '../a2a/build';
+import { join } from 'node:path';
+import { compileBenchServer, ROOT } from '../a2a/build';
 import { registerCleanup, startNode, waitUntilReady, type ServerProcess } from '../a2a/processes';
-import { profilingArgs, startDurable, startEmbedded, type RunningServer } from '../a2a/servers';
+import { profilingArgs, scratchDir, startDurable, startEmbedded, type RunningServer } from '../a2a/servers';
 import { freePort } from '../../test/support/free-port';
 import { connectHttp, connectStdio, echoCall, waitUntilCallable, type HttpClientKind } from './mcp-clients';
 import { measure, type Measured, type Timing, type Watched } from './measure';
@@ -20,7 +22,7 @@ export interface StdioServer {
 
 export const EVERYTHING: StdioServer = { name: 'everything', command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
 
-export const ROW_NAMES = ['direct', 'supergateway', 'mcp-proxy', 'embedded-2025', 'embedded-2026', 'durable-2025', 'durable-2026'] as const;
+export const ROW_NAMES = ['direct', 'supergateway', 'mcp-proxy', 'sdk-proxy-2026', 'embedded-2025', 'embedded-2026', 'durable-2025', 'durable-2026'] as const;
 export type RowName = (typeof ROW_NAMES)[number];
 export const SWITCHBOARD_ROWS: RowName[] = ['embedded-2025', 'embedded-2026', 'durable-2025', 'durable-2026'];
 
@@ -61,6 +63,7 @@ function startRow(name: RowName, upstream: StdioServer, nodeArgs: string[]): Pro
     direct: () => startDirect(upstream),
     supergateway: () => startSupergateway(upstream),
     'mcp-proxy': () => startMcpProxy(upstream),
+    'sdk-proxy-2026': () => startSdkProxy(upstream),
     'embedded-2025': () => startSwitchboard(embedded(), upstream, 'session-2025'),
     'embedded-2026': () => startSwitchboard(embedded(), upstream, 'stateless-2026'),
     'durable-2025': () => startSwitchboard(durable(), upstream, 'session-2025'),
@@ -82,21 +85,34 @@ async function startSupergateway(upstream: StdioServer): Promise<RunningRow> {
   const stdio = [upstream.command, ...upstream.args].map(shellWord).join(' ');
   const args = ['--stdio', stdio, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none', '--healthEndpoint', '/healthz'];
   const gateway = startNode('supergateway', [SUPERGATEWAY_BIN, ...args], {}, ROOT);
-  return startProxy(gateway, `http://127.0.0.1:${port}/healthz`, new URL(`http://127.0.0.1:${port}/mcp`));
+  return startProxy(gateway, () => gateway.stop(), `http://127.0.0.1:${port}/healthz`, new URL(`http://127.0.0.1:${port}/mcp`));
 }
 
 async function startMcpProxy(upstream: StdioServer): Promise<RunningRow> {
   const port = await freePort();
   const gateway = startNode('mcp-proxy', [MCP_PROXY_BIN, '--host', '127.0.0.1', '--port', String(port), '--', upstream.command, ...upstream.args], {}, ROOT);
-  return startProxy(gateway, `http://127.0.0.1:${port}/ping`, new URL(`http://127.0.0.1:${port}/mcp`));
+  return startProxy(gateway, () => gateway.stop(), `http://127.0.0.1:${port}/ping`, new URL(`http://127.0.0.1:${port}/mcp`));
 }
 
-/** A reference proxy, once ready, with a 2025-11-25 session on it; the tool keeps its upstream name. */
-async function startProxy(gateway: ServerProcess, readyUrl: string, mcpUrl: URL): Promise<RunningRow> {
-  const stopGateway = registerCleanup(() => gateway.stop());
+/** The v2 SDK's proxy (sdk-proxy.ts), compiled to JavaScript; it serves 2026-07-28 clients without a session. */
+async function startSdkProxy(upstream: StdioServer): Promise<RunningRow> {
+  const dir = scratchDir('sdk-proxy');
+  const port = await freePort();
+  const entry = compileBenchServer('bench/mcp/sdk-proxy.ts', dir.path);
+  const gateway = startNode('sdk-proxy', [entry, String(port), '--', upstream.command, ...upstream.args], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
+  const stop = async () => {
+    await gateway.stop();
+    await dir.remove();
+  };
+  return startProxy(gateway, stop, `http://127.0.0.1:${port}/ready`, new URL(`http://127.0.0.1:${port}/mcp`), 'stateless-2026');
+}
+
+/** A reference proxy, once ready, with a client of `kind` on it; the tool keeps its upstream name. */
+async function startProxy(gateway: ServerProcess, stop: () => Promise<void>, readyUrl: string, mcpUrl: URL, kind: HttpClientKind = 'session-2025'): Promise<RunningRow> {
+  const stopGateway = registerCleanup(stop);
   try {
     await waitUntilReady(readyUrl, [gateway]);
-    return await connectThrough(mcpUrl, {}, 'echo', 'session-2025', [gateway], stopGateway);
+    return await connectThrough(mcpUrl, {}, 'echo', kind, [gateway], stopGateway);
   } catch (error) {
     await stopGateway();
     throw error;

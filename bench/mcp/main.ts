@@ -1,10 +1,11 @@
 /**
  * `bench:mcp`: what Switchboard's MCP face costs.
  * - `--mode proxy` (the default): server-everything's `echo` over stdio, called directly, through
- *   the reference proxies supergateway and mcp-proxy (stdio to stateful Streamable HTTP), and
- *   through Switchboard's `/mcp` embedded and durable, each with a 2025-11-25 session and
- *   2026-07-28 stateless; every row against mcp-proxy's at the same concurrency, and issue 30's
- *   targets. Rows: direct, supergateway, mcp-proxy, embedded-2025, embedded-2026, durable-2025,
+ *   the reference proxies supergateway and mcp-proxy (stdio to stateful Streamable HTTP), through
+ *   the v2 SDK's thinnest proxy (2026-07-28: the floor under `/mcp`), and through Switchboard's
+ *   `/mcp` embedded and durable, each with a 2025-11-25 session and 2026-07-28 stateless; every row
+ *   against mcp-proxy's at the same concurrency, and issue 30's targets. Rows: direct,
+ *   supergateway, mcp-proxy, sdk-proxy-2026, embedded-2025, embedded-2026, durable-2025,
  *   durable-2026 (`--only` picks some).
  * - `--mode catalog`: the same `echo` through Switchboard on a generated upstream offering
  *   `--tools` tools each (default 1 and 500), 16 in flight unless `--concurrency` says otherwise:

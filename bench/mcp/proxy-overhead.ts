@@ -1,7 +1,7 @@
 /**
  * MCP gateway overhead (issue 30): the same `tools/call` (server-everything's `echo`, over stdio)
- * made directly, through two thin reference proxies, and through Switchboard's `/mcp` in each mode
- * and era, at each concurrency. Each row is compared with mcp-proxy's at the same concurrency, so
+ * made directly, through two thin reference proxies and the v2 SDK's own, and through Switchboard's
+ * `/mcp` in each mode and era, at each concurrency. Each row is compared with mcp-proxy's at the same concurrency, so
  * that every run shows the ratio however busy the machine is, and checked against the issue's
  * targets.
  */
@@ -10,6 +10,8 @@ import { cpuMsPerCall, MEASURED_HEADER, measuredCells, printTable, requestsPerSe
 
 const BASELINE: RowName = 'mcp-proxy';
 const FLOOR: RowName = 'direct';
+/** What the official v2 SDK alone costs as a proxy: the part of a 2026-07-28 call no gateway built on it avoids. */
+const SDK_FLOOR: RowName = 'sdk-proxy-2026';
 /** The issue's targets: throughput and CPU against mcp-proxy under load, latency added over stdio alone. */
 const UNDER_LOAD = 16;
 const ALONE = 1;
@@ -36,6 +38,14 @@ export async function benchProxyOverhead(rows: RowName[], timing: Timing, concur
   if (floor) {
     console.log(`\np50 added over direct stdio, ${ALONE} in flight:`);
     for (const r of results.filter((r) => r.concurrency === ALONE && r.name !== FLOOR)) console.log(`  ${r.name}: +${(r.p50 - floor.p50).toFixed(2)} ms`);
+  }
+
+  const sdkFloors = results.filter((r) => r.name === SDK_FLOOR);
+  if (sdkFloors.length > 0) console.log(`\nCPU per call over ${SDK_FLOOR}'s (what Switchboard adds to the SDK it builds on):`);
+  for (const sdk of sdkFloors) {
+    for (const r of results.filter((r) => r.concurrency === sdk.concurrency && SWITCHBOARD_ROWS.includes(r.name as RowName))) {
+      console.log(`  ${r.name}, ${r.concurrency} in flight: +${(cpuMsPerCall(r) - cpuMsPerCall(sdk)).toFixed(3)} ms (${ratio(cpuMsPerCall(r), cpuMsPerCall(sdk))})`);
+    }
   }
 
   const switchboardRows = SWITCHBOARD_ROWS.filter((row) => rows.includes(row));
