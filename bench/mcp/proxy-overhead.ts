@@ -1,9 +1,9 @@
 /**
  * MCP gateway overhead (issue 30): the same `tools/call` (server-everything's `echo`, over stdio)
  * made directly, through two thin reference proxies and the v2 SDK's own, and through Switchboard's
- * `/mcp` in each mode and era, at each concurrency. Each row is compared with mcp-proxy's at the same concurrency, so
- * that every run shows the ratio however busy the machine is, and checked against the issue's
- * targets.
+ * `/mcp` in each mode and era, at each concurrency. Each row is compared with mcp-proxy's at the
+ * same concurrency, so that every run shows the ratio however busy the machine is, and checked
+ * against the issue's targets.
  */
 import { EVERYTHING, measureRows, PROXY_VERSIONS, SWITCHBOARD_ROWS, type RowName } from './gateway-rows';
 import { cpuMsPerCall, MEASURED_HEADER, measuredCells, printTable, requestsPerSecond, verdict, type Timing } from './measure';
