@@ -76,8 +76,8 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
 
 /**
  * How often the event-loop delay histogram samples. prom-client's default (10 ms) wakes an idle
- * process 100 times a second, 0.5-0.8% of a core each for the API and the worker; every stall of
- * 100 ms or more is still seen.
+ * process 100 times a second: 0.5-0.8% of a core for an idle API, measured, and a worker runs the
+ * same monitor. Every stall of 100 ms or more is still seen.
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 
