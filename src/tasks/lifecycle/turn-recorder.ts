@@ -87,6 +87,9 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private persisted: boolean;
   private savedOnce = false;
   private lastSave = 0;
+  /** Events applied to the snapshot since its last save: a checkpoint is due. */
+  private unsaved = false;
+  private checkpointTimer?: NodeJS.Timeout;
   /** The turn's last event, once applied: what comes after it is ignored. */
   private closing?: 'message' | TaskState;
   /** The turn's last event, once recorded. */
@@ -138,7 +141,12 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     // A batch is already waiting to be recorded: this event joins it.
     if (this.pending.length > 1) return;
     // After this tick: a burst of events published together forms one batch.
-    this.chain = this.chain.then(afterThisTick).then(() => this.recordPending()).catch((error: unknown) => {
+    this.enqueue(() => afterThisTick().then(() => this.recordPending()));
+  }
+
+  /** Runs `step` after every step queued before it; a step that fails fails the recorder. */
+  private enqueue(step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch((error: unknown) => {
       this.failure ??= error instanceof TurnNotRecordedError ? error : new TurnNotRecordedError(this.taskId, error);
     });
   }
@@ -223,15 +231,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
       mustSave ||= applied.mustSave;
     }
     if (responses.length === 0) return;
-    if (mustSave) {
-      const kept = await this.write('task_save', () => this.save());
-      // Not written, yet ended as this turn ends it: an earlier try of this save reached the store.
-      if (kept && !kept.written && kept.task.status?.state !== this.buffer.current?.status?.state) {
-        this.closing = this.recordedEnd = kept.task.status!.state;
-        this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
-        return;
-      }
-    }
+    if (mustSave && !(await this.saveSnapshot())) return;
+    if (!mustSave) this.checkpointSoon();
     const ending = this.closing;
     const closes = ending === 'message' || (ending !== undefined && TERMINAL_TASK_STATES.includes(ending));
     const change = changesState(responses) && this.buffer.current ? taskChangeOf(this.buffer.current, this.context) : undefined;
@@ -244,7 +245,42 @@ export class TurnRecorder extends DefaultExecutionEventBus {
 
   /** Stops following changes to the task's webhooks: the turn is over, whether or not it ended well. */
   release(): void {
+    clearTimeout(this.checkpointTimer);
     this.deps.webhooks.close();
+  }
+
+  /**
+   * Saves the snapshot; returns false when the task ended elsewhere meanwhile (canceled), and the
+   * turn then stops recording.
+   */
+  private async saveSnapshot(): Promise<boolean> {
+    const kept = await this.write('task_save', () => this.save());
+    // Not written, yet ended as this turn ends it: an earlier try of this save reached the store.
+    if (kept && !kept.written && kept.task.status?.state !== this.buffer.current?.status?.state) {
+      this.closing = this.recordedEnd = kept.task.status!.state;
+      this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * A batch streamed but not saved (within a second of the last save) is saved a second after that
+   * save even if the turn publishes nothing more: a turn that pauses (a slow tool, a model thinking)
+   * would otherwise leave the stored task, which every reader of a task gets, behind its stream.
+   */
+  private checkpointSoon(): void {
+    this.unsaved = true;
+    if (this.checkpointTimer) return;
+    const checkpoint = async () => {
+      if (this.unsaved && !this.failure && this.recordedEnd === undefined) await this.saveSnapshot();
+    };
+    const due = () => {
+      this.checkpointTimer = undefined;
+      this.enqueue(checkpoint);
+    };
+    this.checkpointTimer = setTimeout(due, Math.max(0, this.lastSave + CHECKPOINT_MS - Date.now()));
+    this.checkpointTimer.unref();
   }
 
   /**
@@ -292,6 +328,7 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     const snapshot = this.buffer.current;
     if (!snapshot) return undefined;
     this.lastSave = Date.now();
+    this.unsaved = false;
     const stored = await this.deps.store.saveUnlessEnded(snapshot, this.context);
     this.persisted = this.savedOnce = true;
     return stored;
