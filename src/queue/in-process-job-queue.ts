@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { MetricsService } from '../metrics/metrics.service';
@@ -23,14 +23,16 @@ interface WaitingJob {
 
 /**
  * Embedded mode's queue: jobs run in this process, at most `queue.concurrency` at a time. Nothing
- * survives a restart, which is what embedded mode promises.
+ * survives a restart, which is what embedded mode promises: a stop ends the jobs (see
+ * beforeApplicationShutdown) rather than waiting for them.
  */
 @Injectable()
-export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
+export class InProcessJobQueue implements JobQueue, BeforeApplicationShutdown {
   private readonly logger = new Logger(InProcessJobQueue.name);
   private readonly concurrency: number;
   private readonly waiting: WaitingJob[] = [];
-  private readonly active = new Map<Promise<unknown>, QueueName>();
+  /** Each running job, with what tells it that the process stops. */
+  private readonly active = new Map<Promise<unknown>, { queue: QueueName; stop: AbortController }>();
   /** Ids of jobs waiting or running. */
   private readonly pendingIds = new Set<string>();
   /** Ids of the latest finished jobs, oldest first. */
@@ -78,12 +80,14 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
     return this.pendingIds.has(jobId);
   }
 
+  onDataLost(): void {}
+
   async counts(): Promise<Record<QueueName, QueueCounts>> {
     const counts = Object.fromEntries(
       Object.values(QueueName).map((queue) => [queue, { waiting: 0, active: 0, delayed: 0, failed: this.failed.get(queue) ?? 0 }]),
     ) as Record<QueueName, QueueCounts>;
     for (const job of this.waiting) counts[QUEUE_OF_JOB[job.name]].waiting++;
-    for (const queue of this.active.values()) counts[queue].active++;
+    for (const { queue } of this.active.values()) counts[queue].active++;
     return counts;
   }
 
@@ -91,11 +95,22 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
     if (this.closed) throw new Error('queue is shut down');
   }
 
-  /** Stops taking jobs and waits for the running ones. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before the API stops serving, so that callers still get their answers: the jobs of this process
+   * die with it, so they are ended, not waited for. Running jobs see their `stopping` signal abort;
+   * turns still waiting run at once with it aborted, so that each records its task's end; other
+   * waiting jobs (webhook deliveries, maintenance) are dropped with the process's memory. New sends
+   * are refused from here on (isReachable). Resolves when every started job has returned.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     for (const { timer } of this.schedules.values()) clearInterval(timer);
+    for (const { stop } of this.active.values()) stop.abort();
+    for (const job of this.waiting.splice(0)) {
+      if (job.name === JobName.AgentTurn) this.start(job, stopped());
+      else this.finish(job);
+    }
     await Promise.allSettled([...this.active.keys()]);
   }
 
@@ -115,31 +130,38 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
   }
 
   private pump(): void {
-    while (this.active.size < this.concurrency && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
-      job.attemptsStarted++;
-      if (job.attemptsStarted === 1) this.metrics.jobStarted(QUEUE_OF_JOB[job.name], job.enqueuedAt + (job.delayMs ?? 0));
-      const attempt = { attemptsStarted: job.attemptsStarted, progress: job.progress, saveProgress: async (saved: object) => void (job.progress = saved) };
-      const run = inJobSpan(QUEUE_OF_JOB[job.name], job.name, job.payload, job.attemptsStarted, () => this.registry.dispatch(job.name, job.payload as never, attempt))
-        .then(
-          () => this.finish(job),
-          (error: Error) => {
-            if (job.retry && job.attemptsStarted < job.retry.attempts) {
-              this.later(() => this.push(job), job.retry.backoffMs * 2 ** (job.attemptsStarted - 1));
-              return;
-            }
-            const queue = QUEUE_OF_JOB[job.name];
-            this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
-            this.logger.error({ job: job.name, err: error }, 'job failed');
-            this.finish(job);
-          },
-        )
-        .finally(() => {
-          this.active.delete(run);
-          this.pump();
-        });
-      this.active.set(run, QUEUE_OF_JOB[job.name]);
-    }
+    while (this.active.size < this.concurrency && this.waiting.length > 0) this.start(this.waiting.shift()!);
+  }
+
+  /** Runs `job` now; `stop` aborts its `stopping` signal. */
+  private start(job: WaitingJob, stop = new AbortController()): void {
+    job.attemptsStarted++;
+    const queue = QUEUE_OF_JOB[job.name];
+    if (job.attemptsStarted === 1) this.metrics.jobStarted(queue, job.enqueuedAt + (job.delayMs ?? 0));
+    const attempt = {
+      attemptsStarted: job.attemptsStarted,
+      progress: job.progress,
+      saveProgress: async (saved: object) => void (job.progress = saved),
+      stopping: stop.signal,
+    };
+    const run = inJobSpan(queue, job.name, job.payload, job.attemptsStarted, () => this.registry.dispatch(job.name, job.payload as never, attempt))
+      .then(
+        () => this.finish(job),
+        (error: Error) => {
+          if (job.retry && job.attemptsStarted < job.retry.attempts) {
+            this.later(() => this.push(job), job.retry.backoffMs * 2 ** (job.attemptsStarted - 1));
+            return;
+          }
+          this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
+          this.logger.error({ job: job.name, err: error }, 'job failed');
+          this.finish(job);
+        },
+      )
+      .finally(() => {
+        this.active.delete(run);
+        this.pump();
+      });
+    this.active.set(run, { queue, stop });
   }
 
   /** The job will not run again: its id moves to the finished ones. */
@@ -149,4 +171,10 @@ export class InProcessJobQueue implements JobQueue, OnApplicationShutdown {
     this.finishedIds.add(job.id);
     if (this.finishedIds.size > FINISHED_IDS_KEPT) this.finishedIds.delete(this.finishedIds.values().next().value!);
   }
+}
+
+function stopped(): AbortController {
+  const stop = new AbortController();
+  stop.abort();
+  return stop;
 }

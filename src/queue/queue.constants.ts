@@ -16,9 +16,15 @@ export type JobName = (typeof JobName)[keyof typeof JobName];
 /** The payload each job carries; a handler receives exactly this. */
 export interface JobPayloads {
   [JobName.TaskRetention]: Record<string, never>;
-  [JobName.OrphanedTaskSweep]: Record<string, never>;
+  [JobName.OrphanedTaskSweep]: OrphanedTaskSweepPayload;
   [JobName.AgentTurn]: AgentTurnPayload;
   [JobName.PushDelivery]: PushDeliveryPayload;
+}
+
+/** The periodic sweep's payload is empty; the sweep after a loss of the queue's data says what it looks at. */
+export interface OrphanedTaskSweepPayload {
+  /** Only tasks last written before this time (epoch ms), however long ago, rather than those idle `tasks.orphan_sweep_secs`. */
+  writtenBefore?: number;
 }
 
 /** Who asked, so the worker reads and writes the task in the caller's scope. */
@@ -76,6 +82,12 @@ export interface JobAttempt {
    * one's worker dies. Absent where nothing could take it over (a handler called directly).
    */
   saveProgress?: (progress: object) => Promise<void>;
+  /**
+   * Aborts when this process stops and the job cannot outlive it (embedded mode's queue, whose jobs
+   * live in its memory): what the job has not done by then is lost, so the handler should record that
+   * it ended and return. Absent where another worker takes the job over (BullMQ).
+   */
+  stopping?: AbortSignal;
 }
 
 /** Which queue each job travels on: turns and webhooks get their own so neither waits behind the other. */

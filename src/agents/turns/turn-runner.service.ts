@@ -26,16 +26,18 @@ function outcomeOf(recorder: TurnRecorder): TurnOutcome {
 
 /** What a client is told when a turn's task or events could not be stored. */
 export const NOT_RECORDED_TEXT = 'The task could not be saved while its store was unavailable; send the message again.';
+/** What a client is told when the process running a turn stopped with it: nothing else can take it over (embedded mode). */
+export const STOPPED_TEXT = 'Switchboard stopped before this turn ended; in embedded mode a turn lives in that process only, so it cannot go on: send the message again.';
 
 /**
  * Runs agent turns on a worker: rebuilds the SDK's request context from the job, runs the agent's
  * executor against a TurnRecorder, and makes sure every turn ends in a state a client can see:
  * `canceled` when a cancel arrived, `failed` when the executor threw, ended without a final state,
- * or when this job is a re-run after its first worker died mid-turn (the task then keeps everything
- * that worker streamed, saved or not), unless the executor can resume the turn (a gateway agent
- * following a remote task). A turn whose task or events could not be written in time fails its
- * job (never completes with unsaved events); its stream is told, and the task row is settled by the
- * orphaned-task sweep.
+ * when the process stops and the turn with it (the job's `stopping`), or when this job is a re-run
+ * after its first worker died mid-turn (the task then keeps everything that worker streamed, saved
+ * or not), unless the executor can resume the turn (a gateway agent following a remote task). A
+ * turn whose task or events could not be written in time fails its job (never completes with
+ * unsaved events); its stream is told, and the task row is settled by the orphaned-task sweep.
  */
 @Injectable()
 export class TurnRunner {
@@ -112,37 +114,44 @@ export class TurnRunner {
     const end = (state: TaskState, text: string) => this.end(recorder, requestContext, state, text);
     const agent = this.agents.find(payload.agent);
     const progress: TurnProgress = { saved: attempt.progress, save: attempt.saveProgress ?? (async () => undefined) };
+    const stops = { cancel, stopping: attempt.stopping };
     if (rerun) {
       const executor = agent?.executor;
       if (!executor?.resume || !recorder.task) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
       this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');
       const resumed = new RequestContext(request, payload.taskId, payload.contextId, context, recorder.task);
-      return this.execute(payload, recorder, end, cancel, (signal) => executor.resume!({ context: resumed, signal, progress }, recorder));
+      return this.execute(payload, recorder, end, stops, (signal) => executor.resume!({ context: resumed, signal, progress }, recorder));
     }
     if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
-    return this.execute(payload, recorder, end, cancel, (signal) => agent.executor.run({ context: requestContext, signal, progress }, recorder));
+    return this.execute(payload, recorder, end, stops, (signal) => agent.executor.run({ context: requestContext, signal, progress }, recorder));
   }
 
-  /** Runs the executor under the task's cancel signal, and ends the turn in a state a client can see whatever happens. */
+  /**
+   * Runs the executor under the task's cancel signal (and the process's `stopping`, where the turn
+   * dies with it), and ends the turn in a state a client can see whatever happens.
+   */
   private async execute(
     payload: AgentTurnPayload,
     recorder: TurnRecorder,
     end: (state: TaskState, text: string) => Promise<void>,
-    cancel: AbortSignal,
+    { cancel, stopping }: { cancel: AbortSignal; stopping?: AbortSignal },
     executor: (signal: AbortSignal) => Promise<void>,
   ): Promise<void> {
-    if (cancel.aborted) return end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
+    const signal = stopping ? AbortSignal.any([cancel, stopping]) : cancel;
+    // Told to stop: canceled, or the process stops.
+    const stopped = () => (cancel.aborted ? end(TaskState.TASK_STATE_CANCELED, 'Task canceled.') : end(TaskState.TASK_STATE_FAILED, STOPPED_TEXT));
+    if (signal.aborted) return stopped();
     try {
-      await executor(cancel);
+      await executor(signal);
       await recorder.settled();
     } catch (error) {
       if (error instanceof TurnNotRecordedError) throw error;
-      if (!cancel.aborted) {
+      if (!signal.aborted) {
         this.logger.warn({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed');
         return end(TaskState.TASK_STATE_FAILED, `Agent error: ${(error as Error).message ?? String(error)}`);
       }
     }
-    if (cancel.aborted) return end(TaskState.TASK_STATE_CANCELED, 'Task canceled.');
+    if (signal.aborted) return stopped();
     if (!recorder.ended) await end(TaskState.TASK_STATE_FAILED, 'The agent ended its turn without a final state.');
   }
 
