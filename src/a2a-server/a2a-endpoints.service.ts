@@ -1,4 +1,4 @@
-import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import type { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { AgentHandler, AgentHandlers } from './agent-handlers.service';
 import { restApp } from './rest-app';
+import { V03JsonRpcHandler } from './v03-json-rpc.handler';
 
 /** Everything that serves one agent over A2A: the SDK's handler and its transports. */
 export interface AgentEndpoint extends AgentHandler {
@@ -29,7 +30,7 @@ export class A2aEndpoints {
       this.endpoints.set(served.agent.config.name, {
         ...served,
         jsonRpc: new JsonRpcTransportHandler(served.handler),
-        legacyJsonRpc: new LegacyJsonRpcTransportHandler(served.handler),
+        legacyJsonRpc: new V03JsonRpcHandler(served.handler),
         rest: restApp(served.handler, this.legacyCompat),
       });
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isJsonObject } from '../common/json-object';
 
 /**
  * The seed systems' clients (PocketPaw's and OpenFang's curl bodies) speak an early A2A dialect:
@@ -15,15 +16,15 @@ const METHOD_ALIASES: Record<string, string> = {
 type Json = Record<string, unknown>;
 
 export function normalizeSeedRequest(body: unknown): unknown {
-  if (!isObject(body) || typeof body.method !== 'string') return body;
+  if (!isJsonObject(body) || typeof body.method !== 'string') return body;
   const method = METHOD_ALIASES[body.method] ?? body.method;
-  return { ...body, method, params: isObject(body.params) ? normalizeParams(body.params) : body.params };
+  return { ...body, method, params: isJsonObject(body.params) ? normalizeParams(body.params) : body.params };
 }
 
 /** Whether `body` is in the seeds' dialect (their methods, or a message with parts tagged `type`): its client reads answers as the seeds wrote them (withSeedAnswer). */
 export function isSeedCall(body: unknown): boolean {
-  if (!isObject(body) || typeof body.method !== 'string') return false;
-  return body.method in METHOD_ALIASES || (isObject(body.params) && isObject(body.params.message) && isSeedMessage(body.params.message));
+  if (!isJsonObject(body) || typeof body.method !== 'string') return false;
+  return body.method in METHOD_ALIASES || (isJsonObject(body.params) && isJsonObject(body.params.message) && isSeedMessage(body.params.message));
 }
 
 /**
@@ -32,10 +33,10 @@ export function isSeedCall(body: unknown): boolean {
  * completed task with artifacts and no status message is given one made of their parts.
  */
 export function withSeedAnswer(result: unknown): unknown {
-  if (!isObject(result) || result.kind !== 'task' || !isObject(result.status)) return result;
+  if (!isJsonObject(result) || result.kind !== 'task' || !isJsonObject(result.status)) return result;
   const { status, artifacts } = result;
   if (status.state !== 'completed' || status.message !== undefined || !Array.isArray(artifacts)) return result;
-  const parts = artifacts.flatMap((artifact: unknown) => (isObject(artifact) && Array.isArray(artifact.parts) ? artifact.parts : []));
+  const parts = artifacts.flatMap((artifact: unknown) => (isJsonObject(artifact) && Array.isArray(artifact.parts) ? artifact.parts : []));
   if (parts.length === 0) return result;
   const message = { kind: 'message', role: 'agent', messageId: `${String(result.id)}-answer`, taskId: result.id, contextId: result.contextId, parts };
   return { ...result, status: { ...status, message } };
@@ -45,9 +46,9 @@ function normalizeParams(params: Json): Json {
   const { sessionId, history_length, configuration, message, ...rest } = params;
   const normalized: Json = { ...rest };
   if (history_length !== undefined && rest.historyLength === undefined) normalized.historyLength = history_length;
-  if (isObject(configuration)) normalized.configuration = normalizeConfiguration(configuration);
+  if (isJsonObject(configuration)) normalized.configuration = normalizeConfiguration(configuration);
   else if (configuration !== undefined) normalized.configuration = configuration;
-  if (isObject(message)) normalized.message = normalizeMessage(message, sessionId);
+  if (isJsonObject(message)) normalized.message = normalizeMessage(message, sessionId);
   else if (message !== undefined) normalized.message = message;
   return normalized;
 }
@@ -76,14 +77,14 @@ function isSeedMessage(message: Json): boolean {
 }
 
 function isSeedPart(part: unknown): part is Json {
-  return isObject(part) && part.kind === undefined && typeof part.type === 'string';
+  return isJsonObject(part) && part.kind === undefined && typeof part.type === 'string';
 }
 
 /** `{type: "text", text}` becomes `{kind: "text", text}`; the seed's file and data parts get v0.3's shape. */
 function normalizePart(part: unknown): unknown {
   if (!isSeedPart(part)) return part;
   const { type, mime_type, name, data, uri, bytes_data, file, ...rest } = part;
-  if (type === 'file') return { ...rest, kind: 'file', file: seedFile(isObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }) };
+  if (type === 'file') return { ...rest, kind: 'file', file: seedFile(isJsonObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }) };
   if (type === 'data') return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
   return { ...rest, kind: type, ...(name !== undefined && { name }), ...(data !== undefined && { data }) };
 }
@@ -96,8 +97,4 @@ function seedFile(file: Json): Json {
   const { name, mimeType = file.mime_type, uri } = file;
   const bytes = file.bytes ?? file.bytes_data ?? file.data;
   return Object.fromEntries(Object.entries({ name, mimeType, uri, bytes }).filter(([, value]) => value !== undefined));
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -11,7 +11,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { startTestAppIn } from './support/test-app-in-mode';
 import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
@@ -58,16 +58,7 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   beforeAll(async () => {
     webhook = await WebhookReceiver.start();
     port = await freePort();
-    const env = { SWITCHBOARD_CONFIG: writeConfigFile(toml(port)), SWITCHBOARD_API_KEYS: undefined };
-    if (mode === 'durable') {
-      const service: DurableTestApp = await startDurableTestApp(env);
-      ({ url } = service);
-      close = () => service.close();
-    } else {
-      let app: NestFastifyApplication;
-      ({ app, url } = await startTestApp(testConfig(env)));
-      close = () => app.close();
-    }
+    ({ url, close } = await startTestAppIn(mode, { SWITCHBOARD_CONFIG: writeConfigFile(toml(port)), SWITCHBOARD_API_KEYS: undefined }));
   });
 
   afterAll(async () => {
