@@ -18,14 +18,27 @@ const grantShape = {
    * grant of `admin` alone leaves the caller's tools and agents as they would be without it.
    */
   admin: z.boolean().optional(),
+  /**
+   * A scrape credential (Prometheus's): the caller may read `/metrics` and nothing else, whatever
+   * else it matches. So it grants none of the above.
+   */
+  metrics_only: z.boolean().optional(),
 };
+
+/** A metrics-only key or rule grants nothing but `/metrics`: its other grants would be void. */
+const metricsOnlyAlone = [
+  (grant: { metrics_only?: boolean; tools?: unknown; agents?: unknown; admin?: boolean }) => !(grant.metrics_only && (grant.tools || grant.agents || grant.admin)),
+  { message: 'metrics_only = true: the caller reaches /metrics and nothing else; remove its tools, agents and admin' },
+] as const;
 
 const apiKeyValueSchema = z
   .string()
   .min(16, 'an API key must be at least 16 characters')
   .refine((key) => !isPlaceholderSecret(key), `the key ${PLACEHOLDER_SECRET_ADVICE}`);
 
-const apiKeySchema = z.union([apiKeyValueSchema, z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape })]);
+const apiKeySchema = z.union([apiKeyValueSchema, z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape }).refine(...metricsOnlyAlone)], {
+  error: 'must be a key, or a table with the name and key (name=key in SWITCHBOARD_ADMIN_KEYS and SWITCHBOARD_METRICS_KEYS)',
+});
 
 /**
  * `[[auth.rules]]`: what callers matching every condition given may reach, as keys' own `tools` and
@@ -44,7 +57,8 @@ const accessRuleSchema = z
   })
   .refine((rule) => !(rule.keys && (rule.subjects || rule.claims)), {
     message: 'a rule matches API keys ("keys") or access tokens ("subjects", "claims"), not both',
-  });
+  })
+  .refine(...metricsOnlyAlone);
 
 const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
@@ -127,4 +141,4 @@ export type UpstreamOAuthConfig = z.infer<typeof upstreamOAuthSchema>;
 export type AuthConfig = z.infer<typeof authSchema>;
 export type AccessRule = AuthConfig['rules'][number];
 /** What a key or rule grants; a kind whose list is unset is granted whole. */
-export type AccessGrant = Pick<AccessRule, 'tools' | 'agents' | 'admin'>;
+export type AccessGrant = Pick<AccessRule, 'tools' | 'agents' | 'admin' | 'metrics_only'>;

@@ -35,7 +35,10 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
   if (!result.success) {
     for (const issue of result.error.issues) {
       const key = formatPath(issue.path);
-      const fromEnv = [...envKeys].find(([path]) => key === path || key.startsWith(`${path}[`) || key.startsWith(`${path}.`));
+      // The longest path wins: an entry a variable appended (`auth.api_keys[2]`) over the list another set.
+      const fromEnv = [...envKeys]
+        .filter(([path]) => key === path || key.startsWith(`${path}[`) || key.startsWith(`${path}.`))
+        .sort(([a], [b]) => b.length - a.length)[0];
       const source = fromEnv ? ` (from ${fromEnv[1]})` : '';
       if (issue.code === 'unrecognized_keys') {
         for (const unknown of issue.keys) problems.push(`${joinKey(key, unknown)}: unknown key`);
@@ -109,8 +112,15 @@ function applyEnvOverrides(target: Record<string, unknown>, env: Environment): M
       if (!node[segment] || typeof node[segment] !== 'object') node[segment] = {};
       node = node[segment] as Record<string, unknown>;
     }
-    node[override.path[override.path.length - 1]] = override.parse(raw);
-    applied.set(override.path.join('.'), override.env);
+    const last = override.path[override.path.length - 1];
+    const value = override.parse(raw);
+    if (override.append && Array.isArray(value)) {
+      const list = Array.isArray(node[last]) ? (node[last] as unknown[]) : (node[last] = []);
+      for (const entry of value) applied.set(`${override.path.join('.')}[${list.push(entry) - 1}]`, override.env);
+    } else {
+      node[last] = value;
+      applied.set(override.path.join('.'), override.env);
+    }
   }
   return applied;
 }

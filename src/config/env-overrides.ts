@@ -7,6 +7,8 @@ export interface EnvOverride {
   env: string;
   path: string[];
   parse: (raw: string) => unknown;
+  /** The parsed list is added to the list at `path` (the file's, or an earlier variable's) rather than replacing it. */
+  append?: true;
 }
 
 const text = (raw: string) => raw;
@@ -17,16 +19,20 @@ const boolean = (raw: string) => {
   if (['0', 'false', 'no', 'off', ''].includes(value)) return false;
   return raw;
 };
-/** `SWITCHBOARD_API_KEYS=ci=key1,ops=key2` or a bare `key1,key2`. */
-const apiKeys = (raw: string) =>
+/** `ci=key1,ops=key2`, or bare keys `key1,key2` (without a name). */
+const keyEntries = (raw: string) =>
   raw
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean)
     .map((entry) => {
       const eq = entry.indexOf('=');
-      return eq > 0 ? { name: entry.slice(0, eq), key: entry.slice(eq + 1) } : entry;
+      return eq > 0 ? { name: entry.slice(0, eq), key: entry.slice(eq + 1) } : { key: entry };
     });
+/** `SWITCHBOARD_API_KEYS=ci=key1,ops=key2` or a bare `key1,key2`. */
+const apiKeys = (raw: string) => keyEntries(raw).map((entry) => (entry.name === undefined ? entry.key : entry));
+/** Keys with a grant of their own (`name=key,...`): named, as the grant's entries must be. */
+const grantedKeys = (grant: { admin: true } | { metrics_only: true }) => (raw: string) => keyEntries(raw).map((entry) => ({ ...entry, ...grant }));
 
 export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'HOST', path: ['server', 'host'], parse: text },
@@ -41,6 +47,9 @@ export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'SWITCHBOARD_MAX_MESSAGE_PARTS', path: ['a2a', 'max_message_parts'], parse: integer },
   { env: 'SWITCHBOARD_MAX_MESSAGE_TEXT_CHARS', path: ['a2a', 'max_message_text_chars'], parse: integer },
   { env: 'SWITCHBOARD_API_KEYS', path: ['auth', 'api_keys'], parse: apiKeys },
+  // After SWITCHBOARD_API_KEYS, whose list they add to: operator keys (the console), and scrape keys (/metrics alone).
+  { env: 'SWITCHBOARD_ADMIN_KEYS', path: ['auth', 'api_keys'], parse: grantedKeys({ admin: true }), append: true },
+  { env: 'SWITCHBOARD_METRICS_KEYS', path: ['auth', 'api_keys'], parse: grantedKeys({ metrics_only: true }), append: true },
   { env: 'SWITCHBOARD_ALLOW_OPEN', path: ['auth', 'allow_open'], parse: boolean },
   { env: 'SWITCHBOARD_RATE_LIMIT', path: ['rate_limit', 'limit'], parse: integer },
   { env: 'SWITCHBOARD_RATE_LIMIT_WINDOW_SECS', path: ['rate_limit', 'window_secs'], parse: integer },

@@ -68,4 +68,17 @@ describe('AccessPolicy', () => {
     const ci = policy(rules).scopeOf(key('ci', { admin: true }));
     expect([ci.admin, ci.allowsAgent('coder'), ci.allowsAgent('other')]).toEqual([true, true, false]);
   });
+
+  it('confines a caller its key entry or a matching rule marks metrics_only to /metrics, whatever else it matches', () => {
+    const rules: AccessRule[] = [{ agents: ['echo'] }, { subjects: ['scraper@idp'], metrics_only: true }];
+    const scraper = policy(rules).scopeOf(key('prometheus', { metrics_only: true }));
+    expect([scraper.metricsOnly, scraper.admin, scraper.allowsAgent('echo'), scraper.allowsTool('web_fetch')]).toEqual([true, false, false, false]);
+    const token = policy(rules).scopeOf({ kind: 'token', principal: 'scraper@idp', claims: {} });
+    expect([token.metricsOnly, token.allowsAgent('echo')]).toEqual([true, false]);
+    const others = [policy(rules).scopeOf(key('ops')), policy(rules).scopeOf(key('ops', { admin: true }))];
+    expect(others.map((scope) => [scope.metricsOnly, scope.allowsAgent('echo')])).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+  });
 });

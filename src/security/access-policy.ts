@@ -11,7 +11,8 @@ export type PolicySubject =
  * One evaluation for keys and tokens (`auth.rules`): a caller reaches what every rule it matches
  * grants, together with its key's own `tools` and `agents`. A caller nothing matches reaches
  * everything, or nothing with `default_access = "none"`; grants of `admin` alone leave that as it is.
- * Operator rights (`admin`) come from any rule or key entry that sets them.
+ * Operator rights (`admin`) come from any rule or key entry that sets them; `metrics_only` on any of
+ * them confines the caller to `/metrics`.
  */
 export class AccessPolicy {
   private readonly rules: MatchingRule[];
@@ -22,7 +23,7 @@ export class AccessPolicy {
 
   scopeOf(subject: PolicySubject): AccessScope {
     const grants: AccessGrant[] = this.rules.filter((rule) => rule.matches(subject)).map((rule) => rule.grant);
-    if (subject.kind === 'key' && subject.grant && (subject.grant.tools || subject.grant.agents || subject.grant.admin !== undefined)) grants.push(subject.grant);
+    if (subject.kind === 'key' && subject.grant && (subject.grant.tools || subject.grant.agents || subject.grant.admin !== undefined || subject.grant.metrics_only)) grants.push(subject.grant);
     const byDefault = this.auth.default_access === 'all' ? AccessScope.unrestricted : AccessScope.none;
     return grants.length === 0 ? byDefault : AccessScope.union(grants, byDefault);
   }
@@ -35,7 +36,7 @@ class MatchingRule {
   private readonly claims: [string, NamePatterns][];
 
   constructor(rule: AccessRule) {
-    this.grant = { tools: rule.tools, agents: rule.agents, admin: rule.admin };
+    this.grant = { tools: rule.tools, agents: rule.agents, admin: rule.admin, metrics_only: rule.metrics_only };
     this.keys = rule.keys && new NamePatterns(rule.keys);
     this.subjects = rule.subjects && new NamePatterns(rule.subjects);
     this.claims = Object.entries(rule.claims ?? {}).map(([claim, values]) => [claim, new NamePatterns(values)]);

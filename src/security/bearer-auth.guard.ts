@@ -1,14 +1,17 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { metricsOnlyRefusal } from './access-scope';
 import { CallerAuthenticator, CallerVerdict } from './caller-authenticator';
 import { consoleSessionKey, sameOriginOrSafe } from './console-session';
+import { IS_METRICS_ROUTE } from './metrics-route.decorator';
 import { attachPrincipal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
 /**
  * Every route needs `Authorization: Bearer <api key or access token>` unless marked `@Public()`;
  * under `/console` and `/api/admin` the console's session cookie stands for it (console-session.ts).
+ * A scrape credential (`metrics_only`) passes on `@MetricsRoute()` routes alone.
  * Runs after the rate-limit guard, so rejected attempts still count against the caller's IP.
  */
 @Injectable()
@@ -22,13 +25,15 @@ export class BearerAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.callers.required) return true;
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const marked = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
+    if (marked(IS_PUBLIC)) return true;
 
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const verdict = await this.verdictOf(request);
     if (verdict.kind === 'valid') {
+      if (verdict.principal.scope.metricsOnly && !marked(IS_METRICS_ROUTE)) throw new ForbiddenException(metricsOnlyRefusal(verdict.principal.name));
       attachPrincipal(request, verdict.principal);
       return true;
     }

@@ -142,15 +142,18 @@ url = "https://research.example.com"
     const env = {
       SWITCHBOARD_CONFIG: undefined,
       SWITCHBOARD_API_KEYS: example.SWITCHBOARD_API_KEYS,
+      SWITCHBOARD_ADMIN_KEYS: example.SWITCHBOARD_ADMIN_KEYS,
       DATABASE_URL: `postgresql://switchboard:${example.POSTGRES_PASSWORD}@postgres:5432/switchboard`,
     };
     const problems = configProblems(() => loadConfig(env));
     expect(problems).toEqual([
       expect.stringMatching(/^auth\.api_keys\[0\](\.key)? \(from SWITCHBOARD_API_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/),
+      expect.stringMatching(/^auth\.api_keys\[1\](\.key)? \(from SWITCHBOARD_ADMIN_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/),
       expect.stringMatching(/^database\.url \(from DATABASE_URL\): its password \(POSTGRES_PASSWORD in \.env under docker compose\) is a placeholder .*openssl rand -hex 32/),
     ]);
     for (const secret of Object.values(example)) if (secret.startsWith('replace-with-')) expect(problems.join('\n')).not.toContain(secret);
-    expect(() => loadConfig({ ...env, SWITCHBOARD_API_KEYS: 'admin=0123456789abcdef0123', DATABASE_URL: 'postgresql://switchboard:s3cret-pass@postgres:5432/switchboard' })).not.toThrow();
+    const real = { SWITCHBOARD_API_KEYS: 'client=0123456789abcdef0123', SWITCHBOARD_ADMIN_KEYS: 'admin=abcdef0123456789abcd', DATABASE_URL: 'postgresql://switchboard:s3cret-pass@postgres:5432/switchboard' };
+    expect(() => loadConfig({ ...env, ...real })).not.toThrow();
   });
 
   it('resolves ${VAR} references from the environment and reports unset ones by key', () => {
@@ -181,6 +184,40 @@ url = "https://research.example.com"
     expect(config.database.url).toBe('postgresql://db/switchboard');
     expect(config.redis.url).toBe('redis://cache:6379');
     expect(config.auth.api_keys).toEqual([{ name: 'ops', key: '0123456789abcdef01' }, 'fedcba98765432100']);
+  });
+
+  it("adds operator keys (SWITCHBOARD_ADMIN_KEYS) and metrics-only keys (SWITCHBOARD_METRICS_KEYS) to the file's or SWITCHBOARD_API_KEYS' keys", () => {
+    const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "ci-key-0123456789abcdef" }]\n');
+    const extra = { SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef', SWITCHBOARD_METRICS_KEYS: 'prometheus=metrics-key-0123456789abc' };
+    const operatorAndScraper = [
+      { name: 'admin', key: 'admin-key-0123456789abcdef', admin: true },
+      { name: 'prometheus', key: 'metrics-key-0123456789abc', metrics_only: true },
+    ];
+    expect(loadConfig({ SWITCHBOARD_CONFIG: file, ...extra }).config.auth.api_keys).toEqual([{ name: 'ci', key: 'ci-key-0123456789abcdef' }, ...operatorAndScraper]);
+    expect(loadConfig({ SWITCHBOARD_CONFIG: file, ...extra, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab' }).config.auth.api_keys).toEqual([
+      { name: 'client', key: 'client-key-0123456789ab' },
+      ...operatorAndScraper,
+    ]);
+    expect(loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef' }).config.auth.api_keys).toEqual([operatorAndScraper[0]]);
+  });
+
+  it('names the variable behind a bad operator or metrics key, and wants each named', () => {
+    const problems = configProblems(() =>
+      loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab', SWITCHBOARD_ADMIN_KEYS: 'admin=short', SWITCHBOARD_METRICS_KEYS: 'metrics-key-0123456789abc' }),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^auth\.api_keys\[1\]\.key \(from SWITCHBOARD_ADMIN_KEYS\): .*at least 16 characters/),
+      expect.stringMatching(/^auth\.api_keys\[2\] \(from SWITCHBOARD_METRICS_KEYS\): must be a key, or a table with the name and key \(name=key in /),
+    ]);
+    expect(problems.join('\n')).not.toContain('metrics-key-0123456789abc');
+  });
+
+  it('refuses a metrics_only key or rule that also grants tools, agents or operator rights', () => {
+    const file = writeConfig('[auth]\napi_keys = [{ name = "prometheus", key = "metrics-key-0123456789abc", metrics_only = true, admin = true }]\n[[auth.rules]]\nkeys = ["ci"]\nmetrics_only = true\nagents = ["echo"]\n');
+    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([
+      expect.stringMatching(/^auth\.api_keys\[0\]: metrics_only .*reaches \/metrics and nothing else/),
+      expect.stringMatching(/^auth\.rules\[0\]: metrics_only .*reaches \/metrics and nothing else/),
+    ]);
   });
 
   it('reports a file that is not TOML', () => {

@@ -6,6 +6,8 @@ import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, tes
 
 jest.setTimeout(40_000);
 
+const METRICS_KEY = 'metrics-key-0123456789abcdef';
+
 let database: TestDatabase;
 let redisPrefix: string;
 let services: ServiceProcesses;
@@ -22,6 +24,8 @@ beforeAll(async () => {
     REDIS_URL: testRedisUrl(),
     SWITCHBOARD_REDIS_PREFIX: redisPrefix,
     SWITCHBOARD_WORKER_HEALTH_PORT: String(port),
+    // As the Helm chart gives a worker Prometheus's key.
+    SWITCHBOARD_METRICS_KEYS: `prometheus=${METRICS_KEY}`,
   });
   worker = await services.worker('worker');
 });
@@ -49,6 +53,7 @@ it('serves its metrics at /metrics to a caller with an API key, as the API does'
   expect(scraped.status).toBe(200);
   expect(scraped.headers.get('content-type')).toMatch(/^text\/plain/);
   expect(await scraped.text()).toContain('switchboard_process_resident_memory_bytes');
+  expect((await fetch(`${base}/metrics`, { headers: bearer(METRICS_KEY) })).status).toBe(200);
 });
 
 it('stops serving them when it stops', async () => {

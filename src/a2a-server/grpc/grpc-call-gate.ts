@@ -1,6 +1,7 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import type { ServerSurfaceCall } from '@grpc/grpc-js/build/src/server-call';
 import { Injectable, Logger } from '@nestjs/common';
+import { metricsOnlyRefusal } from '../../security/access-scope';
 import { CallRateLimiter } from '../../security/call-rate-limiter';
 import { CallerAuthenticator } from '../../security/caller-authenticator';
 import { GrpcCaller } from './grpc-caller';
@@ -29,6 +30,7 @@ export class GrpcCallGate {
       throw new GrpcRefusal(status.RESOURCE_EXHAUSTED, `rate limit exceeded; retry in ${waitSecs} s`, 'RATE_LIMITED', { retryAfterSecs: String(waitSecs) });
     }
     if (!this.callers.required) return new GrpcCaller(undefined, call);
+    if (verdict.kind === 'valid' && verdict.principal.scope.metricsOnly) throw new GrpcRefusal(status.PERMISSION_DENIED, metricsOnlyRefusal(verdict.principal.name), 'METRICS_ONLY');
     if (verdict.kind === 'valid') return new GrpcCaller(verdict.principal, call);
     if (verdict.kind === 'insufficient_scope') throw new GrpcRefusal(status.PERMISSION_DENIED, `the access token lacks the scope ${verdict.scope}`, 'INSUFFICIENT_SCOPE');
     if (verdict.kind === 'invalid') this.logger.warn({ peer: call.getPeer() }, 'rejected an invalid API key (gRPC)');
