@@ -7,7 +7,7 @@
 import { Task, TaskState } from '@a2a-js/sdk';
 import { eventually } from '../support/eventually';
 import { decodeJwt } from 'jose';
-import { a2a, artifactText, mcp, message, oidcUrl, url } from './support/stack';
+import { a2a, adminKey, apiKey, artifactText, mcp, message, oidcUrl, url } from './support/stack';
 
 jest.setTimeout(120_000);
 
@@ -36,6 +36,29 @@ describe('docker compose up, from a fresh clone with the default configuration',
     } finally {
       await client.close();
     }
+  });
+
+  it('opens the console with the operator key make-env wrote, and reads the overview through it', async () => {
+    // As the browser posts the login form: from the console's own origin.
+    const login = await fetch(`${url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
+      body: new URLSearchParams({ api_key: adminKey }),
+      redirect: 'manual',
+    });
+    expect({ status: login.status, location: login.headers.get('location') }).toEqual({ status: 303, location: '/console' });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0];
+    const page = await fetch(`${url}/console`, { headers: { cookie }, redirect: 'manual' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Overview');
+    const overview = await fetch(`${url}/api/admin/overview`, { headers: { cookie } });
+    expect(overview.status).toBe(200);
+    const { processes, tasks } = (await overview.json()) as { processes: { role: string }[]; tasks: { byState: Record<string, number> } };
+    // The API and the two workers of this stack, each keeping its presence in Redis.
+    expect(processes.map((process) => process.role).sort()).toEqual(['api', 'worker', 'worker']);
+    expect(tasks.byState).toEqual(expect.any(Object));
+    // The clients' key reaches the agents, not the console.
+    expect((await fetch(`${url}/api/admin/overview`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(403);
   });
 
   it("accepts a token of the examples profile's OpenID provider, got by client credentials as a client on the host gets one", async () => {

@@ -56,7 +56,8 @@ wait_healthy() {
 }
 
 run_specs() {
-  DEPLOY_URL="http://127.0.0.1:$port" DEPLOY_OIDC_URL="http://127.0.0.1:$oidc_port" DEPLOY_API_KEY="$(sed -n 's/^SWITCHBOARD_API_KEYS=[^=]*=//p' "$clone/.env")" COMPOSE_PROJECT_NAME="$project" \
+  DEPLOY_URL="http://127.0.0.1:$port" DEPLOY_OIDC_URL="http://127.0.0.1:$oidc_port" DEPLOY_API_KEY="$(sed -n 's/^SWITCHBOARD_API_KEYS=[^=]*=//p' "$clone/.env")" \
+    DEPLOY_ADMIN_KEY="$(sed -n 's/^SWITCHBOARD_ADMIN_KEYS=[^=]*=//p' "$clone/.env")" COMPOSE_PROJECT_NAME="$project" \
     npx jest -c test/deploy/jest.config.js --runInBand "$@" || { compose logs --tail 50 api worker; exit 1; }
 }
 
@@ -153,7 +154,9 @@ if compose up -d --build >"$work/placeholder.log" 2>&1; then cat "$work/placehol
 check="$(service_containers check)"
 [ -n "$check" ] && [ "$(docker inspect --format '{{.State.ExitCode}}' "$check")" = 78 ] || { cat "$work/placeholder.log"; fail "the check service did not exit 78"; }
 said="$(compose logs --no-color check)"
-echo "$said" | grep -q 'SWITCHBOARD_API_KEYS): the key is a placeholder' || fail "check did not name SWITCHBOARD_API_KEYS: $said"
+for variable in SWITCHBOARD_ADMIN_KEYS SWITCHBOARD_API_KEYS; do
+  echo "$said" | grep -q "$variable): the key is a placeholder" || fail "check did not name $variable: $said"
+done
 echo "$said" | grep -q 'POSTGRES_PASSWORD in .env.*is a placeholder.*sh docker/make-env.sh --force' || fail "check did not name POSTGRES_PASSWORD and make-env: $said"
 [ -z "$(service_containers postgres)" ] || [ "$(docker inspect --format '{{.State.Running}}' "$(service_containers postgres)")" = false ] \
   || fail "Postgres started with the placeholder password"

@@ -1,20 +1,23 @@
 /**
  * The compose stack under test, as run.sh hands it over (DEPLOY_URL, DEPLOY_API_KEY,
- * COMPOSE_PROJECT_NAME), and the official clients the deploy specs drive it with from outside.
+ * DEPLOY_ADMIN_KEY, COMPOSE_PROJECT_NAME), and the official clients the deploy specs drive it with from outside.
  */
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 
-const { DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, COMPOSE_PROJECT_NAME } = process.env;
-if (!DEPLOY_URL || !DEPLOY_OIDC_URL || !DEPLOY_API_KEY || !COMPOSE_PROJECT_NAME) {
-  throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY and COMPOSE_PROJECT_NAME are unset');
+const { DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, DEPLOY_ADMIN_KEY, COMPOSE_PROJECT_NAME } = process.env;
+if (!DEPLOY_URL || !DEPLOY_OIDC_URL || !DEPLOY_API_KEY || !DEPLOY_ADMIN_KEY || !COMPOSE_PROJECT_NAME) {
+  throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, DEPLOY_ADMIN_KEY and COMPOSE_PROJECT_NAME are unset');
 }
 export const url = DEPLOY_URL;
 /** The examples profile's OpenID provider, where the host publishes it. */
 export const oidcUrl = DEPLOY_OIDC_URL;
+/** The clients' key (SWITCHBOARD_API_KEYS in .env). */
 export const apiKey = DEPLOY_API_KEY;
+/** The operator key (SWITCHBOARD_ADMIN_KEYS in .env), as make-env.sh wrote it. */
+export const adminKey = DEPLOY_ADMIN_KEY;
 export const composeProject = COMPOSE_PROJECT_NAME;
 
 const withKey: typeof fetch = (input, init) => {
