@@ -179,17 +179,27 @@ function warnOnStderr(message: string): void {
 }
 
 /**
+ * A terminal's Ctrl-C reaches every process of `npm start`, and npm forwards its copy to the server
+ * (npm/cli#5021): the same signal this soon after the first is that copy, not a second signal.
+ */
+const FORWARDED_COPY_MS = 1_000;
+
+/**
  * First signal: drain and close (in-flight requests and jobs finish), then send the spans not sent
  * yet. Timeout or second signal: exit now.
  */
 function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, tracing: Tracing, beforeClose: () => void = () => {}): void {
-  let stopping = false;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   const stop = (signal: NodeJS.Signals) => {
-      if (stopping) {
+    if (first && signal === first.signal && performance.now() - first.at < FORWARDED_COPY_MS) {
+      logger.log({ signal }, 'the same signal again within a second: taken as the forwarded copy of the first (npm start), still draining');
+      return;
+    }
+    if (first) {
       logger.warn({ signal }, 'second signal, exiting without draining');
       process.exit(1);
     }
-    stopping = true;
+    first = { signal, at: performance.now() };
     logger.log({ signal }, 'shutting down: draining requests and jobs');
     const deadline = setTimeout(() => {
       logger.error({ timeoutSecs: config.server.shutdown_timeout_secs }, 'shutdown timed out, exiting');
