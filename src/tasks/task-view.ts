@@ -9,7 +9,7 @@ export type { OperatorTaskPage, OperatorTaskQuery, TaskRecord } from '../task-st
 export type { ListPosition } from '../task-store/task-list';
 
 /** A task's live events as a reader follows them: its event stream without the publishing side. */
-export type TaskEventFeed = Pick<TaskEventStream, 'read' | 'start' | 'tail' | 'closure' | 'turnStart'>;
+export type TaskEventFeed = Pick<TaskEventStream, 'read' | 'start' | 'tail' | 'closure' | 'turnStart' | 'kept'>;
 
 /**
  * Tasks as code outside src/tasks sees them: read, listed, counted and followed, never written.

@@ -3,6 +3,7 @@ import { LiveChannel, MemoryLiveChannel } from './live-channel';
 import type { TaskChange } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
+  KeptTaskEvent,
   PublishOptions,
   TaskEventStream,
   TaskEventStreamEntry,
@@ -15,7 +16,7 @@ interface Stream {
    * StreamResponse.toJSON of each event (readers decode their own copy, exactly as from Redis), and
    * close markers, which are entries too: a reader stops at the first one after where it began.
    */
-  entries: { seq: number; event?: unknown }[];
+  entries: { seq: number; event?: unknown; at: number }[];
   lastSeq: number;
   /** Deleted with its task: readers that have not reached the close are interrupted. */
   removed: boolean;
@@ -43,13 +44,14 @@ export class MemoryTaskEventStream implements TaskEventStream {
 
   async publish(taskId: string, events: StreamResponse[], { close = false, change }: PublishOptions = {}): Promise<string[]> {
     const stream = this.stream(taskId);
+    const at = Date.now();
     const ids = events.map((event) => {
       const seq = ++stream.lastSeq;
-      stream.entries.push({ seq, event: StreamResponse.toJSON(event) });
+      stream.entries.push({ seq, event: StreamResponse.toJSON(event), at });
       return String(seq);
     });
     if (stream.entries.length > this.maxLen) stream.entries.splice(0, stream.entries.length - this.maxLen);
-    if (close) stream.entries.push({ seq: ++stream.lastSeq });
+    if (close) stream.entries.push({ seq: ++stream.lastSeq, at });
     this.expireAfter(stream, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     wakeReaders(stream);
     if (change) void this.changes.publish(change);
@@ -98,6 +100,12 @@ export class MemoryTaskEventStream implements TaskEventStream {
       stream.readers--;
       if (stream.readers === 0 && stream.lastSeq === 0) this.drop(taskId, stream);
     }
+  }
+
+  async kept(taskId: string): Promise<KeptTaskEvent[]> {
+    return (this.streams.get(taskId)?.entries ?? [])
+      .filter((entry) => entry.event !== undefined)
+      .map(({ seq, event, at }) => ({ id: String(seq), event: StreamResponse.fromJSON(event), at: new Date(at) }));
   }
 
   async remove(taskIds: string[]): Promise<void> {

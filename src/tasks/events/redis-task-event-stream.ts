@@ -5,6 +5,7 @@ import { execTransaction } from '../../redis/redis-transaction';
 import { TASK_CHANGES_CHANNEL } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
+  KeptTaskEvent,
   PublishOptions,
   TaskEventStream,
   TaskEventStreamEntry,
@@ -88,6 +89,14 @@ export class RedisTaskEventStream implements TaskEventStream {
       if (error instanceof StreamFollowError) throw new TaskEventStreamInterruptedError(taskId, INTERRUPTIONS[error.reason], { cause: error });
       throw error;
     }
+  }
+
+  async kept(taskId: string): Promise<KeptTaskEvent[]> {
+    const entries = (await this.redis.client.xrange(this.key(taskId), '-', '+')) as [string, string[]][];
+    return entries
+      .filter(([, [field]]) => field === EVENT_FIELD)
+      // An entry's id begins with the Redis server's clock, in milliseconds, when it was appended.
+      .map(([id, [, value]]) => ({ id, event: StreamResponse.fromJSON(JSON.parse(value)), at: new Date(Number(id.split('-')[0])) }));
   }
 
   async remove(taskIds: string[]): Promise<void> {

@@ -37,6 +37,11 @@ export interface TaskEventStreamEntry {
   event: StreamResponse;
 }
 
+/** An entry as the stream keeps it, with when it was appended. */
+export interface KeptTaskEvent extends TaskEventStreamEntry {
+  at: Date;
+}
+
 /**
  * Live, shared fan-out of a task's events: a worker publishes, any API replica reads from any
  * position. Hot data with a bounded length and lifetime; what lasts is the task's snapshot in the
@@ -68,6 +73,11 @@ export interface TaskEventStream {
   closure(taskId: string): Promise<{ lastEvent?: StreamResponse } | undefined>;
   /** Position just before the newest `task` event, where the current turn began: reading after it replays the turn. */
   turnStart(taskId: string): Promise<string>;
+  /**
+   * Every event the stream still keeps (the last `maxLen`, until it expires), oldest first, across
+   * its turns and closes, without waiting: what a task went through, for the operator's timeline.
+   */
+  kept(taskId: string): Promise<KeptTaskEvent[]>;
   /** Deletes the streams of tasks that are gone (evicted by retention); their readers are interrupted. */
   remove(taskIds: string[]): Promise<void>;
 }

@@ -96,6 +96,19 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       expect(entries.map((entry) => entry.id)).toEqual(ids);
     });
 
+    it('keeps every event across turns and closes, oldest first, each with when it was appended', async () => {
+      const id = taskId();
+      expect(await reader.kept(id)).toEqual([]);
+      const before = Date.now();
+      const first = await publisher.publish(id, [event('a'), event('b')], { close: true });
+      const second = await publisher.publish(id, [event('c')]);
+      const kept = await reader.kept(id);
+      expect(kept.map(textOf)).toEqual(['a', 'b', 'c']);
+      expect(kept.map((entry) => entry.id)).toEqual([...first, ...second]);
+      for (const { at } of kept) expect(at.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+      for (const { at } of kept) expect(at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+    });
+
     it('resumes right after a given entry id', async () => {
       const id = taskId();
       const ids = [];
