@@ -97,12 +97,19 @@ ${table('tasks', 'Tasks, most recently updated first', ['Task', 'Agent', 'Owner'
 <button type="button" id="more-tasks" hidden>Load more</button>`;
 }
 
+/** The task's facts and timeline; Cancel shows only while the task has not ended, and asks first. */
 export function taskBody(taskId: string): SafeHtml {
   return html`<p class="breadcrumb"><a href="/console/tasks">Tasks</a></p>
 <h1>Task <code class="task-id">${taskId}</code></h1>
 ${STATUS_LINE}
 <dl class="facts" id="task-facts"></dl>
-<button type="button" id="cancel-task" class="danger" disabled>Cancel task</button>
+<button type="button" id="cancel-task" class="danger" hidden>Cancel task</button>
+<dialog id="confirm-cancel" aria-labelledby="confirm-cancel-heading" aria-describedby="confirm-cancel-text">
+<h2 id="confirm-cancel-heading">Cancel this task?</h2>
+<p id="confirm-cancel-text">Task <code>${taskId}</code> stops where it is: its agent's turn is interrupted and the task ends as canceled, for good.</p>
+<div class="dialog-actions"><button type="button" class="quiet" value="keep" autofocus>Keep it running</button><button type="button" class="danger" value="cancel">Cancel the task</button></div>
+</dialog>
 <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>
+<p class="hint" id="timeline-note" hidden>Entries without a time come from the task as stored: the events that dated them are kept for an hour after the task ends.</p>
 <ol class="timeline" id="timeline"></ol></section>`;
 }

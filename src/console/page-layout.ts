@@ -40,7 +40,7 @@ export function renderPage(page: ConsolePage): string {
 <header class="site-header">
 <p class="brand">Switchboard console</p>
 ${page.section ? navigation(page.section) : undefined}
-${page.logout ? html`<form class="logout" method="post" action="/console/logout"><button type="submit">Log out</button></form>` : undefined}
+${page.logout ? html`<form class="logout" method="post" action="/console/logout"><button type="submit" class="quiet">Log out</button></form>` : undefined}
 </header>
 <main id="main" tabindex="-1"${data}>
 ${page.body}

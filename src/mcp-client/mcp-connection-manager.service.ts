@@ -181,8 +181,14 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     return true;
   }
 
+  /** Every server with its status and tools, as any caller may see them. */
   describe(): McpServersView {
-    return describeServers([...this.connections.values()], this.list(), this.collisions);
+    return describeServers([...this.connections.values()], this.list(), this.collisions, { stderr: false });
+  }
+
+  /** The same, with each stdio server's last stderr lines: for operators only, as a server may write anything there. */
+  describeForOperators(): McpServersView {
+    return describeServers([...this.connections.values()], this.list(), this.collisions, { stderr: true });
   }
 
   private connected(): McpConnection[] {
@@ -207,8 +213,7 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     const upstream = `MCP server "${server.name}"`;
     const auth = server.transport.type === 'stdio' ? undefined : server.transport.auth;
     const fetch = upstreamFetch(guarded, upstream, auth && new UpstreamCredentials(upstream, auth, guarded));
-    const onStderr = (line: string) => this.logger.debug({ server: server.name, line }, 'MCP server stderr');
-    return new McpConnection(server, () => createMcpTransport(server, fetch, onStderr), () => this.rebuildTools());
+    return new McpConnection(server, (onStderr) => createMcpTransport(server, fetch, onStderr), () => this.rebuildTools());
   }
 
   /** Namespaces again from every server's current list, in config order, so which tool wins a name never depends on timing. */

@@ -21,6 +21,7 @@ import { McpServerUnavailableError, McpToolTimeoutError } from './mcp-client.err
 import { CallsInFlight } from './calls-in-flight';
 import type { McpCallOptions } from './mcp-tool-source.interface';
 import { reconnectDelayMs } from './reconnect-backoff';
+import { StderrTail } from './stderr-tail';
 import { inSpan } from '../tracing/spans';
 import { activeTraceCarrier } from '../tracing/trace-context';
 import { callAsTask, runsAsTask } from './upstream-task-call';
@@ -55,6 +56,10 @@ export interface McpConnectionStatus {
   /** `modern` (2026-07-28, `server/discover`) or `legacy` (2025-era `initialize`). */
   era?: string;
   protocolVersion?: string;
+  /** Times in a row the connection failed or was lost since it was last connected; 0 once connected. */
+  failures: number;
+  /** While retrying: when the next attempt is due (ISO 8601). */
+  nextRetryAt?: string;
 }
 
 /**
@@ -70,7 +75,10 @@ export class McpConnection {
   private session?: Client;
   private pending?: { client: Client; done: Promise<boolean> };
   private retryTimer?: NodeJS.Timeout;
+  private nextRetryAt?: Date;
   private failures = 0;
+  /** A stdio server's last stderr lines; empty for remote servers. */
+  private readonly stderrTail = new StderrTail();
   private lastError?: string;
   /** The era found by the first connect, so reconnects skip the probe (on stdio, a second spawn). */
   private prior?: PriorDiscovery;
@@ -83,7 +91,8 @@ export class McpConnection {
 
   constructor(
     readonly config: McpServerConfig,
-    private readonly newTransport: () => Transport,
+    /** A transport for one attempt; a stdio server's stderr lines go to `onStderr`. */
+    private readonly newTransport: (onStderr: (line: string) => void) => Transport,
     /** The tool list or the catalog may have changed. */
     private readonly onListsChanged: () => void,
   ) {
@@ -122,7 +131,14 @@ export class McpConnection {
       error: this.lastError,
       era: this.session?.getProtocolEra(),
       protocolVersion: this.session?.getNegotiatedProtocolVersion(),
+      failures: this.failures,
+      ...(this.state === 'retrying' && this.nextRetryAt && { nextRetryAt: this.nextRetryAt.toISOString() }),
     };
+  }
+
+  /** What a stdio server last wrote to stderr (for operators: it may say more than they should see elsewhere). */
+  get stderr(): string[] {
+    return this.stderrTail.lines;
   }
 
   /** Connects in the background; failures are retried with backoff, never thrown. */
@@ -193,6 +209,7 @@ export class McpConnection {
     if (this.session || this.state === 'closed') return Promise.resolve(this.session !== undefined);
     if (this.pending) return this.pending.done;
     clearTimeout(this.retryTimer);
+    this.nextRetryAt = undefined;
     this.state = 'connecting';
     const client = this.newClient();
     // A connection serves every caller: its own requests (and the streams it opens) are Switchboard's.
@@ -203,7 +220,7 @@ export class McpConnection {
 
   private async open(client: Client): Promise<boolean> {
     try {
-      await client.connect(this.newTransport(), { timeout: this.timeoutMs, prior: this.prior });
+      await client.connect(this.newTransport((line) => this.stderrLine(line)), { timeout: this.timeoutMs, prior: this.prior });
       const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
       const catalog = await this.listCatalog(client);
       // A new session knows nothing of the old one's subscriptions; one the server refuses now (the resource is gone) is dropped.
@@ -320,8 +337,15 @@ export class McpConnection {
   private scheduleRetry(): void {
     if (this.state === 'closed') return;
     this.state = 'retrying';
-    this.retryTimer = setTimeout(() => void this.connect(), reconnectDelayMs(this.failures++));
+    const delay = reconnectDelayMs(this.failures++);
+    this.nextRetryAt = new Date(Date.now() + delay);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
     this.retryTimer.unref();
+  }
+
+  private stderrLine(line: string): void {
+    this.stderrTail.push(line);
+    this.logger.debug({ server: this.name, line }, 'MCP server stderr');
   }
 
   /** Why a call cannot reach the server now, naming the connection's state; undefined while connected. */

@@ -58,9 +58,10 @@ export class AdminController {
     return { hosted, external: this.externalAgents.describe() };
   }
 
+  /** What `GET /api/mcp/servers` answers, and each stdio server's last stderr lines. */
   @Get('mcp-servers')
   mcpServers(): McpServersView {
-    return this.mcp.describe();
+    return this.mcp.describeForOperators();
   }
 
   /** The same as `POST /api/mcp/servers/{name}/reconnect`, under the path the console's session reaches. */

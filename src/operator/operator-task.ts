@@ -4,6 +4,7 @@ import { stateName } from '../common/task-states';
 import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
 import { messageText } from '../tasks/task-text';
 import type { TaskRecord } from '../tasks/task-view';
+import type { TaskTimelineEntry } from './task-timeline';
 
 /** Where tracing, when on, notes a task's trace (src/tracing). */
 export const TRACE_ID_METADATA_KEY = 'switchboard/trace_id';
@@ -30,6 +31,8 @@ export interface OperatorTaskDetail {
   createdAt: string;
   updatedAt: string;
   activity: TaskActivityEntry[];
+  /** What the task went through, in order: statuses, messages, artifacts and activity (task-timeline.ts). */
+  timeline: TaskTimelineEntry[];
   remoteTask?: { agent: string; taskId: string };
   traceId?: string;
 }
@@ -47,7 +50,7 @@ export function taskRow({ task, scope, agent, createdAt, updatedAt }: TaskRecord
   };
 }
 
-export function taskDetail({ task, scope, agent, createdAt, updatedAt }: TaskRecord, activity: TaskActivityEntry[]): OperatorTaskDetail {
+export function taskDetail({ task, scope, agent, createdAt, updatedAt }: TaskRecord, activity: TaskActivityEntry[], timeline: TaskTimelineEntry[]): OperatorTaskDetail {
   const remote = remoteTaskLinkOf(task);
   const traceId = task.metadata?.[TRACE_ID_METADATA_KEY];
   return {
@@ -57,6 +60,7 @@ export function taskDetail({ task, scope, agent, createdAt, updatedAt }: TaskRec
     createdAt: createdAt.toISOString(),
     updatedAt: updatedAt.toISOString(),
     activity,
+    timeline,
     ...(remote && { remoteTask: { agent: remote.agent, taskId: remote.task_id } }),
     ...(typeof traceId === 'string' && { traceId }),
   };

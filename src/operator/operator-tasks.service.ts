@@ -9,6 +9,7 @@ import { OperatorTaskQuery, TaskRecord, TaskView } from '../tasks/task-view';
 import { LiveIterable } from './live-iterable';
 import { OperatorTaskDetail, OperatorTaskRow, taskDetail, taskRow } from './operator-task';
 import { decodePageToken, encodePageToken } from './task-page-token';
+import { taskTimeline } from './task-timeline';
 
 const PAGE_SIZE = 50;
 
@@ -45,7 +46,8 @@ export class OperatorTasks {
 
   async detail(taskId: string): Promise<OperatorTaskDetail> {
     const record = await this.find(taskId);
-    return taskDetail(record, await this.activity.list(taskId));
+    const [activity, kept] = await Promise.all([this.activity.list(taskId), this.view.events.kept(taskId)]);
+    return taskDetail(record, activity, taskTimeline(record, kept, activity));
   }
 
   /** Cancels the task in its owner's scope, as A2A's CancelTask would; 409 once it has ended. */

@@ -2,7 +2,7 @@
  * The console in headless chromium against the whole service in durable mode (Postgres, Redis,
  * BullMQ, a worker in the API process) and a real MCP upstream over Streamable HTTP: log in by
  * keyboard, see an agent, watch a task started through the A2A API appear and complete live, read
- * its timeline, cancel a running task by keyboard, see the upstream go down and come back. Each page
+ * its timeline, cancel a running task by keyboard (confirmed), see the upstream go down and come back. Each page
  * is saved at laptop and phone width under test-results/console/.
  */
 import { SendMessageConfiguration, TaskState } from '@a2a-js/sdk';
@@ -134,7 +134,7 @@ describe('the console in a browser', () => {
     expect(await page.locator('#timeline img').count()).toBe(0);
     expect(await page.evaluate('document.body.dataset.pwned')).toBeUndefined();
     expect(await page.textContent('#task-facts')).toMatch(/Agentslow/);
-    expect(await page.isDisabled('#cancel-task')).toBe(true);
+    expect(await page.isHidden('#cancel-task')).toBe(true);
     await screenshotBothWidths(page, 'task-completed');
   });
 
@@ -143,7 +143,7 @@ describe('the console in a browser', () => {
     const started = asTask(await client.sendMessage({ ...userMessage('twenty characters or more'), configuration: SendMessageConfiguration.fromJSON({ returnImmediately: true }) }));
     await page.goto(`${service.url}/console/tasks/${started.id}`);
     await page.waitForSelector('#task-facts .state-working');
-    await page.waitForSelector('#cancel-task:not([disabled])');
+    await page.waitForSelector('#cancel-task:not([hidden])');
     // The events stream brings the agent's next chunks: the artifact grows with no reload.
     const artifact = page.locator('#timeline .event-artifact .event-text');
     const loaded = (await artifact.textContent())!;
@@ -152,12 +152,16 @@ describe('the console in a browser', () => {
     await screenshotBothWidths(page, 'task-running');
 
     await tabTo(page, '#cancel-task');
+    await page.keyboard.press('Enter');
+    // The confirmation opens on its safe choice; the keyboard moves on to the other.
+    expect(await hasFocus(page, 'dialog#confirm-cancel[open] button[value="keep"]')).toBe(true);
+    await tabTo(page, 'dialog#confirm-cancel button[value="cancel"]');
     const [cancel] = await Promise.all([page.waitForResponse((response) => response.url().endsWith(`/api/admin/tasks/${started.id}/cancel`)), page.keyboard.press('Enter')]);
     expect(cancel.ok()).toBe(true);
     await page.waitForSelector('#task-facts .state-canceled');
     // The status it had when the page opened, then the one it ended in.
     expect(await textOnceMatching('#timeline', /Status: canceled/)).toMatch(/Status: working.*Status: canceled/s);
-    expect(await page.isDisabled('#cancel-task')).toBe(true);
+    expect(await page.isHidden('#cancel-task')).toBe(true);
     expect((await client.getTask({ id: started.id, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await screenshotBothWidths(page, 'task-canceled');
   });

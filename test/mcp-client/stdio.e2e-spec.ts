@@ -91,7 +91,7 @@ describe('MCP servers over stdio', () => {
         timeout_secs: 3,
         env: [ALLOWED],
         transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] },
-        status: { state: 'connected', era: 'legacy', protocolVersion: expect.any(String) },
+        status: { state: 'connected', era: 'legacy', protocolVersion: expect.any(String), failures: 0 },
       },
       {
         name: 'filesystem',

@@ -162,6 +162,12 @@ describe('admin API (durable)', () => {
         },
       ]);
       expect(JSON.stringify(body.activity)).not.toContain(SECRET_ARGUMENT);
+      // The timeline has the call where it happened: between the turn's start and its end.
+      const timeline = (body.timeline as { kind: string; state?: string; at: string }[]).map((entry) => entry.state ?? entry.kind);
+      expect(timeline.slice(0, 3)).toEqual(['message', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+      expect(timeline.indexOf('tool_call')).toBeGreaterThan(2);
+      expect(timeline.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(body.timeline.every((entry: { at?: string }) => entry.at)).toBe(true);
     });
 
     it('records each webhook delivery attempt with the host alone and the HTTP status', async () => {

@@ -137,7 +137,7 @@ function discovery(status) {
   return [el('span', { class: `state state-${status.state}` }, status.state), status.error ? ` ${status.error}` : undefined];
 }
 
-// MCP upstreams: state, tools, last error, reconnect.
+// MCP upstreams: what runs or is reached, state, tools, what went wrong, reconnect.
 function mcpPage() {
   const table = document.getElementById('mcp-servers');
   const load = async () => {
@@ -145,10 +145,10 @@ function mcpPage() {
     const tools = new Map(view.connected.map((server) => [server.name, server.tools]));
     syncRows(table, view.configured, (server) => server.name, (server) => [
       server.name,
-      server.transport.type,
+      endpoint(server.transport),
       el('span', { class: `state state-${server.status.state}` }, server.status.state),
       toolList(server.name, tools.get(server.name)),
-      server.status.error || '—',
+      upstreamProblem(server.name, server.status),
       el('button', { type: 'button', 'data-reconnect': server.name, 'aria-label': `Reconnect ${server.name}` }, 'Reconnect'),
     ]);
   };
@@ -169,6 +169,29 @@ function mcpPage() {
     }
   });
   keepLoading(load);
+}
+
+/** The command a stdio server runs, or the URL a remote one is reached at (the API has left the secrets out). */
+function endpoint(transport) {
+  const where = transport.type === 'stdio' ? [transport.command, ...(transport.args || [])].join(' ') : transport.url;
+  return `${transport.type}: ${where}`;
+}
+
+/** Why a server is not connected: the last error, how many times in a row, the next attempt, and a stdio server's last stderr lines. */
+function upstreamProblem(server, status) {
+  if (!status.error) return '—';
+  const failures = status.failures || 0;
+  const next = status.nextRetryAt
+    ? el('span', { class: 'next-attempt' }, '; next attempt at ', when(status.nextRetryAt))
+    : status.state === 'connecting' ? '; trying again now' : undefined;
+  const stderr = status.stderr && status.stderr.length > 0
+    ? el('details', { class: 'problem-detail' }, el('summary', {}, `Last stderr lines (${status.stderr.length})`), el('pre', { 'aria-label': `stderr of ${server}` }, status.stderr.join('\n')))
+    : undefined;
+  return [
+    status.error,
+    failures > 0 ? el('p', { class: 'problem-detail' }, `Failed ${failures} time${failures === 1 ? '' : 's'} in a row`, next) : undefined,
+    stderr,
+  ];
 }
 
 function toolList(server, tools) {
@@ -225,24 +248,20 @@ function tasksPage() {
   loadMore().catch((error) => say(`Could not load tasks: ${error.message}`, true));
 }
 
-// One task: its facts, its timeline (live), cancel.
+// One task: its facts, its timeline (live), cancel once confirmed.
 function taskPage(main) {
   const id = main.dataset.taskId;
   const timeline = document.getElementById('timeline');
   const cancel = document.getElementById('cancel-task');
+  const confirmCancel = document.getElementById('confirm-cancel');
   const path = `/api/admin/tasks/${encodeURIComponent(id)}`;
   let shownTimeline;
-  // The task JSON holds its latest status only: the page keeps each one it saw, from the load on.
-  const statuses = [];
-  const noteStatus = (status) => {
-    if (status && (statuses.length === 0 || statuses[statuses.length - 1].state !== status.state)) statuses.push(status);
-  };
 
   const show = (detail) => {
     const { task } = detail;
-    noteStatus(task.status);
+    const state = task.status && task.status.state;
     facts(document.getElementById('task-facts'), [
-      ['State', stateBadge(task.status && task.status.state)],
+      ['State', stateBadge(state)],
       ['Agent', detail.agent || '—'],
       ['Owner', detail.owner],
       ['Context', task.contextId],
@@ -251,26 +270,40 @@ function taskPage(main) {
       ...(detail.remoteTask ? [['Remote task', `${detail.remoteTask.taskId} at ${detail.remoteTask.agent}`]] : []),
       ['Trace', traceLink(main.dataset.traceUrl, detail.traceId)],
     ]);
-    cancel.disabled = ENDED_STATES.includes(task.status && task.status.state);
+    const ended = ENDED_STATES.includes(state);
+    // The focus would be lost with the button: it goes to the page, where a screen reader starts again.
+    if (ended && document.activeElement === cancel) main.focus();
+    cancel.hidden = ended;
+    if (ended && confirmCancel.open) confirmCancel.close();
     // Built again only when something was added, so an open entry and the focus stay.
-    const entries = timelineOf(detail, statuses);
+    const entries = detail.timeline.map(timelineEntry);
     if (JSON.stringify(entries) !== shownTimeline) {
       shownTimeline = JSON.stringify(entries);
       timeline.replaceChildren(...entries.map(timelineItem));
+      document.getElementById('timeline-note').hidden = entries.every((entry) => entry.at);
     }
   };
   const load = async () => show(await api(path));
   const reload = throttled(() => load().catch((error) => say(`Could not reload: ${error.message}`, true)));
 
-  cancel.addEventListener('click', async () => {
+  cancel.addEventListener('click', () => confirmCancel.showModal());
+  confirmCancel.addEventListener('click', (event) => {
+    const button = event.target.closest('button[value]');
+    if (button) confirmCancel.close(button.value);
+  });
+  // Escape closes it too, with no value: nothing is canceled.
+  confirmCancel.addEventListener('close', async () => {
+    if (confirmCancel.returnValue !== 'cancel') return;
+    confirmCancel.returnValue = '';
     cancel.disabled = true;
     say('Canceling…');
     try {
       show(await api(`${path}/cancel`, { method: 'POST' }));
       say('Task canceled.');
     } catch (error) {
-      cancel.disabled = false;
       say(`Could not cancel: ${error.message}`, true);
+    } finally {
+      cancel.disabled = false;
     }
   });
 
@@ -281,9 +314,8 @@ function taskPage(main) {
       events.addEventListener('error', () => say('Live updates interrupted; reconnecting…', true));
       events.addEventListener('message', (message) => {
         const item = JSON.parse(message.data);
-        // An event or an activity entry reloads the task: its JSON and activity are the one account of both.
+        // An event or an activity entry reloads the task: its timeline is the one account of both.
         if (item.kind === 'snapshot') return show(item.detail);
-        if (item.kind === 'event' && item.event.statusUpdate) noteStatus(item.event.statusUpdate.status);
         reload();
       });
     })
@@ -313,22 +345,18 @@ function traceLink(template, traceId) {
   return template ? el('a', { href: template.replace('{trace_id}', encodeURIComponent(traceId)) }, traceId) : el('code', {}, traceId);
 }
 
-/** What the task went through: its messages and artifacts (A2A task JSON), the recorded activity, the statuses seen. */
-function timelineOf(detail, statuses) {
-  const { task } = detail;
-  const entries = [{ kind: 'created', title: 'Created', at: detail.createdAt }];
-  for (const message of task.history || []) {
-    entries.push({ kind: 'message', title: message.role === 'ROLE_USER' ? 'Message from the caller' : 'Message from the agent', text: partsText(message.parts) });
+/** A timeline entry of the API (GET /api/admin/tasks/{id}, `timeline`) as the page shows it. */
+function timelineEntry(entry) {
+  switch (entry.kind) {
+    case 'status':
+      return { kind: 'status', state: stateLabel(entry.state), title: `Status: ${stateLabel(entry.state)}`, at: entry.at, text: entry.parts ? partsText(entry.parts) : undefined };
+    case 'message':
+      return { kind: 'message', title: entry.role === 'ROLE_USER' ? 'Message from the caller' : 'Message from the agent', at: entry.at, text: partsText(entry.parts) };
+    case 'artifact':
+      return { kind: 'artifact', title: `Artifact ${entry.name || entry.artifactId}`, at: entry.at, text: partsText(entry.parts) };
+    default:
+      return activityEntry(entry);
   }
-  for (const item of detail.activity || []) entries.push(activityEntry(item));
-  for (const artifact of task.artifacts || []) {
-    entries.push({ kind: 'artifact', title: `Artifact ${artifact.name || artifact.artifactId}`, text: partsText(artifact.parts) });
-  }
-  for (const status of statuses) {
-    const message = status.message ? partsText(status.message.parts) : undefined;
-    entries.push({ kind: 'status', title: `Status: ${stateLabel(status.state)}`, at: status.timestamp, text: message });
-  }
-  return entries;
 }
 
 function activityEntry(item) {
@@ -344,8 +372,8 @@ function activityEntry(item) {
 }
 
 function timelineItem(entry) {
-  return el('li', { class: `event event-${entry.kind}` },
-    el('p', { class: 'event-title' }, entry.at ? [when(entry.at), ' '] : undefined, el('strong', {}, entry.title)),
+  return el('li', { class: `event event-${entry.kind}${entry.state ? ` state-${entry.state}` : ''}` },
+    el('p', { class: 'event-title' }, entry.at ? when(entry.at) : el('span', { class: 'no-time' }, 'time not kept'), ' ', el('strong', {}, entry.title)),
     entry.text ? el('p', { class: 'event-text' }, entry.text) : undefined,
     entry.detail ? el('details', {}, el('summary', {}, 'Details'), el('pre', {}, entry.detail)) : undefined,
   );

@@ -69,3 +69,18 @@ export async function tabTo(page: Page, selector: string, maxPresses = 30): Prom
 export function hasFocus(page: Page, selector: string): Promise<boolean> {
   return page.evaluate<boolean>(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`);
 }
+
+/** A fresh browser logged in to the console at `baseUrl` with `key`, through the form, on the overview. */
+export async function openLoggedInConsole(baseUrl: string, key: string): Promise<ConsoleBrowser> {
+  const browser = await openConsoleBrowser();
+  await browser.page.goto(`${baseUrl}/console/login`);
+  await browser.page.fill('#api-key', key);
+  await Promise.all([browser.page.waitForURL(`${baseUrl}/console`), browser.page.click('form.login button[type="submit"]')]);
+  return browser;
+}
+
+/** A computed style property of the element `selector` matches, or of its `::before`. (An expression: see hasFocus.) */
+export function computedStyle(page: Page, selector: string, property: string, pseudo?: '::before'): Promise<string> {
+  const element = `document.querySelector(${JSON.stringify(selector)})`;
+  return page.evaluate<string>(`getComputedStyle(${element}, ${JSON.stringify(pseudo ?? null)}).getPropertyValue(${JSON.stringify(property)})`);
+}

@@ -49,3 +49,9 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** The last thing a stdio server that cannot start says before it exits. */
+export const FAILING_SERVER_SAYS = 'fatal: cannot reach the database at db.internal:5432';
+
+/** `node -e` arguments for a stdio server that writes two lines to stderr and exits 3 at every start. */
+export const FAILING_SERVER_ARGS = ['-e', `process.stderr.write('starting\\n${FAILING_SERVER_SAYS}\\n'); process.exit(3)`];
