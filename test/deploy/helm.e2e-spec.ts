@@ -25,6 +25,10 @@ import { JobName, QUEUE_OF_JOB } from '../../src/queue/queue.constants';
 import { QueueModule } from '../../src/queue/queue.module';
 import { RedisService } from '../../src/redis/redis.service';
 import { assertSafeToListen } from '../../src/security/listen-policy';
+import { createHttpApp } from '../../src/app.factory';
+import { callableRoutes, recordRoutes, samplePath } from '../security/routes';
+import { writeConfigFile } from '../support/config-file';
+import { testConfig } from '../support/test-app';
 import { FakeKubernetesApi } from './support/fake-kubernetes-api';
 import { CHART_DIR, helm, Manifest, renderChart, REPO_ROOT } from './support/helm';
 import { schemaProblems } from './support/kubernetes-models';
@@ -36,6 +40,7 @@ const PRODUCTION_VALUES = join(CHART_DIR, 'ci/production-values.yaml');
 /** Recognizable secrets: each must show up in a Secret and nowhere else. */
 const SECRETS = {
   apiKey: 'LEAK-API-KEY-0001-abcdef',
+  adminKey: 'LEAK-ADMIN-KEY-0001-abcdef',
   openAiKey: 'LEAK-OPENAI-KEY-abcdef',
   metricsKey: 'LEAK-METRICS-KEY-abcdef',
   databasePassword: 'LEAK-DB-PASSWORD',
@@ -46,6 +51,7 @@ const SECRETS = {
 const SECRETS_IN_VALUES = {
   secrets: {
     apiKeys: `ops=${SECRETS.apiKey},ci=LEAK-API-KEY-0002-abcdef`,
+    adminKeys: `root=${SECRETS.adminKey}`,
     env: { OPENAI_API_KEY: SECRETS.openAiKey },
     metricsApiKey: SECRETS.metricsKey,
   },
@@ -70,6 +76,7 @@ const TRIAL_WITH_SECRETS = {
 /** What the production values' existingSecret would hold: stands in for it when the config is loaded. */
 const EXISTING_SECRET: Record<string, string> = {
   'api-keys': 'ops=existing-key-0123456789,ci=existing-key-9876543210',
+  'admin-keys': 'root=existing-admin-key-0123456789',
   'database-url': 'postgresql://switchboard:pw@db.internal:5432/switchboard',
   'redis-url': 'rediss://:pw@redis.internal:6380/2',
   // For KEDA (worker.keda.redis.passwordKey), which cannot read the URL.
@@ -146,8 +153,9 @@ function containerEnv(manifests: Manifest[], container: any): Record<string, str
   const env: Record<string, string> = {};
   for (const { name, value, valueFrom } of container.env) {
     if (valueFrom) {
-      const { name: secret, key } = valueFrom.secretKeyRef;
+      const { name: secret, key, optional } = valueFrom.secretKeyRef;
       const found = secretValue(manifests, secret, key);
+      if (found === undefined && optional) continue;
       if (found === undefined) throw new Error(`${name}: secret ${secret} has no key ${key}`);
       env[name] = found;
     } else {
@@ -411,22 +419,26 @@ describe('the switchboard chart', () => {
       expect(refs).toEqual([
         ['DATABASE_URL', 'switchboard-secrets', 'database-url'],
         ['REDIS_URL', 'switchboard-secrets', 'redis-url'],
-        ['SWITCHBOARD_CONFIGURED_API_KEYS', 'switchboard-secrets', 'api-keys'],
+        ['SWITCHBOARD_ADMIN_KEYS', 'switchboard-secrets', 'admin-keys'],
+        ['SWITCHBOARD_API_KEYS', 'switchboard-secrets', 'api-keys'],
         ['SWITCHBOARD_METRICS_API_KEY', 'switchboard-secrets', 'metrics-api-key'],
         ['OPENAI_API_KEY', 'switchboard-secrets', 'OPENAI_API_KEY'],
       ]);
     });
 
-    it('let Prometheus scrape /metrics with a key the API and the workers accept (the workers get no other)', () => {
+    it('let Prometheus scrape /metrics with a key the API and the workers accept for /metrics alone (the workers get no other)', () => {
       for (const install of [installs.production, installs.secretsInValues]) {
         const endpoint = find(install, 'ServiceMonitor').spec.endpoints[0];
         expect(endpoint).toMatchObject({ port: 'http', path: '/metrics' });
         const { name, key } = endpoint.authorization.credentials;
-        const env = containerEnv(install, firstContainer(deployment(install, 'api')));
-        expect(env.SWITCHBOARD_API_KEYS.split(',')).toContain(`prometheus=${secretValue(install, name, key)}`);
+        const scrapeKey = { name: 'prometheus', key: secretValue(install, name, key), metrics_only: true };
+        const apiKeys = loadedConfig(install, 'api').auth.api_keys;
+        expect(apiKeys).toContainEqual(scrapeKey);
+        // Only the scrape entry holds it: no other key of the API is Prometheus's.
+        expect(apiKeys.filter((entry) => JSON.stringify(entry).includes(scrapeKey.key!))).toEqual([scrapeKey]);
         const workerEndpoint = find(install, 'PodMonitor').spec.podMetricsEndpoints[0];
         expect(workerEndpoint.authorization).toEqual(endpoint.authorization);
-        expect(loadedConfig(install, 'worker').auth.api_keys).toEqual([{ name: 'prometheus', key: secretValue(install, name, key) }]);
+        expect(loadedConfig(install, 'worker').auth.api_keys).toEqual([scrapeKey]);
         const service = find(install, 'Service', 'switchboard');
         expect(service.metadata.labels).toMatchObject(find(install, 'ServiceMonitor').spec.selector.matchLabels);
       }
@@ -502,6 +514,17 @@ describe('the switchboard chart', () => {
       [['--set', 'ingress.streamingAnnotations=sometimes'], "at '/ingress/streamingAnnotations'"],
       [['--set', 'networkPolicy.metricsFrom=monitoring'], "at '/networkPolicy/metricsFrom'"],
       [['--set', 'networkPolicy.redisFrom=keda'], "at '/networkPolicy/redisFrom'"],
+      [['--set', 'secrets.adminKeys=root=too-short'], "at '/secrets/adminKeys'"],
+      [['--set', 'adminIngress.enabled=yes'], "at '/adminIngress/enabled'"],
+      [['--set', 'adminIngress.host=not a host'], "at '/adminIngress/host'"],
+      [['--set', 'adminIngress.paths[0]=/console'], "additional properties 'paths' not allowed"],
+      [['--set', 'networkPolicy.egress.enabled=yes'], "at '/networkPolicy/egress/enabled'"],
+      [['--set', 'networkPolicy.egress.dns=kube-dns'], "at '/networkPolicy/egress/dns'"],
+      [['--set', 'networkPolicy.egress.postgresql.port=0'], "at '/networkPolicy/egress/postgresql/port'"],
+      [['--set', 'networkPolicy.egress.redis.to=redis.internal'], "at '/networkPolicy/egress/redis/to'"],
+      [['--set', 'networkPolicy.egress.otlp.port=70000'], "at '/networkPolicy/egress/otlp/port'"],
+      [['--set', 'networkPolicy.egress.rules=anywhere'], "at '/networkPolicy/egress/rules'"],
+      [['--set', 'networkPolicy.egress.rules[0].ports[0].port=0'], "at '/networkPolicy/egress/rules/0/ports/0/port'"],
       [['--set', 'grafanaDashboard.enabled=yes'], "at '/grafanaDashboard/enabled'"],
       [['--set', 'grafanaDashboard.labels.grafana_dashboard=1'], "at '/grafanaDashboard/labels/grafana_dashboard'"],
       [['--set', 'grafanaDashboard.namespace=Monitoring_NS'], "at '/grafanaDashboard/namespace'"],
@@ -649,7 +672,7 @@ describe('the switchboard chart', () => {
         'nginx.org/proxy-send-timeout': '3600s',
         'haproxy.org/timeout-server': '3600s',
       };
-      expect(find(installs.production, 'Ingress').metadata.annotations).toEqual(streaming);
+      expect(find(installs.production, 'Ingress', 'switchboard').metadata.annotations).toEqual(streaming);
       const mine = { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '86400', 'cert-manager.io/cluster-issuer': 'letsencrypt' };
       const overridden = renderChart('--set', 'ingress.enabled=true', '--set-json', `ingress.annotations=${JSON.stringify(mine)}`);
       expect(find(overridden, 'Ingress').metadata.annotations).toEqual({ ...streaming, ...mine });
@@ -701,7 +724,7 @@ describe('the switchboard chart', () => {
     });
 
     it('the ingress routes to the Service and sets the public URL', () => {
-      const ingress = find(installs.production, 'Ingress');
+      const ingress = find(installs.production, 'Ingress', 'switchboard');
       expect(ingress.spec.rules[0].http.paths[0].backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
       expect(envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_PUBLIC_URL').value).toBe('https://switchboard.example.com');
       expect(envVar(firstContainer(deployment(installs.trial, 'api')), 'SWITCHBOARD_PUBLIC_URL')).toBeUndefined();
@@ -739,9 +762,9 @@ describe('the switchboard chart', () => {
     it('with existingSecret, no rendered Secret holds API keys and none is generated', () => {
       const withTrialStores = renderChart('--set', 'secrets.existingSecret=switchboard-secrets');
       for (const install of [installs.production, installs.queueScaling, withTrialStores]) {
-        expect(install.filter((m) => m.kind === 'Secret' && 'api-keys' in (m.data ?? {}))).toEqual([]);
-        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: any) => e.valueFrom?.secretKeyRef.key === 'api-keys');
-        expect(apiKeys.map((e: any) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets']);
+        expect(install.filter((m) => m.kind === 'Secret' && ('api-keys' in (m.data ?? {}) || 'admin-keys' in (m.data ?? {})))).toEqual([]);
+        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: any) => ['api-keys', 'admin-keys'].includes(e.valueFrom?.secretKeyRef.key));
+        expect(apiKeys.map((e: any) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets', 'switchboard-secrets']);
       }
       // External stores too: nothing to generate, no Secret at all.
       for (const install of [installs.production, installs.queueScaling]) {
@@ -783,8 +806,8 @@ describe('the switchboard chart', () => {
     it('the generator makes each missing value once, later adds only the keys it lacks, and never changes one', async () => {
       // Made in beforeAll by the trial's generator, as `helm install` would.
       const first = kubernetes.decoded(GENERATED_SECRET);
-      expect(Object.keys(first).sort()).toEqual(['api-keys', 'postgres-password', 'redis-password']);
-      expect(first['api-keys']).toMatch(/^admin=[0-9a-f]{64}$/);
+      expect(Object.keys(first).sort()).toEqual(['admin-keys', 'postgres-password', 'redis-password']);
+      expect(first['admin-keys']).toMatch(/^admin=[0-9a-f]{64}$/);
       expect(first['postgres-password']).toMatch(/^[0-9a-f]{64}$/);
       expect(first['redis-password']).not.toBe(first['postgres-password']);
       // No app.kubernetes.io/instance: Argo CD, tracking by that label, would prune it as its own.
@@ -797,7 +820,10 @@ describe('the switchboard chart', () => {
       expect(await runSecretGenerator(withMonitor)).toContain('generated metrics-api-key');
       const after = kubernetes.decoded(GENERATED_SECRET);
       expect(after).toEqual({ ...first, 'metrics-api-key': expect.stringMatching(/^[0-9a-f]{64}$/) });
-      expect(containerEnv(withMonitor, firstContainer(deployment(withMonitor, 'api'))).SWITCHBOARD_API_KEYS).toBe(`${after['api-keys']},prometheus=${after['metrics-api-key']}`);
+      expect(containerEnv(withMonitor, firstContainer(deployment(withMonitor, 'api')))).toMatchObject({
+        SWITCHBOARD_ADMIN_KEYS: after['admin-keys'],
+        SWITCHBOARD_METRICS_KEYS: `prometheus=${after['metrics-api-key']}`,
+      });
       expect(kubernetes.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     });
 
@@ -1042,6 +1068,221 @@ describe('the switchboard chart', () => {
     });
   });
 
+  describe('the console after an install (operator keys)', () => {
+    const notes = (...args: string[]) => {
+      const result = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, ...args);
+      expect(result.status).toBe(0);
+      return result.stdout.slice(result.stdout.indexOf('NOTES:'));
+    };
+
+    it("makes the trial's generated key an operator key: the API loads it with admin rights, and it is the only key", () => {
+      const generated = kubernetes.decoded(GENERATED_SECRET)['admin-keys'];
+      expect(loadedConfig(installs.trial, 'api').auth.api_keys).toEqual([{ name: 'admin', key: generated.slice('admin='.length), admin: true }]);
+    });
+
+    it("loads secrets.adminKeys and existingSecret's admin-keys as operator keys beside the clients' keys, which get no admin rights", () => {
+      expect(loadedConfig(installs.secretsInValues, 'api').auth.api_keys.filter((entry) => typeof entry !== 'string' && !entry.metrics_only)).toEqual([
+        { name: 'ops', key: SECRETS.apiKey },
+        { name: 'ci', key: 'LEAK-API-KEY-0002-abcdef' },
+        { name: 'root', key: SECRETS.adminKey, admin: true },
+      ]);
+      expect(loadedConfig(installs.production, 'api').auth.api_keys).toContainEqual({ name: 'root', key: EXISTING_SECRET['admin-keys'].slice('root='.length), admin: true });
+      // admin-keys is optional in a Secret of yours made before it existed: the pods still start.
+      const ref = envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_ADMIN_KEYS').valueFrom.secretKeyRef;
+      expect(ref).toEqual({ name: 'switchboard-secrets', key: 'admin-keys', optional: true });
+      // Workers serve no console and get no operator key.
+      expect(envVar(firstContainer(deployment(installs.trial, 'worker')), 'SWITCHBOARD_ADMIN_KEYS')).toBeUndefined();
+    });
+
+    it('NOTES.txt says where the console is and how to read its key', () => {
+      const trial = notes();
+      expect(trial).toContain(`kubectl -n ${NAMESPACE} get secret ${GENERATED_SECRET} -o jsonpath='{.data.admin-keys}' | base64 -d`);
+      expect(trial).toContain('http://localhost:8080/console');
+      expect(notes('--set', 'secrets.existingSecret=switchboard-secrets')).toContain('the admin-keys key of your Secret switchboard-secrets');
+      expect(notes('--set', 'secrets.adminKeys=root=given-admin-key-0123456789')).toContain(`kubectl -n ${NAMESPACE} get secret switchboard -o jsonpath='{.data.admin-keys}'`);
+      expect(notes('--set', 'adminIngress.enabled=true', '--set', 'adminIngress.host=ops.internal.example.com')).toContain('http://ops.internal.example.com/console');
+    });
+  });
+
+  describe('the ingress and the operator paths (ingress.*, adminIngress.*)', () => {
+    const PUBLIC_HOST = 'switchboard.example.com';
+    const ADMIN_HOST = 'switchboard-admin.internal.example.com';
+    const OPERATOR_PATH = /^\/(console|api\/admin)(\/|$)|^\/metrics$/;
+    const PROBE = /^\/(healthz|readyz)$/;
+
+    /** Whether an Ingress of the install routes `path` on `host` to the API, by the Ingress spec's rules (Prefix matches whole path elements). */
+    const routes = (install: Manifest[], host: string, path: string) =>
+      install
+        .filter((m) => m.kind === 'Ingress')
+        .flatMap((ingress) => ingress.spec.rules)
+        .filter((rule: any) => rule.host === host)
+        .flatMap((rule: any) => rule.http.paths)
+        .some((route: any) => {
+          expect(route.backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
+          const prefix = route.path.replace(/\/$/, '');
+          return route.pathType === 'Exact' ? path === route.path : prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+        });
+
+    /** Every path the API serves with this configuration, made concrete: the routes the app itself registers. */
+    async function servedPaths(toml: string): Promise<string[]> {
+      const app = await createHttpApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml) }));
+      try {
+        const recorded = recordRoutes(app);
+        await app.listen({ host: '127.0.0.1', port: 0 });
+        return [...new Set(callableRoutes(recorded).map((route) => samplePath(route.url)))];
+      } finally {
+        await app.close();
+      }
+    }
+
+    /** Each path: where it is published. */
+    const placement = (install: Manifest[], paths: string[]) => paths.map((path) => ({ path, public: routes(install, PUBLIC_HOST, path), admin: routes(install, ADMIN_HOST, path) }));
+    const expected = (paths: string[]) => paths.map((path) => ({ path, public: !OPERATOR_PATH.test(path) && !PROBE.test(path), admin: OPERATOR_PATH.test(path) }));
+
+    it('publishes on the public host every path the API serves but the console, the admin API, /metrics and the probes, which go on the admin host alone', async () => {
+      const paths = await servedPaths('');
+      expect(paths).toEqual(expect.arrayContaining(['/a2a', '/mcp', '/.well-known/agent-card.json', '/console', '/console/login', '/api/admin/overview', '/metrics']));
+      const install = renderChart('-f', valuesFile('ingresses', { ingress: { enabled: true }, adminIngress: { enabled: true, host: ADMIN_HOST } }));
+      expect(schemaProblems(install)).toEqual([]);
+      expect(placement(install, paths)).toEqual(expected(paths));
+      // The console's assets and the admin API's streams live under those prefixes.
+      expect(routes(install, ADMIN_HOST, '/console/assets/console.js')).toBe(true);
+      expect(routes(install, PUBLIC_HOST, '/console/assets/console.js')).toBe(false);
+      expect(routes(install, PUBLIC_HOST, '/.well-known/oauth-protected-resource/mcp')).toBe(true);
+    });
+
+    it('follows config.a2a.listen_path and rest_path', async () => {
+      const a2a = { listen_path: '/agents', rest_path: '/rest' };
+      const paths = await servedPaths(`[a2a]\nlisten_path = "${a2a.listen_path}"\nrest_path = "${a2a.rest_path}"\n`);
+      expect(paths).toEqual(expect.arrayContaining(['/agents', '/agents/agents/x/agent-card.json', '/rest/x']));
+      const install = renderChart('-f', valuesFile('ingress-paths', { ingress: { enabled: true }, config: { a2a } }));
+      expect(placement(install, paths)).toEqual(expected(paths).map((where) => ({ ...where, admin: false })));
+    });
+
+    it('keeps the operator paths off the public hosts by default: without adminIngress they are published nowhere; the production values put them on an internal host', () => {
+      const publicOnly = renderChart('--set', 'ingress.enabled=true');
+      expect(publicOnly.filter((m) => m.kind === 'Ingress').map((m) => m.metadata.name)).toEqual(['switchboard']);
+      for (const install of [publicOnly, installs.production]) {
+        for (const path of ['/console', '/console/login', '/api/admin/overview', '/metrics']) expect({ path, routed: routes(install, PUBLIC_HOST, path) }).toEqual({ path, routed: false });
+        expect(routes(install, PUBLIC_HOST, '/a2a')).toBe(true);
+      }
+      for (const path of ['/console', '/api/admin/overview', '/metrics']) expect(routes(installs.production, 'switchboard.internal.example.com', path)).toBe(true);
+      expect(find(installs.production, 'Ingress', 'switchboard-admin').spec.ingressClassName).toBe('nginx-internal');
+    });
+
+    it('routes the paths a host lists as given, and NOTES.txt says when those publish the operator paths', () => {
+      const everything = { ingress: { enabled: true, hosts: [{ host: PUBLIC_HOST, paths: [{ path: '/', pathType: 'Prefix' }] }] } };
+      const install = renderChart('-f', valuesFile('ingress-everything', everything));
+      expect(routes(install, PUBLIC_HOST, '/console')).toBe(true);
+      const result = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, '-f', valuesFile('ingress-everything-notes', everything));
+      expect(result.stdout.slice(result.stdout.indexOf('NOTES:'))).toContain(`ingress.hosts: ${PUBLIC_HOST} routes / to the API: the console, the admin API and /metrics are public there`);
+      const safe = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, '--set', 'ingress.enabled=true');
+      expect(safe.stdout).not.toContain('are public there');
+    });
+
+    it('gives the admin Ingress its own class, TLS and annotations, over the streaming ones (the admin API streams task changes)', () => {
+      const values = {
+        ingress: { enabled: true, className: 'nginx-public' },
+        adminIngress: { enabled: true, host: ADMIN_HOST, className: 'nginx-internal', annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' }, tls: [{ hosts: [ADMIN_HOST], secretName: 'admin-tls' }] },
+      };
+      const admin = find(renderChart('-f', valuesFile('admin-ingress', values)), 'Ingress', 'switchboard-admin');
+      expect(admin.spec.ingressClassName).toBe('nginx-internal');
+      expect(admin.spec.tls).toEqual(values.adminIngress.tls);
+      expect(admin.metadata.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-buffering': 'off', 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' });
+      const inherited = find(renderChart('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${ADMIN_HOST}`, '--set', 'ingress.className=nginx'), 'Ingress', 'switchboard-admin');
+      expect(inherited.spec.ingressClassName).toBe('nginx');
+    });
+
+    it('refuses what would publish the operator paths by accident or nowhere, saying what to set', () => {
+      expect(failedRender('--set', 'adminIngress.enabled=true')).toContain('adminIngress.host: the host the operator paths are served on');
+      expect(failedRender('--set', 'ingress.enabled=true', '--set', 'config.a2a.listen_path=/')).toContain(
+        'ingress.hosts: config.a2a.listen_path is /, so the client paths would be every path, the operator paths included',
+      );
+      expect(failedRender('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${PUBLIC_HOST}`, '--set', 'ingress.enabled=true')).toContain(
+        `adminIngress.host: ${PUBLIC_HOST} is also a host of ingress.hosts`,
+      );
+    });
+  });
+
+  describe('egress network policy (networkPolicy.egress)', () => {
+    const egressPolicies = (install: Manifest[]) => install.filter((m) => m.kind === 'NetworkPolicy' && m.spec.policyTypes.includes('Egress'));
+    /** Whether a policy's pod selector selects pods labelled so. */
+    const selects = (policy: Manifest, labels: Record<string, string>) => {
+      const { matchLabels = {}, matchExpressions = [] } = policy.spec.podSelector;
+      return Object.entries(matchLabels).every(([key, value]) => labels[key] === value) && matchExpressions.every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
+    };
+    const podLabels = (install: Manifest[], kind: string, name: string) => find(install, kind, name).spec.template.metadata.labels;
+    const DNS = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } };
+    const DNS_PORTS = [
+      { port: 53, protocol: 'UDP' },
+      { port: 53, protocol: 'TCP' },
+    ];
+    const HTTPS_OUT = [{ to: [{ ipBlock: { cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] } }], ports: [{ port: 443, protocol: 'TCP' }] }];
+    const MCP_SERVERS = [{ to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'mcp' } } }], ports: [{ port: 3001, protocol: 'TCP' }] }];
+
+    it('is off by default, networkPolicy.enabled included: nothing restricts egress', () => {
+      for (const install of [...Object.values(installs), renderChart('--set', 'networkPolicy.enabled=true')]) expect(egressPolicies(install)).toEqual([]);
+    });
+
+    it('lets the API, worker and migration pods reach the cluster DNS, the in-chart stores and the rules given, and nothing else; not the secret generator, which calls the Kubernetes API', () => {
+      const install = renderChart('-f', valuesFile('egress', { networkPolicy: { enabled: true, egress: { enabled: true, rules: [...HTTPS_OUT, ...MCP_SERVERS] } } }));
+      expect(schemaProblems(install)).toEqual([]);
+      const [policy, ...others] = egressPolicies(install);
+      expect(others).toEqual([]);
+      expect(policy.metadata.name).toBe('switchboard-egress');
+      expect(policy.spec.policyTypes).toEqual(['Egress']);
+      for (const [kind, name] of [['Deployment', 'switchboard-api'], ['Deployment', 'switchboard-worker'], ['Job', 'switchboard-migrate']]) expect(selects(policy, podLabels(install, kind, name))).toBe(true);
+      expect(selects(policy, podLabels(install, 'Job', 'switchboard-secret-generator'))).toBe(false);
+      expect(selects(policy, podLabels(install, 'StatefulSet', 'switchboard-postgresql'))).toBe(false);
+      const store = (component: string, port: number) => ({
+        to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'switchboard', 'app.kubernetes.io/instance': 'switchboard', 'app.kubernetes.io/component': component } } }],
+        ports: [{ port, protocol: 'TCP' }],
+      });
+      expect(policy.spec.egress).toEqual([{ to: [DNS], ports: DNS_PORTS }, store('postgresql', 5432), store('redis', 6379), ...HTTPS_OUT, ...MCP_SERVERS]);
+      // The in-chart stores' own pods do select as the policy's peers say.
+      expect(podLabels(install, 'StatefulSet', 'switchboard-postgresql')).toMatchObject(policy.spec.egress[1].to[0].podSelector.matchLabels);
+      expect(podLabels(install, 'StatefulSet', 'switchboard-redis')).toMatchObject(policy.spec.egress[2].to[0].podSelector.matchLabels);
+    });
+
+    it('reaches external stores and the OTLP receiver at the peers and ports given', () => {
+      const values = {
+        ...SECRETS_IN_VALUES,
+        tracing: { enabled: true, endpoint: 'http://otel-collector.observability:4318' },
+        networkPolicy: {
+          enabled: true,
+          egress: {
+            enabled: true,
+            dns: [{ ipBlock: { cidr: '169.254.20.10/32' } }],
+            postgresql: { to: [{ ipBlock: { cidr: '10.0.3.0/24' } }] },
+            redis: { to: [{ ipBlock: { cidr: '10.0.4.0/24' } }], port: 6380 },
+            otlp: { to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } }] },
+            rules: HTTPS_OUT,
+          },
+        },
+      };
+      const install = renderChart('-f', valuesFile('egress-external', values));
+      expect(schemaProblems(install)).toEqual([]);
+      const { egress } = values.networkPolicy;
+      expect(egressPolicies(install)[0].spec.egress).toEqual([
+        { to: egress.dns, ports: DNS_PORTS },
+        { to: egress.postgresql.to, ports: [{ port: 5432, protocol: 'TCP' }] },
+        { to: egress.redis.to, ports: [{ port: 6380, protocol: 'TCP' }] },
+        { to: egress.otlp.to, ports: [{ port: 4318, protocol: 'TCP' }] },
+        ...HTTPS_OUT,
+      ]);
+    });
+
+    it('refuses a policy that would cut Switchboard off its stores or its traces, saying what to set', () => {
+      const external = ['--set', 'postgresql.deploy=false', '--set', 'postgresql.externalUrl=postgresql://u:p@db.internal:5432/x', '--set', 'redis.deploy=false', '--set', 'redis.externalUrl=redis://redis.internal:6379'];
+      const egress = ['--set', 'networkPolicy.enabled=true', '--set', 'networkPolicy.egress.enabled=true'];
+      const refused = failedRender(...external, ...egress);
+      expect(refused).toContain('networkPolicy.egress.postgresql.to: Switchboard reaches an external Postgres');
+      expect(refused).toContain('networkPolicy.egress.redis.to: Switchboard reaches an external Redis');
+      expect(failedRender(...egress, '--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel:4318')).toContain('networkPolicy.egress.otlp.to: traces go to tracing.endpoint');
+      expect(failedRender('--set', 'networkPolicy.egress.enabled=true')).toContain('networkPolicy.egress.enabled: needs networkPolicy.enabled');
+    });
+  });
+
   describe('operating the chart', () => {
     it('runs the image `npm run image` tags by default (switchboard:<version>, pulled if not present), or the one given', () => {
       const appVersion = parseYaml(readFileSync(join(CHART_DIR, 'Chart.yaml'), 'utf8')).appVersion;
@@ -1061,8 +1302,9 @@ describe('the switchboard chart', () => {
       const everything = {
         commonLabels,
         ingress: { enabled: true },
+        adminIngress: { enabled: true, host: 'switchboard-admin.internal.example.com' },
         serviceMonitor: { enabled: true },
-        networkPolicy: { enabled: true, redisFrom: [{ namespaceSelector: {} }] },
+        networkPolicy: { enabled: true, redisFrom: [{ namespaceSelector: {} }], egress: { enabled: true } },
         api: { autoscaling: { enabled: true } },
         worker: { keda: { enabled: true } },
         grafanaDashboard: { enabled: true },

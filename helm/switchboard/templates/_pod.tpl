@@ -87,19 +87,17 @@ spec:
         - name: SWITCHBOARD_GRPC_PORT
           value: {{ int $root.Values.grpc.port | quote }}
         {{- end }}
-        {{- if $root.Values.serviceMonitor.enabled }}
-        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_CONFIGURED_API_KEYS" "api-keys") | nindent 8 }}
-        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_METRICS_API_KEY" "metrics-api-key") | nindent 8 }}
-        # Prometheus's own key beside the configured ones (Kubernetes expands $(VAR) at container start).
-        - name: SWITCHBOARD_API_KEYS
-          value: "$(SWITCHBOARD_CONFIGURED_API_KEYS),prometheus=$(SWITCHBOARD_METRICS_API_KEY)"
-        {{- else }}
+        # Operator keys (the console, the admin API), and the clients' keys when given.
+        {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_ADMIN_KEYS" "admin-keys") | nindent 8 }}
+        {{- if include "switchboard.hasSecret" (list $root "api-keys") }}
         {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_API_KEYS" "api-keys") | nindent 8 }}
         {{- end }}
-        {{- else if $root.Values.serviceMonitor.enabled }}
+        {{- end }}
+        {{- if $root.Values.serviceMonitor.enabled }}
         {{- include "switchboard.secretEnv" (list $root "SWITCHBOARD_METRICS_API_KEY" "metrics-api-key") | nindent 8 }}
-        # A worker serves no API, so it gets Prometheus's key alone: its /metrics asks for a key as the API's does.
-        - name: SWITCHBOARD_API_KEYS
+        # Prometheus's key, for /metrics alone (Kubernetes expands $(VAR) at container start). A
+        # worker serves no API: it gets this key alone, since its /metrics asks for a key as the API's does.
+        - name: SWITCHBOARD_METRICS_KEYS
           value: "prometheus=$(SWITCHBOARD_METRICS_API_KEY)"
         {{- end }}
         {{- with include "switchboard.publicUrl" $root }}

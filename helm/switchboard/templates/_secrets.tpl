@@ -1,14 +1,15 @@
 {{/*
 Where each secret value lives. Three Secrets can hold them:
-- secrets.existingSecret, yours: api-keys, metrics-api-key, the external URLs, existingSecretEnv;
+- secrets.existingSecret, yours: api-keys, admin-keys (optional), metrics-api-key, the external
+  URLs, existingSecretEnv;
 - the chart's Secret <fullname> (secret.yaml): what values give (secrets.*, the in-chart stores'
   passwords, the external URLs);
-- <fullname>-generated, for a value nobody gave (the trial's API key and store passwords). The chart
+- <fullname>-generated, for a value nobody gave (the trial's operator key and store passwords). The chart
   never renders it: a hook Job (secret-generator.yaml) creates it once and later adds only keys it
   lacks, so a render has no random part, an upgrade or an Argo CD sync never changes a password, and
   no template needs `lookup`.
 Returns JSON {key: {"secret": name, "value": the value given in values, "prefix": what a generated
-value starts with}}, only for the keys this release uses.
+value starts with, "optional": true when the pods start without it}}, only for the keys this release uses.
 */}}
 {{- define "switchboard.secretSources" -}}
 {{- $chart := include "switchboard.fullname" . }}
@@ -18,7 +19,8 @@ value starts with}}, only for the keys this release uses.
 {{- /* Values the chart can generate: [value in values, prefix of a generated one]. */}}
 {{- $generatable := dict }}
 {{- if not $existing }}
-{{- $_ := set $generatable "api-keys" (list .Values.secrets.apiKeys "admin=") }}
+{{- /* The first key of an install is an operator's: it opens the console. */}}
+{{- $_ := set $generatable "admin-keys" (list .Values.secrets.adminKeys "admin=") }}
 {{- if .Values.serviceMonitor.enabled }}
 {{- $_ := set $generatable "metrics-api-key" (list .Values.secrets.metricsApiKey "") }}
 {{- end }}
@@ -38,6 +40,8 @@ value starts with}}, only for the keys this release uses.
 {{- end }}
 {{- /* Values only the user can give. */}}
 {{- if $existing }}
+{{- /* A Secret made before admin-keys existed lacks it: the pods start without operator keys. */}}
+{{- $_ := set $sources "admin-keys" (dict "secret" $existing "optional" true) }}
 {{- $keys := concat (list "api-keys") .Values.secrets.existingSecretEnv }}
 {{- if .Values.serviceMonitor.enabled }}{{ $keys = append $keys "metrics-api-key" }}{{ end }}
 {{- if not .Values.postgresql.deploy }}{{ $keys = append $keys "database-url" }}{{ end }}
@@ -47,6 +51,7 @@ value starts with}}, only for the keys this release uses.
 {{- end }}
 {{- else }}
 {{- $given := deepCopy .Values.secrets.env }}
+{{- with .Values.secrets.apiKeys }}{{ $_ := set $given "api-keys" . }}{{ end }}
 {{- if not .Values.postgresql.deploy }}{{ $_ := set $given "database-url" .Values.postgresql.externalUrl }}{{ end }}
 {{- if not .Values.redis.deploy }}
 {{- $_ := set $given "redis-url" .Values.redis.externalUrl }}
@@ -72,13 +77,22 @@ value starts with}}, only for the keys this release uses.
 {{- $source.secret }}
 {{- end }}
 
+{{/* Whether this release reads a secret key (api-keys is given or not). Call: (list $ "api-keys") */}}
+{{- define "switchboard.hasSecret" -}}
+{{- if hasKey (include "switchboard.secretSources" (index . 0) | fromJson) (index . 1) }}true{{ end }}
+{{- end }}
+
 {{/* An env entry whose value is a key of the Secret holding it. Call: (list $ "DATABASE_URL" "database-url") */}}
 {{- define "switchboard.secretEnv" -}}
+{{- $source := index (include "switchboard.secretSources" (index . 0) | fromJson) (index . 2) }}
 - name: {{ index . 1 }}
   valueFrom:
     secretKeyRef:
       name: {{ include "switchboard.secretName" (list (index . 0) (index . 2)) }}
       key: {{ index . 2 }}
+      {{- if and $source $source.optional }}
+      optional: true
+      {{- end }}
 {{- end }}
 
 {{/*
