@@ -45,6 +45,8 @@ describe('a stdio MCP server that fails at every start', () => {
     const later = await eventually(
       () => view('/api/admin/mcp-servers', OPERATOR_KEY),
       (server) => (server.status.failures ?? 0) > before && server.status.state === 'retrying',
+      // The next attempt is due within the wait after `before` failures: 0.5 s doubling, 8 s at the fifth.
+      20_000,
     );
     expect(later.status.stderr).toContain(FAILING_SERVER_SAYS);
   });
