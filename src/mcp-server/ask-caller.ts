@@ -32,19 +32,33 @@ export class AskCaller {
 /** `ask`, for the requests a client that declared `capabilities` may be sent; an error naming what it lacks for the others. */
 export function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamRequestHandler): UpstreamRequestHandler {
   return (request, signal) => {
-    const missing = missingCapability(request, capabilities);
-    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${missing}, which ${request.method} needs`);
+    const missing = missingCapabilities(request, capabilities);
+    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${capabilityNames(missing)}, which ${request.method} needs`);
     return ask(request, signal);
   };
 }
 
-/** The capability a client must have declared to be sent `request`, if it did not. */
-function missingCapability(request: UpstreamRequest, capabilities: ClientCapabilities): string | undefined {
-  if (request.method === 'sampling/createMessage') return capabilities.sampling ? undefined : 'sampling';
-  const { elicitation } = capabilities;
-  if (request.params.mode === 'url') return elicitation?.url ? undefined : 'URL elicitation';
-  // A bare `elicitation: {}` is form elicitation (2025-06-18).
-  return elicitation && (elicitation.form || !elicitation.url) ? undefined : 'form elicitation';
+/**
+ * What a client must have declared to be sent `request` and did not, in the `ClientCapabilities`
+ * shape of a -32021 error's `requiredCapabilities`; undefined when it declared it all. The rule the
+ * SDK applies to the input requests of a 2026-07-28 answer: sampling with tools needs
+ * `sampling.tools`, each elicitation mode its own member, and a bare `elicitation: {}` is form
+ * elicitation (2025-06-18).
+ */
+export function missingCapabilities(request: UpstreamRequest, declared: ClientCapabilities): ClientCapabilities | undefined {
+  if (request.method === 'sampling/createMessage') {
+    const withTools = request.params.tools !== undefined || request.params.toolChoice !== undefined;
+    if (!declared.sampling) return { sampling: withTools ? { tools: {} } : {} };
+    return withTools && !declared.sampling.tools ? { sampling: { tools: {} } } : undefined;
+  }
+  const { elicitation } = declared;
+  if (request.params.mode === 'url') return elicitation?.url ? undefined : { elicitation: { url: {} } };
+  return elicitation && (elicitation.form || !elicitation.url) ? undefined : { elicitation: { form: {} } };
+}
+
+function capabilityNames(missing: ClientCapabilities): string {
+  if (missing.sampling) return missing.sampling.tools ? 'sampling with tools' : 'sampling';
+  return missing.elicitation?.url ? 'URL elicitation' : 'form elicitation';
 }
 
 /** What a 2026-07-28 request's client declared (in its `_meta`); undefined for a 2025-era request. */

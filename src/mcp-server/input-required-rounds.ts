@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { CallToolResult, inputRequired, InputRequiredResult, ProtocolError, ProtocolErrorCode, ServerContext } from '@modelcontextprotocol/server';
+import { CallToolResult, inputRequired, InputRequiredResult, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, ServerContext } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
+import { missingCapabilities, modernClientCapabilities } from './ask-caller';
 
 /** An upstream call that runs across a 2026-07-28 caller's rounds. */
 type Run = (onrequest: UpstreamRequestHandler, signal: AbortSignal) => Promise<CallToolResult>;
@@ -13,7 +14,8 @@ type Run = (onrequest: UpstreamRequestHandler, signal: AbortSignal) => Promise<C
  * sampling or elicitation request ends the caller's round with `input_required`, the upstream call
  * going on; the caller's retry, carrying its answer and the round's `requestState`, resumes that
  * call (multi round-trip requests). Calls wait here between rounds, so a retry must reach this
- * replica; one not resumed within `tools.timeout_secs` is abandoned.
+ * replica; one not resumed within `tools.timeout_secs` is abandoned. A request the caller did not
+ * declare the capability for ends the round with -32021 (SEP-2575), and the upstream call with it.
  */
 @Injectable()
 export class InputRequiredRounds {
@@ -41,9 +43,16 @@ export class InputRequiredRounds {
       if ('error' in call.outcome) throw call.outcome.error;
       return call.outcome.result;
     }
-    call.idle = setTimeout(() => this.abandon(id, new Error(`the caller did not answer within ${this.idleMs} ms`)), this.idleMs);
-    call.idle.unref();
-    return inputRequired({ inputRequests: { [call.asking!.key]: call.asking!.request }, requestState: id });
+    const { key, request } = call.asking!;
+    const missing = missingCapabilities(request, modernClientCapabilities(ctx) ?? {});
+    if (missing) {
+      // No answer will come: the SDK answers this round with -32021 naming what is missing (its gate on input requests).
+      this.abandon(id, new MissingRequiredClientCapabilityError({ requiredCapabilities: missing }, `The caller did not declare what ${request.method} needs`));
+    } else {
+      call.idle = setTimeout(() => this.abandon(id, new Error(`the caller did not answer within ${this.idleMs} ms`)), this.idleMs);
+      call.idle.unref();
+    }
+    return inputRequired({ inputRequests: { [key]: request }, requestState: id });
   }
 
   private start(id: string, owner: string, run: Run): ParkedCall {

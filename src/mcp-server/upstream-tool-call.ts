@@ -4,14 +4,12 @@ import {
   InputRequiredResult,
   LoggingMessageNotificationParams,
   Progress,
-  ProtocolError,
-  ProtocolErrorCode,
   Server,
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../agents/tools/tool-pipeline.service';
-import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequest, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
-import { AskCaller, modernClientCapabilities, refusedUnless } from './ask-caller';
+import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequestHandler } from '../mcp-client/mcp-tool-source.interface';
+import { AskCaller, modernClientCapabilities } from './ask-caller';
 import { InputRequiredRounds } from './input-required-rounds';
 import { CALL_TOOL_RESULT_LIMITER } from '../agents/tools/call-tool-result-limiter';
 import type { McpCaller } from './mcp-caller';
@@ -43,8 +41,7 @@ export class UpstreamToolCall {
       await relay.settled();
       return result;
     };
-    const capabilities = modernClientCapabilities(ctx);
-    if (capabilities) return this.rounds.round(ctx, caller.owner, (ask, signal) => call(refusedUnless(capabilities, ask), signal));
+    if (modernClientCapabilities(ctx)) return this.rounds.round(ctx, caller.owner, call);
     return call((request, signal) => this.askCaller.ask(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])), ctx.mcpReq.signal);
   }
 }

@@ -251,14 +251,20 @@ describe("upstream servers' sampling and elicitation", () => {
     await client.close();
   });
 
-  it('are relayed to a 2026-07-28 caller as input_required rounds, and its answers back to the upstream call', async () => {
+  /** A 2.x client that declares both and answers as `callerAnswers(text)` does. */
+  const answeringV2Client = async (text: string) => {
     const client = new ClientV2({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: {}, elicitation: {} } });
-    const answers = callerAnswers('sampled by the 2026 caller');
+    const answers = callerAnswers(text);
     client.setRequestHandler('sampling/createMessage', answers.sample);
     client.setRequestHandler('elicitation/create', answers.elicit);
     await client.connect(new TransportV2(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
+    return { client, asked: answers.asked };
+  };
+
+  it('are relayed to a 2026-07-28 caller as input_required rounds, and its answers back to the upstream call', async () => {
+    const { client, asked } = await answeringV2Client('sampled by the 2026 caller');
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    await expectRelayed(client, 'sampled by the 2026 caller', answers.asked);
+    await expectRelayed(client, 'sampled by the 2026 caller', asked);
     await client.close();
   });
 
@@ -270,14 +276,25 @@ describe("upstream servers' sampling and elicitation", () => {
     expect(textOf(answer.message!.result as object)).toMatch(/requestState names no tool call waiting for input/);
   });
 
-  it.each([
-    ['1.x', connectV1Client, /does not support sampling/],
-    ['2.x', connectV2, /does not support sampling/],
-  ])('fail with a clear error for a caller that cannot answer them (%s client)', async (_era, connect, why) => {
-    const client = await connect(target.url);
+  it('fail with a clear error for a 2025-era caller that cannot answer them', async () => {
+    const client = await connectV1Client(target.url);
     const result = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(why);
+    expect(textOf(result)).toMatch(/does not support sampling/);
+    await client.close();
+  });
+
+  it('answer a 2026-07-28 caller that did not declare them with -32021 naming what it lacks (HTTP 400), and stop the upstream call', async () => {
+    const undeclared = await connectV2(target.url);
+    await expect(undeclared.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    await expect(undeclared.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    await undeclared.close();
+    const name = 'mcp_everything_trigger_sampling_request';
+    const raw = await rawMcp(target.url, 'POST', rpc('tools/call', { name, arguments: { prompt: 'hello' }, _meta: modernMeta() }), modernHeaders('tools/call', name));
+    expect({ status: raw.status, error: raw.message?.error }).toEqual({ status: 400, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { sampling: {} } } } });
+    // The refused calls are over: the next caller's requests are relayed (only while one call to the upstream is in flight).
+    const { client, asked } = await answeringV2Client('sampled after the refusals');
+    await expectRelayed(client, 'sampled after the refusals', asked);
     await client.close();
   });
 });

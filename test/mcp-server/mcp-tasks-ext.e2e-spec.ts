@@ -12,8 +12,10 @@ import { sdkClient } from '../a2a/support/sdk-client';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
+import { eventually } from '../support/eventually';
 import { callAsTask, ExtTaskSessions, type Era } from './support/ext-task-sessions';
 import { textOf } from './support/mcp-clients';
+import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
 import { BOOKER_TOML } from './support/task-agents';
 
 describe('MCP tasks with the ext-tasks client', () => {
@@ -105,4 +107,43 @@ describe('MCP tasks with the ext-tasks client', () => {
     const task = await a2aTask('booker', execution.handle.taskId);
     expect(task.history.filter(({ role }) => role === Role.ROLE_USER).map(({ parts }) => partsText(parts))).toEqual(['book a flight', 'Lisbon']);
   });
+
+  describe('2026-07-28 requests that do not declare what they need', () => {
+    const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+    /** One 2026-07-28 request for task `taskId`, as sent byte for byte by a client declaring `capabilities`. */
+    const taskRequest = (method: string, taskId: string, capabilities: object, params: object = {}) =>
+      rawMcp(url, 'POST', rpc(method, { taskId, ...params, _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities } }), modernHeaders(method, taskId));
+    const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
+    let waiting: string;
+
+    beforeAll(async () => {
+      // A real task that waits for its caller's answer for the rest of this file.
+      waiting = (await callAsTask(await session('modern'), 'booker', 'book a flight')).handle.taskId;
+      await eventually(async () => (await taskRequest('tasks/get', waiting, declaring)).message?.result, (task) => (task as { status?: string })?.status === 'input_required');
+    });
+
+    it.each<[string, object]>([
+      ['no capabilities', {}],
+      ['only the 2025-11-25 tasks capability', { elicitation: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }],
+    ])('tasks/get, tasks/update and tasks/cancel from a client declaring %s: -32021 naming the extension (HTTP 400), the task neither shown nor touched', async (_declared, capabilities) => {
+      for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+        const answer = await taskRequest(method, waiting, capabilities, method === 'tasks/update' ? { inputResponses: {} } : {});
+        expect({ method, status: answer.status, error: answer.message?.error }).toEqual({
+          method,
+          status: 400,
+          error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+        });
+        expect(answer.body).not.toContain('Which city?');
+      }
+      expect((await a2aTask('booker', waiting)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    });
+
+    it('tasks/get of a task waiting for input, from a client that did not declare elicitation: -32021 naming form elicitation; declared, the question', async () => {
+      const refused = await taskRequest('tasks/get', waiting, { extensions: { [TASKS_EXTENSION]: {} } });
+      expect({ status: refused.status, error: refused.message?.error }).toEqual({ status: 400, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { elicitation: { form: {} } } } } });
+      const asked = await taskRequest('tasks/get', waiting, declaring);
+      expect(asked.message?.result).toMatchObject({ status: 'input_required', inputRequests: expect.any(Object) });
+    });
+  });
 });
+

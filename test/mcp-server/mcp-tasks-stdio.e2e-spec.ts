@@ -120,5 +120,15 @@ describe('MCP tasks over switchboard mcp', () => {
       expect(await taskGet(taskId)).toMatchObject({ status: 'cancelled' });
       expect((await request('tasks/get', { taskId: 'no-such-task' })).error).toMatchObject({ code: -32602 });
     });
+
+    it('refuses tasks/get, tasks/update and tasks/cancel without the extension declared with -32021 naming it, and leaves the task be', async () => {
+      const taskId = await startTask('booker', 'book a flight');
+      const undeclared = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+      for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+        const { result, error } = await stdio.request(method, { taskId, ...(method === 'tasks/update' && { inputResponses: {} }), _meta: undeclared });
+        expect({ method, result, error }).toEqual({ method, result: undefined, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } });
+      }
+      expect(await eventually(() => taskGet(taskId), (task) => task.status !== 'working')).toMatchObject({ status: 'input_required' });
+    });
   });
 });

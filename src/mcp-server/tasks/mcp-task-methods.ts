@@ -1,10 +1,10 @@
 import type { Task } from '@a2a-js/sdk';
-import { CallToolResult, INTERNAL_ERROR, McpServer, RELATED_TASK_META_KEY, ServerContext } from '@modelcontextprotocol/server';
+import { CallToolResult, ClientCapabilities, INTERNAL_ERROR, McpServer, MissingRequiredClientCapabilityError, RELATED_TASK_META_KEY, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
 import { toolCallResultOf } from '../../agents/executors/tool-call.executor';
 import { taskResult } from '../agent-tool-call';
-import { modernClientCapabilities } from '../ask-caller';
+import { missingCapabilities, modernClientCapabilities } from '../ask-caller';
 import { taskUri } from '../task-resource';
 import type { McpCaller } from '../mcp-caller';
 import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2, type McpTaskTerms } from './mcp-task-status';
@@ -34,9 +34,25 @@ const byCursor = z.object({ cursor: z.string().optional() }).passthrough();
  * does not pass to tool callbacks).
  */
 export function taskRequested(ctx: ServerContext, legacyTask: unknown): boolean {
-  const modern = modernClientCapabilities(ctx) as { extensions?: Record<string, unknown> } | undefined;
-  if (modern) return modern.extensions?.[TASKS_EXTENSION] !== undefined;
+  const modern = modernClientCapabilities(ctx);
+  if (modern) return declaresTasksExtension(modern);
   return typeof legacyTask === 'object' && legacyTask !== null;
+}
+
+function declaresTasksExtension(capabilities: ClientCapabilities): boolean {
+  return (capabilities as { extensions?: Record<string, unknown> }).extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/**
+ * What a 2026-07-28 tasks method's client declared, refused with -32021 when that lacks the tasks
+ * extension (SEP-2663: also for a client declaring only 2025-11-25's `tasks`).
+ */
+function tasksExtensionClient(ctx: ServerContext, method: string): ClientCapabilities {
+  const declared = modernClientCapabilities(ctx) ?? {};
+  if (!declaresTasksExtension(declared)) {
+    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, `${method} needs the ${TASKS_EXTENSION} extension declared in the request's client capabilities`);
+  }
+  return declared;
 }
 
 /**
@@ -76,13 +92,17 @@ export async function startAsTask(tasks: McpTasks, start: () => Promise<Task>, c
  */
 export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks: McpTasks, caller: McpCaller, askCaller: AskCallerOf): void {
   const terms = tasks.terms();
-  server.server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }) => {
+  server.server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }, ctx) => {
+    if (era() === 'legacy') return taskV1(await tasks.get(taskId, caller), terms);
+    const declared = tasksExtensionClient(ctx, 'tasks/get');
     const task = await tasks.get(taskId, caller);
-    return era() === 'modern' ? { resultType: 'complete', ...taskV2(task, terms), ...outcomeV2(task) } : taskV1(task, terms);
+    return { resultType: 'complete', ...taskV2(task, terms), ...outcomeV2(task, declared) };
   });
-  server.server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }) => {
-    const task = await tasks.cancel(taskId, caller);
-    return era() === 'modern' ? { resultType: 'complete' } : taskV1(task, terms);
+  server.server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }, ctx) => {
+    if (era() === 'legacy') return taskV1(await tasks.cancel(taskId, caller), terms);
+    tasksExtensionClient(ctx, 'tasks/cancel');
+    await tasks.cancel(taskId, caller);
+    return { resultType: 'complete' };
   });
   server.server.setRequestHandler('tasks/list', { params: byCursor }, async ({ cursor }) => {
     const page = await tasks.list(cursor, caller);
@@ -99,6 +119,7 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });
   server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
+    tasksExtensionClient(ctx, 'tasks/update');
     const task = await tasks.get(taskId, caller);
     const answer = ctx.mcpReq.inputResponses?.[questionKey(task)] as ElicitAnswer | undefined;
     if (answer !== undefined) await answerTask(tasks, taskId, answer, caller);
@@ -155,15 +176,22 @@ async function answerTask(tasks: McpTasks, taskId: string, answer: ElicitAnswer,
   await tasks.answer(taskId, text, caller);
 }
 
-/** What a 2026-07-28 `tasks/get` adds for the task's status: its result, its error, or its question. */
-function outcomeV2(task: Task): Record<string, unknown> {
+/**
+ * What a 2026-07-28 `tasks/get` adds for the task's status: its result, its error, or its question,
+ * which a client that did not declare elicitation is not sent: -32021 names what it lacks.
+ */
+function outcomeV2(task: Task, declared: ClientCapabilities): Record<string, unknown> {
   switch (mcpTaskStatus(task)) {
     case 'completed':
       return { result: { resultType: 'complete', ...mcpTaskResult(task) } };
     case 'failed':
       return { error: { code: INTERNAL_ERROR, message: mcpTaskFields(task).statusMessage ?? 'The task failed.' } };
-    case 'input_required':
-      return { inputRequests: { [questionKey(task)]: { method: 'elicitation/create', params: question(task) } } };
+    case 'input_required': {
+      const asked = { method: 'elicitation/create' as const, params: question(task) };
+      const missing = missingCapabilities(asked, declared);
+      if (missing) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: missing }, `Task ${task.id} waits for an answer, asked by elicitation, which the request's client capabilities do not declare`);
+      return { inputRequests: { [questionKey(task)]: asked } };
+    }
     default:
       return {};
   }
