@@ -13,6 +13,7 @@ import { PUSH_CONFIGS } from '../tasks/push/push-configs.token';
 import { TaskView } from '../tasks/task-view';
 import { AgentCardFactory } from './agent-card.factory';
 import { QueuedAgentExecutor } from './queued-agent-executor';
+import { QueuedTurnWatch } from './queued-turn-watch';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SendAcceptance } from './send-acceptance';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
@@ -58,11 +59,12 @@ export class AgentHandlers implements DelegateHandlers {
     const server = config.get('server', { infer: true });
     const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
     const taskStore = new RequestScopedTaskStore(tasks);
+    const queuedTurns = new QueuedTurnWatch(queue, lifecycle);
     const handlerOf = (agent: HostedAgent): AgentHandler => {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
       const acceptance = new SendAcceptance();
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance, taskStore);
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance, taskStore, queuedTurns);
       const handler = new SwitchboardRequestHandler({
         card,
         extendedCard,

@@ -8,6 +8,7 @@ import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
 import { A2aCall } from './a2a-call';
+import type { QueuedTurnWatch } from './queued-turn-watch';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SendAcceptance } from './send-acceptance';
 import { ServiceUnavailableError } from './service-unavailable.error';
@@ -15,8 +16,6 @@ import type { TaskEventBus } from './task-event-bus';
 
 /** The status of a task that was recorded but whose turn could not be queued. */
 export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent while the service was unavailable; send it again.';
-/** The status of a task whose queued turn was lost before it began (Redis lost its data). */
-export const TURN_LOST_TEXT = 'The message was lost from the queue before the agent took it (the queue lost its data); send it again.';
 
 /**
  * The SDK's executor seat on the API side: a turn is not run here but handed to the queue, and its
@@ -39,6 +38,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
     private readonly lifecycle: TaskLifecycle,
     private readonly acceptance: SendAcceptance,
     private readonly requestTasks: RequestScopedTaskStore,
+    private readonly queuedTurns: QueuedTurnWatch,
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -49,7 +49,7 @@ export class QueuedAgentExecutor implements AgentExecutor {
       const announced = await this.accept(requestContext, bus, ours);
       if (!announced) A2aCall.of(requestContext.context).unannounced = requestContext;
       this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
-      if (ours) this.watchQueuedTurn(requestContext, ours);
+      if (ours) this.queuedTurns.watch(requestContext, this.agentName, ours);
     } catch (error) {
       const { taskId, userMessage, context } = requestContext;
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
@@ -125,37 +125,6 @@ export class QueuedAgentExecutor implements AgentExecutor {
       throw error;
     }
     return announced;
-  }
-
-  /**
-   * While the send's bus waits for its turn to begin, checks every `lostTurnCheckMs` that the turn
-   * is still queued: a job that vanished (Redis lost its data) would leave the send waiting for
-   * events that never come, and its task unrecorded, out of the orphaned-task sweep's sight. Its task
-   * is then recorded failed, which ends the bus with an answer.
-   */
-  private watchQueuedTurn(requestContext: RequestContext, bus: TaskEventBus): void {
-    const jobId = agentTurnJobId(requestContext.taskId, requestContext.userMessage.messageId);
-    let checking = false;
-    const timer = setInterval(() => {
-      if (checking) return;
-      checking = true;
-      this.failIfLost(requestContext, jobId)
-        .then((failed) => failed && clearInterval(timer))
-        .catch((error: Error) => this.logger.warn({ taskId: requestContext.taskId, err: error.message }, 'could not check whether a queued turn was lost'))
-        .finally(() => (checking = false));
-    }, this.lifecycle.lostTurnCheckMs);
-    timer.unref();
-    // Cleared as soon as the turn begins: a timer kept until its first tick would hold every send
-    // of the last `lostTurnCheckMs` (its context, its bus) in memory under load.
-    bus.whenTurnBegun(() => clearInterval(timer));
-  }
-
-  /** Fails the send's task if its turn is neither queued nor running (nor ended); returns whether it did. */
-  private async failIfLost(requestContext: RequestContext, jobId: string): Promise<boolean> {
-    if (!this.queue.isReachable(JobName.AgentTurn) || (await this.queue.isPending(JobName.AgentTurn, jobId))) return false;
-    this.logger.warn({ taskId: requestContext.taskId, agent: this.agentName }, 'queued turn lost before it began: its task fails');
-    await this.lifecycle.failUnrun(requestContext, TURN_LOST_TEXT);
-    return true;
   }
 
   /** A task recorded as submitted whose turn was not queued ends failed, so that it does not wait forever. */

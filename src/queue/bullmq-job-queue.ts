@@ -2,10 +2,11 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { JobState, Queue } from 'bullmq';
 import { withTimeout } from '../common/with-timeout';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../redis/redis.service';
+import { REDIS_COMMAND_TIMEOUT_MS, RedisService } from '../redis/redis.service';
 import { EnqueueOptions, JobQueue, QueueCounts } from './job-queue.interface';
 import { enqueueTraced } from './job-trace';
 import { JobName, JobPayloads, QUEUE_OF_JOB, QueueName } from './queue.constants';
+import { QueueEpochWatch } from './queue-epoch-watch';
 
 /** How long boot waits for the queues' Redis connections. */
 const BOOT_CONNECT_WAIT_MS = 5_000;
@@ -19,11 +20,14 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
   private readonly queues: Record<QueueName, Queue>;
   /** Each queue's connection, once BullMQ has opened it. */
   private readonly connections = new Map<QueueName, { status: string }>();
+  /** The epoch of the queues' data, kept beside them (the queues' Redis is the service's). */
+  private readonly epoch: QueueEpochWatch;
 
   constructor(
     @InjectQueue(QueueName.AgentTurns) agentTurns: Queue,
     @InjectQueue(QueueName.PushDeliveries) pushDeliveries: Queue,
     @InjectQueue(QueueName.Maintenance) maintenance: Queue,
+    redis: RedisService,
   ) {
     this.queues = {
       [QueueName.AgentTurns]: agentTurns,
@@ -33,6 +37,7 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
     for (const [name, queue] of Object.entries(this.queues)) {
       queue.on('error', (error) => this.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
     }
+    this.epoch = new QueueEpochWatch(redis.client, redis.key('bull', 'epoch'));
   }
 
   /**
@@ -45,6 +50,7 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
     await withTimeout(connected, BOOT_CONNECT_WAIT_MS, 'queue connections').catch((error: Error) => {
       this.logger.warn({ err: error.message }, 'queue connections not up at boot: sends are refused until they are');
     });
+    this.epoch.start();
   }
 
   /** BullMQ's connections retry forever: while one is down, an add waits until Redis is back. */
@@ -57,6 +63,7 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
    * opening with no listener left to hear it, an unhandled error: closing waits for it, a while.
    */
   async onModuleDestroy(): Promise<void> {
+    this.epoch.stop();
     const opened = Object.values(this.queues).map((queue) => queue.waitUntilReady());
     await withTimeout(Promise.all(opened), BOOT_CONNECT_WAIT_MS, 'queue connections').catch(() => undefined);
   }
@@ -91,6 +98,10 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
 
   async isPending(name: JobName, jobId: string): Promise<boolean> {
     return PENDING_STATES.includes(await this.queues[QUEUE_OF_JOB[name]].getJobState(jobId));
+  }
+
+  onDataLost(listener: (epoch: string) => void): void {
+    this.epoch.onLost(listener);
   }
 
   async counts(): Promise<Record<QueueName, QueueCounts>> {

@@ -33,6 +33,13 @@ export interface JobQueue {
   schedule(name: JobName, everyMs: number): Promise<void>;
   /** True while the job with this id (given at enqueue) is waiting, delayed or running. */
   isPending(name: JobName, jobId: string): Promise<boolean>;
+  /**
+   * Calls `listener` each time the queue's store is found to have lost its data (a Redis flushed, or
+   * restarted or failed over without it): every job queued before is gone. `epoch` names the store's
+   * data since, the same in every process, so that what each process does about one loss can be
+   * done once. A queue in this process's memory never loses its data without the process.
+   */
+  onDataLost(listener: (epoch: string) => void): void;
   counts(): Promise<Record<QueueName, QueueCounts>>;
   ping(timeoutMs: number): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { TurnPublisher } from '../../src/tasks/lifecycle/turn-publisher';
 import { createWorkerApp } from '../../src/app.factory';
 import { TaskLifecycle } from '../../src/tasks/lifecycle/task-lifecycle.service';
 import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor';
+import { QueuedTurnWatch } from '../../src/a2a-server/queued-turn-watch';
 import { SendAcceptance } from '../../src/a2a-server/send-acceptance';
 import { RequestScopedTaskStore } from '../../src/a2a-server/request-scoped-task-store';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
@@ -113,7 +114,8 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
     const queue = app.get<JobQueue>(JOB_QUEUE, { strict: false });
     const stream = app.get<TaskEventStream>(TASK_EVENT_STREAM, { strict: false });
     const requestTasks = new RequestScopedTaskStore(app.get(TaskView, { strict: false }));
-    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, new SendAcceptance(), requestTasks);
+    const queuedTurns = new QueuedTurnWatch(queue, lifecycle);
+    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, new SendAcceptance(), requestTasks, queuedTurns);
     const context = new ServerCallContext();
     const request = userMessage('race me');
     const taskId = randomUUID();

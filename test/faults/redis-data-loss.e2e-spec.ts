@@ -2,13 +2,15 @@
  * Redis (the test's own server, without persistence) losing its data while turns are queued: with
  * no worker up, a blocking and a streaming send wait on their queued turns when Redis is flushed or
  * restarted. Each send still gets an answer (its task failed, saying why) and its task is stored
- * failed, though no orphaned-task sweep runs.
+ * failed within seconds, long before the periodic orphaned-task sweep (a minute) would run; so is
+ * the task of a send that was answered at once, once a worker is up.
  */
 import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { TURN_LOST_TEXT } from '../../src/a2a-server/queued-agent-executor';
+import { TURN_LOST_TEXT } from '../../src/a2a-server/queued-turn-watch';
 import { QueueName } from '../../src/queue/queue.constants';
+import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
@@ -20,10 +22,9 @@ import { jsonRpcSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
-const CONFIG = `${TEST_AGENTS_TOML}
-[tasks]
-orphan_sweep_secs = 1
-`;
+const CONFIG = TEST_AGENTS_TOML;
+/** Well under the periodic sweep's minute: the loss is noticed within seconds, whatever the sweep's period. */
+const NOTICED_WITHIN_MS = 15_000;
 
 describe('Redis losing its data while turns are queued', () => {
   let redis: RedisProcess;
@@ -61,7 +62,7 @@ describe('Redis losing its data while turns are queued', () => {
   }
 
   async function expectAnsweredFailed({ blocking, streaming }: Awaited<ReturnType<typeof queueTwoSends>>): Promise<void> {
-    const [answer, events] = await services.explain(() => within(Promise.all([blocking, streaming]), 20_000, 'the sends whose turns were lost'));
+    const [answer, events] = await services.explain(() => within(Promise.all([blocking, streaming]), NOTICED_WITHIN_MS, 'the sends whose turns were lost'));
     const task = (answer.body.result as { task: { id: string; status: { state: string; message: { parts: { text: string }[] } } } }).task;
     const first = events[0]?.payload?.$case === 'task' ? (events[0].payload.value as Task) : undefined;
     await services.explain(() => {
@@ -85,5 +86,18 @@ describe('Redis losing its data while turns are queued', () => {
     const sends = await queueTwoSends('restarted');
     await redis.restart();
     await expectAnsweredFailed(sends);
+  });
+
+  it('stores failed the task of a send answered at once whose queued turn was flushed, once a worker is up', async () => {
+    const answer = await jsonRpcSend(api.baseUrl, 'echo', 'answered at once', true);
+    const { id } = (answer.body.result as { task: { id: string } }).task;
+    const admin = new Redis(redis.url);
+    await admin.flushall();
+    admin.disconnect();
+    await services.worker('worker');
+    const row = await services.explain(() =>
+      eventually(async () => (await taskRows(database.url)).find((task) => task.id === id), (task) => task?.state === 'TASK_STATE_FAILED', NOTICED_WITHIN_MS),
+    );
+    expect(row).toEqual({ id, state: 'TASK_STATE_FAILED', statusText: ORPHANED_TEXT });
   });
 });
