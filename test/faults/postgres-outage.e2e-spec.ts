@@ -2,7 +2,9 @@
  * Postgres (the test's own cluster) stopped mid-turn under one API and one worker process. The
  * turn's writes are retried: a short outage costs a client nothing but time; one longer than
  * `tasks.write_retry_secs` fails the turn visibly (the blocking call answers `failed`, the task row
- * is failed by the orphaned-task sweep once Postgres is back), never a task `working` forever.
+ * is failed by the orphaned-task sweep once Postgres is back), never a task `working` forever. A
+ * send that starts a task while Postgres is down is refused at once, its agent never run: a resend
+ * does nothing twice.
  */
 import { Task, TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
@@ -10,6 +12,7 @@ import { NOT_RECORDED_TEXT } from '../../src/agents/turns/turn-runner.service';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
@@ -21,8 +24,23 @@ jest.setTimeout(120_000);
 
 const WRITE_RETRY_SECS = 5;
 
-/** `pause` saves its task as working, then 1.5 s later answers in one chunk: its last save is the one an outage then hits. */
-const CONFIG = `${TEST_AGENTS_TOML}
+/**
+ * `pause` saves its task as working, then 1.5 s later answers in one chunk: its last save is the one
+ * an outage then hits. `assistant` asks a model (the test's scripted server): a call to it is the
+ * agent acting, which a send the service cannot store must never cause.
+ */
+const config = (llmBaseUrl: string) => `${TEST_AGENTS_TOML}
+[outbound]
+allow_hosts = ["127.0.0.1"]
+
+[[agents]]
+name = "assistant"
+description = "Asks a model"
+[agents.executor]
+type = "llm"
+base_url = "${llmBaseUrl}"
+model = "scripted"
+
 [[agents]]
 name = "pause"
 description = "Works, pauses 1.5 s, then answers in one chunk"
@@ -47,6 +65,7 @@ describe('a Postgres outage mid-turn', () => {
   let services: ServiceProcesses;
   let api: ServiceProcess;
   let worker: ServiceProcess;
+  let llm: ScriptedLlmServer;
 
   const client = (): Promise<Client> => sdkClient(api.baseUrl, 'pause', 'JSONRPC');
 
@@ -63,12 +82,13 @@ describe('a Postgres outage mid-turn', () => {
   }
 
   beforeAll(async () => {
+    llm = await ScriptedLlmServer.start();
     postgres = await PostgresProcess.start();
     databaseUrl = await postgres.createDatabase('switchboard');
     await applyMigrations(databaseUrl);
     redisPrefix = testRedisPrefix();
     services = new ServiceProcesses({
-      SWITCHBOARD_CONFIG: writeConfigFile(CONFIG),
+      SWITCHBOARD_CONFIG: writeConfigFile(config(llm.baseUrl)),
       DATABASE_URL: databaseUrl,
       REDIS_URL: testRedisUrl(),
       SWITCHBOARD_REDIS_PREFIX: redisPrefix,
@@ -80,6 +100,7 @@ describe('a Postgres outage mid-turn', () => {
     await services?.stopAll();
     if (redisPrefix) await deleteRedisKeys(redisPrefix);
     await postgres?.destroy();
+    await llm?.close();
   });
 
   afterEach(async () => {
@@ -131,6 +152,23 @@ describe('a Postgres outage mid-turn', () => {
       expect(jsonRpc).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } });
       expect(rest).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } } });
       expect(JSON.stringify([jsonRpc.body, rest.body])).not.toMatch(/"result"|"task"|taskId/);
+    });
+    expect(await taskRows(databaseUrl)).toEqual(before);
+  });
+
+  it('refuses a blocking send to a new task at once while Postgres is down, before its agent acts', async () => {
+    llm.play({ tokens: ['an answer nobody would hear'] });
+    const before = await taskRows(databaseUrl);
+    await postgres.stop();
+    const sends = Promise.all([jsonRpcSend(api.baseUrl, 'assistant', 'never stored', false), restSend(api.baseUrl, 'assistant', 'never stored', false)]);
+    // Well under `tasks.write_retry_secs`: the turn does not retry a write that nothing has happened before.
+    const [jsonRpc, rest] = await services.explain(() => within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'));
+    await postgres.restart();
+
+    await services.explain(() => {
+      expect(jsonRpc).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(rest).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(llm.requests).toEqual([]);
     });
     expect(await taskRows(databaseUrl)).toEqual(before);
   });

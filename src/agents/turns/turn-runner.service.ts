@@ -82,7 +82,7 @@ export class TurnRunner {
     let recorder: TurnRecorder | undefined;
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
-      const unstored = newTaskFirstTurn && !cancel.signal.aborted;
+      const unstored = newTaskFirstTurn && !cancel.signal.aborted ? new RequestContext(request, payload.taskId, payload.contextId, context) : undefined;
       const noWebhooksUntil = unstored && payload.withWebhook === false ? unseenUntil : undefined;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooksUntil });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
@@ -91,7 +91,7 @@ export class TurnRunner {
       if (!(error instanceof TurnNotRecordedError)) throw error;
       this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
       const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
-      await this.lifecycle.abandon(requestContext, recorder?.stored === false ? NOT_STORED_TEXT : NOT_RECORDED_TEXT, recorder);
+      await this.lifecycle.abandon(requestContext, error.neverStored || recorder?.stored === false ? NOT_STORED_TEXT : NOT_RECORDED_TEXT, recorder);
       throw error;
     } finally {
       recorder?.release();

@@ -22,11 +22,13 @@ export interface TurnOptions {
   /** The task's first event of this turn was already recorded (by the API). */
   announced?: boolean;
   /**
-   * Nothing of the task was recorded before this turn (a new task's first attempt): it is not read.
-   * Should a submit of the API's have landed after all (a blocking send past its deadline), the
-   * turn's conditional writes still never undo an ended task.
+   * Nothing of the task was recorded before this turn (a new task's first attempt, this its
+   * request): it is not read but written as submitted before the turn runs, and tried once: a store
+   * that cannot take it fails the turn at once (TurnNotRecordedError, `neverStored`), before the
+   * agent has done anything that a resend would do again. Should a submit of the API's have landed
+   * first (a blocking send past its deadline), the write keeps what the store holds.
    */
-  unstored?: boolean;
+  unstored?: RequestContext;
   /**
    * The task has no webhooks, and none can be set before this turn's first event or this time (ms
    * since the epoch; no client knows its id before): they are not read unless one is set meanwhile.
@@ -86,8 +88,8 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored = false, noWebhooksUntil }: TurnOptions = {}): Promise<TurnRecorder> {
-    const existing = unstored ? undefined : await this.loadForTurn(taskId, context);
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored, noWebhooksUntil }: TurnOptions = {}): Promise<TurnRecorder> {
+    const existing = unstored ? await this.storeFirst(unstored) : await this.loadForTurn(taskId, context);
     const webhooks =
       noWebhooksUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, noWebhooksUntil);
     return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry, metrics: this.metrics }, taskId, context, existing, announced);
@@ -128,6 +130,14 @@ export class TaskLifecycle {
     const recorder = this.recorder(task.id, context, task);
     new TurnPublisher(recorder, { taskId: task.id, contextId: task.contextId }).status(state, text);
     await recorder.settled();
+  }
+
+  private async storeFirst(requestContext: RequestContext): Promise<Task> {
+    const submit = () => this.submit(requestContext);
+    const write = await countedStoreCall(submit, NO_RETRY, this.metrics, 'task_save', () => undefined).catch((error: unknown) => {
+      throw new TurnNotRecordedError(requestContext.taskId, error, { neverStored: true });
+    });
+    return write.task;
   }
 
   private loadForTurn(taskId: string, context: ServerCallContext): Promise<Task | undefined> {

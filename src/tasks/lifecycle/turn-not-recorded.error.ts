@@ -6,11 +6,16 @@ export const NOT_STORED_TEXT = 'The task could not be stored while its store was
 
 /** A turn's task or events could not be written (its store stayed unreachable past the retry deadline): the turn fails. */
 export class TurnNotRecordedError extends Error {
+  /** Nothing of the task was ever stored: no task of its id exists. */
+  readonly neverStored: boolean;
+
   constructor(
     readonly taskId: string,
     cause: unknown,
+    { neverStored = false }: { neverStored?: boolean } = {},
   ) {
     super(`Task ${taskId}: the turn could not be recorded: ${(cause as Error)?.message ?? String(cause)}`, { cause });
     this.name = 'TurnNotRecordedError';
+    this.neverStored = neverStored;
   }
 }
