@@ -1,13 +1,13 @@
 import { A2A_CONTENT_TYPE } from '@a2a-js/sdk';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { decodeUtf8Body } from './common/utf8-body';
 import { RequestErrorFilter } from './common/request-error.filter';
 import { closeUnusedConnections } from './common/unused-connections';
 import type { SwitchboardConfig } from './config/config.schema';
+import { AppLogger } from './logging/app-logger';
 import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
 import { registerRequestSpans } from './logging/request-spans';
 import { tracingOn } from './tracing/spans';
@@ -57,7 +57,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.flushLogs();
   app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost)));
   registerSecurityHeaders(fastify, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
@@ -93,7 +93,7 @@ export async function createAppContext(config: SwitchboardConfig, role: ProcessR
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.flushLogs();
   return app;
 }

@@ -11,6 +11,7 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { activeSpanIds } from '../tracing/trace-context';
 import { tracingOn } from '../tracing/spans';
 import { accessFields, isProbe, recordRequests } from './access-log';
+import { AppLogger } from './app-logger';
 import { requestSpanIds } from './request-spans';
 
 /** Keeps each HTTP request's record for its access line (the API only: a worker's app has no HTTP adapter). */
@@ -37,7 +38,8 @@ export class LoggingModule {
           forRoutes: requestLines ? ['*path'] : [],
         }),
       ],
-      providers: requestLines ? [AccessRecords] : [],
+      providers: [AppLogger, ...(requestLines ? [AccessRecords] : [])],
+      exports: [AppLogger],
     };
   }
 }
