@@ -119,7 +119,7 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });
   server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
-    tasksExtensionClient(ctx, 'tasks/update');
+    if (era() === 'modern') tasksExtensionClient(ctx, 'tasks/update');
     const task = await tasks.get(taskId, caller);
     const answer = ctx.mcpReq.inputResponses?.[questionKey(task)] as ElicitAnswer | undefined;
     if (answer !== undefined) await answerTask(tasks, taskId, answer, caller);
