@@ -12,6 +12,7 @@ import { requestId, REQUEST_ID_HEADER } from './logging/request-id';
 import { registerRequestSpans } from './logging/request-spans';
 import { tracingOn } from './tracing/spans';
 import { registerSecurityHeaders } from './security/security-headers';
+import { refuseRequestsWhileClosing } from './health/refusals-while-closing';
 import type { ProcessRole } from './process-role';
 
 /** Far beyond any protocol message; deeper values would overflow the stack of code that recurses through them. */
@@ -23,13 +24,15 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     bodyLimit: config.server.body_limit_bytes,
     trustProxy: config.server.trust_proxy,
     genReqId: requestId,
-    return503OnClosing: true,
+    // Refused in each route's own form instead (refuseRequestsWhileClosing).
+    return503OnClosing: false,
     // Fastify also times the close hooks with it (10 s by default), shorter than the shutdown drain.
     pluginTimeout: config.server.shutdown_timeout_secs * 1000,
     ...connectionLimits(config.server),
   });
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.server.max_connections;
+  refuseRequestsWhileClosing(fastify);
   if (tracingOn()) registerRequestSpans(fastify);
   closeUnusedConnections(fastify, config.server.headers_timeout_ms);
   fastify.addHook('onSend', async (request, reply) => {

@@ -1,7 +1,7 @@
 import { A2AError } from '@a2a-js/sdk/errors';
+import { RETRY_AFTER_SECS } from '../common/retry-after';
 
-/** How long a client is asked to wait before it tries again. */
-export const RETRY_AFTER_SECS = 5;
+export { RETRY_AFTER_SECS };
 
 /**
  * A request that could not be served because a store it needs (Redis, Postgres) is unreachable:

@@ -5,11 +5,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { JsonRpcRefusal } from './json-rpc-envelope';
 
-/** A refusal of the request itself: a body Fastify could not take, or an HttpException with a bare message. */
+/** A refusal of the request itself: a body Fastify could not take, an HttpException with a bare message, a server closing. */
 export interface RequestRefusal {
   status: number;
   message: string;
   jsonRpc?: JsonRpcRefusal;
+  /** Sent as `Retry-After`: the request may be sent again, then. */
+  retryAfterSecs?: number;
 }
 
 /** How a protocol face answers a refusal on its routes, or undefined for the plain answer. */
@@ -20,10 +22,14 @@ const REFUSAL_ANSWER = 'refusalAnswer';
 /** Declares on a route how its protocol answers a refused request (RequestErrorFilter). */
 export const RefusalsAnswered = (answer: RefusalAnswer) => RouteConfig({ [REFUSAL_ANSWER]: answer });
 
+/** Every JSON-RPC face answers 503 (unavailable: the request may be sent again) as JSON-RPC's internal error, as the SDKs do. */
+const UNAVAILABLE = { 503: { code: -32603, httpStatus: 503 } };
+
 /** Refusals as JSON-RPC errors: the code and HTTP status for each refused status (others get the plain answer). */
 export function refusalAsJsonRpc(errorOfStatus: Record<number, { code: number; httpStatus: number }>): RefusalAnswer {
+  const errors: Record<number, { code: number; httpStatus: number }> = { ...UNAVAILABLE, ...errorOfStatus };
   return ({ status, message, jsonRpc }) => {
-    const rpcError = errorOfStatus[status];
+    const rpcError = errors[status];
     if (!rpcError) return undefined;
     const error = { code: jsonRpc?.code ?? rpcError.code, message };
     return { status: rpcError.httpStatus, body: { jsonrpc: '2.0', id: jsonRpc?.id ?? null, error } };
@@ -48,12 +54,16 @@ export class RequestErrorFilter extends BaseExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): void {
     const refusal = requestRefusal(exception);
     if (!refusal) return super.catch(exception, host);
-    const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const answer = (request.routeOptions?.config as { [REFUSAL_ANSWER]?: RefusalAnswer } | undefined)?.[REFUSAL_ANSWER]?.(refusal);
-    if (answer) return void reply.code(answer.status).send(answer.body);
-    void reply.code(refusal.status).send({ statusCode: refusal.status, error: STATUS_CODES[refusal.status], message: refusal.message });
+    void answerRefusal(host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>(), refusal);
   }
+}
+
+/** Answers `refusal` as the request's route declares (RefusalsAnswered), else as a JSON body with `statusCode`, `error` and `message`. */
+export function answerRefusal(request: FastifyRequest, reply: FastifyReply, refusal: RequestRefusal): FastifyReply {
+  if (refusal.retryAfterSecs !== undefined) reply.header('retry-after', String(refusal.retryAfterSecs));
+  const answer = (request.routeOptions?.config as { [REFUSAL_ANSWER]?: RefusalAnswer } | undefined)?.[REFUSAL_ANSWER]?.(refusal);
+  if (answer) return reply.code(answer.status).send(answer.body);
+  return reply.code(refusal.status).send({ statusCode: refusal.status, error: STATUS_CODES[refusal.status], message: refusal.message });
 }
 
 function requestRefusal(exception: unknown): RequestRefusal | undefined {
