@@ -5,6 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Express } from 'express';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { AgentHandler, AgentHandlers } from './agent-handlers.service';
+import { endpointTaskAgents } from './endpoint-task-agents';
 import { restApp } from './rest-app';
 import { V03JsonRpcHandler } from './v03-json-rpc.handler';
 
@@ -15,6 +16,8 @@ export interface AgentEndpoint extends AgentHandler {
   legacyJsonRpc: LegacyJsonRpcTransportHandler;
   /** The SDK's HTTP+JSON binding (v1.0, and v0.3's `/v1/...` when legacy compat is on), an express app. */
   rest: Express;
+  /** The agents whose tasks its calls read (endpointTaskAgents). */
+  taskAgents: readonly string[];
 }
 
 /** The transports in front of each hosted agent's handler, built once, at boot, where A2A is served over HTTP. */
@@ -25,13 +28,16 @@ export class A2aEndpoints {
   readonly legacyCompat: boolean;
 
   constructor(handlers: AgentHandlers, config: ConfigService<SwitchboardConfig, true>) {
-    this.legacyCompat = config.get('a2a', { infer: true }).legacy_compat;
+    const a2a = config.get('a2a', { infer: true });
+    this.legacyCompat = a2a.legacy_compat;
     for (const served of handlers.all()) {
+      const taskAgents = endpointTaskAgents(served.agent.config, a2a.external_agents);
       this.endpoints.set(served.agent.config.name, {
         ...served,
         jsonRpc: new JsonRpcTransportHandler(served.handler),
         legacyJsonRpc: new V03JsonRpcHandler(served.handler),
-        rest: restApp(served.handler, this.legacyCompat),
+        rest: restApp(served.handler, taskAgents, this.legacyCompat),
+        taskAgents,
       });
     }
     this.primaryName = handlers.primary().agent.config.name;

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MetricsService } from '../metrics/metrics.service';
 import { noteForAccessLog } from '../logging/access-log';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
-import { callContextFor, isLegacyRequest } from './call-context';
+import { atEndpoint, callContextFor, isLegacyRequest } from './call-context';
 import { jsonRpcStreamError } from './json-rpc-exception.filter';
 import { JsonRpcErrorResponse, JsonRpcFailure } from './json-rpc-failure';
 import { isSeedCall, normalizeSeedRequest, withSeedAnswer } from './seed-compat';
@@ -43,7 +43,7 @@ export class JsonRpcTransport {
     const invalid = envelopeError(body) ?? unknownMethodError(legacy, (body as { method: string }).method);
     if (invalid) throw JsonRpcFailure.answered({ jsonrpc: '2.0', id, error: invalid });
     const { method, params } = body as { method: string; params?: unknown };
-    const context = callContextFor(request, request.headers, legacy);
+    const context = atEndpoint(callContextFor(request, request.headers, legacy), endpoint.taskAgents);
     endpoint.handler.releaseWhenClientLeaves(context, reply.raw);
     validateVersion(context.requestedVersion, endpoint.card, 'JSONRPC');
     const problem = jsonRpcParamsProblem(legacy, method, params);

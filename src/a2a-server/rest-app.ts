@@ -1,7 +1,7 @@
 import { UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { restHandler } from '@a2a-js/sdk/server/express';
 import express, { Express, RequestHandler } from 'express';
-import { callContextFor, isLegacyRequest } from './call-context';
+import { callContextFor, endpointContextBuilder, isLegacyRequest } from './call-context';
 import { malformedSendBody, noRestRoute, restInternalError, retryAfterWhenUnavailable } from './rest-exception.filter';
 import type { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { withJsonFieldNames } from './validation/json-field-names';
@@ -17,7 +17,7 @@ const LEGACY_SEND_PATHS = ['/v1/message\\:send', '/v1/message\\:stream'];
  * ahead of JSON answers for unknown routes and unexpected errors; the error forms are the HTTP+JSON
  * face's (rest-exception.filter.ts).
  */
-export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolean): Express {
+export function restApp(handler: SwitchboardRequestHandler, taskAgents: readonly string[], legacyCompat: boolean): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(queryWithJsonNames);
@@ -33,6 +33,7 @@ export function restApp(handler: SwitchboardRequestHandler, legacyCompat: boolea
       legacyCompat: { enabled: legacyCompat },
       // The bearer guard has run on the Fastify request; the principal rides on the raw request.
       userBuilder: async (req) => callContextFor(req, req.headers, false).user ?? new UnauthenticatedUser(),
+      contextBuilder: endpointContextBuilder(taskAgents),
     }),
   );
   app.use(noRestRoute);

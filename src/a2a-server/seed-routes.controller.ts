@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MetricsService } from '../metrics/metrics.service';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { AgentAccessGuard } from './agent-access.guard';
-import { callContextFor } from './call-context';
+import { atEndpoint, callContextFor } from './call-context';
 import { jsonRpcStreamError } from './json-rpc-exception.filter';
 import { JsonRpcFailure } from './json-rpc-failure';
 import { RestExceptionFilter } from './rest-exception.filter';
@@ -80,7 +80,8 @@ export class SeedRoutesController {
   }
 
   private contextOf(request: FastifyRequest): ServerCallContext {
-    return callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
+    const context = callContextFor(request, { ...request.headers, 'a2a-version': A2A_LEGACY_PROTOCOL_VERSION }, true);
+    return atEndpoint(context, this.endpoints.primary().taskAgents);
   }
 
   /** The context of a send, whose tasks are followed only while its client waits for the answer. */

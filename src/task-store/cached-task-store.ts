@@ -6,7 +6,7 @@ import type { OperatorTaskPage, OperatorTaskQuery, TaskRecord } from './operator
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore, TaskWrite } from './task-store.interface';
 import { sameScope, taskScope, TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
-import { taskWrite } from './versioned-task-store.base';
+import { readableTask, taskWrite } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
 
 /**
@@ -33,10 +33,10 @@ export class CachedTaskStore implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const scope = taskScope(context);
     const cached = await this.cache.get(taskId).catch((error: Error) => this.warn('read', taskId, error));
-    if (cached) return sameScope(cached.scope, scope) ? cached.task : undefined;
+    if (cached) return sameScope(cached.scope, scope) ? readableTask(cached, context) : undefined;
     const loaded = await this.inner.loadVersioned(taskId, context);
     if (loaded) await this.refresh(scope, loaded);
-    return loaded?.task;
+    return readableTask(loaded, context);
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {

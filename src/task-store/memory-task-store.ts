@@ -1,7 +1,7 @@
 import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskRecord } from './operator-query';
-import { taskAgentOf } from './task-agent';
+import { readableBy, taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
@@ -34,7 +34,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
 
   async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
     const entry = this.visible(taskId, context);
-    return entry && { task: Task.fromJSON(entry.data), version: entry.version };
+    return entry && versioned(entry);
   }
 
   async saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
@@ -56,7 +56,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     const scope = taskScope(context);
     const filter = listFilter(params);
     const matching = [...this.entries.values()]
-      .filter((entry) => sameScope(entry.scope, scope) && matches(entry, filter))
+      .filter((entry) => sameScope(entry.scope, scope) && readableBy(entry.agent, context) && matches(entry, filter))
       .sort((a, b) => compareListPositions(a.position, b.position));
     const following = filter.after ? matching.filter((entry) => compareListPositions(entry.position, filter.after!) > 0) : matching;
     const page = following.slice(0, pageSizeOf(params) + 1);
@@ -114,7 +114,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     const scope = taskScope(context);
     const existing = this.entries.get(task.id);
     if (existing && !sameScope(existing.scope, scope)) throw new TaskScopeConflictError(task.id);
-    if (existing && keep(existing)) return { task: Task.fromJSON(existing.data), version: existing.version, written: false };
+    if (existing && keep(existing)) return { ...versioned(existing), written: false };
     return { ...this.write(task, context, existing), written: true };
   }
 
@@ -127,7 +127,7 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     const data = Task.toJSON(task);
     const version = (existing?.version ?? 0) + 1;
     const now = Date.now();
-    this.entries.set(task.id, {
+    const entry: Entry = {
       scope: taskScope(context),
       agent: existing ? existing.agent : taskAgentOf(context),
       createdAt: existing?.createdAt ?? now,
@@ -137,9 +137,14 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
       version,
       position: { time: statusTime(task), id: task.id },
       updatedAt: now,
-    });
-    return { task: Task.fromJSON(data), version };
+    };
+    this.entries.set(task.id, entry);
+    return versioned(entry);
   }
+}
+
+function versioned(entry: Entry): VersionedTask {
+  return { task: Task.fromJSON(entry.data), version: entry.version, ...(entry.agent !== undefined && { agent: entry.agent }) };
 }
 
 function isEnded(entry: Entry): boolean {

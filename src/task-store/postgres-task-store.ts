@@ -5,7 +5,7 @@ import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskRecord } from './operator-query';
-import { taskAgentOf } from './task-agent';
+import { endpointAgentsOf, taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
 import { listFilter, listResponse, pageSizeOf, statusTime } from './task-list';
@@ -17,7 +17,7 @@ import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './ve
 /** Tasks deleted per retention statement, bounding lock time and the size of one eviction notice. */
 const RETENTION_BATCH = 500;
 /** The statements every turn runs ($1 id, $2 tenant, $3 owner), kept as text for `hotQuery`. */
-const LOAD = 'SELECT data, version FROM tasks WHERE id = $1 AND tenant = $2 AND owner = $3';
+const LOAD = 'SELECT data, version, agent FROM tasks WHERE id = $1 AND tenant = $2 AND owner = $3';
 /**
  * Upsert that bumps the version, and returns nothing when the id belongs to another scope. The agent
  * ($8) is the one the task was first stored with: a write whose call names none keeps it.
@@ -29,12 +29,12 @@ const UPSERT_ANY = `
     context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_timestamp = EXCLUDED.status_timestamp,
     data = EXCLUDED.data, version = tasks.version + 1, updated_at = now(), agent = COALESCE(tasks.agent, EXCLUDED.agent)
   WHERE tasks.tenant = EXCLUDED.tenant AND tasks.owner = EXCLUDED.owner`;
-const UPSERT = `${UPSERT_ANY} RETURNING version`;
+const UPSERT = `${UPSERT_ANY} RETURNING version, agent`;
 /** The same, leaving a terminal row as it is. */
 const UNLESS_ENDED = `${UPSERT_ANY} AND tasks.state NOT IN (${TERMINAL_STATE_NAMES.map((name) => `'${name}'`).join(', ')})`;
-const UPSERT_UNLESS_ENDED = `${UNLESS_ENDED} RETURNING version`;
+const UPSERT_UNLESS_ENDED = `${UNLESS_ENDED} RETURNING version, agent`;
 /** The same, also leaving a row whose history holds message $9 (`[{"messageId": ...}]`) as it is. */
-const UPSERT_UNLESS_TURN_RECORDED = `${UNLESS_ENDED} AND NOT (tasks.data->'history' @> $9::jsonb) RETURNING version`;
+const UPSERT_UNLESS_TURN_RECORDED = `${UNLESS_ENDED} AND NOT (tasks.data->'history' @> $9::jsonb) RETURNING version, agent`;
 /** Names of the hot statements, by text. */
 const STATEMENT_NAMES = new Map([
   [UPSERT, 'task-upsert'],
@@ -61,8 +61,8 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
     const { tenant, owner } = taskScope(context);
     if (hasUnstorableText(taskId, tenant)) return undefined;
-    const [row] = await this.prisma.hotQuery<{ data: unknown; version: number }>('task-load', LOAD, [taskId, tenant, owner]);
-    return row ? { task: Task.fromJSON(row.data), version: row.version } : undefined;
+    const [row] = await this.prisma.hotQuery<{ data: unknown } & VersionRow>('task-load', LOAD, [taskId, tenant, owner]);
+    return row && versioned(Task.fromJSON(row.data), row);
   }
 
   async saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask> {
@@ -81,9 +81,11 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const { tenant, owner } = taskScope(context);
+    const agents = endpointAgentsOf(context);
     const filter = listFilter(params);
-    if (hasUnstorableText(tenant, filter.contextId, filter.after?.id)) return listResponse([], 0, params);
+    if (hasUnstorableText(tenant, ...(agents ?? []), filter.contextId, filter.after?.id)) return listResponse([], 0, params);
     const conditions = [Prisma.sql`tenant = ${tenant}`, Prisma.sql`owner = ${owner}`];
+    if (agents !== undefined) conditions.push(Prisma.sql`agent IN (${Prisma.join(agents)})`);
     if (filter.contextId !== undefined) conditions.push(Prisma.sql`context_id = ${filter.contextId}`);
     if (filter.state !== undefined) conditions.push(Prisma.sql`state = ${taskStateToJSON(filter.state)}`);
     if (filter.statusAfter) conditions.push(Prisma.sql`status_timestamp > ${timestamptz(filter.statusAfter)}`);
@@ -214,9 +216,19 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     const data = Task.toJSON(task);
     const stored = Task.fromJSON(data);
     const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data), agent ?? null, ...conditionValues];
-    const [row] = await this.prisma.hotQuery<{ version: number }>(STATEMENT_NAMES.get(sql)!, sql, values);
-    return row && { task: stored, version: row.version };
+    const [row] = await this.prisma.hotQuery<VersionRow>(STATEMENT_NAMES.get(sql)!, sql, values);
+    return row && versioned(stored, row);
   }
+}
+
+/** What a load or a write reads back of a row beside the task. */
+interface VersionRow {
+  version: number;
+  agent: string | null;
+}
+
+function versioned(task: Task, { version, agent }: VersionRow): VersionedTask {
+  return { task, version, ...(agent !== null && { agent }) };
 }
 
 interface TaskRow {

@@ -26,25 +26,28 @@ const PUT_IF_NEWER_SHA = createHash('sha1').update(PUT_IF_NEWER).digest('hex');
 
 interface Snapshot extends TaskScope {
   task: unknown;
+  /** The task's agent, null for none; absent from snapshots written before agents were cached, which are read as missing. */
+  agent?: string | null;
 }
 
 export interface CachedTask extends VersionedTask {
   scope: TaskScope;
 }
 
-/** Versioned task snapshots in Redis: one hash per task holding its version and Task.toJSON with its scope. */
+/** Versioned task snapshots in Redis: one hash per task holding its version and Task.toJSON with its scope and agent. */
 export class TaskSnapshotCache {
   constructor(private readonly redis: RedisService) {}
 
   async get(taskId: string): Promise<CachedTask | undefined> {
     const [version, snapshot] = await this.redis.client.hmget(this.key(taskId), 'v', 's');
     if (version === null || snapshot === null) return undefined;
-    const { tenant, owner, task } = JSON.parse(snapshot) as Snapshot;
-    return { scope: { tenant, owner }, task: Task.fromJSON(task), version: Number(version) };
+    const { tenant, owner, task, agent } = JSON.parse(snapshot) as Snapshot;
+    if (agent === undefined) return undefined;
+    return { scope: { tenant, owner }, task: Task.fromJSON(task), version: Number(version), ...(agent !== null && { agent }) };
   }
 
-  async put(scope: TaskScope, { task, version }: VersionedTask): Promise<void> {
-    const snapshot: Snapshot = { ...scope, task: Task.toJSON(task) };
+  async put(scope: TaskScope, { task, version, agent }: VersionedTask): Promise<void> {
+    const snapshot: Snapshot = { ...scope, task: Task.toJSON(task), agent: agent ?? null };
     const args = [this.key(task.id), version, JSON.stringify(snapshot), SNAPSHOT_TTL_MS];
     try {
       await this.redis.client.evalsha(PUT_IF_NEWER_SHA, 1, ...args);

@@ -1,5 +1,6 @@
 import type { Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { readableBy } from './task-agent';
 import type { TaskWrite } from './task-store.interface';
 import type { VersionedTask, VersionedTaskWrite } from './versioned-task-store.interface';
 
@@ -11,7 +12,7 @@ export abstract class VersionedTaskStoreBase {
   abstract saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite>;
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    return (await this.loadVersioned(taskId, context))?.task;
+    return readableTask(await this.loadVersioned(taskId, context), context);
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -25,6 +26,11 @@ export abstract class VersionedTaskStoreBase {
   async saveUnlessTurnRecorded(task: Task, messageId: string, context: ServerCallContext): Promise<TaskWrite> {
     return taskWrite(await this.saveUnlessTurnRecordedVersioned(task, messageId, context));
   }
+}
+
+/** The task of a versioned read as the call in `context` may see it: undefined when its endpoint serves another agent (readableBy). */
+export function readableTask(loaded: VersionedTask | undefined, context: ServerCallContext): Task | undefined {
+  return loaded && readableBy(loaded.agent, context) ? loaded.task : undefined;
 }
 
 /** A versioned write as the SDK-facing interface tells it. */

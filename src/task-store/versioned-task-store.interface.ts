@@ -6,6 +6,8 @@ import type { TaskStore } from './task-store.interface';
 export interface VersionedTask {
   task: Task;
   version: number;
+  /** The agent the task was first stored with; none for tasks stored before agents were recorded. */
+  agent?: string;
 }
 
 export interface VersionedTaskWrite extends VersionedTask {
@@ -17,6 +19,7 @@ export interface VersionedTaskWrite extends VersionedTask {
  * snapshots and never replace a newer one with an older one.
  */
 export interface VersionedTaskStore extends TaskStore {
+  /** The task in the call's scope, whichever agent's: `load` leaves out what the call's endpoint may not read. */
   loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
   saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite>;

@@ -1,6 +1,6 @@
 import { ServerCallContext, UnauthenticatedUser, User } from '@a2a-js/sdk/server';
 import type { CallerScope } from '../queue/queue.constants';
-import { attachTaskAgent, taskAgentOf } from '../task-store/task-agent';
+import { attachEndpointAgents, attachTaskAgent, taskAgentOf } from '../task-store/task-agent';
 
 /** What a job must carry of a request's context for the worker to act in the caller's scope. */
 export function callerScopeOf(context: ServerCallContext): CallerScope {
@@ -20,4 +20,4 @@ export function callContextOf(caller: CallerScope): ServerCallContext {
   return context;
 }
 
-export { attachTaskAgent };
+export { attachEndpointAgents, attachTaskAgent };

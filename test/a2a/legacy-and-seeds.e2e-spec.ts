@@ -1,8 +1,12 @@
 import { TaskState } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { postJson as rawPostJson } from '../faults/support/store-outage-clients';
+import { writeConfigFile } from '../support/config-file';
 import { bearer } from '../support/test-app';
 import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, authenticatedFetch, Binding, collect, kinds, userMessage } from './support/sdk-client';
+import { TEST_AGENTS_TOML } from './support/test-agents';
+import { RunningTestApp, startTestAppIn } from './support/test-app-in-mode';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -140,16 +144,24 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       expect(missing).toEqual({ status: 404, body: expect.objectContaining({ error: 'task_not_found' }) });
     });
 
-    it('POST /a2a/tasks/{id}/cancel cancels a running task, and answers 404 for an unknown id', async () => {
-      const sent = await postJson('/a2a/agents/slow', {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: { ...POCKETPAW_SEND.params, configuration: { blocking: false } },
+    describe('at a default agent whose turns take a while', () => {
+      let slowFirst: RunningTestApp;
+      const send = (path: string, body: unknown) => rawPostJson(slowFirst.url + path, body);
+
+      beforeAll(async () => {
+        slowFirst = await startTestAppIn('durable', { SWITCHBOARD_CONFIG: writeConfigFile(`[a2a]\ndefault_agent = "slow"\n${TEST_AGENTS_TOML}`) });
       });
-      const canceled = await postJson(`/a2a/tasks/${sent.body.result.id}/cancel`, {});
-      expect(canceled.body.status.state).toBe('canceled');
-      expect((await postJson('/a2a/tasks/no-such-task/cancel', {})).status).toBe(404);
+
+      afterAll(() => slowFirst?.close());
+
+      it("POST /a2a/tasks/{id}/cancel cancels a running task, and answers 404 for an unknown id and another agent's task", async () => {
+        const sent = await send('/a2a/tasks/send', { ...POCKETPAW_SEND.params, configuration: { blocking: false } });
+        const canceled = await send(`/a2a/tasks/${sent.body.id as string}/cancel`, {});
+        expect((canceled.body.status as Json).state).toBe('canceled');
+        expect((await send('/a2a/tasks/no-such-task/cancel', {})).status).toBe(404);
+        const ofEcho = await send('/a2a/agents/echo', { ...POCKETPAW_SEND, params: { ...POCKETPAW_SEND.params, configuration: { blocking: false } } });
+        expect((await send(`/a2a/tasks/${(ofEcho.body.result as Json).id as string}/cancel`, {})).status).toBe(404);
+      });
     });
   });
 

@@ -49,7 +49,8 @@ describe('several API replicas and a worker, as separate processes', () => {
   let worker: ServiceProcess;
 
   const client = (api: ServiceProcess, agent: string): Promise<Client> => sdkClient(api.baseUrl, agent, 'JSONRPC');
-  const getTask = async (api: ServiceProcess, id: string): Promise<Task> => (await client(api, 'echo')).getTask({ id, tenant: '' });
+  /** A task read at its agent's endpoint, the only one that serves it. */
+  const getTask = async (api: ServiceProcess, agent: string, id: string): Promise<Task> => (await client(api, agent)).getTask({ id, tenant: '' });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -78,7 +79,7 @@ describe('several API replicas and a worker, as separate processes', () => {
     const snapshot = events[0].payload!.value as Task;
     // The snapshot holds the chunks recorded before the stream opened; the stream, the rest (or all).
     expect([...new Set([...partTexts(snapshot), ...chunkTexts(events)])].join('')).toBe(FIVE_CHUNKS);
-    expect(artifactText(await getTask(a, sent.id))).toBe(FIVE_CHUNKS);
+    expect(artifactText(await getTask(a, 'slow', sent.id))).toBe(FIVE_CHUNKS);
   });
 
   it('streams over gRPC, on replica A, the events of a turn sent over gRPC through replica B', async () => {
@@ -110,7 +111,7 @@ describe('several API replicas and a worker, as separate processes', () => {
       "the rest of B's stream",
     );
     expect(stateOf(rest.at(-1))).toBe(TaskState.TASK_STATE_CANCELED);
-    const onB = await getTask(b, task.id);
+    const onB = await getTask(b, 'slow', task.id);
     expect(onB.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(artifactText(onB)).not.toBe(FIVE_CHUNKS);
   });
@@ -120,13 +121,13 @@ describe('several API replicas and a worker, as separate processes', () => {
     expect(asking.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const echoed = asTask(await (await client(b, 'echo')).sendMessage(userMessage('keep me')));
     expect(echoed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const before = [await getTask(a, asking.id), await getTask(a, echoed.id)];
+    const before = [await getTask(a, 'ask', asking.id), await getTask(a, 'echo', echoed.id)];
 
     const exits = await Promise.all([a.stop(), b.stop()]);
     await services.explain(() => expect(exits).toEqual([0, 0]));
     [a, b] = await Promise.all([services.api('api-a-restarted'), services.api('api-b-restarted')]);
 
-    const after = [await getTask(a, asking.id), await getTask(b, echoed.id)];
+    const after = [await getTask(a, 'ask', asking.id), await getTask(b, 'echo', echoed.id)];
     expect(after).toEqual(before);
     expect(texts(after[0])).toEqual(['book a flight', 'Which city?']);
     expect(artifactText(after[1])).toBe('keep me');
@@ -135,7 +136,7 @@ describe('several API replicas and a worker, as separate processes', () => {
     expect(continued.id).toBe(asking.id);
     expect(continued.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(continued.history.length).toBeGreaterThan(after[0].history.length);
-    expect(texts(await getTask(b, asking.id))).toEqual(['book a flight', 'Which city?', 'Paris', 'Which city?']);
+    expect(texts(await getTask(b, 'ask', asking.id))).toEqual(['book a flight', 'Which city?', 'Paris', 'Which city?']);
   });
 
   describe('with no worker running', () => {
@@ -154,14 +155,14 @@ describe('several API replicas and a worker, as separate processes', () => {
       pending.catch(() => undefined); // awaited below and by the next test
       const task = await within(pending, 3_000, 'a send with returnImmediately while no worker runs');
       expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
-      expect((await getTask(b, task.id)).status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+      expect((await getTask(b, 'echo', task.id)).status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     });
 
     it('runs a turn queued while no worker ran once a worker starts', async () => {
       worker = await services.worker('worker-restarted');
       const task = await within(pending, 10_000, 'non-blocking send, after a worker started');
       const done = await eventually(
-        () => getTask(b, task.id),
+        () => getTask(b, 'echo', task.id),
         (latest) => latest.status?.state === TaskState.TASK_STATE_COMPLETED,
         10_000,
       );

@@ -126,11 +126,13 @@ describe('A2A wire forms', () => {
       await expect(client.cancelTask({ id, tenant: '' } as never)).rejects.toThrow(/canceled and cannot be canceled/);
     });
 
-    it('answers -32002 on v0.3 JSON-RPC and 409 on the seed route', async () => {
+    it('answers -32002 on v0.3 JSON-RPC and 409 on the seed route (the default agent\u2019s)', async () => {
       const id = await canceledTask();
       const legacy = await rpc('tasks/cancel', { id }, {}, '/a2a/agents/slow');
       expect(legacy.error).toMatchObject({ code: -32002 });
-      const seed = await post(`/a2a/tasks/${id}/cancel`, {});
+      const completed = await post('/a2a/tasks/send', { message: { role: 'user', parts: [{ type: 'text', text: 'done' }] } });
+      expect(completed.body.status.state).toBe('completed');
+      const seed = await post(`/a2a/tasks/${completed.body.id}/cancel`, {});
       expect(seed).toEqual({ status: 409, body: expect.objectContaining({ error: 'task_not_cancelable' }) });
     });
   });

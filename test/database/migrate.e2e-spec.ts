@@ -44,7 +44,7 @@ describe('switchboard migrate', () => {
 
   it('applies every migration once, and then Prisma finds the database up to date', async () => {
     const { url } = await fresh();
-    expect((await switchboardMigrate(url)).stderr).toMatch(/^Applied 3 migration\(s\): 20261123023847_init, 20261123140830_drop_task_events, 20261128100000_operator_activity/);
+    expect((await switchboardMigrate(url)).stderr).toMatch(/^Applied 4 migration\(s\): 20261123023847_init, 20261123140830_drop_task_events, 20261128100000_operator_activity, 20261207180000_tasks_agent_list_index/);
     expect((await switchboardMigrate(url)).stderr).toMatch(/up to date/);
     expect((await query<{ n: string }>(url, 'SELECT count(*) AS n FROM tasks'))[0].n).toBe('0');
     expect((await prisma(['migrate', 'status'], url)).stdout).toMatch(/Database schema is up to date/);

@@ -1,9 +1,10 @@
-import { TaskState } from '@a2a-js/sdk';
+import { Task, TaskState } from '@a2a-js/sdk';
 import { Logger } from '@nestjs/common';
 import type { RedisService } from '../../src/redis/redis.service';
 import { CachedTaskStore } from '../../src/task-store/cached-task-store';
 import { PostgresPushConfigStore } from '../../src/task-store/postgres-push-config-store';
 import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
+import { attachEndpointAgents, attachTaskAgent } from '../../src/task-store/task-agent';
 import { taskScope } from '../../src/task-store/task-scope';
 import { TaskSnapshotCache } from '../../src/task-store/task-snapshot-cache';
 import { deleteRedisKeys } from '../support/test-database';
@@ -83,6 +84,20 @@ describe('CachedTaskStore consistency', () => {
     await store.save(makeTask('t1'), alice);
     expect(await store.load('t1', callContext('bob'))).toBeUndefined();
     expect(await store.load('t1', callContext('alice', 'globex'))).toBeUndefined();
+  });
+
+  it("reads a snapshot cached without the task's agent (by an earlier release) as missing: the agent's endpoint still finds its task", async () => {
+    const ofEcho = callContext('alice');
+    attachTaskAgent(ofEcho, 'echo');
+    await store.save(makeTask('t1'), ofEcho);
+    const snapshot = JSON.stringify({ ...taskScope(alice), task: Task.toJSON(makeTask('t1')) });
+    await redis.client.hset(redis.key('task', 't1'), 's', snapshot);
+    const atEcho = callContext('alice');
+    attachEndpointAgents(atEcho, ['echo']);
+    expect((await store.load('t1', atEcho))?.id).toBe('t1');
+    const atSlow = callContext('alice');
+    attachEndpointAgents(atSlow, ['slow']);
+    expect(await store.load('t1', atSlow)).toBeUndefined();
   });
 
   it('forgets evicted tasks, and a read already under way cannot bring one back', async () => {

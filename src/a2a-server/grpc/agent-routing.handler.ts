@@ -23,6 +23,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { inSpan, type SpanOptions } from '../../tracing/spans';
 import { contextOfCarrier } from '../../tracing/trace-context';
 import type { A2aEndpoints, AgentEndpoint } from '../a2a-endpoints.service';
+import { atEndpoint } from '../call-context';
 import { ServiceUnavailableError } from '../service-unavailable.error';
 import type { SwitchboardRequestHandler } from '../switchboard-request-handler';
 import { GrpcCaller } from './grpc-caller';
@@ -33,7 +34,7 @@ import { agentRefusal } from '../../security/access-scope';
  * One gRPC service for every agent: a request's `tenant` names its agent (each card's gRPC interface
  * says which), and none means the default agent, which is all v0.3 (without tenants) reaches. The
  * request goes on to that agent's handler without it, so that tasks are scoped as over the other
- * bindings and any binding sees them. The caller's key must allow the agent, as AgentAccessGuard
+ * bindings and any binding sees them, and the call reads that agent's tasks only (atEndpoint). The caller's key must allow the agent, as AgentAccessGuard
  * checks over HTTP; a caller gone mid-stream stops following its task.
  */
 export class AgentRoutingHandler implements A2ARequestHandler {
@@ -127,6 +128,7 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     if (principal && !principal.scope.allowsAgent(agent)) {
       throw new GrpcRefusal(status.PERMISSION_DENIED, agentRefusal(principal.name, agent), 'AGENT_NOT_ALLOWED');
     }
+    atEndpoint(context, endpoint.taskAgents);
     return endpoint;
   }
 }

@@ -1,6 +1,7 @@
 import { ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { PushNotificationStore } from '@a2a-js/sdk/server';
+import type { PushNotificationStore, ServerCallContext } from '@a2a-js/sdk/server';
+import { attachEndpointAgents, attachTaskAgent } from '../../../src/task-store/task-agent';
 import { TaskScopeConflictError } from '../../../src/task-store/task-store.errors';
 import type { TaskStore } from '../../../src/task-store/task-store.interface';
 import { at, callContext, makeTask, message, nextMillisecond } from '../support/fixtures';
@@ -21,6 +22,16 @@ const alice = callContext('alice', 'acme');
 const bob = callContext('bob', 'acme');
 const aliceElsewhere = callContext('alice', 'globex');
 const HOUR = 3_600_000;
+
+function withTaskAgent(context: ServerCallContext, agent: string): ServerCallContext {
+  attachTaskAgent(context, agent);
+  return context;
+}
+
+function withEndpointAgents(context: ServerCallContext, agents: string[]): ServerCallContext {
+  attachEndpointAgents(context, agents);
+  return context;
+}
 
 function listRequest(params: Partial<ListTasksRequest> = {}): ListTasksRequest {
   return { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...params };
@@ -100,6 +111,36 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
           TaskScopeConflictError,
         );
         expect((await store.load('t1', alice))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+      });
+    });
+
+    describe("scoping by the agent whose endpoint a call came to", () => {
+      /** A call of alice's whose task agent `agent` writes (a send to it, or its turn). */
+      const writtenBy = (agent: string) => withTaskAgent(callContext('alice', 'acme'), agent);
+      /** A call of alice's to an A2A endpoint that reads the tasks of `agents`. */
+      const atEndpointOf = (...agents: string[]) => withEndpointAgents(callContext('alice', 'acme'), agents);
+
+      beforeEach(async () => {
+        await store.save(makeTask('of-echo', { timestamp: at(1) }), writtenBy('echo'));
+        await store.save(makeTask('of-slow', { timestamp: at(2) }), writtenBy('slow'));
+        // A write that names no agent (a cancel, the orphan sweep) leaves the task with the agent it was first stored with.
+        await store.saveUnlessEnded(makeTask('of-slow', { timestamp: at(3) }), alice);
+        await store.save(makeTask('of-no-agent', { timestamp: at(4) }), alice);
+      });
+
+      it("loads and lists that agent's tasks only, in the total too", async () => {
+        expect(await store.load('of-echo', atEndpointOf('slow'))).toBeUndefined();
+        expect(await store.load('of-no-agent', atEndpointOf('slow'))).toBeUndefined();
+        expect((await store.load('of-slow', atEndpointOf('slow')))?.id).toBe('of-slow');
+        const page = await store.list(listRequest(), atEndpointOf('slow'));
+        expect({ ids: page.tasks.map((task) => task.id), total: page.totalSize }).toEqual({ ids: ['of-slow'], total: 1 });
+        expect((await store.list(listRequest(), atEndpointOf('echo'))).tasks.map((task) => task.id)).toEqual(['of-echo']);
+        expect((await store.list(listRequest(), atEndpointOf('echo', 'slow'))).tasks.map((task) => task.id)).toEqual(['of-slow', 'of-echo']);
+      });
+
+      it("shows every agent's tasks to a call that came to no agent's endpoint", async () => {
+        expect((await store.list(listRequest(), alice)).tasks.map((task) => task.id)).toEqual(['of-no-agent', 'of-slow', 'of-echo']);
+        expect((await store.load('of-echo', writtenBy('slow')))?.id).toBe('of-echo');
       });
     });
 

@@ -13,6 +13,9 @@ import type { DelegateHandler, DelegateHandlers } from './delegate-handlers.inte
 import type { DelegationTool } from './delegation-tool.provider';
 import type { DelegationRules } from './delegation-rules';
 
+/** The tool's name, in agents' `tools` lists. */
+export const A2A_SEND_TOOL = 'a2a_send';
+
 const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED];
 /** What a2a_send keeps of the tool timeout for reading the task after its wait (at most half of it). */
 const MARGIN_SECS = 5;
@@ -42,7 +45,7 @@ export class A2aSendTool implements DelegationTool {
   ) {
     this.maxWaitSecs = toolTimeoutSecs - Math.min(MARGIN_SECS, toolTimeoutSecs / 2);
     this.definition = {
-      name: 'a2a_send',
+      name: A2A_SEND_TOOL,
       description:
         'Send a message to an external A2A agent (one that a2a_discover lists) and wait for its answer. Returns JSON: ' +
         '"state", "taskId", "contextId" and the agent\'s "answer" (or the "reason" it failed). ' +

@@ -1,6 +1,12 @@
 import type { ExternalAgent } from '../../../a2a-client/external-agent';
+import type { ExternalAgentConfig } from '../../../config/config.schema';
 import type { ExternalAgents } from '../../../a2a-client/external-agents.service';
 import type { AgentRegistry, HostedAgent } from '../../agent-registry.service';
+
+/** Whether an agent whose `delegates` are these may delegate to `external`: it is trusted, or named. */
+export function mayDelegateTo(delegates: readonly string[], external: Pick<ExternalAgentConfig, 'name' | 'trusted'>): boolean {
+  return external.trusted || delegates.includes(external.name);
+}
 
 /** Which external agents an agent may delegate to: the `trusted` ones, and those its `delegates` names. */
 export class DelegationRules {
@@ -11,8 +17,8 @@ export class DelegationRules {
 
   /** The external agents `agent` may delegate to, in configuration order, reachable or not. */
   allowedFor(agent: string): ExternalAgent[] {
-    const named = new Set(this.agents.find(agent)?.config.delegates ?? []);
-    return this.externalAgents.all().filter((external) => external.config.trusted || named.has(external.name));
+    const delegates = this.agents.find(agent)?.config.delegates ?? [];
+    return this.externalAgents.all().filter((external) => mayDelegateTo(delegates, external.config));
   }
 
   /** The local agent that runs `name`'s delegated tasks (see AgentRegistry). */
