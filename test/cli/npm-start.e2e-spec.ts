@@ -7,6 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { connect, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { within } from '../a2a/support/service-processes';
+import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
 
 jest.setTimeout(180_000);
@@ -38,7 +39,8 @@ afterAll(() => {
 async function npmStart(): Promise<NpmStart> {
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(await freePort()) },
+    // An empty config file: a switchboard.toml of the checkout's own does not change what is tested.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(await freePort()), SWITCHBOARD_CONFIG: writeConfigFile('') },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
