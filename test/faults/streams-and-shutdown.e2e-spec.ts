@@ -60,8 +60,9 @@ function interruptedTask(message: string | undefined): string | undefined {
 }
 
 /** How many of the caller's tasks are working, read over A2A. */
-async function workingTasks(baseUrl: string): Promise<number> {
-  const client = await sdkClient(baseUrl, 'glacial', 'JSONRPC');
+/** How many of `agent`'s tasks are working, as its own endpoint lists them (an agent's endpoint lists its tasks only). */
+async function workingTasks(baseUrl: string, agent = 'glacial'): Promise<number> {
+  const client = await sdkClient(baseUrl, agent, 'JSONRPC');
   const { tasks } = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 100, status: 'TASK_STATE_WORKING' }));
   return tasks.length;
 }
@@ -204,7 +205,7 @@ describe('calls in flight at SIGTERM', () => {
     const jsonRpc = await sdkClient(api.baseUrl, agent, 'JSONRPC');
     const rest = await sdkClient(api.baseUrl, agent, 'HTTP+JSON');
     const streams = { 'JSON-RPC': follow(jsonRpc.sendMessageStream(userMessage(TEXT))), 'HTTP+JSON': follow(rest.sendMessageStream(userMessage(TEXT))) };
-    const before = await workingTasks(api.baseUrl);
+    const before = await workingTasks(api.baseUrl, agent);
     const blocking = jsonRpc.sendMessage(userMessage(TEXT)).then(
       (result) => asTask(result),
       (error: Error) => error,
@@ -216,7 +217,7 @@ describe('calls in flight at SIGTERM', () => {
     });
     await Promise.all(Object.values(streams).map((stream) => stream.started));
     await eventually(async () => mcpTask, Boolean);
-    await eventually(() => workingTasks(api.baseUrl), (working) => working >= before + 2);
+    await eventually(() => workingTasks(api.baseUrl, agent), (working) => working >= before + 2);
     return { streams, blocking, mcpCall, mcpTask: mcpTask!, close: () => mcp.close() };
   }
 
