@@ -27,6 +27,13 @@ export interface TurnProgress {
  * the events, fans them out and publishes `canceled` or `failed` when the executor stops early.
  */
 export interface AgentTurnExecutor {
+  /**
+   * Whether a turn acts outside its task: calls a model, a tool or another agent. Such a turn's new
+   * task is stored before it runs, so that a store that cannot take it refuses the send before the
+   * agent has done anything a resend would do again; a turn that only publishes (echo, script) has
+   * its task stored by its first batch, which costs one write fewer.
+   */
+  readonly actsOutsideTask: boolean;
   run(turn: AgentTurn, events: ExecutionEventBus): Promise<void>;
   /**
    * Picks up a turn whose worker died mid-turn, from the task (and the turn's saved progress) as

@@ -3,8 +3,8 @@
  * turn's writes are retried: a short outage costs a client nothing but time; one longer than
  * `tasks.write_retry_secs` fails the turn visibly (the blocking call answers `failed`, the task row
  * is failed by the orphaned-task sweep once Postgres is back), never a task `working` forever. A
- * send that starts a task while Postgres is down is refused at once, its agent never run: a resend
- * does nothing twice.
+ * send that starts a task while Postgres is down is refused at once, and an agent that acts outside
+ * its task (a model, a tool) never runs for it: a resend does nothing twice.
  */
 import { Task, TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
@@ -141,11 +141,12 @@ describe('a Postgres outage mid-turn', () => {
     expect(rows.find((row) => row.id === taskId)).toEqual({ id: taskId, state: 'TASK_STATE_FAILED', statusText: ORPHANED_TEXT });
   });
 
-  it('refuses a blocking send whose new task could not be stored past the deadline with a retryable error naming no task', async () => {
+  it('refuses a blocking send whose new task could not be stored at once with a retryable error naming no task', async () => {
     const before = await taskRows(databaseUrl);
     await postgres.stop();
     const sends = Promise.all([jsonRpcSend(api.baseUrl, 'echo', 'never stored', false), restSend(api.baseUrl, 'echo', 'never stored', false)]);
-    const [jsonRpc, rest] = await services.explain(() => within(sends, 20_000, 'the blocking sends while Postgres stays down'));
+    // Well under `tasks.write_retry_secs`: a task's first write is not retried, as nothing of it is kept.
+    const [jsonRpc, rest] = await services.explain(() => within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'));
     await postgres.restart();
 
     await services.explain(() => {
@@ -161,7 +162,7 @@ describe('a Postgres outage mid-turn', () => {
     const before = await taskRows(databaseUrl);
     await postgres.stop();
     const sends = Promise.all([jsonRpcSend(api.baseUrl, 'assistant', 'never stored', false), restSend(api.baseUrl, 'assistant', 'never stored', false)]);
-    // Well under `tasks.write_retry_secs`: the turn does not retry a write that nothing has happened before.
+    // Well under `tasks.write_retry_secs`: the task is written before the agent runs, and not retried.
     const [jsonRpc, rest] = await services.explain(() => within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'));
     await postgres.restart();
 

@@ -11,6 +11,8 @@ import type { EchoExecutorSettings } from '../../config/executor-settings.schema
  * artifacts would show it twice.
  */
 export class EchoExecutor implements AgentTurnExecutor {
+  readonly actsOutsideTask = false;
+
   constructor(private readonly settings: EchoExecutorSettings) {}
 
   async run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {

@@ -17,6 +17,8 @@ const STATE_OF: Record<Extract<ScriptStep, { status: unknown }>['status'], TaskS
 
 /** Plays a configured sequence of events: every lifecycle path, on demand, for demos and tests. */
 export class ScriptExecutor implements AgentTurnExecutor {
+  readonly actsOutsideTask = false;
+
   constructor(private readonly settings: ScriptExecutorSettings) {}
 
   async run({ context, signal }: AgentTurn, bus: ExecutionEventBus): Promise<void> {

@@ -46,6 +46,8 @@ export function toolCallResultOf(task: Task): CallToolResult | undefined {
  * sampling or elicitation requests: they are refused.
  */
 export class ToolCallExecutor implements AgentTurnExecutor {
+  readonly actsOutsideTask = true;
+
   constructor(
     private readonly mcpTools: McpToolSource,
     private readonly pipeline: ToolPipeline,

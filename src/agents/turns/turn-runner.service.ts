@@ -84,7 +84,8 @@ export class TurnRunner {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
       const unstored = newTaskFirstTurn && !cancel.signal.aborted ? new RequestContext(request, payload.taskId, payload.contextId, context) : undefined;
       const noWebhooksUntil = unstored && payload.withWebhook === false ? unseenUntil : undefined;
-      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, noWebhooksUntil });
+      const storeBeforeRun = this.agents.find(payload.agent)?.executor.actsOutsideTask ?? false;
+      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, storeBeforeRun, noWebhooksUntil });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
       return outcomeOf(recorder);
     } catch (error) {

@@ -23,12 +23,17 @@ export interface TurnOptions {
   announced?: boolean;
   /**
    * Nothing of the task was recorded before this turn (a new task's first attempt, this its
-   * request): it is not read but written as submitted before the turn runs, and tried once: a store
-   * that cannot take it fails the turn at once (TurnNotRecordedError, `neverStored`), before the
-   * agent has done anything that a resend would do again. Should a submit of the API's have landed
-   * first (a blocking send past its deadline), the write keeps what the store holds.
+   * request): it is not read. Its first write is tried once: a store that cannot take it fails the
+   * turn at once (TurnNotRecordedError, `neverStored`), and the send is refused. Should a submit of
+   * the API's have landed first (a blocking send past its deadline), the write keeps what the store
+   * holds.
    */
   unstored?: RequestContext;
+  /**
+   * With `unstored`: the task is written as submitted before the turn runs, for an agent that acts
+   * outside its task, so that it never acts on a message whose task could not be stored.
+   */
+  storeBeforeRun?: boolean;
   /**
    * The task has no webhooks, and none can be set before this turn's first event or this time (ms
    * since the epoch; no client knows its id before): they are not read unless one is set meanwhile.
@@ -88,8 +93,8 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored, noWebhooksUntil }: TurnOptions = {}): Promise<TurnRecorder> {
-    const existing = unstored ? await this.storeFirst(unstored) : await this.loadForTurn(taskId, context);
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored, storeBeforeRun, noWebhooksUntil }: TurnOptions = {}): Promise<TurnRecorder> {
+    const existing = !unstored ? await this.loadForTurn(taskId, context) : storeBeforeRun ? await this.storeFirst(unstored) : undefined;
     const webhooks =
       noWebhooksUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, noWebhooksUntil);
     return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry, metrics: this.metrics }, taskId, context, existing, announced);

@@ -293,9 +293,14 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     });
   }
 
-  /** Runs one write of the batch, trying it again while the store is unreachable. */
+  /**
+   * Runs one write of the batch, trying it again while the store is unreachable; but the first save
+   * of a task not yet stored is tried once: its send, refused at once, can be sent again, as nothing
+   * of it is kept.
+   */
   private write<T>(what: StoreOperation, operation: () => Promise<T>): Promise<T> {
-    return countedStoreCall(operation, this.deps.writeRetry, this.deps.metrics, what, (error, failures, delayMs) => {
+    const retry = what === 'task_save' && !this.persisted ? { ...this.deps.writeRetry, deadlineMs: 0 } : this.deps.writeRetry;
+    return countedStoreCall(operation, retry, this.deps.metrics, what, (error, failures, delayMs) => {
       this.logger.warn({ taskId: this.taskId, write: what, failures, retryInMs: delayMs, err: (error as Error).message }, 'task write failed; retrying');
     });
   }

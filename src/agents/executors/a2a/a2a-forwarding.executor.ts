@@ -18,6 +18,7 @@ import type { TaskActivity } from '../../../tasks/activity/task-activity.service
  * A worker that picks the turn up after a crash follows the remote task again (`resume`).
  */
 export class A2aForwardingExecutor implements AgentTurnExecutor {
+  readonly actsOutsideTask = true;
   private readonly logger = new Logger(A2aForwardingExecutor.name);
 
   constructor(

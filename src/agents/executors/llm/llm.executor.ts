@@ -24,6 +24,8 @@ export interface LlmAgent {
  * Each step is saved with the turn, so a worker taking it over goes on from there (`resume`).
  */
 export class LlmExecutor implements AgentTurnExecutor {
+  readonly actsOutsideTask = true;
+
   constructor(
     private readonly agent: LlmAgent,
     private readonly settings: LlmExecutorSettings,
