@@ -5,7 +5,6 @@ import {
   PushNotificationSerializer,
   PushNotificationStore,
   ServerCallContext,
-  StoredPushNotificationConfig,
   V1PushNotificationSerializer,
 } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
@@ -13,18 +12,12 @@ import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { EnqueueOptions, JOB_QUEUE, JobQueue } from '../../queue/job-queue.interface';
 import { pushJobRetry } from './push-delivery.job';
-import { CallerScope, JobName } from '../../queue/queue.constants';
+import { JobName } from '../../queue/queue.constants';
 import { PUSH_CONFIG_CHANGES, PushConfigChanges } from './push-config-changes.interface';
 import { PUSH_CONFIGS } from './push-configs.token';
 import { callerScopeOf } from '../caller-scope';
 import { PUSH_OUTBOX, PushOutbox } from './push-outbox.interface';
-import { TaskWebhooks, TurnWebhooks } from './turn-webhooks';
-
-/** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
-export interface PushTargets {
-  caller: CallerScope;
-  configs: StoredPushNotificationConfig[];
-}
+import { PushTargets, TaskWebhooks, TurnWebhooks } from './turn-webhooks';
 
 /**
  * Turns a task's events into webhook deliveries: the body in the wire version the client registered

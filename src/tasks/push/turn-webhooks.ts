@@ -1,6 +1,13 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
+import type { StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+import type { CallerScope } from '../../queue/queue.constants';
 import type { PushConfigChanges, PushConfigWatch } from './push-config-changes.interface';
-import type { PushTargets } from './push-notifier.service';
+
+/** A task's webhooks, and the scope they were registered in (where the delivery reads them again). */
+export interface PushTargets {
+  caller: CallerScope;
+  configs: StoredPushNotificationConfig[];
+}
 
 /** Where a recorder sends its batches of events for the task's webhooks. */
 export interface TaskWebhooks {
