@@ -6,7 +6,7 @@ import { createGuardedFetch } from '../../../security/guarded-fetch';
 import { OutboundUrlBlockedError, type OutboundUrlPolicy } from '../../../security/outbound-url-policy';
 import { failure } from '../tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolResult } from '../tool-provider.interface';
-import type { DelegationTool } from './delegation-tool.provider';
+import type { DelegationTool } from './delegation-tool.interface';
 import type { DelegationRules } from './delegation-rules';
 
 /** What a model reads of an agent card: enough to pick an agent and phrase a message. */

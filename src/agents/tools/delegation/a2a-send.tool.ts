@@ -10,7 +10,7 @@ import { callContextOf, callerScopeOf } from '../../../tasks/caller-scope';
 import { failure } from '../tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolResult } from '../tool-provider.interface';
 import type { DelegateHandler, DelegateHandlers } from './delegate-handlers.interface';
-import type { DelegationTool } from './delegation-tool.provider';
+import type { DelegationTool } from './delegation-tool.interface';
 import type { DelegationRules } from './delegation-rules';
 
 /** The tool's name, in agents' `tools` lists. */

@@ -11,15 +11,10 @@ import type { ToolCallContext, ToolDefinition, ToolOrigin, ToolProvider, ToolRes
 import { A2aDiscoverTool } from './a2a-discover.tool';
 import { A2aSendTool } from './a2a-send.tool';
 import { DELEGATE_HANDLERS, DelegateHandlers } from './delegate-handlers.interface';
+import type { DelegationTool } from './delegation-tool.interface';
 import { DelegationRules } from './delegation-rules';
 
 const DELEGATION: ToolOrigin = { kind: 'delegation', server: '' };
-
-/** One delegation tool: it acts for the agent turn calling it. */
-export interface DelegationTool {
-  readonly definition: ToolDefinition;
-  call(args: Record<string, unknown>, signal: AbortSignal, caller: ToolCallContext): Promise<ToolResult>;
-}
 
 /**
  * The A2A delegation tools (`a2a_discover`, `a2a_send`) for the agents' pipeline, when A2A is on:
