@@ -2,6 +2,7 @@ import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Res
 import { z } from 'zod';
 import { isTerminal } from '../common/task-states';
 import type { McpCaller } from './mcp-caller';
+import type { ResourceSubscriptions, UpstreamSubscriptions } from './resource-subscriptions';
 import type { SubagentBridge } from './subagent-bridge';
 import { AGENT_URI_TEMPLATE, agentNameOf, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from './task-resource';
 import { startAsTask, taskRequested } from './tasks/mcp-task-methods';
@@ -10,23 +11,6 @@ import type { TaskUpdates } from './task-updates';
 
 /** The capabilities the bridge needs: resources that can be subscribed to, and a list that does not change. */
 export const BRIDGE_RESOURCE_CAPABILITIES = { resources: { subscribe: true, listChanged: false } } as const;
-
-/**
- * Where a connection's `resources/subscribe` subscriptions live: a 2025-era HTTP session's in the
- * shared session store (its GET stream may be on another replica), a stdio connection's with it.
- */
-export interface ResourceSubscriptions {
-  /** `position`: where the task's event stream stood when subscribed; undefined when the task has ended (nothing will change). */
-  add(uri: string, taskId: string, position: string | undefined): Promise<void>;
-  remove(uri: string): Promise<void>;
-  /** A connected server's resource (`mcp://{server}/{uri}`), which changes as that server says. */
-  addUpstream(uri: string): Promise<void>;
-}
-
-/** Which URIs are resources of connected servers that can be subscribed to. */
-export interface UpstreamSubscriptions {
-  subscribable(uri: string): boolean;
-}
 
 const startInput = z.object({
   subagentUri: z.string().min(1).describe('The subagent, as a2a-agent://{name} (see resources/list)'),

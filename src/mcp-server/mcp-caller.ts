@@ -2,7 +2,6 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
 import type { AuthInfo, RequestId, ServerContext } from '@modelcontextprotocol/server';
 import type { AccessScope } from '../security/access-scope';
-import type { ServerNeeds } from './switchboard-mcp-server.factory';
 
 /** Who is calling `/mcp`, as the tools need it: the A2A call context of the caller, and its 2025-era session if any. */
 export interface McpCaller {
@@ -17,6 +16,12 @@ export interface McpCaller {
   /** Where the caller reaches this service (agent card URLs are given relative to it); the configured address when unset. */
   baseUrl?: string;
 }
+
+/**
+ * What the server for one HTTP request must answer: a call of one tool, a `ping` or the tool list
+ * (`listing`), or anything.
+ */
+export type ServerNeeds = { tool: string } | 'listing' | 'everything';
 
 /**
  * The caller, and what its request needs of a server, ride to the servers `/mcp` builds, and to

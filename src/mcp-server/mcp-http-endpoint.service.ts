@@ -27,7 +27,7 @@ import { CancelledRequests } from './cancelled-requests';
 import type { CancelWatch } from '../tasks/cancel/cancel-signals.interface';
 import { clientGoneSignal, isEventStream, sendFetchResponse } from './fetch-exchange';
 import { forwardedRequest } from './forwarded-request';
-import { authInfoOf, callerOf, serverNeedsOf, type McpCaller } from './mcp-caller';
+import { authInfoOf, callerOf, serverNeedsOf, type McpCaller, type ServerNeeds } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { RequestOriginPolicy, requestOriginPolicy } from './request-origin.policy';
 import { refusedLegacyRequest } from './legacy-request-checks';
@@ -40,7 +40,7 @@ import { followSessionSubscriptions, LocalSubscriptionChanges } from './session-
 import { sessionMessagesOf, takeSessionAnswer } from './tasks/mcp-task-methods';
 import { McpTasks } from './tasks/mcp-tasks.service';
 import { SubagentBridge } from './subagent-bridge';
-import { ServerNeeds, SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
 import { TaskUpdates } from './task-updates';
 
 const SESSION_HEADER = 'mcp-session-id';

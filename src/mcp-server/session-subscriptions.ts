@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { ResourceSubscriptions } from './bridge-registration';
+import type { ResourceSubscriptions } from './resource-subscriptions';
 import type { McpCatalogSource } from '../mcp-client/mcp-catalog-source.interface';
 import { ENDED_POSITION, McpSessionStore } from './mcp-session-store.interface';
 import { taskIdOf } from './task-resource';

@@ -10,9 +10,10 @@ import { AgentToolCall } from './agent-tool-call';
 import { AskCaller } from './ask-caller';
 import { isTaskHandleContent, MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from './tasks/mcp-task-methods';
 import { McpTasks } from './tasks/mcp-tasks.service';
-import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge, ResourceSubscriptions } from './bridge-registration';
+import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge } from './bridge-registration';
+import type { ResourceSubscriptions } from './resource-subscriptions';
 import { followListenedTasks, ListenRequest } from './listened-tasks';
-import { callerOfRequest, type McpCaller } from './mcp-caller';
+import { callerOfRequest, type McpCaller, type ServerNeeds } from './mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from './mcp-session-store.interface';
 import { LocalSubscriptionChanges, sessionSubscriptions } from './session-subscriptions';
 import { scopedCatalog } from './scoped-catalog';
@@ -45,12 +46,6 @@ export interface LiveMcpServer {
   notifyResourceUpdated(uri: string): void;
   stop(): void;
 }
-
-/**
- * What the server for one HTTP request must answer: a call of one tool, a `ping` or the tool list
- * (`listing`), or anything.
- */
-export type ServerNeeds = { tool: string } | 'listing' | 'everything';
 
 /** The ARDF bridge's tools all start so: a call to one of them needs the bridge. */
 const BRIDGE_TOOL_PREFIX = 'subagent_';
