@@ -15,7 +15,6 @@ import { AgentCardFactory } from './agent-card.factory';
 import { QueuedAgentExecutor } from './queued-agent-executor';
 import { QueuedTurnWatch } from './queued-turn-watch';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
-import { SendAcceptance } from './send-acceptance';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
@@ -63,8 +62,7 @@ export class AgentHandlers implements DelegateHandlers {
     const handlerOf = (agent: HostedAgent): AgentHandler => {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
-      const acceptance = new SendAcceptance();
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, acceptance, taskStore, queuedTurns);
+      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, taskStore, queuedTurns);
       const handler = new SwitchboardRequestHandler({
         card,
         extendedCard,
@@ -74,7 +72,6 @@ export class AgentHandlers implements DelegateHandlers {
         buses,
         pushConfigs,
         canceller,
-        acceptance,
         messageLimits,
         outboundPolicy,
       });

@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MetricsService } from '../metrics/metrics.service';
 import { noteForAccessLog } from '../logging/access-log';
+import { A2aCall } from './a2a-call';
 import { A2aEndpoints, AgentEndpoint } from './a2a-endpoints.service';
 import { atEndpoint, callContextFor, isLegacyRequest } from './call-context';
 import { jsonRpcStreamError } from './json-rpc-exception.filter';
@@ -52,7 +53,7 @@ export class JsonRpcTransport {
     if (!isAsyncIterable(result)) {
       noteForAccessLog(request, { answer: result });
       const response = result as { error?: unknown };
-      if (response.error) throw JsonRpcFailure.answered(response as JsonRpcErrorResponse, endpoint.handler.failureOf(context));
+      if (response.error) throw JsonRpcFailure.answered(response as JsonRpcErrorResponse, A2aCall.of(context).failure());
       return void (await reply.code(200).send(seed ? { ...response, result: withSeedAnswer((response as { result?: unknown }).result) } : result));
     }
     // v0.3 resubscribe answers errors inside the stream; everything else before it starts.

@@ -10,7 +10,6 @@ import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
 import { A2aCall } from './a2a-call';
 import type { QueuedTurnWatch } from './queued-turn-watch';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
-import { SendAcceptance } from './send-acceptance';
 import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskEventBus } from './task-event-bus';
 
@@ -36,25 +35,25 @@ export class QueuedAgentExecutor implements AgentExecutor {
     private readonly queue: JobQueue,
     private readonly cancelSignals: CancelSignals,
     private readonly lifecycle: TaskLifecycle,
-    private readonly acceptance: SendAcceptance,
     private readonly requestTasks: RequestScopedTaskStore,
     private readonly queuedTurns: QueuedTurnWatch,
   ) {}
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     attachTaskAgent(requestContext.context, this.agentName);
+    const call = A2aCall.of(requestContext.context);
     // The bus the SDK hands over is the call's own (TaskEventBusManager), but for callers that bring theirs.
-    const ours = A2aCall.of(requestContext.context).buses.get(requestContext.taskId);
+    const ours = call.buses.get(requestContext.taskId);
     try {
       const announced = await this.accept(requestContext, bus, ours);
-      if (!announced) A2aCall.of(requestContext.context).unannounced = requestContext;
-      this.acceptance.accept(requestContext.context, requestContext.userMessage.messageId);
+      if (!announced) call.unannounced = requestContext;
+      call.accept(requestContext.userMessage.messageId);
       if (ours) this.queuedTurns.watch(requestContext, this.agentName, ours);
     } catch (error) {
-      const { taskId, userMessage, context } = requestContext;
+      const { taskId, userMessage } = requestContext;
       this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
       const refusal = error instanceof ServiceUnavailableError ? error : sendRefusal(error);
-      if (!this.acceptance.refuse(context, userMessage.messageId, refusal)) throw refusal;
+      if (!call.refuse(userMessage.messageId, refusal)) throw refusal;
       // Its listeners finish, and it reads no more: a read failing later would pass for the send's outcome.
       if (ours) ours.end();
       else bus.finished();

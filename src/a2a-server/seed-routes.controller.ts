@@ -4,6 +4,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MetricsService } from '../metrics/metrics.service';
+import { A2aCall } from './a2a-call';
 import { A2aEndpoints } from './a2a-endpoints.service';
 import { AgentAccessGuard } from './agent-access.guard';
 import { atEndpoint, callContextFor } from './call-context';
@@ -43,14 +44,14 @@ export class SeedRoutesController {
   @HttpCode(200)
   async send(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const context = this.followedWhileClientWaits(request, reply);
-    await this.answer(reply, await this.call(context, 'message/send', paramsOf(body)), this.endpoints.primary().handler.failureOf(context));
+    await this.answer(reply, await this.call(context, 'message/send', paramsOf(body)), A2aCall.of(context).failure());
   }
 
   @Post('send/stream')
   async stream(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const context = this.followedWhileClientWaits(request, reply);
     const response = await this.call(context, 'message/stream', paramsOf(body));
-    if (!isAsyncIterable(response)) return this.answer(reply, response, this.endpoints.primary().handler.failureOf(context));
+    if (!isAsyncIterable(response)) return this.answer(reply, response, A2aCall.of(context).failure());
     const iterator = response[Symbol.asyncIterator]();
     let first: IteratorResult<unknown>;
     try {

@@ -35,12 +35,10 @@ import { isTerminal, stateLabel } from '../common/task-states';
 import { A2aCall } from './a2a-call';
 import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { QueuedAgentExecutor } from './queued-agent-executor';
-import type { SendAcceptance } from './send-acceptance';
 import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
-import type { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 import { MessageLimits, messageLimitProblem } from './validation/message-limits';
 import { acceptsOutputOf } from './validation/output-modes';
 import { webhookUrlProblem } from './validation/webhook-url';
@@ -62,8 +60,6 @@ export interface HandlerParts {
   messageLimits: MessageLimits;
   /** Webhook URLs it refuses could never be delivered to: they are refused at registration. */
   outboundPolicy: OutboundUrlPolicy;
-  /** Where the executor refuses sends it could not accept; the same object the executor has. */
-  acceptance: SendAcceptance;
 }
 
 /**
@@ -81,7 +77,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   private readonly canceller: TaskCanceller;
   private readonly messageLimits: MessageLimits;
   private readonly outboundPolicy: OutboundUrlPolicy;
-  private readonly acceptance: SendAcceptance;
   private readonly buses: TaskEventBusManager;
   private readonly executor: QueuedAgentExecutor;
   private readonly blockingTimeoutMs: number;
@@ -93,7 +88,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
     this.outboundPolicy = parts.outboundPolicy;
-    this.acceptance = parts.acceptance;
     this.buses = parts.buses;
     this.executor = parts.executor;
     this.blockingTimeoutMs = parts.blockingTimeoutMs;
@@ -102,10 +96,11 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
     await this.checkSend(params, context);
     this.startWaiting(context);
+    const call = A2aCall.of(context);
     const blocking = !params.configuration?.returnImmediately;
-    A2aCall.of(context).blockingSend = blocking;
+    call.blockingSend = blocking;
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
-    const answer = this.acceptance.watch(context, params.message?.messageId ?? '', send);
+    const answer = call.watchSend(params.message?.messageId ?? '', send);
     if (blocking) return namingStates(this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)));
     const result = await namingStates(answer);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
@@ -149,14 +144,14 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   /** A blocking send's task that failed before it was ever stored does not exist: the send is refused, naming no task. */
   private refusedUnlessStored(result: Task | Message, context: ServerCallContext): Task | Message {
     if (!neverStored(result)) return result;
-    throw this.acceptance.refuseAtOnce(context, new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)));
+    throw A2aCall.of(context).refuseAtOnce(new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)));
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     await this.checkSend(params, context);
     this.startWaiting(context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
-    const first = await this.acceptance.watch(context, params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
+    const first = await A2aCall.of(context).watchSend(params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
       // The SDK may fail before its executor ran (storing the send's webhook): its bus, never told where the turn begins, is ended here.
       this.buses.releaseAll(context);
       void events.return(undefined).catch(() => undefined);
@@ -182,7 +177,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     try {
       const stored = await events.next();
       if (stored.done) return;
-      const current = await this.buses.snapshotOf(context);
+      const current = await A2aCall.of(context).snapshot;
       yield current ? { payload: { $case: 'task', value: current } } : stored.value;
       yield* events;
     } finally {
@@ -202,14 +197,6 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   /** The client of the request made in `context` has gone (a transport without a response to watch tells): its tasks are followed no more. */
   abandon(context: ServerCallContext): void {
     this.buses.abandon(context);
-  }
-
-  /**
-   * Why a call made in `context` failed, when the SDK's JSON-RPC mapping hides it: a send refused
-   * (ServiceUnavailableError) or a call that stopped following its task (TaskStreamInterruptedError).
-   */
-  failureOf(context: ServerCallContext): ServiceUnavailableError | TaskStreamInterruptedError | undefined {
-    return this.acceptance.refusalOf(context) ?? this.buses.interruptionOf(context);
   }
 
   override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
@@ -255,7 +242,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     await this.checkWebhook(webhook, 'params.configuration.taskPushNotificationConfig.url');
     // The SDK stores a send's webhook before its executor can refuse the send: it is refused first.
     const refusal = this.executor.refusalBeforeWriting();
-    if (refusal) throw this.acceptance.refuseAtOnce(context, refusal);
+    if (refusal) throw A2aCall.of(context).refuseAtOnce(refusal);
   }
 
   private async checkWebhook(config: TaskPushNotificationConfig, field: string): Promise<void> {

@@ -1,4 +1,3 @@
-import type { Task } from '@a2a-js/sdk';
 import { ExecutionEventBusManager, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { TaskEventFeed, TaskView } from '../tasks/task-view';
@@ -15,7 +14,7 @@ const NO_CONTEXT = new ServerCallContext();
  * One bus per request and task, each reading the task's shared stream from where that request
  * needs: a send reads what comes after the stream's current end, or the whole stream of a task it
  * starts (its turn is enqueued only once that position is known), a resubscribe what comes after
- * the task as the stream shows it now (`snapshotOf`). Buses end by themselves when the turn ends, so this manager owns their settling.
+ * the task as the stream shows it now (its call's `snapshot`). Buses end by themselves when the turn ends, so this manager owns their settling.
  * A request whose bus was interrupted fails with the interruption (see `untilInterrupted`).
  */
 @Injectable()
@@ -35,15 +34,6 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
 
   getByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): TaskEventBus {
     return this.find(taskId, context) ?? this.follow(taskId, context);
-  }
-
-  /**
-   * The task as its stream showed it when the bus of the request made in `context` began to follow
-   * the turn under way (a resubscribe): the bus yields only what comes after it. Undefined when the
-   * stream holds no turn (or could not be read: the bus is then interrupted).
-   */
-  async snapshotOf(context: ServerCallContext): Promise<Task | undefined> {
-    return A2aCall.of(context).snapshot;
   }
 
   cleanupByTaskId(taskId: string, context: ServerCallContext = NO_CONTEXT): void {
@@ -83,11 +73,6 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     } finally {
       this.throwIfInterrupted(context);
     }
-  }
-
-  /** Why the bus of the request made in `context` was interrupted, if it was. */
-  interruptionOf(context: ServerCallContext): TaskStreamInterruptedError | undefined {
-    return A2aCall.of(context).interruption;
   }
 
   /** Resolves when every open bus has ended (their turns ended, or their clients left), or after `ms`; true if they all did. */

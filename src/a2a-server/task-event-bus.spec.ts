@@ -42,7 +42,7 @@ async function sendBus(stored: () => Promise<Task | undefined>, { blocking = tru
   const finished = new Promise<AgentExecutionEvent[]>((resolve) => bus.on('finished', () => resolve(heard)));
   bus.on('event', (event) => heard.push(event));
   await bus.beginTurn(true);
-  return { stream, bus, heard, finished, interruption: () => buses.interruptionOf(context) };
+  return { stream, bus, heard, finished, interruption: () => A2aCall.of(context).interruption };
 }
 
 const kinds = (events: AgentExecutionEvent[]) => events.map((event) => event.kind);

@@ -14,7 +14,6 @@ import { createWorkerApp } from '../../src/app.factory';
 import { TaskLifecycle } from '../../src/tasks/lifecycle/task-lifecycle.service';
 import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor';
 import { QueuedTurnWatch } from '../../src/a2a-server/queued-turn-watch';
-import { SendAcceptance } from '../../src/a2a-server/send-acceptance';
 import { RequestScopedTaskStore } from '../../src/a2a-server/request-scoped-task-store';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
 import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
@@ -115,7 +114,7 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
     const stream = app.get<TaskEventStream>(TASK_EVENT_STREAM, { strict: false });
     const requestTasks = new RequestScopedTaskStore(app.get(TaskView, { strict: false }));
     const queuedTurns = new QueuedTurnWatch(queue, lifecycle);
-    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, new SendAcceptance(), requestTasks, queuedTurns);
+    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, requestTasks, queuedTurns);
     const context = new ServerCallContext();
     const request = userMessage('race me');
     const taskId = randomUUID();
