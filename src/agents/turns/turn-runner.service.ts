@@ -77,15 +77,20 @@ export class TurnRunner {
     const context = callContextOf(payload.caller);
     const request = SendMessageRequest.fromJSON(payload.request);
     const newTaskFirstTurn = payload.newTask === true && !payload.announced && attempt.attemptsStarted === 1;
-    const unseenUntil = newTaskFirstTurn ? payload.idUnknownUntil : undefined;
-    const cancel = await this.cancelSignals.watch(payload.taskId, { unseenUntil });
+    const idUnknownUntil = newTaskFirstTurn ? payload.idUnknownUntil : undefined;
+    const cancel = await this.cancelSignals.watch(payload.taskId, { idUnknownUntil });
     let recorder: TurnRecorder | undefined;
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
       const unstored = newTaskFirstTurn && !cancel.signal.aborted ? new RequestContext(request, payload.taskId, payload.contextId, context) : undefined;
-      const noWebhooksUntil = unstored && payload.withWebhook === false ? unseenUntil : undefined;
+      const withoutWebhooks = unstored && payload.withWebhook === false;
       const storeBeforeRun = this.agents.find(payload.agent)?.executor.actsOutsideTask ?? false;
-      recorder = await this.lifecycle.recordTurn(payload.taskId, context, { announced: payload.announced, unstored, storeBeforeRun, noWebhooksUntil });
+      recorder = await this.lifecycle.recordTurn(payload.taskId, context, {
+        announced: payload.announced,
+        unstored,
+        storeBeforeRun,
+        idUnknownUntil: withoutWebhooks ? idUnknownUntil : undefined,
+      });
       await this.runRecorded(payload, attempt, { request, context, cancel: cancel.signal }, recorder);
       return outcomeOf(recorder);
     } catch (error) {

@@ -15,10 +15,10 @@ export interface CancelSignals {
   isRequested(taskId: string): Promise<boolean>;
   /**
    * Also sees a request made before the watch began (its signal is then already aborted); that is
-   * not looked for when the watch begins before `unseenUntil` (epoch ms), until when no client can
+   * not looked for when the watch begins before `idUnknownUntil` (epoch ms), until when no client can
    * know the task's id, so that no request can precede the watch.
    */
-  watch(taskId: string, options?: { unseenUntil?: number }): Promise<CancelWatch>;
+  watch(taskId: string, options?: { idUnknownUntil?: number }): Promise<CancelWatch>;
   /** Drops the requests of tasks that are gone (evicted by retention). */
   forget(taskIds: string[]): Promise<void>;
 }

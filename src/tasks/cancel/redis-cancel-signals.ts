@@ -29,10 +29,10 @@ export class RedisCancelSignals implements CancelSignals {
     return (await this.redis.client.exists(this.key(taskId))) === 1;
   }
 
-  async watch(taskId: string, { unseenUntil = 0 }: { unseenUntil?: number } = {}): Promise<CancelWatch> {
+  async watch(taskId: string, { idUnknownUntil = 0 }: { idUnknownUntil?: number } = {}): Promise<CancelWatch> {
     // Subscribed before checking the key: a request lands in one or the other, never in between.
     const watch = await this.channel.watching(this.watchers.add(taskId));
-    if (Date.now() < unseenUntil) return watch;
+    if (Date.now() < idUnknownUntil) return watch;
     try {
       if (await this.isRequested(taskId)) this.watchers.abort(taskId);
       return watch;

@@ -35,10 +35,11 @@ export interface TurnOptions {
    */
   storeBeforeRun?: boolean;
   /**
-   * The task has no webhooks, and none can be set before this turn's first event or this time (ms
-   * since the epoch; no client knows its id before): they are not read unless one is set meanwhile.
+   * Given when the task has no webhooks: until when (ms since the epoch) no client can know its id
+   * but from this turn's events, so none can be set before that or the turn's first event: they are
+   * not read unless one is set meanwhile.
    */
-  noWebhooksUntil?: number;
+  idUnknownUntil?: number;
 }
 
 /**
@@ -93,10 +94,10 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored, storeBeforeRun, noWebhooksUntil }: TurnOptions = {}): Promise<TurnRecorder> {
+  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored, storeBeforeRun, idUnknownUntil }: TurnOptions = {}): Promise<TurnRecorder> {
     const existing = !unstored ? await this.loadForTurn(taskId, context) : storeBeforeRun ? await this.storeFirst(unstored) : undefined;
     const webhooks =
-      noWebhooksUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, noWebhooksUntil);
+      idUnknownUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, idUnknownUntil);
     return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry, metrics: this.metrics }, taskId, context, existing, announced);
   }
 

@@ -71,12 +71,13 @@ export class PushNotifier {
 
   /**
    * The webhooks of a turn whose task has none yet, and can get none before the turn's first event
-   * or `until` (ms since the epoch; no client knows its id before): not read at all unless one is set
-   * meanwhile. The watch for that begins before this resolves; begun past `until`, they are read.
+   * or `idUnknownUntil` (ms since the epoch; no client knows its id before): not read at all unless
+   * one is set meanwhile. The watch for that begins before this resolves; begun past
+   * `idUnknownUntil`, they are read.
    */
-  async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext, until: number): Promise<TaskWebhooks> {
+  async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext, idUnknownUntil: number): Promise<TaskWebhooks> {
     const webhooks = this.forTurn(taskId, context);
-    await webhooks.startWith({ caller: callerScopeOf(context), configs: [] }, until);
+    await webhooks.startWith({ caller: callerScopeOf(context), configs: [] }, idUnknownUntil);
     return webhooks;
   }
 

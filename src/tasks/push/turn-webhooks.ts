@@ -35,15 +35,15 @@ export class TurnWebhooks implements TaskWebhooks {
 
   /**
    * Watches from now on, taking `targets` as the webhooks until a change is announced: for a task
-   * whose webhooks are known without reading them as long as the watch began before `until` (ms
-   * since the epoch). Otherwise, or when the watch cannot begin, they are read at the first batch,
-   * as for any turn.
+   * whose webhooks are known without reading them as long as the watch began before
+   * `idUnknownUntil` (ms since the epoch), until when no client knows the task's id. Otherwise, or
+   * when the watch cannot begin, they are read at the first batch, as for any turn.
    */
-  async startWith(targets: PushTargets, until: number): Promise<void> {
+  async startWith(targets: PushTargets, idUnknownUntil: number): Promise<void> {
     const watch = await this.changes.watch(this.taskId).catch(() => undefined);
     if (!watch) return;
     this.watch = watch;
-    if (Date.now() < until) this.targets = targets;
+    if (Date.now() < idUnknownUntil) this.targets = targets;
   }
 
   async notify(events: StreamResponse[], task: Task): Promise<void> {
