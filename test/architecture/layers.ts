@@ -47,3 +47,31 @@ export function mayImportText(folder: string): string {
   const names = [...LAYERS.slice(0, layer).map(({ name }) => name), ...LAYERS[layer].folders[folder].map((peer) => `\`${peer}\``)];
   return names.length > 0 ? names.join(', ') : '—';
 }
+
+/**
+ * The role folders of src/mcp-server, top first (`''` is its root: the caller type, the scoped
+ * catalog, the JSON-RPC shapes). A file imports its own folder and the rows above it; folders of one
+ * row import neither each other nor any row below. The module file alone, which wires every role,
+ * imports them all. docs/architecture.md's table of mcp-server says the same.
+ */
+export const MCP_SERVER_ROLES: readonly (readonly string[])[] = [[''], ['stores'], ['bridge'], ['sessions'], ['tools'], ['mcp-tasks'], ['server'], ['http', 'stdio']];
+export const MCP_SERVER_WIRING = 'mcp-server.module.ts';
+
+/** The row of role folder `role` of src/mcp-server; undefined for a folder no row holds. */
+export function roleRowOf(role: string): number | undefined {
+  const row = MCP_SERVER_ROLES.findIndex((roles) => roles.includes(role));
+  return row < 0 ? undefined : row;
+}
+
+/** Whether code in role folder `from` of src/mcp-server may import from role folder `to`. */
+export function mayImportRole(from: string, to: string): boolean {
+  const [source, target] = [roleRowOf(from), roleRowOf(to)];
+  if (source === undefined || target === undefined) return false;
+  return from === to || target < source;
+}
+
+/** "(root), `stores/`": the role folders above `role`'s row, as the docs' table writes them. */
+export function mayImportRoleText(role: string): string {
+  const names = MCP_SERVER_ROLES.slice(0, roleRowOf(role)!).flat().map((above) => (above === '' ? '(root)' : `\`${above}/\``));
+  return names.length > 0 ? names.join(', ') : '—';
+}

@@ -6,7 +6,7 @@ import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { TaskState } from '@a2a-js/sdk';
-import { SwitchboardMcpServerFactory } from '../../src/mcp-server/switchboard-mcp-server.factory';
+import { SwitchboardMcpServerFactory } from '../../src/mcp-server/server/switchboard-mcp-server.factory';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearer } from '../support/test-app';

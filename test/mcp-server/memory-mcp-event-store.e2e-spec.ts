@@ -1,4 +1,4 @@
-import { MemoryMcpEventStore } from '../../src/mcp-server/memory-mcp-event-store';
+import { MemoryMcpEventStore } from '../../src/mcp-server/stores/memory-mcp-event-store';
 import { describeMcpEventStoreContract } from './contracts/mcp-event-store.contract';
 
 describeMcpEventStoreContract('memory', async () => {

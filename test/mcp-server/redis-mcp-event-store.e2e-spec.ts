@@ -1,5 +1,5 @@
-import { EVENT_STREAM_TTL_SECS } from '../../src/mcp-server/mcp-event-store.interface';
-import { RedisMcpEventStore } from '../../src/mcp-server/redis-mcp-event-store';
+import { EVENT_STREAM_TTL_SECS } from '../../src/mcp-server/stores/mcp-event-store.interface';
+import { RedisMcpEventStore } from '../../src/mcp-server/stores/redis-mcp-event-store';
 import { RedisNamespace } from '../task-store/support/services';
 import { describeMcpEventStoreContract } from './contracts/mcp-event-store.contract';
 
