@@ -26,7 +26,7 @@ import {
   ServerCallContext,
   TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
-import { NOT_STORED_TEXT } from '../tasks/lifecycle/turn-not-recorded.error';
+import { NOT_STORED_TEXT, wasNeverStored } from '../tasks/lifecycle/turn-not-recorded.error';
 import { whenClientLeaves } from '../common/client-gone';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { ServerResponse } from 'node:http';
@@ -143,7 +143,7 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   /** A blocking send's task that failed before it was ever stored does not exist: the send is refused, naming no task. */
   private refusedUnlessStored(result: Task | Message, context: ServerCallContext): Task | Message {
-    if (!neverStored(result)) return result;
+    if (!('status' in result) || !wasNeverStored(result)) return result;
     throw A2aCall.of(context).refuseAtOnce(new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)));
   }
 
@@ -262,10 +262,4 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
       `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent, which offers ${this.outputModes.join(', ')}.`,
     );
   }
-}
-
-/** Whether `result` is a task its turn failed before it could be stored (TurnRunner). */
-function neverStored(result: Task | Message): result is Task {
-  const part = 'status' in result ? result.status?.message?.parts[0] : undefined;
-  return part?.content?.$case === 'text' && part.content.value === NOT_STORED_TEXT;
 }

@@ -8,7 +8,7 @@
  */
 import { Task, TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
-import { NOT_RECORDED_TEXT } from '../../src/agents/turns/turn-runner.service';
+import { NOT_RECORDED_TEXT } from '../../src/tasks/lifecycle/turn-not-recorded.error';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';

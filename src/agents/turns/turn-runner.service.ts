@@ -10,7 +10,7 @@ import { AgentRegistry } from '../agent-registry.service';
 import type { TurnProgress } from '../agent-executor.interface';
 import { TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
 import { callContextOf } from '../../tasks/caller-scope';
-import { NOT_STORED_TEXT, TurnNotRecordedError } from '../../tasks/lifecycle/turn-not-recorded.error';
+import { TurnNotRecordedError } from '../../tasks/lifecycle/turn-not-recorded.error';
 import { TurnRecorder } from '../../tasks/lifecycle/turn-recorder';
 import { TaskLifecycle } from '../../tasks/lifecycle/task-lifecycle.service';
 import { inSpan } from '../../tracing/spans';
@@ -24,8 +24,6 @@ function outcomeOf(recorder: TurnRecorder): TurnOutcome {
   return taskStateToJSON(end).replace('TASK_STATE_', '').toLowerCase() as TurnOutcome;
 }
 
-/** What a client is told when a turn's task or events could not be stored. */
-export const NOT_RECORDED_TEXT = 'The task could not be saved while its store was unavailable; send the message again.';
 /** What a client is told when the process running a turn stopped with it: nothing else can take it over (embedded mode). */
 export const STOPPED_TEXT = 'Switchboard stopped before this turn ended; in embedded mode a turn lives in that process only, so it cannot go on: send the message again.';
 
@@ -97,7 +95,7 @@ export class TurnRunner {
       if (!(error instanceof TurnNotRecordedError)) throw error;
       this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
       const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
-      await this.lifecycle.abandon(requestContext, error.neverStored || recorder?.stored === false ? NOT_STORED_TEXT : NOT_RECORDED_TEXT, recorder);
+      await this.lifecycle.abandon(requestContext, { neverStored: error.neverStored || recorder?.stored === false }, recorder);
       throw error;
     } finally {
       recorder?.release();

@@ -128,8 +128,8 @@ export class TaskLifecycle {
    * Tells the task's stream that its turn failed, writing nothing (the store is what failed): see
    * TurnRecorder.abandon. `recorder` is the turn's, when it got one.
    */
-  abandon(requestContext: RequestContext, text: string, recorder?: TurnRecorder): Promise<void> {
-    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined)).abandon(requestContext, text);
+  abandon(requestContext: RequestContext, how: { neverStored: boolean }, recorder?: TurnRecorder): Promise<void> {
+    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined)).abandon(requestContext, how);
   }
 
   private async end(task: Task, context: ServerCallContext, state: TaskState, text: string): Promise<void> {

@@ -16,7 +16,7 @@ import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface
 import type { TaskWebhooks } from '../push/turn-webhooks';
 import { TurnPublisher } from './turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
-import { TurnNotRecordedError } from './turn-not-recorded.error';
+import { NEVER_STORED_METADATA_KEY, NOT_RECORDED_TEXT, NOT_STORED_TEXT, TurnNotRecordedError } from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';
 import { countedStoreCall, StoreRetryPolicy } from './store-retry';
 import { afterThisTick } from '../../common/after-this-tick';
@@ -193,13 +193,15 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * After the recorder failed: tells the task's stream that the turn failed, without saving (the
    * store is what failed), so that clients waiting on the stream get an answer; the task's row is
    * settled by the orphaned-task sweep once the store is back. Best effort: the stream's store may
-   * be the one that is down.
+   * be the one that is down. A task `neverStored` (no task of its id exists) is told so in the
+   * status event's metadata (NEVER_STORED_METADATA_KEY), for the request handler to refuse the send.
    */
-  async abandon(requestContext: RequestContext, text: string): Promise<void> {
+  async abandon(requestContext: RequestContext, { neverStored }: { neverStored: boolean }): Promise<void> {
     const [announced, failed] = eventsOf(requestContext, (publish) => {
       publish.task(requestContext);
-      publish.status(TaskState.TASK_STATE_FAILED, text);
+      publish.status(TaskState.TASK_STATE_FAILED, neverStored ? NOT_STORED_TEXT : NOT_RECORDED_TEXT);
     }) as [Extract<AgentExecutionEvent, { kind: 'task' }>, Extract<AgentExecutionEvent, { kind: 'statusUpdate' }>];
+    if (neverStored) failed.data.metadata = { ...failed.data.metadata, [NEVER_STORED_METADATA_KEY]: true };
     const responses: StreamResponse[] = [{ payload: { $case: 'statusUpdate', value: failed.data } }];
     if (!this.taskStreamed) {
       // Clients that never saw the task get it whole, as it stands, failed.
