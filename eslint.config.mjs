@@ -4,12 +4,34 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const unusedVars = { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' };
-const nodeGlobals = { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly', Buffer: 'readonly' };
+const unusedVars = {
+  args: 'after-used',
+  argsIgnorePattern: '^_',
+  varsIgnorePattern: '^_',
+  destructuredArrayIgnorePattern: '^_',
+  caughtErrors: 'none',
+};
+const nodeGlobals = {
+  process: 'readonly',
+  console: 'readonly',
+  require: 'readonly',
+  module: 'writable',
+  __dirname: 'readonly',
+  URL: 'readonly',
+  Buffer: 'readonly',
+};
 // The console's page script runs in the browser.
 const browserGlobals = {
-  document: 'readonly', window: 'readonly', fetch: 'readonly', Node: 'readonly', URLSearchParams: 'readonly',
-  EventSource: 'readonly', setTimeout: 'readonly', setInterval: 'readonly', clearTimeout: 'readonly', clearInterval: 'readonly',
+  document: 'readonly',
+  window: 'readonly',
+  fetch: 'readonly',
+  Node: 'readonly',
+  URLSearchParams: 'readonly',
+  EventSource: 'readonly',
+  setTimeout: 'readonly',
+  setInterval: 'readonly',
+  clearTimeout: 'readonly',
+  clearInterval: 'readonly',
 };
 
 export default tseslint.config(
@@ -31,7 +53,11 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true, allow: ['package\\.json$', '/bin/', '/scripts/'] }],
     },
   },
-  { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], languageOptions: { globals: nodeGlobals }, rules: { 'no-unused-vars': ['error', unusedVars] } },
+  {
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    languageOptions: { globals: nodeGlobals },
+    rules: { 'no-unused-vars': ['error', unusedVars] },
+  },
   { files: ['**/*.js', '**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   { files: ['src/console/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: browserGlobals } },
 );

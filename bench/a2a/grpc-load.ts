@@ -24,7 +24,16 @@ const AGENT = 'echo';
 
 function sendRequest(): SendRequest {
   const part = { content: { $case: 'text' as const, value: TEXT }, metadata: undefined, filename: '', mediaType: '' };
-  const message = { messageId: randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [part], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  const message = {
+    messageId: randomUUID(),
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [part],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
   return { tenant: AGENT, message, configuration: undefined, metadata: undefined };
 }
 
@@ -32,8 +41,11 @@ function sendRequest(): SendRequest {
 function answerProblem(response: SendResponse): string | undefined {
   if (response.payload?.$case !== 'task') return `a ${response.payload?.$case ?? 'empty'} payload instead of a task`;
   const task = response.payload.value;
-  if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) return `a task in state ${TaskState[task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
-  const echoed = task.artifacts.some((artifact) => artifact.parts.some((part) => part.content?.$case === 'text' && part.content.value === TEXT));
+  if (task.status?.state !== TaskState.TASK_STATE_COMPLETED)
+    return `a task in state ${TaskState[task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
+  const echoed = task.artifacts.some((artifact) =>
+    artifact.parts.some((part) => part.content?.$case === 'text' && part.content.value === TEXT),
+  );
   return echoed ? undefined : 'a task without the echoed text';
 }
 
@@ -48,12 +60,20 @@ function sendOnce(client: Client, metadata: Metadata): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + REQUEST_TIMEOUT_SECS * 1000;
-    client.makeUnaryRequest(SEND.path, SEND.requestSerialize, SEND.responseDeserialize, sendRequest(), metadata, { deadline }, (error, response) => {
-      if (error) return reject(failedStatus(error));
-      const problem = answerProblem(response!);
-      if (problem) return reject(new FailedCall('badBodies', `OK with ${problem}: ${JSON.stringify(response).slice(0, 500)}`));
-      resolve(performance.now() - started);
-    });
+    client.makeUnaryRequest(
+      SEND.path,
+      SEND.requestSerialize,
+      SEND.responseDeserialize,
+      sendRequest(),
+      metadata,
+      { deadline },
+      (error, response) => {
+        if (error) return reject(failedStatus(error));
+        const problem = answerProblem(response!);
+        if (problem) return reject(new FailedCall('badBodies', `OK with ${problem}: ${JSON.stringify(response).slice(0, 500)}`));
+        resolve(performance.now() - started);
+      },
+    );
   });
 }
 
@@ -78,7 +98,9 @@ export async function verifyGrpcAnswer(server: RunningServer): Promise<void> {
 
 export async function runGrpcLoad(server: RunningServer, { connections, durationSecs }: LoadOptions): Promise<LoadResult> {
   const { clients, metadata } = connect(server);
-  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) => sendOnce(clients[caller % clients.length], metadata));
+  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) =>
+    sendOnce(clients[caller % clients.length], metadata),
+  );
   clients.forEach((client) => client.close());
   const latencies = timings.sort((a, b) => a - b);
   return { ...counts, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };

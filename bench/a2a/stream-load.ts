@@ -41,7 +41,8 @@ function eventData(block: string): string | undefined {
 function streamProblem(events: StreamEvent[], messageId: string): string | undefined {
   if (events.length === 0) return 'no event';
   if (events.some((event) => event.error !== undefined || !event.result)) return 'a JSON-RPC error';
-  if (!events[0].result!.task?.history?.some((message) => message.messageId === messageId)) return 'a first event that is not the task of the message sent';
+  if (!events[0].result!.task?.history?.some((message) => message.messageId === messageId))
+    return 'a first event that is not the task of the message sent';
   const echoed = events.some((event) => event.result!.artifactUpdate?.artifact?.parts?.some((part) => part.text === TEXT));
   if (!echoed) return 'no artifact with the echoed text';
   if (events.at(-1)!.result!.statusUpdate?.status?.state !== 'TASK_STATE_COMPLETED') return 'a last event that is not a completed status';

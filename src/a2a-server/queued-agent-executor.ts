@@ -65,7 +65,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
    * down, and BullMQ would hold the turn until it is back. Undefined when the turn can be queued.
    */
   refusalBeforeWriting(): ServiceUnavailableError | undefined {
-    return this.queue.isReachable(JobName.AgentTurn) ? undefined : sendRefusal(new Error('Redis is unreachable: the turn cannot be queued'));
+    return this.queue.isReachable(JobName.AgentTurn)
+      ? undefined
+      : sendRefusal(new Error('Redis is unreachable: the turn cannot be queued'));
   }
 
   /** Asks the running turn to stop; it publishes `canceled` itself. (Requests go through TaskCanceller.) */

@@ -142,7 +142,13 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private start(): void {
     this.reading = true;
     this.position.then(
-      (afterId) => (afterId === undefined ? this.end() : this.pump(afterId).then(() => this.end(), (error: unknown) => this.readFailed(error))),
+      (afterId) =>
+        afterId === undefined
+          ? this.end()
+          : this.pump(afterId).then(
+              () => this.end(),
+              (error: unknown) => this.readFailed(error),
+            ),
       (error: unknown) => (this.follows === 'send' ? this.end() : this.readFailed(error)),
     );
   }

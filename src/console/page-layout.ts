@@ -52,7 +52,8 @@ ${page.body}
 
 function navigation(current: ConsoleSection): SafeHtml {
   const links = SECTIONS.map(
-    ({ section, path, label }) => html`<li><a href="${path}"${section === current ? html` aria-current="page"` : undefined}>${label}</a></li>`,
+    ({ section, path, label }) =>
+      html`<li><a href="${path}"${section === current ? html` aria-current="page"` : undefined}>${label}</a></li>`,
   );
   return html`<nav aria-label="Console"><ul>${links}</ul></nav>`;
 }

@@ -34,7 +34,11 @@ export function registerRequestSpans(fastify: FastifyInstance): void {
     const rpc = jsonRpcOf(request.body);
     const fromHeaders = propagation.extract(ROOT_CONTEXT, request.headers);
     const parent = hasRemoteSpan(fromHeaders) ? fromHeaders : contextOfCarrier(carrierIn(rpc ? rpc.params : (request.body as Fields)));
-    const span = tracer().startSpan(spanName(request, route, rpc), { kind: SpanKind.SERVER, attributes: requestAttributes(request, route, rpc) }, parent);
+    const span = tracer().startSpan(
+      spanName(request, route, rpc),
+      { kind: SpanKind.SERVER, attributes: requestAttributes(request, route, rpc) },
+      parent,
+    );
     requestSpans.set(request.raw, span);
     reply.raw.once('close', () => {
       const status = reply.raw.statusCode;

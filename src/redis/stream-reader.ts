@@ -99,7 +99,17 @@ export class StreamReader {
         this.blocked = true;
         let reply: StreamReply;
         try {
-          reply = (await connection.xread('COUNT', READ_BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', this.wakeKey, ...keys, this.wakeLast, ...ids)) as StreamReply;
+          reply = (await connection.xread(
+            'COUNT',
+            READ_BATCH,
+            'BLOCK',
+            BLOCK_MS,
+            'STREAMS',
+            this.wakeKey,
+            ...keys,
+            this.wakeLast,
+            ...ids,
+          )) as StreamReply;
         } finally {
           this.blocked = false;
         }
@@ -163,7 +173,9 @@ export class StreamReader {
   /** Ends the followers of streams that were deleted (their tasks evicted, or expired). A stream not yet written to is waited on. */
   private async failRemoved(connection: Redis): Promise<void> {
     this.lastRemovalCheck = Date.now();
-    const keys = [...this.followed].filter(([, subscriptions]) => [...subscriptions].some(({ last }) => last !== STREAM_START)).map(([key]) => key);
+    const keys = [...this.followed]
+      .filter(([, subscriptions]) => [...subscriptions].some(({ last }) => last !== STREAM_START))
+      .map(([key]) => key);
     if (keys.length === 0 || (await connection.exists(...keys)) === keys.length) return;
     const pipeline = connection.pipeline();
     for (const key of keys) pipeline.exists(key);

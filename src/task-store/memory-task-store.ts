@@ -49,7 +49,11 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   }
 
   async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
-    return this.saveUnless(task, context, (entry) => isEnded(entry) || Task.fromJSON(entry.data).history.some((message) => message.messageId === messageId));
+    return this.saveUnless(
+      task,
+      context,
+      (entry) => isEnded(entry) || Task.fromJSON(entry.data).history.some((message) => message.messageId === messageId),
+    );
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -161,7 +165,13 @@ function countStates(entries: Iterable<Entry>): Record<string, number> {
 }
 
 function recordOf(entry: Entry): TaskRecord {
-  return { task: Task.fromJSON(entry.data), scope: entry.scope, agent: entry.agent, createdAt: new Date(entry.createdAt), updatedAt: new Date(entry.updatedAt) };
+  return {
+    task: Task.fromJSON(entry.data),
+    scope: entry.scope,
+    agent: entry.agent,
+    createdAt: new Date(entry.createdAt),
+    updatedAt: new Date(entry.updatedAt),
+  };
 }
 
 function matchesOperatorQuery(entry: Entry, query: OperatorTaskQuery): boolean {

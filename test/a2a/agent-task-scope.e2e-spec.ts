@@ -86,7 +86,10 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
       const own = await (await clientOf('ask', face)).getTask({ id, tenant: '' });
       expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(own.history).toHaveLength(tasks.ask.history.length);
-      expect((await (await clientOf('ask', face)).listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
+      expect(
+        (await (await clientOf('ask', face)).listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' }))
+          .configs,
+      ).toEqual([]);
     });
   });
 
@@ -95,7 +98,8 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      for (const agent of ['echo', 'slow']) ids[agent] = asTask(await (await sdkClient(url, agent, 'JSONRPC')).sendMessage(userMessage('x', { contextId }))).id;
+      for (const agent of ['echo', 'slow'])
+        ids[agent] = asTask(await (await sdkClient(url, agent, 'JSONRPC')).sendMessage(userMessage('x', { contextId }))).id;
     });
 
     it("lists the default agent's tasks only, over JSON-RPC and HTTP+JSON", async () => {

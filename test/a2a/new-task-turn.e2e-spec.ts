@@ -75,7 +75,9 @@ describe('the turn of a new task', () => {
     const client = await sdkClient(service.url, 'echo', 'JSONRPC');
     const task = asTask(await client.sendMessage(userMessage('three chunks at once')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const echoed = task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
+    const echoed = task.artifacts
+      .flatMap((artifact) => artifact.parts)
+      .map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
     expect(echoed.join('')).toBe('three chunks at once');
     // The echo publishes the task, working, three chunks and completed without waiting in between.
     expect(saves.mock.calls.filter(([saved]) => saved.id === task.id)).toHaveLength(1);

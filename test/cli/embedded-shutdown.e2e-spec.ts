@@ -66,7 +66,10 @@ describe('embedded serve on SIGTERM with turns under way', () => {
     await eventually(working, (count) => count === 2);
     // Both places taken: this one's turn waits in the queue.
     const queued = settle(client.sendMessage(userMessage('queued')));
-    await eventually(() => waitingTurns(api), (count) => count === 1);
+    await eventually(
+      () => waitingTurns(api),
+      (count) => count === 1,
+    );
 
     const signalled = Date.now();
     const exited = api.stop();

@@ -21,7 +21,11 @@ import { jsonRpcSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
-const RETRYABLE = { status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } };
+const RETRYABLE = {
+  status: 503,
+  retryAfter: '5',
+  body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } },
+};
 
 describe('orphaned tasks', () => {
   let redis: RedisProcess;
@@ -92,7 +96,12 @@ orphan_sweep_secs = 1
 
     beforeAll(async () => {
       await redis.restart();
-      const env = { SWITCHBOARD_CONFIG: writeConfigFile(CONFIG), DATABASE_URL: database.url, REDIS_URL: redis.url, SWITCHBOARD_REDIS_PREFIX: testRedisPrefix() };
+      const env = {
+        SWITCHBOARD_CONFIG: writeConfigFile(CONFIG),
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(),
+      };
       services = new ServiceProcesses(env);
       // No worker yet: the first turn stays queued.
       api = await services.api('api');
@@ -120,8 +129,13 @@ orphan_sweep_secs = 1
 
     it('leaves a running turn alone however long it goes without a write', async () => {
       const client = await sdkClient(api.baseUrl, 'gaps', 'JSONRPC');
-      const task = asTask(await services.explain(() => within(client.sendMessage(userMessage('two halves')), 20_000, 'a turn with long gaps')));
-      expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'two halves' });
+      const task = asTask(
+        await services.explain(() => within(client.sendMessage(userMessage('two halves')), 20_000, 'a turn with long gaps')),
+      );
+      expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
+        state: TaskState.TASK_STATE_COMPLETED,
+        text: 'two halves',
+      });
       expect(worker.hasLogged(task.id, 'orphaned task failed')).toBe(false);
     });
   });

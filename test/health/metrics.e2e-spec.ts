@@ -10,10 +10,9 @@ describe('metrics and request ids', () => {
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(testConfig()));
-    await app.get<TaskStore>(TASK_STORE).save(
-      Task.fromJSON({ id: 'metrics-task', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }),
-      new ServerCallContext(),
-    );
+    await app
+      .get<TaskStore>(TASK_STORE)
+      .save(Task.fromJSON({ id: 'metrics-task', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }), new ServerCallContext());
   });
 
   afterAll(() => app?.close());

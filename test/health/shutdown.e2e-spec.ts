@@ -34,7 +34,10 @@ describe('shutdown', () => {
     );
     await received;
     const closing = app.close();
-    await eventually(async () => server.listening, (listening) => !listening);
+    await eventually(
+      async () => server.listening,
+      (listening) => !listening,
+    );
     socket.end(body.slice(10));
     await closing;
     await ended;

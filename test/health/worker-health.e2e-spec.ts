@@ -40,7 +40,10 @@ it('answers /healthz, and /readyz with each store and the queue', async () => {
   expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
   const ready = await fetch(`${base}/readyz`);
   expect(ready.status).toBe(200);
-  expect(await ready.json()).toEqual({ status: 'ok', checks: { queue: { status: 'up' }, postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' } } });
+  expect(await ready.json()).toEqual({
+    status: 'ok',
+    checks: { queue: { status: 'up' }, postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' } },
+  });
   expect((await fetch(`${base}/other`)).status).toBe(404);
 });
 

@@ -151,7 +151,8 @@ export class OtlpReceiver {
 
   /** Waits until the spans of `traceId` include one named by each of `names` (a string or a pattern). */
   waitForTrace(traceId: string, names: (string | RegExp)[], timeoutMs?: number): Promise<ReceivedSpan[]> {
-    const has = (spans: ReceivedSpan[]) => names.every((name) => spans.some((span) => span.traceId === traceId && matches(span.name, name)));
+    const has = (spans: ReceivedSpan[]) =>
+      names.every((name) => spans.some((span) => span.traceId === traceId && matches(span.name, name)));
     return this.waitFor(has, timeoutMs, `spans ${names.map(String).join(', ')} of trace ${traceId}`).then(() => this.trace(traceId));
   }
 

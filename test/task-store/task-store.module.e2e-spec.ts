@@ -58,10 +58,26 @@ describe('TaskStoreModule', () => {
   }
 
   const cases = [
-    { name: 'embedded', urls: {}, expected: [MemoryTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges] },
-    { name: 'Postgres only', urls: { database: 'db' }, expected: [PostgresTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges] },
-    { name: 'Redis only', urls: { redis: 'redis' }, expected: [MemoryTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges] },
-    { name: 'Postgres and Redis', urls: { database: 'db', redis: 'redis' }, expected: [CachedTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges] },
+    {
+      name: 'embedded',
+      urls: {},
+      expected: [MemoryTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges],
+    },
+    {
+      name: 'Postgres only',
+      urls: { database: 'db' },
+      expected: [PostgresTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges],
+    },
+    {
+      name: 'Redis only',
+      urls: { redis: 'redis' },
+      expected: [MemoryTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges],
+    },
+    {
+      name: 'Postgres and Redis',
+      urls: { database: 'db', redis: 'redis' },
+      expected: [CachedTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges],
+    },
   ];
 
   it.each(cases)('binds every token for $name and serves tasks through it', async ({ urls, expected }) => {

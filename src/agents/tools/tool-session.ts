@@ -52,7 +52,12 @@ export class ToolSession {
     return result;
   }
 
-  private async run(name: string, args: Record<string, unknown>, signal: AbortSignal, upstreamTask: UpstreamTaskRecord | undefined): Promise<[ToolCallOutcome, ToolResult]> {
+  private async run(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    upstreamTask: UpstreamTaskRecord | undefined,
+  ): Promise<[ToolCallOutcome, ToolResult]> {
     const provider = this.allowlist.allows(name) ? this.providers.find((candidate) => candidate.has(name)) : undefined;
     if (!provider) return ['refused', failure(`Tool "${name}" is not available to this agent.`)];
     const key = callKey(name, args);

@@ -38,7 +38,10 @@ export const OWNER_METADATA_KEY = 'switchboard/owner';
  * into the task's, an authenticated caller is named as its owner, and the turn's trace (when
  * tracing is on) as its latest.
  */
-export function submittedTask({ taskId, contextId, task, userMessage, context }: RequestContext, metadata: Record<string, unknown> = {}): Task {
+export function submittedTask(
+  { taskId, contextId, task, userMessage, context }: RequestContext,
+  metadata: Record<string, unknown> = {},
+): Task {
   const owner = context?.user?.isAuthenticated ? { [OWNER_METADATA_KEY]: context.user.userName } : {};
   const traceId = activeTraceId();
   const trace = traceId ? { [TRACE_ID_METADATA_KEY]: traceId } : {};

@@ -14,7 +14,12 @@ export class RedisPushOutbox implements PushOutbox {
   async append(taskId: string, configId: string, notifications: Pick<PendingNotification, 'body' | 'contentType'>[]): Promise<void> {
     const key = this.listKey(taskId, configId);
     const entries = notifications.map((notification) => JSON.stringify({ ...notification, attempts: 0, retryAt: 0 }));
-    await execTransaction(this.redis.client.multi().rpush(key, ...entries).expire(key, PUSH_OUTBOX_TTL_SECS));
+    await execTransaction(
+      this.redis.client
+        .multi()
+        .rpush(key, ...entries)
+        .expire(key, PUSH_OUTBOX_TTL_SECS),
+    );
   }
 
   async claim(taskId: string, configId: string, holder: string, ttlMs: number): Promise<boolean> {

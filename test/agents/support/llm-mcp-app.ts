@@ -6,7 +6,11 @@ import { writeConfigFile } from '../../support/config-file';
 import { startTestApp, testConfig } from '../../support/test-app';
 
 /** The service with LLM agent `assistant` (model `model` at `llmBaseUrl`) allowed `tools` of server-everything (stdio), once they are listed. */
-export async function startLlmMcpApp(llmBaseUrl: string, tools: string[], model: string): Promise<{ app: NestFastifyApplication; url: string }> {
+export async function startLlmMcpApp(
+  llmBaseUrl: string,
+  tools: string[],
+  model: string,
+): Promise<{ app: NestFastifyApplication; url: string }> {
   const toml = `
 [outbound]
 allow_hosts = ["127.0.0.1"]

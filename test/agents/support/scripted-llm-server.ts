@@ -9,7 +9,12 @@ export type ScriptedReply =
 
 export interface RecordedRequest {
   headers: IncomingMessage['headers'];
-  body: { model: string; messages: { role: string; content: string | null; tool_call_id?: string }[]; tools?: { function: { name: string } }[]; stream?: boolean };
+  body: {
+    model: string;
+    messages: { role: string; content: string | null; tool_call_id?: string }[];
+    tools?: { function: { name: string } }[];
+    stream?: boolean;
+  };
 }
 
 /**

@@ -90,7 +90,13 @@ export class RemoteTaskRelay {
     const key = JSON.stringify(parts);
     if (!append && key === relayed) return;
     this.artifacts.set(artifact.artifactId, key);
-    this.publish.artifact({ artifactId: artifact.artifactId, name: artifact.name, parts: artifact.parts, append: append && relayed !== undefined, lastChunk });
+    this.publish.artifact({
+      artifactId: artifact.artifactId,
+      name: artifact.name,
+      parts: artifact.parts,
+      append: append && relayed !== undefined,
+      lastChunk,
+    });
   }
 }
 
