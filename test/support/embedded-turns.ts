@@ -29,7 +29,7 @@ export interface EmbeddedTurnsOptions {
  */
 export async function embeddedTurns(executors: Record<string, AgentTurnExecutor>, { store = new MemoryTaskStore(), tasks = {} }: EmbeddedTurnsOptions = {}): Promise<TestingModule> {
   const config = configSchema.parse({ log: { level: 'silent' }, tasks, agents: Object.keys(executors).map((name) => ({ name, executor: { type: 'echo' } })) });
-  const hosted = new Map<string, HostedAgent>(config.agents.map(({ executor: _settings, ...profile }) => [profile.name, { config: profile, executor: executors[profile.name] }]));
+  const hosted = new Map<string, HostedAgent>(config.agents.map((agent) => [agent.name, { config: agent, executor: executors[agent.name] }]));
   const agents: Pick<AgentRegistry, 'find'> = { find: (name) => hosted.get(name) };
   const mode = storageMode(config);
   const module = await Test.createTestingModule({

@@ -3,7 +3,7 @@
  * client can see, in the store and on the task's stream, and a turn whose task could not be stored
  * says so. No Postgres, no Redis; the write retry deadline passes on a fake clock.
  */
-import { Message, Role, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
 import { ExecutionEventBus, RequestContext, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import type { TestingModule } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,7 @@ import { NOT_RECORDED_TEXT, NOT_STORED_TEXT, TurnNotRecordedError, wasNeverStore
 import { partsText, textPart, TurnPublisher } from '../../../src/tasks/lifecycle/turn-publisher';
 import { replayTurn } from '../../../src/tasks/lifecycle/turn-replay';
 import { TaskView } from '../../../src/tasks/task-view';
+import { userMessage } from '../../a2a/support/sdk-client';
 import { embeddedTurns } from '../../support/embedded-turns';
 
 /** The memory task store, whose writes fail while it is `down`, as Postgres's do while it is unreachable. */
@@ -27,11 +28,15 @@ class TaskStoreGoingDown extends MemoryTaskStore {
   down = false;
 
   override saveUnlessEnded(task: Task, context: ServerCallContext): Promise<TaskWrite> {
-    return this.down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) : super.saveUnlessEnded(task, context);
+    return this.whileUp(() => super.saveUnlessEnded(task, context));
   }
 
   override saveUnlessTurnRecorded(task: Task, messageId: string, context: ServerCallContext): Promise<TaskWrite> {
-    return this.down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) : super.saveUnlessTurnRecorded(task, messageId, context);
+    return this.whileUp(() => super.saveUnlessTurnRecorded(task, messageId, context));
+  }
+
+  private whileUp(write: () => Promise<TaskWrite>): Promise<TaskWrite> {
+    return this.down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) : write();
   }
 }
 
@@ -50,8 +55,7 @@ const WRITE_RETRY_SECS = 30;
 /** A turn's job as the API queues it for a send to `agent` that starts a task, and the request as the SDK has it. */
 function send(agent: string): { payload: AgentTurnPayload; requestContext: RequestContext } {
   const [taskId, contextId] = [randomUUID(), randomUUID()];
-  const message: Message = { messageId: randomUUID(), taskId, contextId, role: Role.ROLE_USER, parts: [textPart('hello')], metadata: {}, extensions: [], referenceTaskIds: [] };
-  const request: SendMessageRequest = { tenant: '', message, configuration: undefined, metadata: {} };
+  const request = userMessage('hello', { taskId, contextId });
   return {
     payload: { agent, taskId, contextId, request: SendMessageRequest.toJSON(request), caller, announced: false, newTask: true },
     requestContext: new RequestContext(request, taskId, contextId, context),
@@ -221,8 +225,9 @@ describe('TurnRunner', () => {
     let seen: Task | undefined;
     turn.mockImplementation(async ({ context: requestContext }, bus) => {
       seen = await tasks.get(requestContext.taskId, context);
-      new TurnPublisher(bus, requestContext).working(requestContext);
-      new TurnPublisher(bus, requestContext).status(TaskState.TASK_STATE_COMPLETED);
+      const publish = new TurnPublisher(bus, requestContext);
+      publish.working(requestContext);
+      publish.status(TaskState.TASK_STATE_COMPLETED);
     });
     const { payload } = send(agent);
 
@@ -259,14 +264,13 @@ describe('TurnRunner', () => {
       store.down = true;
 
       let outcome: unknown;
-      const running = runner.run(payload, FIRST).then(
+      void runner.run(payload, FIRST).then(
         () => (outcome = 'completed'),
         (error: unknown) => (outcome = error),
       );
       await jest.advanceTimersByTimeAsync((WRITE_RETRY_SECS - 1) * 1000);
       expect(outcome).toBeUndefined();
       await jest.advanceTimersByTimeAsync(2_000);
-      await running;
 
       expect(outcome).toBeInstanceOf(TurnNotRecordedError);
       expect(outcome).toMatchObject({ neverStored: false });
