@@ -16,8 +16,8 @@ import { adminDatabaseUrl } from '../../test/support/test-database';
 import { ensureSwitchboardBuilt } from './build';
 import { verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
-import { difference, RoundTripCounts, RoundTripProxy } from './round-trip-proxy';
-import { BENCH_API_KEY, RunningServer, startDurable } from './servers';
+import { difference, type RoundTripCounts, RoundTripProxy } from './round-trip-proxy';
+import { BENCH_API_KEY, type RunningServer, startDurable } from './servers';
 
 const WARM_UP_REQUESTS = 30;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;

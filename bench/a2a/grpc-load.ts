@@ -8,11 +8,11 @@
  */
 import { Role, TaskState } from '@a2a-js/sdk';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
-import { Client, credentials, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { closedLoop, FailedCall, percentile } from './closed-loop';
-import { LoadOptions, LoadResult, REQUEST_TIMEOUT_SECS, TEXT } from './load';
+import { type LoadOptions, type LoadResult, REQUEST_TIMEOUT_SECS, TEXT } from './load';
 import type { RunningServer } from './servers';
 
 const SEND = A2AService.sendMessage;
@@ -70,7 +70,7 @@ export async function verifyGrpcAnswer(server: RunningServer): Promise<void> {
   try {
     await sendOnce(clients[0], metadata);
   } catch (error) {
-    throw new Error(`${server.name}: gRPC SendMessage answered ${(error as Error).message}`);
+    throw new Error(`${server.name}: gRPC SendMessage answered ${(error as Error).message}`, { cause: error });
   } finally {
     clients.forEach((client) => client.close());
   }

@@ -31,10 +31,10 @@ import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt, hasA2aServer } from './build';
 import { positiveInteger } from './cli-options';
 import { runGrpcLoad, verifyGrpcAnswer } from './grpc-load';
-import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
+import { type LoadOptions, type LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
-import { Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
-import { DEFAULT_SERVER_NAMES, exportTracesTo, GRPC_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+import { type Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, type Target } from './report';
+import { DEFAULT_SERVER_NAMES, exportTracesTo, GRPC_SERVER_NAMES, type RunningServer, SERVER_NAMES, type ServerName, startServer } from './servers';
 import { runStreamLoad, verifyStreamAnswer } from './stream-load';
 import { TraceSink } from './trace-sink';
 

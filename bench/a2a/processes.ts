@@ -3,7 +3,7 @@
  * message when they fail, stopped on every way out (normal end, error, Ctrl-C), and their peak
  * resident memory sampled from /proc while the load runs.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const OUTPUT_TAIL_CHARS = 4_000;

@@ -3,8 +3,8 @@
  * `jsonRpcHandler`, `DefaultRequestHandler`, `InMemoryTaskStore`) serving our echo executor, no auth.
  * Run as a child process by main.ts: `node -r ts-node/register/transpile-only reference-server.ts <port>`.
  */
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
-import { AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
+import { type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 import { EchoExecutor } from '../../src/agents/executors/echo.executor';

@@ -2,7 +2,7 @@
  * The bench's table and its targets. A run with errors keeps its figures but never meets a target,
  * and a server that failed to start or answered wrongly has a row that says so.
  */
-import { errorCount, LoadResult } from './load';
+import { errorCount, type LoadResult } from './load';
 import type { ProcessUsage } from './processes';
 import type { ServerName } from './servers';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
 import { freePort } from '../../test/support/free-port';
 import { compileBenchServer, ROOT, SWITCHBOARD_BIN } from './build';
-import { registerCleanup, ServerProcess, startNode, waitUntilReady } from './processes';
+import { registerCleanup, type ServerProcess, startNode, waitUntilReady } from './processes';
 
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
 

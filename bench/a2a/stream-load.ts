@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { closedLoop, FailedCall, percentile } from './closed-loop';
-import { A2A_PATH, LoadOptions, LoadResult, REQUEST_TIMEOUT_SECS, requestHeaders, sendMessageBody, TEXT } from './load';
+import { A2A_PATH, type LoadOptions, type LoadResult, REQUEST_TIMEOUT_SECS, requestHeaders, sendMessageBody, TEXT } from './load';
 import type { RunningServer } from './servers';
 
 interface StreamTiming {
@@ -96,7 +96,7 @@ export async function verifyStreamAnswer(server: RunningServer): Promise<void> {
   try {
     await streamOnce(client, server);
   } catch (error) {
-    throw new Error(`${server.name}: SendStreamingMessage answered ${(error as Error).message}`);
+    throw new Error(`${server.name}: SendStreamingMessage answered ${(error as Error).message}`, { cause: error });
   } finally {
     await client.close();
   }

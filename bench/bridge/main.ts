@@ -9,7 +9,7 @@
  * Usage: npm run bench:bridge -- [--events 200]
  */
 import { AGENT_CARD_PATH, AgentCard, Role, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import express from 'express';

@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ensureSwitchboardBuilt } from '../a2a/build';
 import { positiveInteger } from '../a2a/cli-options';
-import { rssMb, runBench, ServerProcess } from '../a2a/processes';
+import { rssMb, runBench, type ServerProcess } from '../a2a/processes';
 import { startDurable } from '../a2a/servers';
-import { redisFootprint, RedisFootprint } from './redis-footprint';
-import { Api, createTasks } from './task-load';
+import { redisFootprint, type RedisFootprint } from './redis-footprint';
+import { type Api, createTasks } from './task-load';
 
 /** Retention runs this often in the bench, so that the store is trimmed while the load runs. */
 const RETENTION_INTERVAL_SECS = 2;

@@ -17,7 +17,7 @@ import { ensureSwitchboardBuilt } from '../a2a/build';
 import { positiveInteger } from '../a2a/cli-options';
 import { errorCount, runLoad, verifyAnswer } from '../a2a/load';
 import { runBench, sampleUsage } from '../a2a/processes';
-import { DurableStores, RunningServer, startDurable } from '../a2a/servers';
+import { type DurableStores, type RunningServer, startDurable } from '../a2a/servers';
 import { redisFootprint } from '../retention/redis-footprint';
 import { rssTrend, sampleRss } from './rss-series';
 

@@ -22,7 +22,7 @@ import { applyMigrations, createDatabase, dropDatabase, uniqueName } from '../..
 import { freePort } from '../../test/support/free-port';
 import { ensureSwitchboardBuilt, SWITCHBOARD_BIN } from '../a2a/build';
 import { cpuSeconds, registerCleanup, rssMb, shutdown, startNode, waitUntilReady } from '../a2a/processes';
-import { OpenStream, SseStreams } from './sse-streams';
+import { type OpenStream, SseStreams } from './sse-streams';
 
 const API_KEY = 'bench-key-0123456789abcdef';
 const PREFIX = 'bench-streams:';
@@ -50,13 +50,13 @@ async function redisClients(url: string): Promise<number> {
   }
 }
 
-async function rpc(baseUrl: string, method: string, params: unknown): Promise<Record<string, any>> {
+async function rpc(baseUrl: string, method: string, params: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${baseUrl}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: `Bearer ${API_KEY}` },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const answer = (await response.json()) as { result?: Record<string, any>; error?: unknown };
+  const answer = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
   if (!answer.result) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
   return answer.result;
 }
@@ -109,8 +109,10 @@ async function main(): Promise<void> {
   console.log(`${new Date().toISOString()}: API up (pid ${api.pid}); creating ${count} tasks (non-blocking sends, no worker: they stay submitted)`);
 
   const tasks = await inBatches(count, CREATE_CONCURRENCY, async () => {
-    const { task } = await rpc(baseUrl, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hold' }] }, configuration: { returnImmediately: true } });
-    return { id: task.id as string, contextId: task.contextId as string };
+    const { task } = (await rpc(baseUrl, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hold' }] }, configuration: { returnImmediately: true } })) as {
+      task: { id: string; contextId: string };
+    };
+    return { id: task.id, contextId: task.contextId };
   });
   const clientsBefore = await redisClients(redis.url);
   const rssBefore = rssMb(api.pid)!;

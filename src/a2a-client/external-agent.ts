@@ -1,5 +1,5 @@
 import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
-import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor } from '@a2a-js/sdk/client';
+import { type Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { Logger } from '@nestjs/common';
 import { backoffDelayMs } from '../common/backoff';

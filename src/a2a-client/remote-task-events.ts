@@ -1,4 +1,4 @@
-import { SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type SendMessageRequest, type StreamResponse, type Task, type TaskState } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { Logger } from '@nestjs/common';
 import { abortableSleep } from '../common/abortable-sleep';

@@ -1,15 +1,15 @@
-import { SendMessageRequest, Task } from '@a2a-js/sdk';
-import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { attachTaskAgent, callerScopeOf } from '../tasks/caller-scope';
-import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
+import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
 import { A2aCall } from './a2a-call';
 import type { QueuedTurnWatch } from './queued-turn-watch';
-import { RequestScopedTaskStore } from './request-scoped-task-store';
+import { type RequestScopedTaskStore } from './request-scoped-task-store';
 import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskEventBus } from './task-event-bus';
 

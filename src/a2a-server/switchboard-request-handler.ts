@@ -1,14 +1,14 @@
 import {
-  AgentCard,
-  CancelTaskRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  Message,
-  SendMessageRequest,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
+  type AgentCard,
+  type CancelTaskRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
   TaskState,
 } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
@@ -21,10 +21,10 @@ import {
 } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
-  PushNotificationSender,
-  PushNotificationStore,
-  ServerCallContext,
-  TaskStore as A2aTaskStore,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type ServerCallContext,
+  type TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
 import { NOT_STORED_TEXT, wasNeverStored } from '../tasks/lifecycle/turn-not-recorded.error';
 import { whenClientLeaves } from '../common/client-gone';
@@ -39,7 +39,7 @@ import { namingStates, streamNamingStates, withStatesNamed } from './state-named
 import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
-import { MessageLimits, messageLimitProblem } from './validation/message-limits';
+import { type MessageLimits, messageLimitProblem } from './validation/message-limits';
 import { acceptsOutputOf } from './validation/output-modes';
 import { webhookUrlProblem } from './validation/webhook-url';
 

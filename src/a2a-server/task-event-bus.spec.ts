@@ -1,5 +1,5 @@
-import { Role, StreamResponse, Task, TaskState, TaskStatus } from '@a2a-js/sdk';
-import { AgentExecutionEvent, ServerCallContext } from '@a2a-js/sdk/server';
+import { Role, type StreamResponse, type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
+import { type AgentExecutionEvent, ServerCallContext } from '@a2a-js/sdk/server';
 import { MemoryTaskEventStream } from '../tasks/events/memory-task-event-stream';
 import { A2aCall } from './a2a-call';
 import type { TaskEventBus } from './task-event-bus';

@@ -1,11 +1,11 @@
-import { Task, TaskState, TaskStatus } from '@a2a-js/sdk';
+import { type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import {
   AgentEvent,
-  AgentExecutionEvent,
+  type AgentExecutionEvent,
   DefaultExecutionEventBus,
-  EventListener,
-  ExecutionEventName,
-  FinishedListener,
+  type EventListener,
+  type ExecutionEventName,
+  type FinishedListener,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { toAgentEvent } from '../tasks/events/stream-events';

@@ -1,5 +1,5 @@
 import type { SwitchboardConfig } from '../config/config.schema';
-import { isEmbedded, StorageMode, storageMode } from '../config/storage-mode';
+import { isEmbedded, type StorageMode, storageMode } from '../config/storage-mode';
 import { isLoopbackHost } from '../security/listen-policy';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { tracingOn } from '../tracing/spans';

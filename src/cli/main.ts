@@ -1,9 +1,9 @@
 /** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers), `mcp` (MCP over stdio) and `migrate`. */
 import 'reflect-metadata';
-import { INestApplicationContext, Logger } from '@nestjs/common';
+import { type INestApplicationContext, Logger } from '@nestjs/common';
 import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory';
 import { ConfigError } from '../config/config-error';
-import { loadConfig, LoadedConfig } from '../config/config.loader';
+import { loadConfig, type LoadedConfig } from '../config/config.loader';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
@@ -17,7 +17,7 @@ import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/stdio/mcp-stdio-se
 import { SwitchboardMcpServerFactory } from '../mcp-server/server/switchboard-mcp-server.factory';
 import { assertSafeToListen } from '../security/listen-policy';
 import { startTracing, type Tracing } from '../tracing/tracing-sdk';
-import { BannerFacts, startupBanner } from './banner';
+import { type BannerFacts, startupBanner } from './banner';
 import { EMBEDDED_FALLBACK_FLAG, parseCommandLine } from './command-line';
 import { checkDatabaseAtBoot, migrationFailure } from './database-check';
 import { assertKeyAccepted, whyNotAnswering } from './relay-checks';

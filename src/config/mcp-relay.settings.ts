@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error';
 import type { Environment } from './config.loader';
-import { logSchema, SwitchboardConfig } from './config.schema';
+import { logSchema, type SwitchboardConfig } from './config.schema';
 import { ENV_OVERRIDES } from './env-overrides';
 
 /**

@@ -1,6 +1,6 @@
 import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { stateLabel } from '../common/task-states';
-import { html, SafeHtml } from './html';
+import { html, type SafeHtml } from './html';
 
 /**
  * A table console.js fills, its columns named once here (console.js labels each cell with its

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from './html';
+import { html, type SafeHtml } from './html';
 
 export type ConsoleSection = 'overview' | 'agents' | 'mcp' | 'tasks';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { APPLIED_MIGRATIONS_QUERY, AppliedMigration, migrationNames, migrationState, unfinishedMigrationMessage } from './migrator';
+import { APPLIED_MIGRATIONS_QUERY, type AppliedMigration, migrationNames, migrationState, unfinishedMigrationMessage } from './migrator';
 
 /** The package's own migrations, shipped beside `dist/` and `src/` (the production image copies them too). */
 export const MIGRATIONS_DIR = resolve(__dirname, '../../prisma/migrations');

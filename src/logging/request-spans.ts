@@ -1,4 +1,4 @@
-import { Attributes, context, ROOT_CONTEXT, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, context, ROOT_CONTEXT, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../security/principal';
 import { tracer } from '../tracing/spans';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Client, ProtocolError, ProtocolErrorCode, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
+import { type Client, ProtocolError, ProtocolErrorCode, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
 import type { McpCallOptions, UpstreamRequest } from './mcp-tool-source.interface';
 
 type CallListeners = Pick<McpCallOptions, 'onlog' | 'onprogress' | 'onrequest'>;

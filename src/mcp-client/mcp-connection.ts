@@ -259,8 +259,8 @@ export class McpConnection {
       versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
       listChanged: {
         tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) },
-        resources: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
-        prompts: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
+        resources: { autoRefresh: false, onChanged: () => void this.catalogChanged(client) },
+        prompts: { autoRefresh: false, onChanged: () => void this.catalogChanged(client) },
       },
     });
     this.inFlight.attach(client, () => client === this.session);

@@ -1,4 +1,4 @@
-import { Artifact, Message, Part, roleToJSON, Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import { type Artifact, type Message, Part, roleToJSON, type Task, type TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
 import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
 import type { KeptTaskEvent } from '../tasks/events/task-event-stream.interface';
 import type { TaskRecord } from '../tasks/task-view';

@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { RedisService } from '../redis/redis.service';
 import type { PresenceRole, ProcessInfo, ProcessPresence } from './process-presence.interface';
 import { thisProcess } from './this-process';

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { afterThisTick } from '../common/after-this-tick';
-import { compareStreamIds, READ_BATCH, STREAM_START, StreamEntry, StreamFollowError } from './stream-entries';
-import { StreamSubscription } from './stream-subscription';
+import { compareStreamIds, READ_BATCH, STREAM_START, type StreamEntry, StreamFollowError } from './stream-entries';
+import { type StreamSubscription } from './stream-subscription';
 
 /** A blocked read returns this often even when nothing arrives, so a dead connection is noticed and removed streams are looked for. */
 export const BLOCK_MS = 5_000;

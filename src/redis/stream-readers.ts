@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { abortableSleep } from '../common/abortable-sleep';
 import { backoffDelayMs } from '../common/backoff';
-import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamEntry, StreamFollowError } from './stream-entries';
+import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, type StreamEntry, StreamFollowError } from './stream-entries';
 import { StreamReader } from './stream-reader';
 import { StreamSubscription } from './stream-subscription';
 

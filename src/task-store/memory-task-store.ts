@@ -1,11 +1,11 @@
-import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { type ListTasksRequest, type ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskRecord } from './operator-query';
 import { readableBy, taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
-import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
-import { sameScope, taskScope, TaskScope } from './task-scope';
+import { compareListPositions, type ListFilter, listFilter, type ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
+import { sameScope, taskScope, type TaskScope } from './task-scope';
 import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';

@@ -4,7 +4,7 @@ import { freePort } from '../support/free-port';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer, startPeers } from './support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 const API_KEY = 'peer-api-key-0123456789';

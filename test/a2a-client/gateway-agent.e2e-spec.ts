@@ -1,12 +1,12 @@
 /** `a2a` agents: Switchboard as a gateway to real external agents, called with the SDK's own client. */
-import { CancelTaskRequest, GetTaskRequest, Part, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { CancelTaskRequest, GetTaskRequest, type Part, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { REMOTE_TASK_METADATA_KEY, type RemoteTaskLink } from '../../src/agents/executors/a2a/remote-task-link';
 import { asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeers } from './support/peer-process';
+import { killAllPeers, type PeerAgent, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 

@@ -4,7 +4,7 @@
  * take the turn, the answer is the task recorded as submitted, unless a worker took the turn
  * meanwhile: the task never goes back to submitted, in the store or on its stream.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -16,21 +16,21 @@ import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor'
 import { QueuedTurnWatch } from '../../src/a2a-server/queued-turn-watch';
 import { RequestScopedTaskStore } from '../../src/a2a-server/request-scoped-task-store';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
-import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JOB_QUEUE, type JobQueue } from '../../src/queue/job-queue.interface';
 import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { RedisService } from '../../src/redis/redis.service';
 import { CANCEL_SIGNALS } from '../../src/tasks/cancel/cancel-signals.interface';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
+import { TASK_EVENT_STREAM, type TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
 import { TaskView } from '../../src/tasks/task-view';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { stateOf } from './support/service-processes';
-import { asTask, Binding, sdkClient, userMessage } from './support/sdk-client';
+import { asTask, type Binding, sdkClient, userMessage } from './support/sdk-client';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Starts, then works for ten minutes: a turn that does not end within any test. */
 const ENDLESS_AGENT_TOML = `

@@ -6,10 +6,10 @@
 import { Role, SendMessageConfiguration, TaskState } from '@a2a-js/sdk';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createWorkerApp } from '../../src/app.factory';
-import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JOB_QUEUE, type JobQueue } from '../../src/queue/job-queue.interface';
 import { QueueName } from '../../src/queue/queue.constants';
 import { eventually } from '../support/eventually';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
 
 describe('a message sent twice', () => {

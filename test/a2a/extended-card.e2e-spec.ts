@@ -6,9 +6,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { Binding, sdkClient } from './support/sdk-client';
+import { type Binding, sdkClient } from './support/sdk-client';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const AGENTS_TOML = `
 [[agents]]

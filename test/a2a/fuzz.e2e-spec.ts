@@ -1,12 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
-import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JOB_QUEUE, type JobQueue } from '../../src/queue/job-queue.interface';
 import { QueueName } from '../../src/queue/queue.constants';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
 import type { TestDatabase } from '../support/test-database';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { FuzzCase, fuzzCases } from './support/fuzz-cases';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type FuzzCase, fuzzCases } from './support/fuzz-cases';
 
 const BODY_LIMIT = 64 * 1024;
 const CONCURRENCY = 16;

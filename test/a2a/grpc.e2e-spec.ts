@@ -16,8 +16,8 @@ import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
 const ECHO_ONLY_KEY = 'echo-only-0123456789abcdef';

@@ -3,12 +3,12 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestT
 import { postJson as rawPostJson } from '../faults/support/store-outage-clients';
 import { writeConfigFile } from '../support/config-file';
 import { bearer } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { asTask, authenticatedFetch, Binding, collect, kinds, userMessage } from './support/sdk-client';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { asTask, authenticatedFetch, type Binding, collect, kinds, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
-import { RunningTestApp, startTestAppIn } from './support/test-app-in-mode';
+import { type RunningTestApp, startTestAppIn } from './support/test-app-in-mode';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** PocketPaw's documented curl body: `type`-tagged parts, no messageId, no A2A-Version header. */
 const POCKETPAW_SEND = {

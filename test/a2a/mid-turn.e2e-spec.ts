@@ -3,14 +3,14 @@
  * every event from then on, and a resubscriber sees the task as it is, then only later events.
  * Durable mode runs the turn on a separate worker process; embedded mode in the API's process.
  */
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses, stateOf, within } from './support/service-processes';
 import { TEST_AGENTS_TOML } from './support/test-agents';

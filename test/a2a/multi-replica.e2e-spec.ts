@@ -3,14 +3,14 @@
  * one Postgres database and one Redis prefix: a task belongs to the service, not to the replica
  * that took the request, and survives the restart of any process.
  */
-import { SendMessageConfiguration, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { SendMessageConfiguration, type SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, sdkClient, userMessage } from './support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
 jest.setTimeout(30_000);

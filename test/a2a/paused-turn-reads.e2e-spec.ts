@@ -4,13 +4,13 @@
  * within a second, whether or not the turn publishes anything more. Both modes, and both ways a
  * turn's task begins: announced by the API (`returnImmediately`) or first recorded by the turn.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses } from './support/service-processes';
 

@@ -2,10 +2,10 @@ import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { artifactText, asTask, Binding, collect, kinds, sdkClient, userMessage } from './support/sdk-client';
+import { artifactText, asTask, type Binding, collect, kinds, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
 interface NotificationBody {

@@ -9,8 +9,8 @@ import { postJson } from '../faults/support/store-outage-clients';
 import { writeConfigFile } from '../support/config-file';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 import { startTestAppIn } from './support/test-app-in-mode';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const V1 = { 'a2a-version': '1.0' };
 /** `slow` takes about 1.5 s: a send answered before its turn ends shows `submitted` or `working`. */

@@ -6,10 +6,10 @@ import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../faults/support/store-outage-clients';
 import { bearer } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { artifactText, asTask, collect, sdkClient, userMessage } from './support/sdk-client';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('third-party A2A clients', () => {
   let service: DurableTestApp;

@@ -6,7 +6,7 @@
  * stream as the dead worker left them, then runs the job again as BullMQ would, on a worker with
  * real Postgres and Redis.
  */
-import { Role, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { Role, SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { RequestContext } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -15,9 +15,9 @@ import { callContextOf, callerScopeOf } from '../../src/tasks/caller-scope';
 import { createWorkerApp } from '../../src/app.factory';
 import { JobHandlerRegistry } from '../../src/queue/job-handler.registry';
 import { JobName } from '../../src/queue/queue.constants';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { TASK_EVENT_STREAM, type TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { userMessage } from './support/sdk-client';
 
 const context = callContextOf({ tenant: '', userName: 'tester', authenticated: true });

@@ -10,7 +10,7 @@ import type { PushNotificationStore } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
 import { createWorkerApp } from '../../src/app.factory';
-import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/tasks/push/push-config-changes.interface';
+import { PUSH_CONFIG_CHANGES, type PushConfigChanges } from '../../src/tasks/push/push-config-changes.interface';
 import { PUSH_CONFIGS } from '../../src/tasks/push/push-configs.token';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
@@ -19,7 +19,7 @@ import { startTestApp, testConfig } from '../support/test-app';
 import { applyMigrations, deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 

@@ -3,10 +3,10 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestT
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../faults/support/store-outage-clients';
 import { bearer } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { asTask, authenticatedFetch, Binding, collect, sdkClient, userMessage } from './support/sdk-client';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { asTask, authenticatedFetch, type Binding, collect, sdkClient, userMessage } from './support/sdk-client';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const V1 = { 'a2a-version': '1.0' };
 const BINDINGS: Binding[] = ['JSONRPC', 'HTTP+JSON'];

@@ -3,13 +3,13 @@
  * SIGKILL mid-turn leaves no task working forever. The other worker's stalled check re-queues the
  * turn, and its re-run fails the task, which every open stream then sees.
  */
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { TERMINAL_TASK_STATES } from '../../src/common/task-states';
 import { writeConfigFile } from '../support/config-file';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { artifactText, asTask, sdkClient, userMessage } from './support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
 import { LONG_AGENT_TOML, QUICK_STALL_TOML, STALL_TIMINGS, TEST_AGENTS_TOML } from './support/test-agents';
 
 jest.setTimeout(40_000);

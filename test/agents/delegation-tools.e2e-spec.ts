@@ -4,8 +4,8 @@
  * the model reads the result. Each delegated task is a local task of the caller's, found by GetTask
  * under their API key and linked to the peer's task.
  */
-import { CancelTaskRequest, ListTasksRequest, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
-import { Client, ClientFactory } from '@a2a-js/sdk/client';
+import { CancelTaskRequest, ListTasksRequest, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ExternalAgents } from '../../src/a2a-client/external-agents.service';
@@ -16,7 +16,7 @@ import { ScriptedLlmServer } from './support/scripted-llm-server';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer } from '../a2a-client/support/peer-process';
 
 const OTHER_API_KEY = 'other-key-0123456789abcdef';
 

@@ -1,12 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SWITCHBOARD_VERSION } from '../../src/common/version';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { adminDatabaseUrl, createDatabase, createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl, uniqueName } from '../support/test-database';
+import { adminDatabaseUrl, createDatabase, createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl, uniqueName } from '../support/test-database';
 
 const BIN = resolve(__dirname, '../../bin/switchboard.js');
 

@@ -9,7 +9,7 @@ import { delimiter, join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/switchboard.js');
-const { engines } = require(join(ROOT, 'package.json')) as { engines: { node: string } };
+const { engines } = require('../../package.json') as { engines: { node: string } };
 
 /** The first `node` on PATH (or at /usr/bin/node) older than Node 22, with its version. */
 function olderNode(): { path: string; version: string } | undefined {

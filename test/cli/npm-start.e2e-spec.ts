@@ -3,8 +3,8 @@
  * (`kill`, a container runtime) reaches the server, and so does a terminal's Ctrl-C (SIGINT to the
  * whole process group, which npm then forwards to the server once more). Real npm, real signals.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { connect, Socket } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { within } from '../a2a/support/service-processes';
 import { writeConfigFile } from '../support/config-file';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { applyMigrations, MigrationError } from '../../src/database/migrator';
-import { createDatabase, TestDatabase, uniqueName } from '../support/test-database';
+import { createDatabase, type TestDatabase, uniqueName } from '../support/test-database';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');

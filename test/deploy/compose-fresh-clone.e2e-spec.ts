@@ -4,7 +4,7 @@
  * the committed docker/switchboard.toml, the demo agent, the example MCP server and the example
  * OpenID provider, driven from outside with the official A2A and MCP clients.
  */
-import { Task, TaskState } from '@a2a-js/sdk';
+import { type Task, TaskState } from '@a2a-js/sdk';
 import { eventually } from '../support/eventually';
 import { decodeJwt } from 'jose';
 import { a2a, adminKey, apiKey, artifactText, mcp, message, oidcUrl, url } from './support/stack';

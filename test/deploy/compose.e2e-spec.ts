@@ -3,7 +3,7 @@
  * README shows (SWITCHBOARD_CONFIG_FILE in .env) after the fresh-clone checks: turns that outlive a
  * killed worker and a restarted API, and a cancel, driven from outside with the official A2A client.
  */
-import { CancelTaskRequest, GetTaskRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { CancelTaskRequest, GetTaskRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eventually } from '../support/eventually';

@@ -30,8 +30,9 @@ import { callableRoutes, recordRoutes, samplePath } from '../security/routes';
 import { writeConfigFile } from '../support/config-file';
 import { testConfig } from '../support/test-app';
 import { FakeKubernetesApi } from './support/fake-kubernetes-api';
-import { CHART_DIR, helm, Manifest, renderChart, REPO_ROOT } from './support/helm';
+import { CHART_DIR, helm, type Manifest, renderChart, REPO_ROOT } from './support/helm';
 import { schemaProblems } from './support/kubernetes-models';
+import type { Json } from '../support/json';
 
 jest.setTimeout(60_000);
 
@@ -122,7 +123,7 @@ const podSpec = (workload: Manifest) => workload.spec.template.spec;
 const firstContainer = (workload: Manifest) => podSpec(workload).containers[0];
 const annotation = (manifest: Manifest, key: string) => manifest.metadata.annotations?.[key];
 const weight = (manifest: Manifest) => Number(annotation(manifest, 'helm.sh/hook-weight') ?? 0);
-const envVar = (container: any, name: string) => container.env.find((e: any) => e.name === name);
+const envVar = (container: Json, name: string) => container.env.find((e: Json) => e.name === name);
 
 function secretData(manifest: Manifest): Record<string, string> {
   return Object.fromEntries(Object.entries(manifest.data ?? {}).map(([key, value]) => [key, Buffer.from(value as string, 'base64').toString('utf8')]));
@@ -149,7 +150,7 @@ function secretValue(manifests: Manifest[], name: string, key: string): string |
  * The environment a container starts with: values as given, secretKeyRefs from the Secrets (see
  * secretValue), `$(VAR)` expanded as the kubelet does.
  */
-function containerEnv(manifests: Manifest[], container: any): Record<string, string> {
+function containerEnv(manifests: Manifest[], container: Json): Record<string, string> {
   const env: Record<string, string> = {};
   for (const { name, value, valueFrom } of container.env) {
     if (valueFrom) {
@@ -182,7 +183,7 @@ async function workerQueue(manifests: Manifest[]) {
   const redis: RedisService = Object.assign(Object.create(RedisService.prototype), { prefix: config.redis.key_prefix, url: config.redis.url });
   const queueModule = QueueModule.forRoot(storageMode(config), true, config.queue);
   const bull = queueModule.imports!.find((imported) => (imported as DynamicModule).module === BullModule && (imported as DynamicModule).global) as DynamicModule;
-  const sharedOptions = bull.providers!.find((provider: any) => provider.inject?.includes(RedisService)) as any;
+  const sharedOptions = bull.providers!.find((provider: Json) => provider.inject?.includes(RedisService)) as Json;
   const { prefix } = await sharedOptions.useFactory(redis);
   const queue = QUEUE_OF_JOB[JobName.AgentTurn];
   return { config, connection: redis.connectionOptions(), listKey: (list: 'wait' | 'active') => new QueueKeys(prefix).toKey(queue, list) };
@@ -193,7 +194,7 @@ async function runSecretGenerator(manifests: Manifest[], api = kubernetesUrl): P
   const container = firstContainer(find(manifests, 'Job', 'switchboard-secret-generator'));
   const [node, flag, script] = container.command;
   expect([node, flag]).toEqual(['node', '-e']);
-  const env: Record<string, string> = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
+  const env: Record<string, string> = Object.fromEntries(container.env.map((e: Json) => [e.name, e.value]));
   // The stand-in speaks plain HTTP on this machine; the pod's CA file does not exist here.
   delete env.NODE_EXTRA_CA_CERTS;
   const child = spawn(process.execPath, ['-e', script], { env: { ...env, KUBERNETES_API: api, SERVICE_ACCOUNT_DIR: serviceAccountDir } });
@@ -285,8 +286,8 @@ describe('the switchboard chart', () => {
             capabilities: { drop: ['ALL'] },
             seccompProfile: { type: 'RuntimeDefault' },
           });
-          const tmp = container.volumeMounts.find((mount: any) => mount.mountPath === '/tmp');
-          expect(spec.volumes.find((volume: any) => volume.name === tmp.name)).toMatchObject({ emptyDir: {} });
+          const tmp = container.volumeMounts.find((mount: Json) => mount.mountPath === '/tmp');
+          expect(spec.volumes.find((volume: Json) => volume.name === tmp.name)).toMatchObject({ emptyDir: {} });
           expect(container.resources.requests).toBeDefined();
         }
       }
@@ -415,7 +416,7 @@ describe('the switchboard chart', () => {
     it('come from existingSecret in production, and the chart creates no Secret', () => {
       expect(installs.production.filter((m) => m.kind === 'Secret')).toEqual([]);
       const api = firstContainer(deployment(installs.production, 'api'));
-      const refs = api.env.filter((e: any) => e.valueFrom).map((e: any) => [e.name, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key]);
+      const refs = api.env.filter((e: Json) => e.valueFrom).map((e: Json) => [e.name, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key]);
       expect(refs).toEqual([
         ['DATABASE_URL', 'switchboard-secrets', 'database-url'],
         ['REDIS_URL', 'switchboard-secrets', 'redis-url'],
@@ -616,7 +617,7 @@ describe('the switchboard chart', () => {
 
     it("know the app's config sections and log levels (values.schema.json follows src/config/config.schema.ts)", () => {
       const chartSchema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8'));
-      const appSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as any;
+      const appSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Json;
       expect(Object.keys(chartSchema.properties.config.properties).sort()).toEqual(Object.keys(appSchema.properties).sort());
       expect(chartSchema.properties.config.properties.log.properties.level.enum).toEqual(appSchema.properties.log.properties.level.enum);
       const [chartOAuth, appOAuth] = [chartSchema.properties.config.properties.auth.properties.oauth, appSchema.properties.auth.properties.oauth];
@@ -636,7 +637,7 @@ describe('the switchboard chart', () => {
         } else leaves.push(path);
       };
       walk(values, '');
-      const has = (path: string) => path.split('.').reduce<any>((node, key) => (node && typeof node === 'object' && key in node ? node[key] : undefined), values) !== undefined;
+      const has = (path: string) => path.split('.').reduce<Json | undefined>((node, key) => (node && typeof node === 'object' && key in node ? node[key] : undefined), values) !== undefined;
       expect(leaves.filter((leaf) => !documented.some((row) => leaf === row || leaf.startsWith(`${row}.`)))).toEqual([]);
       expect(documented.filter((row) => !has(row))).toEqual([]);
     });
@@ -690,7 +691,7 @@ describe('the switchboard chart', () => {
         const [endpoint, ...others] = monitor.spec.podMetricsEndpoints;
         expect(others).toEqual([]);
         expect(endpoint).toMatchObject({ port: 'http', path: '/metrics', interval: '30s' });
-        const port = firstContainer(worker).ports.find((p: any) => p.name === endpoint.port);
+        const port = firstContainer(worker).ports.find((p: Json) => p.name === endpoint.port);
         expect(String(port.containerPort)).toBe(envVar(firstContainer(worker), 'SWITCHBOARD_WORKER_HEALTH_PORT').value);
         expect(monitor.metadata.labels).toMatchObject(install === installs.production ? { release: 'prometheus' } : {});
       }
@@ -763,8 +764,8 @@ describe('the switchboard chart', () => {
       const withTrialStores = renderChart('--set', 'secrets.existingSecret=switchboard-secrets');
       for (const install of [installs.production, installs.queueScaling, withTrialStores]) {
         expect(install.filter((m) => m.kind === 'Secret' && ('api-keys' in (m.data ?? {}) || 'admin-keys' in (m.data ?? {})))).toEqual([]);
-        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: any) => ['api-keys', 'admin-keys'].includes(e.valueFrom?.secretKeyRef.key));
-        expect(apiKeys.map((e: any) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets', 'switchboard-secrets']);
+        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: Json) => ['api-keys', 'admin-keys'].includes(e.valueFrom?.secretKeyRef.key));
+        expect(apiKeys.map((e: Json) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets', 'switchboard-secrets']);
       }
       // External stores too: nothing to generate, no Secret at all.
       for (const install of [installs.production, installs.queueScaling]) {
@@ -797,9 +798,9 @@ describe('the switchboard chart', () => {
       const read = installs.trial
         .filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet' || m.kind === 'Job')
         .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
-        .flatMap((c: any) => c.env ?? [])
-        .filter((e: any) => e.valueFrom?.secretKeyRef.name === GENERATED_SECRET)
-        .map((e: any) => e.valueFrom.secretKeyRef.key);
+        .flatMap((c: Json) => c.env ?? [])
+        .filter((e: Json) => e.valueFrom?.secretKeyRef.name === GENERATED_SECRET)
+        .map((e: Json) => e.valueFrom.secretKeyRef.key);
       expect([...new Set(read)].sort()).toEqual(Object.keys(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).sort());
     });
 
@@ -857,7 +858,7 @@ describe('the switchboard chart', () => {
 
         const { config, connection, listKey } = await workerQueue(install);
         const triggers = scaled.spec.triggers;
-        expect(triggers.map((t: any) => [t.type, t.metadata.listName, t.metadata.listLength])).toEqual([
+        expect(triggers.map((t: Json) => [t.type, t.metadata.listName, t.metadata.listLength])).toEqual([
           ['redis', listKey('active'), String(Math.max(1, Math.floor((config.queue.concurrency * 75) / 100)))],
           ['redis', listKey('wait'), '10'],
         ]);
@@ -865,7 +866,7 @@ describe('the switchboard chart', () => {
         const host = connection.host!.includes('.') ? connection.host : `${connection.host}.${NAMESPACE}.svc`;
         const auth = find(install, 'TriggerAuthentication', triggers[0].authenticationRef.name);
         const credential = (parameter: string) => {
-          const ref = auth.spec.secretTargetRef.find((r: any) => r.parameter === parameter);
+          const ref = auth.spec.secretTargetRef.find((r: Json) => r.parameter === parameter);
           return ref && secretValue(install, ref.name, ref.key);
         };
         for (const trigger of triggers) {
@@ -902,8 +903,8 @@ describe('the switchboard chart', () => {
 
   describe('A2A over gRPC (grpc.*)', () => {
     const GRPC = { grpc: { enabled: true }, networkPolicy: { enabled: true, apiFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'clients' } } }] } };
-    const grpcPort = (workload: Manifest) => (firstContainer(workload).ports as any[]).find((port) => port.name === 'grpc');
-    const servicePort = (install: Manifest[], name: string) => find(install, 'Service', 'switchboard').spec.ports.find((port: any) => port.name === name);
+    const grpcPort = (workload: Manifest) => (firstContainer(workload).ports as Json[]).find((port) => port.name === 'grpc');
+    const servicePort = (install: Manifest[], name: string) => find(install, 'Service', 'switchboard').spec.ports.find((port: Json) => port.name === name);
     // The address an agent card lists, as the API builds it, for a card fetched through the Service.
     const cardAddress = (install: Manifest[]) => grpcAddress(loadedConfig(install, 'api').a2a.grpc, `http://switchboard.${NAMESPACE}.svc:${servicePort(install, 'http').port}/`);
 
@@ -999,7 +1000,7 @@ describe('the switchboard chart', () => {
       expect(ingress.spec.tls).toHaveLength(1);
       const install = renderChart('--set', 'grpc.enabled=true');
       const backend = ingress.spec.rules[0].http.paths[0].backend.service;
-      const ports = install.filter((m) => m.kind === 'Service' && m.metadata.name === backend.name).flatMap((service) => service.spec.ports.map((port: any) => port.name));
+      const ports = install.filter((m) => m.kind === 'Service' && m.metadata.name === backend.name).flatMap((service) => service.spec.ports.map((port: Json) => port.name));
       expect(ports).toContain(backend.port.name);
       expect(backend.port.name).toBe('grpc');
     });
@@ -1056,14 +1057,14 @@ describe('the switchboard chart', () => {
         });
       }
       const untraced = Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')));
-      for (const workload of untraced) expect(firstContainer(workload).env.filter((e: any) => /^(OTEL_|SWITCHBOARD_TRAC)/.test(e.name))).toEqual([]);
+      for (const workload of untraced) expect(firstContainer(workload).env.filter((e: Json) => /^(OTEL_|SWITCHBOARD_TRAC)/.test(e.name))).toEqual([]);
       expect(failedRender('--set', 'tracing.protocol=grpc')).toContain("at '/tracing/protocol'");
     });
 
     it('mount no CA and set no NODE_EXTRA_CA_CERTS without trustedCa', () => {
       for (const workload of Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')))) {
         expect(envVar(firstContainer(workload), 'NODE_EXTRA_CA_CERTS')).toBeUndefined();
-        expect(podSpec(workload).volumes.map((v: any) => v.name)).not.toContain('trusted-ca');
+        expect(podSpec(workload).volumes.map((v: Json) => v.name)).not.toContain('trusted-ca');
       }
     });
   });
@@ -1115,9 +1116,9 @@ describe('the switchboard chart', () => {
       install
         .filter((m) => m.kind === 'Ingress')
         .flatMap((ingress) => ingress.spec.rules)
-        .filter((rule: any) => rule.host === host)
-        .flatMap((rule: any) => rule.http.paths)
-        .some((route: any) => {
+        .filter((rule: Json) => rule.host === host)
+        .flatMap((rule: Json) => rule.http.paths)
+        .some((route: Json) => {
           expect(route.backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
           const prefix = route.path.replace(/\/$/, '');
           return route.pathType === 'Exact' ? path === route.path : prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
@@ -1209,7 +1210,7 @@ describe('the switchboard chart', () => {
     /** Whether a policy's pod selector selects pods labelled so. */
     const selects = (policy: Manifest, labels: Record<string, string>) => {
       const { matchLabels = {}, matchExpressions = [] } = policy.spec.podSelector;
-      return Object.entries(matchLabels).every(([key, value]) => labels[key] === value) && matchExpressions.every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
+      return Object.entries(matchLabels).every(([key, value]) => labels[key] === value) && matchExpressions.every((e: Json) => e.operator === 'In' && e.values.includes(labels[e.key]));
     };
     const podLabels = (install: Manifest[], kind: string, name: string) => find(install, kind, name).spec.template.metadata.labels;
     const DNS = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } };
@@ -1291,7 +1292,7 @@ describe('the switchboard chart', () => {
         install
           .filter((m) => ['Deployment', 'Job'].includes(m.kind))
           .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
-          .map((c: any) => [c.image, c.imagePullPolicy]);
+          .map((c: Json) => [c.image, c.imagePullPolicy]);
       expect(new Set(images(installs.trial).map(String))).toEqual(new Set([String([`switchboard:${appVersion}`, 'IfNotPresent'])]));
       const pushed = renderChart('--set', 'image.repository=registry.example.com/team/switchboard', '--set', 'image.tag=0.2.0');
       expect(new Set(images(pushed).map(String))).toEqual(new Set([String(['registry.example.com/team/switchboard:0.2.0', 'IfNotPresent'])]));
@@ -1346,12 +1347,12 @@ describe('the switchboard chart', () => {
       // The hook Jobs run where and as the API does.
       expect(podSpec(find(given, 'Job', 'switchboard-migrate')).priorityClassName).toBe('switchboard-critical');
       expect(podSpec(find(given, 'Job', 'switchboard-secret-generator')).priorityClassName).toBe('switchboard-critical');
-      expect(api.initContainers.map((c: any) => c.name)).toEqual(['migrate', 'wait-for-vault']);
+      expect(api.initContainers.map((c: Json) => c.name)).toEqual(['migrate', 'wait-for-vault']);
       expect(api.initContainers[1]).toEqual(init);
-      expect(worker.initContainers.map((c: any) => c.name)).toEqual(['migrate']);
-      expect(api.containers.map((c: any) => c.name)).toEqual(['api', 'proxy']);
+      expect(worker.initContainers.map((c: Json) => c.name)).toEqual(['migrate']);
+      expect(api.containers.map((c: Json) => c.name)).toEqual(['api', 'proxy']);
       expect(api.containers[1]).toEqual(sidecar);
-      expect(worker.containers.map((c: any) => c.name)).toEqual(['worker', 'worker-proxy']);
+      expect(worker.containers.map((c: Json) => c.name)).toEqual(['worker', 'worker-proxy']);
       for (const workload of given.filter((m) => ['Deployment', 'StatefulSet'].includes(m.kind))) expect(workload.spec.revisionHistoryLimit).toBe(3);
       // Without the chart's migration init container, the given one stands alone.
       const initOnly = renderChart('-f', PRODUCTION_VALUES, '--set-json', `worker.extraInitContainers=${JSON.stringify([init])}`);

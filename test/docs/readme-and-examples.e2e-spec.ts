@@ -13,7 +13,7 @@ import { assertSafeToListen } from '../../src/security/listen-policy';
 import { writeConfigFile } from '../support/config-file';
 import { codeBlocks, documentationFiles, ROOT } from './markdown-blocks';
 import { startTestApp } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 const EXAMPLES = join(ROOT, 'examples');
 /** Examples that are about durable mode boot against this run's Postgres and Redis. */

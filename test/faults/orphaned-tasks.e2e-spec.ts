@@ -10,13 +10,13 @@ import Redis from 'ioredis';
 import { NOT_QUEUED_TEXT } from '../../src/a2a-server/queued-agent-executor';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
+import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
 import { jsonRpcSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);

@@ -6,12 +6,12 @@
  * send that starts a task while Postgres is down is refused at once, and an agent that acts outside
  * its task (a model, a tool) never runs for it: a resend does nothing twice.
  */
-import { Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { NOT_RECORDED_TEXT } from '../../src/tasks/lifecycle/turn-not-recorded.error';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';

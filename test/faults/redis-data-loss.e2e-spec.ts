@@ -5,19 +5,19 @@
  * failed within seconds, long before the periodic orphaned-task sweep (a minute) would run; so is
  * the task of a send that was answered at once, once a worker is up.
  */
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { TURN_LOST_TEXT } from '../../src/a2a-server/queued-turn-watch';
 import { QueueName } from '../../src/queue/queue.constants';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
+import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
 import { jsonRpcSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);

@@ -6,18 +6,18 @@
  * Redis's data is registered again, without restarting anything.
  */
 import { TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { type Client } from '@a2a-js/sdk/client';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
-import { jsonRpcSend, postJson, pushConfigCount, RawAnswer, restSend, taskRows } from './support/store-outage-clients';
+import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
+import { jsonRpcSend, postJson, pushConfigCount, type RawAnswer, restSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 

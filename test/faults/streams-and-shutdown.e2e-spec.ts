@@ -6,17 +6,17 @@
  * fault the client sees. Real API and worker processes, a Redis of the test's own for the outages,
  * the official A2A and MCP SDK clients.
  */
-import { ListTasksRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { connectV1, TASK_ID_MESSAGE, textOf } from '../mcp-server/support/mcp-clients';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { follow, Followed, postSse } from './support/followed-streams';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { follow, type Followed, postSse } from './support/followed-streams';
 import { jsonRpcSend, restSend } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
-import { adminDatabaseUrl, applyMigrations, createTestDatabase, TestDatabase } from '../support/test-database';
+import { adminDatabaseUrl, applyMigrations, createTestDatabase, type TestDatabase } from '../support/test-database';
 
 interface ReadyzBody {
   message?: string;

@@ -6,15 +6,15 @@
  * timeout, then an error naming their task, and the API still exits 0.
  */
 import { Queue } from 'bullmq';
-import { Agent, ClientRequest, request } from 'node:http';
+import { Agent, type ClientRequest, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { QueueName } from '../../src/queue/queue.constants';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 jest.setTimeout(40_000);
 

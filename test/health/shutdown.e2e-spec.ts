@@ -1,4 +1,4 @@
-import { connect, Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 

@@ -4,10 +4,10 @@
  * Redis). The worker that ran the turn serves its outcome, tool call, queue wait and MCP server
  * state on its health port; the API serves the request, the task and the open streams.
  */
-import { StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf } from '../a2a/support/service-processes';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { stdioServer } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
@@ -15,7 +15,7 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { scrape, valueOf } from './support/scrape';
 
 jest.setTimeout(60_000);

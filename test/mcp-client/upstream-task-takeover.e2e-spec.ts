@@ -9,7 +9,7 @@
  * plain call (the upstream's `hold`, run as no task) cut off by the kill is not made again: a `/mcp`
  * tool-call task ends failed, and an LLM turn tells the model the call may or may not have taken effect.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client as A2aClient } from '@a2a-js/sdk/client';
 import { resultFromTaskOutcome, type SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,7 +18,7 @@ import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { QueueName } from '../../src/queue/queue.constants';
 import { artifactText, asTask, sdkClient } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { QUICK_STALL_TOML } from '../a2a/support/test-agents';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { ExtTaskSessions } from '../mcp-server/support/ext-task-sessions';
@@ -26,7 +26,7 @@ import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { HttpTaskServer } from './fixtures/http-task-server';
 
 jest.setTimeout(90_000);

@@ -7,11 +7,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer } from '../a2a-client/support/peer-process';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
-import { artifactText, bridgeClientV1, bridgeClientV2, OTHER_API_KEY, readTask, startedTask, statesUntil, TaskView, UpdateLog } from './support/bridge-clients';
+import { artifactText, bridgeClientV1, bridgeClientV2, OTHER_API_KEY, readTask, startedTask, statesUntil, type TaskView } from './support/bridge-clients';
 import { rawMcp, rpc } from './support/raw-mcp';
 
 const AGENTS_TOML = `
@@ -125,7 +125,7 @@ describe('agents as resources', () => {
     const { client } = await bridgeClientV2(url);
     const cardUrl = `${peer.url}/.well-known/agent-card.json`;
     const read = (uri: string) => client.readResource({ uri }).then(({ contents }) => contents.map((content) => JSON.parse((content as { text: string }).text)));
-    const [manifest, card] = await eventually(() => read('a2a-agent://peer').catch(() => []), ([, found]) => found?.name === 'peer');
+    const [manifest] = await eventually(() => read('a2a-agent://peer').catch(() => []), ([, found]) => found?.name === 'peer');
     expect(manifest).toMatchObject({ type: 'subagent', id: 'peer', a2a: { agentCardUri: cardUrl }, taskResourceTemplate: 'a2a://task/{taskId}' });
     const [written, ventasCard] = await eventually(() => read('a2a-agent://ventas').catch(() => []), ([, found]) => found?.name === 'peer');
     expect(written).toEqual({

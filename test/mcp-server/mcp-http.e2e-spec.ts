@@ -2,7 +2,7 @@
  * `/mcp` through the official SDK clients of both eras (1.x: 2025-era sessions; v2 in `auto`
  * negotiation: 2026-07-28, stateless), against the test agents running real turns on the queue.
  */
-import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { TaskState } from '@a2a-js/sdk';

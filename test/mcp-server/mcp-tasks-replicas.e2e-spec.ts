@@ -11,9 +11,9 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { sdkClient } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { LONG_AGENT_TOML, QUICK_STALL_TOML, TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { callAsTask, ExtTaskSessions } from './support/ext-task-sessions';
 import { connectV1, textOf } from './support/mcp-clients';

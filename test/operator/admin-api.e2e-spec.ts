@@ -8,13 +8,14 @@ import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { stdioServer, toolsListed } from '../mcp-client/support/mcp-app';
 import { childProcesses, EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
-import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, type McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
 import { adminCall, SseReader, sendMessage } from './support/admin-client';
+import type { Json } from '../support/json';
 
 const OPS_KEY = 'ops-key-0123456789abcdef';
 const OTHER_KEY = 'other-key-0123456789abcd';
@@ -88,8 +89,8 @@ describe('admin API (durable)', () => {
   });
 
   describe("every owner's tasks", () => {
-    let mine: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    let theirs: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let mine: Json;
+    let theirs: Json;
 
     beforeAll(async () => {
       mine = await sendMessage(url, 'echo', TEST_API_KEY, 'hello');

@@ -3,12 +3,12 @@
  * a worker (`switchboard worker`) on the real Postgres and Redis. Both announce themselves, and a
  * turn run on the worker reaches the API's live change feed and the operator's task list.
  */
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { adminCall, SseReader, sendMessage } from './support/admin-client';
 
 const OPS_KEY = 'ops-key-0123456789abcdef';

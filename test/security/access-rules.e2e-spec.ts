@@ -6,7 +6,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { sendWithToken } from '../support/send-with-token';
 import { bearer, startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
 

@@ -2,7 +2,7 @@ import crypto = require('node:crypto');
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from '../../src/app.factory';
 import { bearer, TEST_API_KEY, testConfig } from '../support/test-app';
-import { callableRoutes, label, recordRoutes, Route, samplePath } from './routes';
+import { callableRoutes, label, recordRoutes, type Route, samplePath } from './routes';
 import { startAppWithTestRoutes } from './test-routes';
 
 /** Routes that answer without a key. Each one is open to anyone who reaches the port: probes, agent cards, and the console's login and assets. */

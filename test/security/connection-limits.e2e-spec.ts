@@ -5,7 +5,7 @@
  * send, an SSE stream) are not cut.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { connect, Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';

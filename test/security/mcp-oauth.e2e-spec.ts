@@ -14,7 +14,7 @@ import { createHttpApp } from '../../src/app.factory';
 import { textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { PreRegisteredOAuthClient } from '../support/pre-registered-oauth-client';
 import { testConfig } from '../support/test-app';
 

@@ -5,8 +5,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const MAX_PARTS = 3;
 const MAX_TEXT_CHARS = 20;

@@ -9,7 +9,7 @@ import { createHttpApp } from '../../src/app.factory';
 import { grpcClient } from '../a2a/support/grpc-client';
 import { freePort } from '../support/free-port';
 import { bearer, testConfig } from '../support/test-app';
-import { callableRoutes, label, recordRoutes, Route, samplePath } from './routes';
+import { callableRoutes, label, recordRoutes, type Route, samplePath } from './routes';
 
 const METRICS_KEY = 'metrics-key-0123456789abcdef';
 /** Answered without any key (test/security/auth.e2e-spec.ts lists them). */

@@ -11,12 +11,12 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { forgedToken, unsignedToken, withBadSignature } from '../support/forged-tokens';
 import { oauthConfigToml } from '../support/oauth-config';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { sendWithToken } from '../support/send-with-token';
 import { freePort } from '../support/free-port';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const RESOURCE = 'http://switchboard.test/mcp';
 const SHORT_LIVED = 'http://switchboard.test/short';

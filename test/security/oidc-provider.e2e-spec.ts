@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { ACCESS_TOKEN_TYPE, OidcClient, OidcProvider, TOKEN_EXCHANGE } from '../support/oidc-provider-process';
+import { ACCESS_TOKEN_TYPE, type OidcClient, OidcProvider, TOKEN_EXCHANGE } from '../support/oidc-provider-process';
 
 const RESOURCE = 'http://switchboard.test/mcp';
 const DOWNSTREAM = 'http://downstream.test/mcp';

@@ -16,7 +16,7 @@ import { serversView, startMcpApp, toolsListed, type McpTestApp } from '../mcp-c
 import { killProcess, startEverythingServer } from '../mcp-client/support/mcp-servers';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { bearer, startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
 import { TokenCheckingProxy } from '../support/token-checking-proxy';
 

@@ -7,8 +7,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const V1 = { 'a2a-version': '1.0' };
 const LOOPBACK = 'http://127.0.0.1:9/hook';

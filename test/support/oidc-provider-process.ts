@@ -1,6 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import type { Json } from './json';
 
 const SCRIPT = join(__dirname, 'oidc-provider.mjs');
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -43,7 +44,6 @@ export interface TokenRequest {
   status: number;
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * A real OpenID provider (`oidc-provider`) in a child process of its own, issuing access tokens for

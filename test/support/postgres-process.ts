@@ -1,4 +1,4 @@
-import { execFileSync, SpawnOptions } from 'node:child_process';
+import { execFileSync, type SpawnOptions } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,16 +8,16 @@
  * carrying it only in `_meta` continues it the same way. Log lines name the trace.
  */
 import { randomBytes } from 'node:crypto';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { killAllPeers, startPeer, type PeerAgent } from '../a2a-client/support/peer-process';
 import { HttpTaskServer } from '../mcp-client/fixtures/http-task-server';
 import { httpMcpServer } from '../mcp-client/support/mcp-app';
 import { modernHeaders, modernMeta, rawMcp, rpc } from '../mcp-server/support/raw-mcp';
 import { writeConfigFile } from '../support/config-file';
-import { OtlpReceiver, ReceivedSpan, SpanKind } from '../support/otlp-receiver';
+import { OtlpReceiver, type ReceivedSpan, SpanKind } from '../support/otlp-receiver';
 import { bearer, TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 jest.setTimeout(60_000);
 

@@ -1,4 +1,4 @@
-import { Message, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { type Message, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { CallToolResult } from '@modelcontextprotocol/client';

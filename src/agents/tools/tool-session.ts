@@ -1,6 +1,6 @@
 import { NamePatterns } from '../../common/name-patterns';
 import type { UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
-import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
+import { callWithinLimits, failure, type ToolCallOutcome, type ToolLimits } from './tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
 /** The turn whose calls the session runs (what each call's provider is told), and what the agent may call. */

@@ -1,5 +1,5 @@
 import type { Task } from '@a2a-js/sdk';
-import { CallToolResult, ClientCapabilities, INTERNAL_ERROR, McpServer, MissingRequiredClientCapabilityError, RELATED_TASK_META_KEY, ServerContext } from '@modelcontextprotocol/server';
+import { type CallToolResult, type ClientCapabilities, INTERNAL_ERROR, type McpServer, MissingRequiredClientCapabilityError, RELATED_TASK_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
 import { toolCallResultOf } from '../../agents/executors/tool-call.executor';

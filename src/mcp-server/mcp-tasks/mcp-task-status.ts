@@ -1,4 +1,4 @@
-import { Message, Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type Task, TaskState } from '@a2a-js/sdk';
 import { messageText } from '../../tasks/task-text';
 import { BRIDGE_STARTED_AT_METADATA_KEY } from '../bridge/task-resource';
 

@@ -1,4 +1,4 @@
-import { McpServer, ProtocolError, ServerCapabilities, ProtocolErrorCode, RegisteredResource, RegisteredResourceTemplate, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, type ServerCapabilities, ProtocolErrorCode, type RegisteredResource, type RegisteredResourceTemplate, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import { McpUnknownPromptError, McpUnknownResourceError } from '../../mcp-client/mcp-client.errors';
 import type { McpCatalogSource } from '../../mcp-client/mcp-catalog-source.interface';
 

@@ -1,4 +1,4 @@
-import { JSONRPCMessage, McpHandlerRequestOptions, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, type McpHandlerRequestOptions, type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { CancelWatch } from '../../tasks/cancel/cancel-signals.interface';
 import { isAnswerMessage } from '../json-rpc-shapes';
 import type { McpEventStore } from '../stores/mcp-event-store.interface';

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { INVALID_REQUEST, JSONRPCMessage, PARSE_ERROR, parseJSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
+import { INVALID_REQUEST, type JSONRPCMessage, PARSE_ERROR, parseJSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 
 /** The largest message accepted on stdin; a larger one is skipped and answered with an error. */
 export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;

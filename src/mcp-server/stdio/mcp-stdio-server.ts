@@ -6,8 +6,8 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
   isJSONRPCResultResponse,
-  JSONRPCMessage,
-  RequestId,
+  type JSONRPCMessage,
+  type RequestId,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { callContextFor } from '../../a2a-server/call-context';

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
+import { EVENT_STREAM_TTL_SECS, eventId, type IsLastEvent, MAX_EVENTS_PER_STREAM, type McpEventStore, notResumedBySdk, parseEventId, type RequestEventStore, type StoredEvent } from './mcp-event-store.interface';
 
 /** Streams held at once; the oldest goes first. */
 const MAX_STREAMS = 10_000;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { RedisService } from '../../redis/redis.service';
-import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
+import { type RedisService } from '../../redis/redis.service';
+import { EVENT_STREAM_TTL_SECS, eventId, type IsLastEvent, MAX_EVENTS_PER_STREAM, type McpEventStore, notResumedBySdk, parseEventId, type RequestEventStore, type StoredEvent } from './mcp-event-store.interface';
 
 const MESSAGE_FIELD = 'message';
 const END_FIELD = 'end';

@@ -1,7 +1,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ChainableCommander } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { RedisService } from '../../redis/redis.service';
+import { type RedisService } from '../../redis/redis.service';
 import { execTransaction } from '../../redis/redis-transaction';
 import type { McpSessionStore } from './mcp-session-store.interface';
 

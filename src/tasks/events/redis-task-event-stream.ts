@@ -1,14 +1,14 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamFollowError } from '../../redis/stream-entries';
-import { RedisService } from '../../redis/redis.service';
+import { type RedisService } from '../../redis/redis.service';
 import { execTransaction } from '../../redis/redis-transaction';
 import { TASK_CHANGES_CHANNEL } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
-  KeptTaskEvent,
-  PublishOptions,
-  TaskEventStream,
-  TaskEventStreamEntry,
+  type KeptTaskEvent,
+  type PublishOptions,
+  type TaskEventStream,
+  type TaskEventStreamEntry,
   TaskEventStreamInterruptedError,
   UNCLOSED_STREAM_TTL_SECS,
 } from './task-event-stream.interface';

@@ -1,5 +1,5 @@
 import { spanEvent } from '../../tracing/spans';
-import { backoffDelayMs, BackoffSettings } from '../../common/backoff';
+import { backoffDelayMs, type BackoffSettings } from '../../common/backoff';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
 import { TaskScopeConflictError } from '../../task-store/task-store.errors';
 

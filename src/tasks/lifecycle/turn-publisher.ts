@@ -1,5 +1,5 @@
-import { Artifact, Message, Part, Role, Task, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { type Artifact, type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { activeTraceId, TRACE_ID_METADATA_KEY } from '../../tracing/trace-context';
 

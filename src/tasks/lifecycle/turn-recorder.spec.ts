@@ -1,4 +1,4 @@
-import { Message, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { Message, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { RequestContext, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { MetricsService } from '../../metrics/metrics.service';
 import { MemoryTaskStore } from '../../task-store/memory-task-store';

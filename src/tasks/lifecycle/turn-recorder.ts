@@ -1,11 +1,11 @@
-import { Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
-  AgentExecutionEvent,
+  type AgentExecutionEvent,
   DefaultExecutionEventBus,
-  RequestContext,
+  type RequestContext,
   ResultManager,
-  ServerCallContext,
+  type ServerCallContext,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
@@ -18,7 +18,7 @@ import { TurnPublisher } from './turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { NEVER_STORED_METADATA_KEY, NOT_RECORDED_TEXT, NOT_STORED_TEXT, TurnNotRecordedError } from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';
-import { countedStoreCall, StoreRetryPolicy } from './store-retry';
+import { countedStoreCall, type StoreRetryPolicy } from './store-retry';
 import { afterThisTick } from '../../common/after-this-tick';
 
 /** The events `build` publishes, captured rather than recorded. */

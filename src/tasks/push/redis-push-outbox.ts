@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { execTransaction } from '../../redis/redis-transaction';
 import type { RedisService } from '../../redis/redis.service';
-import { PendingNotification, PUSH_OUTBOX_TTL_SECS, PushOutbox } from './push-outbox.interface';
+import { type PendingNotification, PUSH_OUTBOX_TTL_SECS, type PushOutbox } from './push-outbox.interface';
 
 /** Renews or deletes the claim only for the holder that has it. */
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";

@@ -1,6 +1,6 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { MemoryPushConfigChanges } from './memory-push-config-changes';
-import { PushTargets, TurnWebhooks } from './turn-webhooks';
+import { type PushTargets, TurnWebhooks } from './turn-webhooks';
 
 const task = { id: 't1' } as Task;
 const events: StreamResponse[] = [];

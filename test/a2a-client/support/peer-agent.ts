@@ -7,14 +7,14 @@
  *
  * It imports nothing from src/: it stands for someone else's agent, not for Switchboard.
  */
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard, Message, Part, Role, TaskState } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard, type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { legacyRestRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
-import { AgentEvent, AgentExecutor, DefaultRequestHandler, ExecutionEventBus, InMemoryTaskStore, RequestContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import * as grpc from '@grpc/grpc-js';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import express, { RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';

@@ -1,5 +1,5 @@
 import type { StreamResponse, TaskState } from '@a2a-js/sdk';
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '../../support/free-port';
 import { TEST_API_KEY } from '../../support/test-app';

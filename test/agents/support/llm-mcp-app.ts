@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../../../src/mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, type McpToolSource } from '../../../src/mcp-client/mcp-tool-source.interface';
 import { stdioServer, toolsListed } from '../../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../../mcp-client/support/mcp-servers';
 import { writeConfigFile } from '../../support/config-file';

@@ -2,8 +2,8 @@
  * The compose stack under test, as run.sh hands it over (DEPLOY_URL, DEPLOY_API_KEY,
  * DEPLOY_ADMIN_KEY, COMPOSE_PROJECT_NAME), and the official clients the deploy specs drive it with from outside.
  */
-import { SendMessageRequest, Task } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 

@@ -29,7 +29,7 @@ export async function killProcess(child: ChildProcess): Promise<void> {
 
 /** Live child processes of this (Jest worker) process whose command line contains `marker`. */
 export function childProcesses(marker: string): number[] {
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
   } catch {

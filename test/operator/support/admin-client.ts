@@ -1,6 +1,6 @@
 import { bearer } from '../../support/test-app';
+import type { Json } from '../../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** An admin API caller: GET or POST with a bearer key (or other headers), answering status and JSON body. */
 export async function adminCall(url: string, path: string, { method = 'GET', headers = {} as Record<string, string>, key }: { method?: string; headers?: Record<string, string>; key?: string } = {}): Promise<{ status: number; body: Json }> {

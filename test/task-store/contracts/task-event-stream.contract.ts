@@ -1,5 +1,5 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import { TaskEventStream, TaskEventStreamEntry, TaskEventStreamInterruptedError } from '../../../src/tasks/events/task-event-stream.interface';
+import { type TaskEventStream, type TaskEventStreamEntry, TaskEventStreamInterruptedError } from '../../../src/tasks/events/task-event-stream.interface';
 import { eventually } from '../../support/eventually';
 
 export interface TaskEventStreamFixture {

@@ -1,4 +1,4 @@
-import { ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
+import { type ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore, ServerCallContext } from '@a2a-js/sdk/server';
 import { attachEndpointAgents, attachTaskAgent } from '../../../src/task-store/task-agent';

@@ -1,5 +1,5 @@
 import { Message, Role, roleToJSON, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
-import { ServerCallContext, User } from '@a2a-js/sdk/server';
+import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 
 /** A call context as a transport would build it for `owner`, authenticated, under `tenant`. */
 export function callContext(owner = 'alice', tenant = 'acme', requestedVersion?: string): ServerCallContext {

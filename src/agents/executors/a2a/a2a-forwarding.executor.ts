@@ -1,4 +1,4 @@
-import { Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { type Message, type SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { ExternalAgentUnavailableError } from '../../../a2a-client/a2a-client.errors';

@@ -1,4 +1,4 @@
-import { Message, Part, Role, TaskState } from '@a2a-js/sdk';
+import { type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import { failure } from '../../tools/tool-limits';
@@ -7,7 +7,7 @@ import type { Sampler, SamplingRequest, ToolResult } from '../../tools/tool-prov
 import type { ToolSession } from '../../tools/tool-session';
 import { textPart, TurnPublisher, withMessage } from '../../../tasks/lifecycle/turn-publisher';
 import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
-import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
+import { type ChatCompletionsClient, type ChatMessage, type ToolCall } from './chat-completions.client';
 import { LlmTurnSteps, toolArguments } from './llm-turn-steps';
 
 export interface LlmAgent {

@@ -55,7 +55,7 @@ export class WebFetchTool implements BuiltinTool {
       if (error instanceof OutboundUrlBlockedError) return failure(`Refused: ${error.message}`);
       if (signal.aborted || !(error instanceof TypeError && error.cause instanceof Error)) throw error;
       // undici's "fetch failed" says nothing; its cause says what (refused, reset, DNS...).
-      throw new Error(`${url} could not be fetched: ${error.cause.message}`);
+      throw new Error(`${url} could not be fetched: ${error.cause.message}`, { cause: error });
     }
   }
 

@@ -80,7 +80,7 @@ export class A2aDiscoverTool implements DelegationTool {
       if (error instanceof InvalidAgentCardError) return failure(error.message);
       if (signal.aborted || !(error instanceof TypeError && error.cause instanceof Error)) throw error;
       // undici's "fetch failed" says nothing; its cause says what (refused, reset, DNS...).
-      throw new Error(`the agent card at ${url} could not be read: ${error.cause.message}`);
+      throw new Error(`the agent card at ${url} could not be read: ${error.cause.message}`, { cause: error });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { CancelTaskRequest, GetTaskRequest, Message, SendMessageRequest, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { CancelTaskRequest, GetTaskRequest, type Message, SendMessageRequest, type StreamResponse, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
