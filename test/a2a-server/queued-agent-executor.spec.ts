@@ -5,7 +5,13 @@
  * a send the queue cannot take is refused, leaving no task waiting for a turn. No Postgres, no Redis.
  */
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
-import { AgentExecutionEvent, DefaultExecutionEventBus, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  type AgentExecutionEvent,
+  DefaultExecutionEventBus,
+  type ExecutionEventBus,
+  RequestContext,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
 import type { TestingModule } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import { A2aCall } from '../../src/a2a-server/a2a-call';
@@ -16,7 +22,7 @@ import { ServiceUnavailableError } from '../../src/a2a-server/service-unavailabl
 import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
 import type { AgentTurn } from '../../src/agents/agent-executor.interface';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
-import { InProcessJobQueue } from '../../src/queue/in-process-job-queue';
+import { type InProcessJobQueue } from '../../src/queue/in-process-job-queue';
 import { JOB_QUEUE } from '../../src/queue/job-queue.interface';
 import { JobName } from '../../src/queue/queue.constants';
 import { CANCEL_SIGNALS } from '../../src/tasks/cancel/cancel-signals.interface';
@@ -51,7 +57,14 @@ describe('QueuedAgentExecutor', () => {
     const lifecycle = module.get(TaskLifecycle);
     // As AgentHandlers builds an agent's executor.
     buses = new TaskEventBusManager(tasks);
-    executor = new QueuedAgentExecutor(AGENT, queue, module.get(CANCEL_SIGNALS), lifecycle, new RequestScopedTaskStore(tasks), new QueuedTurnWatch(queue, lifecycle));
+    executor = new QueuedAgentExecutor(
+      AGENT,
+      queue,
+      module.get(CANCEL_SIGNALS),
+      lifecycle,
+      new RequestScopedTaskStore(tasks),
+      new QueuedTurnWatch(queue, lifecycle),
+    );
   });
 
   afterAll(() => module.close());
@@ -84,7 +97,8 @@ describe('QueuedAgentExecutor', () => {
     return { taskId, contextId, context, request, requestContext, bus, finished, verdict };
   }
 
-  const kinds = (events: AgentExecutionEvent[]) => events.map((event) => (event.kind === 'statusUpdate' ? event.data.status?.state : event.kind));
+  const kinds = (events: AgentExecutionEvent[]) =>
+    events.map((event) => (event.kind === 'statusUpdate' ? event.data.status?.state : event.kind));
 
   it('hands the turn to the queue under the job id of its task and message, with what the worker needs', async () => {
     const enqueue = jest.spyOn(queue, 'enqueue');
@@ -200,7 +214,10 @@ describe('QueuedAgentExecutor', () => {
       await finished;
       expect(turn).not.toHaveBeenCalled();
       const stored = await tasks.get(taskId, context);
-      expect({ state: stored?.status?.state, text: partsText(stored?.status?.message?.parts ?? []) }).toEqual({ state: TaskState.TASK_STATE_FAILED, text: NOT_QUEUED_TEXT });
+      expect({ state: stored?.status?.state, text: partsText(stored?.status?.message?.parts ?? []) }).toEqual({
+        state: TaskState.TASK_STATE_FAILED,
+        text: NOT_QUEUED_TEXT,
+      });
     });
   });
 });

@@ -3,8 +3,8 @@
  * client can see, in the store and on the task's stream, and a turn whose task could not be stored
  * says so. No Postgres, no Redis; the write retry deadline passes on a fake clock.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
-import { ExecutionEventBus, RequestContext, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { type ExecutionEventBus, RequestContext, ResultManager, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { TestingModule } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import type { AgentTurn, AgentTurnExecutor } from '../../../src/agents/agent-executor.interface';
@@ -12,11 +12,16 @@ import { STOPPED_TEXT, TurnRunner } from '../../../src/agents/turns/turn-runner.
 import type { AgentTurnPayload, CallerScope, JobAttempt } from '../../../src/queue/queue.constants';
 import { MemoryTaskStore } from '../../../src/task-store/memory-task-store';
 import type { TaskWrite } from '../../../src/task-store/task-store.interface';
-import { CANCEL_SIGNALS, CancelSignals } from '../../../src/tasks/cancel/cancel-signals.interface';
+import { CANCEL_SIGNALS, type CancelSignals } from '../../../src/tasks/cancel/cancel-signals.interface';
 import { callContextOf } from '../../../src/tasks/caller-scope';
 import { SnapshotBuffer } from '../../../src/tasks/lifecycle/snapshot-buffer';
 import { TaskLifecycle } from '../../../src/tasks/lifecycle/task-lifecycle.service';
-import { NOT_RECORDED_TEXT, NOT_STORED_TEXT, TurnNotRecordedError, wasNeverStored } from '../../../src/tasks/lifecycle/turn-not-recorded.error';
+import {
+  NOT_RECORDED_TEXT,
+  NOT_STORED_TEXT,
+  TurnNotRecordedError,
+  wasNeverStored,
+} from '../../../src/tasks/lifecycle/turn-not-recorded.error';
 import { partsText, textPart, TurnPublisher } from '../../../src/tasks/lifecycle/turn-publisher';
 import { replayTurn } from '../../../src/tasks/lifecycle/turn-replay';
 import { TaskView } from '../../../src/tasks/task-view';
@@ -161,7 +166,10 @@ describe('TurnRunner', () => {
 
     await runner.run(payload, FIRST);
 
-    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({ state: TaskState.TASK_STATE_FAILED, text: 'The agent ended its turn without a final state.' });
+    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({
+      state: TaskState.TASK_STATE_FAILED,
+      text: 'The agent ended its turn without a final state.',
+    });
   });
 
   it('fails a turn of an agent the worker does not know, saying which', async () => {
@@ -169,7 +177,10 @@ describe('TurnRunner', () => {
 
     await runner.run(payload, FIRST);
 
-    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({ state: TaskState.TASK_STATE_FAILED, text: 'No agent named "nobody" is configured on the worker.' });
+    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({
+      state: TaskState.TASK_STATE_FAILED,
+      text: 'No agent named "nobody" is configured on the worker.',
+    });
   });
 
   it('ends the turn canceled when a cancel arrives while its agent runs', async () => {
@@ -215,7 +226,10 @@ describe('TurnRunner', () => {
     await runner.run(payload, { attemptsStarted: 2 });
 
     expect(turn).not.toHaveBeenCalled();
-    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({ state: TaskState.TASK_STATE_FAILED, text: 'The worker running this task stopped before the turn finished.' });
+    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({
+      state: TaskState.TASK_STATE_FAILED,
+      text: 'The worker running this task stopped before the turn finished.',
+    });
   });
 
   it.each([
@@ -259,7 +273,9 @@ describe('TurnRunner', () => {
     afterEach(() => jest.useRealTimers());
 
     it("fails its job once the store has refused the turn's writes for tasks.write_retry_secs, telling the stream it was not saved", async () => {
-      turn.mockImplementation(async ({ context: requestContext }, bus) => new TurnPublisher(bus, requestContext).status(TaskState.TASK_STATE_COMPLETED));
+      turn.mockImplementation(async ({ context: requestContext }, bus) =>
+        new TurnPublisher(bus, requestContext).status(TaskState.TASK_STATE_COMPLETED),
+      );
       const { payload } = await announcedSend('publisher');
       store.down = true;
 
