@@ -76,8 +76,9 @@ describe('QueuedAgentExecutor', () => {
 
   /**
    * A send as the request handler hands it to the executor: the call's context (waiting for the
-   * executor's verdict), the SDK's request context, and the call's bus, with what it hears.
-   * Streamed unless `returnImmediately`: its bus passes on every event of the turn.
+   * executor's verdict), the SDK's request context, and the call's bus, with what it hears. Not
+   * a blocking send (whose bus holds the turn's events back for the task as stored): its bus
+   * passes on every event of the turn.
    */
   function send(configuration: Partial<SendMessageRequest['configuration']> = {}) {
     const [taskId, contextId] = [randomUUID(), randomUUID()];
