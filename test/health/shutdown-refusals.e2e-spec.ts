@@ -9,7 +9,13 @@ import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/se
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -41,7 +47,11 @@ async function raw(url: string, init: RequestInit = {}): Promise<RawAnswer> {
 }
 
 function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return raw(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return raw(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A v1.0 JSON-RPC streamed send whose client stays until `leave()`: its first event has arrived when this resolves. */
@@ -115,9 +125,13 @@ describe('new requests while the API shuts down', () => {
     };
     const plain = {
       'GET /healthz': await raw(`${api.baseUrl}/healthz`),
-      'POST /a2a/rest/agents/long/message:send': await postJson(`${api.baseUrl}/a2a/rest/agents/long/message:send`, sendMessage.params, {
-        'a2a-version': '1.0',
-      }),
+      'POST /a2a/rest/agents/long/message:send': await postJson(
+        `${api.baseUrl}/a2a/rest/agents/long/message:send`,
+        sendMessage.params,
+        {
+          'a2a-version': '1.0',
+        },
+      ),
       'GET /api/admin/overview': await raw(`${api.baseUrl}/api/admin/overview`),
     };
 

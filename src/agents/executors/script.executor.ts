@@ -30,7 +30,8 @@ export class ScriptExecutor implements AgentTurnExecutor {
     }
     publish.task(context);
     let artifactCount = 0;
-    const steps = this.settings.reply_steps && continues(context.task) ? this.settings.reply_steps : this.settings.steps;
+    const steps =
+      this.settings.reply_steps && continues(context.task) ? this.settings.reply_steps : this.settings.steps;
     for (const step of steps) {
       if ('delay_ms' in step) {
         await abortableSleep(step.delay_ms, signal);
