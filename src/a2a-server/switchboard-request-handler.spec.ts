@@ -1,4 +1,15 @@
-import { A2A_PROTOCOL_VERSION, Role, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import {
+  A2A_PROTOCOL_VERSION,
+  CancelTaskRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskRequest,
+  Role,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskState,
+} from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import {
   ContentTypeNotSupportedError,
@@ -73,8 +84,8 @@ describe('SwitchboardRequestHandler', () => {
   const handler = (agent: string): SwitchboardRequestHandler => handlers.find(agent)!.handler;
   const context = () => new ServerCallContext();
   const send = async (agent: string, request: SendMessageRequest) => (await handler(agent).sendMessage(request, context())) as Task;
-  const get = (agent: string, id: string) => handler(agent).getTask({ id, tenant: '' } as never, context());
-  const cancel = (agent: string, id: string) => handler(agent).cancelTask({ id, tenant: '' } as never, context());
+  const get = (agent: string, id: string) => handler(agent).getTask(GetTaskRequest.fromJSON({ id }), context());
+  const cancel = (agent: string, id: string) => handler(agent).cancelTask(CancelTaskRequest.fromJSON({ id }), context());
   /** A task of `endless` whose turn has published its partial artifact, and the stream that saw it (still open). */
   const endlessUnderWay = async () => {
     const stream = handler('endless').sendMessageStream(sendRequest('take your time'), context());
@@ -203,7 +214,7 @@ describe('SwitchboardRequestHandler', () => {
   describe('resubscribe', () => {
     it('shows the task as it is, then only the events that follow', async () => {
       const { taskId, stream } = await endlessUnderWay();
-      const resubscription = handler('endless').resubscribe({ id: taskId, tenant: '' } as never, context());
+      const resubscription = handler('endless').resubscribe(SubscribeToTaskRequest.fromJSON({ id: taskId }), context());
       const [first] = await readUntil(resubscription, () => true);
       expect(first.payload).toMatchObject({ $case: 'task', value: { id: taskId, status: { state: TaskState.TASK_STATE_WORKING } } });
       expect(first.payload?.$case === 'task' && first.payload.value.artifacts.map((artifact) => artifact.parts[0].content?.value)).toEqual(['partial']);
@@ -216,15 +227,15 @@ describe('SwitchboardRequestHandler', () => {
 
     it('refuses an ended task, naming its state, and an unknown one', async () => {
       const task = await send('echo', sendRequest('over'));
-      await expect(readAll(handler('echo').resubscribe({ id: task.id, tenant: '' } as never, context()))).rejects.toThrow('terminal state (completed)');
-      await expect(readAll(handler('echo').resubscribe({ id: randomUUID(), tenant: '' } as never, context()))).rejects.toBeInstanceOf(TaskNotFoundError);
+      await expect(readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: task.id }), context()))).rejects.toThrow('terminal state (completed)');
+      await expect(readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: randomUUID() }), context()))).rejects.toBeInstanceOf(TaskNotFoundError);
     });
   });
 
   it('answers a request for an extended card the agent lacks with the error of the protocol version asked', async () => {
     const current = new ServerCallContext({ requestedVersion: A2A_PROTOCOL_VERSION });
-    await expect(handler('echo').getAuthenticatedExtendedAgentCard({ tenant: '' }, current)).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(handler('echo').getAuthenticatedExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}), current)).rejects.toBeInstanceOf(UnsupportedOperationError);
     const legacy = new ServerCallContext({ requestedVersion: A2A_LEGACY_PROTOCOL_VERSION });
-    await expect(handler('echo').getAuthenticatedExtendedAgentCard({ tenant: '' }, legacy)).rejects.toBeInstanceOf(ExtendedAgentCardNotConfiguredError);
+    await expect(handler('echo').getAuthenticatedExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}), legacy)).rejects.toBeInstanceOf(ExtendedAgentCardNotConfiguredError);
   });
 });
