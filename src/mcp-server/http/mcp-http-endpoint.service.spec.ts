@@ -13,12 +13,19 @@ const KEYS = { alice: 'alice-key-0123456789abcdef', bob: 'bob-key-0123456789abcd
 const config = configSchema.parse({
   log: { level: 'silent' },
   auth: { api_keys: Object.entries(KEYS).map(([name, key]) => ({ name, key })) },
-  agents: [{ name: 'echo', executor: { type: 'echo' } }],
+  agents: [
+    { name: 'echo', executor: { type: 'echo' } },
+    // Works for ten minutes: a call that runs until it is canceled.
+    { name: 'endless', executor: { type: 'script', steps: [{ status: 'working' }, { delay_ms: 600_000 }, { status: 'completed' }] } },
+  ],
 });
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const SESSION_NOT_FOUND = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+/** The ids of the events of an event stream's text, in order. */
+const eventIdsOf = (stream: string) => [...stream.matchAll(/^id: ?(.+)$/gm)].map(([, id]) => id);
 
 describe('McpHttpEndpoint', () => {
   let app: NestFastifyApplication;
@@ -86,6 +93,42 @@ describe('McpHttpEndpoint', () => {
       await transport.terminateSession();
       expect(await sessionCount()).toBe(before - 1);
       expect(await post(PING, { 'mcp-session-id': sessionId })).toEqual({ status: 404, body: SESSION_NOT_FOUND });
+    });
+
+    it('gets a call\'s answer stream with event ids, which it can resume from any of them with Last-Event-ID', async () => {
+      const { transport } = await openSession();
+      const session = { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'resumed' } } });
+      const answered = await post(call, session);
+      expect(answered.status).toBe(200);
+      const [priming] = eventIdsOf(answered.body as string);
+      const resumed = await fetch(new URL('/mcp', url), { headers: { ...bearer(KEYS.alice), ...session, accept: 'text/event-stream', 'last-event-id': priming } });
+      const replay = await resumed.text();
+      expect(replay).toContain('"id":7');
+      expect(replay).toContain('resumed');
+      expect(eventIdsOf(replay)).not.toContain(priming);
+    });
+
+    it('gets 404 for a resumption after an event id its session never had', async () => {
+      const { transport } = await openSession();
+      const response = await fetch(new URL('/mcp', url), { headers: { ...bearer(KEYS.alice), 'mcp-session-id': transport.sessionId!, accept: 'text/event-stream', 'last-event-id': 'no-such-event' } });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Cannot resume') }, id: null });
+    });
+
+    it('cancels a call with notifications/cancelled: its stream ends without an answer', async () => {
+      const { transport } = await openSession();
+      // A 2025-11-25 answer stream begins with a priming event: the call's headers come at once.
+      const session = { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'switchboard_agent_endless', arguments: { message: 'take your time' } } });
+      const running = await fetch(new URL('/mcp', url), {
+        method: 'POST',
+        headers: { ...bearer(KEYS.alice), ...session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: call,
+      });
+      const cancelled = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long' } }), session);
+      expect(cancelled.status).toBe(202);
+      expect(await running.text()).not.toContain('"result"');
     });
 
     it('is answered 406 on a GET stream it does not accept as an event stream', async () => {
