@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Client, Pool, QueryResult } from 'pg';
+import { Client, Pool, type QueryResult } from 'pg';
 import { defineConfig } from 'prisma/config';
 
 /**

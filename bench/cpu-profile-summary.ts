@@ -42,11 +42,15 @@ function main(): void {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     if (functionName === '(idle)') continue;
     const where = owner(url);
-    functions.set(`${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`, (functions.get(`${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`) ?? 0) + us);
+    functions.set(
+      `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`,
+      (functions.get(`${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`) ?? 0) + us,
+    );
     owners.set(where, (owners.get(where) ?? 0) + us);
   }
   const busy = total - idleUs;
-  const line = (name: string, us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`;
+  const line = (name: string, us: number) =>
+    `${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`;
   const top = Number(values.top);
   console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)}%)`);
   console.log('\nby package or file (self time, share of busy time):');

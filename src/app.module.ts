@@ -31,8 +31,17 @@ import { TasksModule } from './tasks/tasks.module';
 export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
-    const protocols = config.a2a.enabled ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])] : [];
-    const api = [SecurityModule.forRoot(mode, config.auth), HealthModule, ExternalAgentsViewModule, McpServersViewModule, ...protocols, ...(config.a2a.enabled ? [OperatorModule, ConsoleModule] : [])];
+    const protocols = config.a2a.enabled
+      ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])]
+      : [];
+    const api = [
+      SecurityModule.forRoot(mode, config.auth),
+      HealthModule,
+      ExternalAgentsViewModule,
+      McpServersViewModule,
+      ...protocols,
+      ...(config.a2a.enabled ? [OperatorModule, ConsoleModule] : []),
+    ];
     // No HTTP face: a2a_send runs delegated tasks through the A2A handlers alone.
     const worker = [WorkerHealthModule, ...(config.a2a.enabled ? [A2aHandlersModule] : [])];
     const served = role === 'api' ? api : role === 'stdio' ? protocols : worker;

@@ -16,8 +16,8 @@ import { adminDatabaseUrl } from '../../test/support/test-database';
 import { ensureSwitchboardBuilt } from './build';
 import { verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
-import { difference, RoundTripCounts, RoundTripProxy } from './round-trip-proxy';
-import { BENCH_API_KEY, RunningServer, startDurable } from './servers';
+import { difference, type RoundTripCounts, RoundTripProxy } from './round-trip-proxy';
+import { BENCH_API_KEY, type RunningServer, startDurable } from './servers';
 
 const WARM_UP_REQUESTS = 30;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -30,7 +30,12 @@ async function sendOne(server: RunningServer): Promise<void> {
   const response = await fetch(`${server.baseUrl}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: `Bearer ${BENCH_API_KEY}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello bench' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello bench' }] } },
+    }),
   });
   const text = await response.text();
   if (!text.includes('TASK_STATE_COMPLETED')) throw new Error(`not completed: ${text.slice(0, 300)}`);
@@ -51,7 +56,10 @@ function monitorRedis(proxies: RoundTripProxy[]): { counts: Map<string, number>;
       if (!name) return;
       const command = args[0].toUpperCase();
       // BullMQ's scripts: which queue key they touch tells them apart better than the SHA.
-      const key = command === 'EVALSHA' || command === 'EVAL' ? ` ${(args[3] ?? '').replace(/^.*:bull:[^:]+:/, '').replace(/^\{.*\}:/, 'ratelimit:')}` : '';
+      const key =
+        command === 'EVALSHA' || command === 'EVAL'
+          ? ` ${(args[3] ?? '').replace(/^.*:bull:[^:]+:/, '').replace(/^\{.*\}:/, 'ratelimit:')}`
+          : '';
       countInto(counts, `${name} ${command}${key.replace(UUID, '<id>')}`);
     });
     return feed;
@@ -97,7 +105,10 @@ function perRequest(value: number, idle: number, requests: number): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { requests: { type: 'string', default: '200' }, 'postgres-log': { type: 'string', default: '/var/log/postgresql/postgresql-15-main.log' } },
+    options: {
+      requests: { type: 'string', default: '200' },
+      'postgres-log': { type: 'string', default: '/var/log/postgresql/postgresql-15-main.log' },
+    },
   });
   const requests = Number(values.requests);
   const postgresLog = values['postgres-log']!;
@@ -112,7 +123,10 @@ async function main(): Promise<void> {
   const databaseUrl = new URL(adminDatabaseUrl());
   const urls = new Map<string, { databaseUrl: string; redisUrl: string }>();
   for (const name of ['durable api', 'durable worker']) {
-    urls.set(name, { databaseUrl: await proxied(`${name} postgres`, databaseUrl.toString()), redisUrl: await proxied(`${name} redis`, 'redis://127.0.0.1:6379') });
+    urls.set(name, {
+      databaseUrl: await proxied(`${name} postgres`, databaseUrl.toString()),
+      redisUrl: await proxied(`${name} redis`, 'redis://127.0.0.1:6379'),
+    });
   }
   let databaseName = '';
   const server = await startDurable([], {
@@ -167,7 +181,9 @@ async function main(): Promise<void> {
     await quietMonitor.stop();
     const idleStatements = statements(readFrom(postgresLog, quietLogOffset), databaseName);
 
-    console.log(`\nper request (${requests} sequential blocking SendMessage, ${loadMs} ms; idle background of the same length subtracted)\n`);
+    console.log(
+      `\nper request (${requests} sequential blocking SendMessage, ${loadMs} ms; idle background of the same length subtracted)\n`,
+    );
     console.log('round trips and bytes per request, by process and service:');
     for (const [name, counts] of loaded) {
       const quiet = idle.get(name)!;

@@ -23,7 +23,11 @@ export interface ClosedLoopResult<T> extends Pick<LoadResult, 'reqPerSec' | 'req
   timings: T[];
 }
 
-export async function closedLoop<T>(callers: number, durationSecs: number, call: (caller: number) => Promise<T>): Promise<ClosedLoopResult<T>> {
+export async function closedLoop<T>(
+  callers: number,
+  durationSecs: number,
+  call: (caller: number) => Promise<T>,
+): Promise<ClosedLoopResult<T>> {
   const timings: T[] = [];
   const errors: Record<ErrorKind, number> = { non2xx: 0, badBodies: 0, transportErrors: 0 };
   let sample: string | undefined;
@@ -35,7 +39,8 @@ export async function closedLoop<T>(callers: number, durationSecs: number, call:
         try {
           timings.push(await call(caller));
         } catch (error) {
-          const failed = error instanceof FailedCall ? error : new FailedCall('transportErrors', `request failed: ${(error as Error).message}`);
+          const failed =
+            error instanceof FailedCall ? error : new FailedCall('transportErrors', `request failed: ${(error as Error).message}`);
           errors[failed.kind]++;
           sample ??= failed.message;
         }

@@ -8,11 +8,11 @@
  */
 import { Role, TaskState } from '@a2a-js/sdk';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
-import { Client, credentials, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { closedLoop, FailedCall, percentile } from './closed-loop';
-import { LoadOptions, LoadResult, REQUEST_TIMEOUT_SECS, TEXT } from './load';
+import { type LoadOptions, type LoadResult, REQUEST_TIMEOUT_SECS, TEXT } from './load';
 import type { RunningServer } from './servers';
 
 const SEND = A2AService.sendMessage;
@@ -24,7 +24,16 @@ const AGENT = 'echo';
 
 function sendRequest(): SendRequest {
   const part = { content: { $case: 'text' as const, value: TEXT }, metadata: undefined, filename: '', mediaType: '' };
-  const message = { messageId: randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [part], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  const message = {
+    messageId: randomUUID(),
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [part],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
   return { tenant: AGENT, message, configuration: undefined, metadata: undefined };
 }
 
@@ -32,8 +41,11 @@ function sendRequest(): SendRequest {
 function answerProblem(response: SendResponse): string | undefined {
   if (response.payload?.$case !== 'task') return `a ${response.payload?.$case ?? 'empty'} payload instead of a task`;
   const task = response.payload.value;
-  if (task.status?.state !== TaskState.TASK_STATE_COMPLETED) return `a task in state ${TaskState[task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
-  const echoed = task.artifacts.some((artifact) => artifact.parts.some((part) => part.content?.$case === 'text' && part.content.value === TEXT));
+  if (task.status?.state !== TaskState.TASK_STATE_COMPLETED)
+    return `a task in state ${TaskState[task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
+  const echoed = task.artifacts.some((artifact) =>
+    artifact.parts.some((part) => part.content?.$case === 'text' && part.content.value === TEXT),
+  );
   return echoed ? undefined : 'a task without the echoed text';
 }
 
@@ -48,12 +60,20 @@ function sendOnce(client: Client, metadata: Metadata): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + REQUEST_TIMEOUT_SECS * 1000;
-    client.makeUnaryRequest(SEND.path, SEND.requestSerialize, SEND.responseDeserialize, sendRequest(), metadata, { deadline }, (error, response) => {
-      if (error) return reject(failedStatus(error));
-      const problem = answerProblem(response!);
-      if (problem) return reject(new FailedCall('badBodies', `OK with ${problem}: ${JSON.stringify(response).slice(0, 500)}`));
-      resolve(performance.now() - started);
-    });
+    client.makeUnaryRequest(
+      SEND.path,
+      SEND.requestSerialize,
+      SEND.responseDeserialize,
+      sendRequest(),
+      metadata,
+      { deadline },
+      (error, response) => {
+        if (error) return reject(failedStatus(error));
+        const problem = answerProblem(response!);
+        if (problem) return reject(new FailedCall('badBodies', `OK with ${problem}: ${JSON.stringify(response).slice(0, 500)}`));
+        resolve(performance.now() - started);
+      },
+    );
   });
 }
 
@@ -70,7 +90,7 @@ export async function verifyGrpcAnswer(server: RunningServer): Promise<void> {
   try {
     await sendOnce(clients[0], metadata);
   } catch (error) {
-    throw new Error(`${server.name}: gRPC SendMessage answered ${(error as Error).message}`);
+    throw new Error(`${server.name}: gRPC SendMessage answered ${(error as Error).message}`, { cause: error });
   } finally {
     clients.forEach((client) => client.close());
   }
@@ -78,7 +98,9 @@ export async function verifyGrpcAnswer(server: RunningServer): Promise<void> {
 
 export async function runGrpcLoad(server: RunningServer, { connections, durationSecs }: LoadOptions): Promise<LoadResult> {
   const { clients, metadata } = connect(server);
-  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) => sendOnce(clients[caller % clients.length], metadata));
+  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) =>
+    sendOnce(clients[caller % clients.length], metadata),
+  );
   clients.forEach((client) => client.close());
   const latencies = timings.sort((a, b) => a - b);
   return { ...counts, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };

@@ -31,10 +31,18 @@ import { parseArgs } from 'node:util';
 import { ensureSwitchboardBuilt, hasA2aServer } from './build';
 import { positiveInteger } from './cli-options';
 import { runGrpcLoad, verifyGrpcAnswer } from './grpc-load';
-import { LoadOptions, LoadResult, runLoad, verifyAnswer } from './load';
+import { type LoadOptions, type LoadResult, runLoad, verifyAnswer } from './load';
 import { sampleUsage, shutdown } from './processes';
-import { Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, Target } from './report';
-import { DEFAULT_SERVER_NAMES, exportTracesTo, GRPC_SERVER_NAMES, RunningServer, SERVER_NAMES, ServerName, startServer } from './servers';
+import { type Outcome, printReport, printRoundsSummary, SEND_TARGETS, STREAMING_TARGETS, type Target } from './report';
+import {
+  DEFAULT_SERVER_NAMES,
+  exportTracesTo,
+  GRPC_SERVER_NAMES,
+  type RunningServer,
+  SERVER_NAMES,
+  type ServerName,
+  startServer,
+} from './servers';
 import { runStreamLoad, verifyStreamAnswer } from './stream-load';
 import { TraceSink } from './trace-sink';
 
@@ -95,7 +103,9 @@ function options(): BenchOptions {
   const noGrpc = !workload.grpc && servers.find((name) => GRPC_SERVER_NAMES.includes(name as ServerName));
   if (noGrpc) throw new Error(`${noGrpc} is measured over gRPC, which ${workload.label} is not (drop --streaming)`);
   const durationSecs = positiveInteger('duration', values.duration);
-  const connections = (values.connections ?? (values.streaming ? '1,50' : '50')).split(',').map((count) => positiveInteger('connections', count));
+  const connections = (values.connections ?? (values.streaming ? '1,50' : '50'))
+    .split(',')
+    .map((count) => positiveInteger('connections', count));
   return {
     workload,
     loads: connections.map((count) => ({ durationSecs, connections: count })),
@@ -108,7 +118,11 @@ function options(): BenchOptions {
 }
 
 /** One outcome per load, up to the first failure (which ends the server's run). */
-async function measure(name: ServerName, { workload, loads, warmUpSecs, profileDir }: BenchOptions, buildError: string | undefined): Promise<Outcome[]> {
+async function measure(
+  name: ServerName,
+  { workload, loads, warmUpSecs, profileDir }: BenchOptions,
+  buildError: string | undefined,
+): Promise<Outcome[]> {
   let server: RunningServer | undefined;
   const outcomes: Outcome[] = [];
   let connections: number | undefined;

@@ -3,7 +3,7 @@
  * message when they fail, stopped on every way out (normal end, error, Ctrl-C), and their peak
  * resident memory sampled from /proc while the load runs.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const OUTPUT_TAIL_CHARS = 4_000;
@@ -149,7 +149,7 @@ export function descendantPids(pid: number): number[] {
     childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), Number(entry)]);
   }
   const found: number[] = [];
-  for (const queue = [pid]; queue.length > 0; ) {
+  for (const queue = [pid]; queue.length > 0;) {
     const children = childrenOf.get(queue.shift()!) ?? [];
     found.push(...children);
     queue.push(...children);
@@ -176,7 +176,9 @@ export function sampleUsage(processes: Pick<ServerProcess, 'name' | 'pid'>[], in
   return () => {
     clearInterval(timer);
     sample();
-    return new Map(processes.map((p) => [p.name, { peakRssMb: peaks.get(p.name)!, cpuSeconds: cpuSeconds(p.pid) - cpuAtStart.get(p.name)! }]));
+    return new Map(
+      processes.map((p) => [p.name, { peakRssMb: peaks.get(p.name)!, cpuSeconds: cpuSeconds(p.pid) - cpuAtStart.get(p.name)! }]),
+    );
   };
 }
 
@@ -196,5 +198,7 @@ export async function waitUntilReady(url: string, processes: ServerProcess[], ti
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${url} not ready after ${timeoutMs} ms (last: ${last}):\n${processes.map((p) => `--- ${p.name}\n${p.tail()}`).join('\n')}`);
+  throw new Error(
+    `${url} not ready after ${timeoutMs} ms (last: ${last}):\n${processes.map((p) => `--- ${p.name}\n${p.tail()}`).join('\n')}`,
+  );
 }

@@ -3,8 +3,8 @@
  * `jsonRpcHandler`, `DefaultRequestHandler`, `InMemoryTaskStore`) serving our echo executor, no auth.
  * Run as a child process by main.ts: `node -r ts-node/register/transpile-only reference-server.ts <port>`.
  */
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
-import { AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
+import { type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 import { EchoExecutor } from '../../src/agents/executors/echo.executor';
@@ -16,7 +16,8 @@ const REFERENCE_CARD_PATH = `/${AGENT_CARD_PATH}`;
 function echoAgentExecutor(): AgentExecutor {
   const echo = new EchoExecutor({ type: 'echo', delay_ms: 0, chunks: 1 });
   return {
-    execute: (requestContext, bus) => echo.run({ context: requestContext, signal: new AbortController().signal, progress: { save: async () => undefined } }, bus),
+    execute: (requestContext, bus) =>
+      echo.run({ context: requestContext, signal: new AbortController().signal, progress: { save: async () => undefined } }, bus),
     cancelTask: async () => {},
   };
 }
@@ -26,7 +27,12 @@ function agentCard(port: number): AgentCard {
     name: 'echo',
     description: 'SDK reference server running the Switchboard echo executor (bench baseline)',
     supportedInterfaces: [
-      { url: `http://127.0.0.1:${port}${REFERENCE_A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
+      {
+        url: `http://127.0.0.1:${port}${REFERENCE_A2A_PATH}`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: A2A_PROTOCOL_VERSION,
+      },
     ],
     provider: undefined,
     version: '1.0.0',
@@ -35,7 +41,18 @@ function agentCard(port: number): AgentCard {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the message it receives.', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      {
+        id: 'echo',
+        name: 'Echo',
+        description: 'Repeats the message it receives.',
+        tags: [],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
   };
 }

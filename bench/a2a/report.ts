@@ -2,7 +2,7 @@
  * The bench's table and its targets. A run with errors keeps its figures but never meets a target,
  * and a server that failed to start or answered wrongly has a row that says so.
  */
-import { errorCount, LoadResult } from './load';
+import { errorCount, type LoadResult } from './load';
 import type { ProcessUsage } from './processes';
 import type { ServerName } from './servers';
 
@@ -20,7 +20,13 @@ export interface Outcome {
 /** Prints `rows` under `header`, each column as wide as its widest cell. */
 export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+  for (const row of [header, ...rows])
+    console.log(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 /** A total over the server's processes, itemized when there are several (`441.4 (api 201.1 + worker 240.3)`). */
@@ -181,7 +187,10 @@ export const STREAMING_TARGETS: Target[] = [
 export function printReport(outcomes: Outcome[], targets: Target[]): void {
   console.log('');
   const columns = header(outcomes.some((o) => o.result?.firstEvent));
-  printTable(columns, outcomes.map((outcome) => row(outcome, columns.length)));
+  printTable(
+    columns,
+    outcomes.map((outcome) => row(outcome, columns.length)),
+  );
   for (const { server, connections, result, failure } of outcomes) {
     const at = connections === undefined ? server : `${server} at ${connections} connections`;
     if (failure) console.log(`\n${at} FAILED: ${failure}`);

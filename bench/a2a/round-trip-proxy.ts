@@ -3,7 +3,7 @@
  * sending after the server has answered is one (a pipeline of commands written together is one
  * round trip, as it costs one). Used by the budget bench to count what a request costs per process.
  */
-import { createConnection, createServer, Server, Socket } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export interface RoundTripCounts {
   roundTrips: number;

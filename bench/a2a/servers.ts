@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
 import { freePort } from '../../test/support/free-port';
 import { compileBenchServer, ROOT, SWITCHBOARD_BIN } from './build';
-import { registerCleanup, ServerProcess, startNode, waitUntilReady } from './processes';
+import { registerCleanup, type ServerProcess, startNode, waitUntilReady } from './processes';
 
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
 
@@ -204,7 +204,12 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
   const processName = (role: string, index: number, count: number) => `${name} ${role}${count > 1 ? ` ${index + 1}` : ''}`;
   const env = (processName: string) => {
     const urls = layout.urlsFor?.(processName, { databaseUrl, redisUrl }) ?? { databaseUrl, redisUrl };
-    return switchboardEnv({ DATABASE_URL: urls.databaseUrl, REDIS_URL: urls.redisUrl, SWITCHBOARD_REDIS_PREFIX: prefix, SWITCHBOARD_WORKER_IN_API: String(layout.workers === 0) });
+    return switchboardEnv({
+      DATABASE_URL: urls.databaseUrl,
+      REDIS_URL: urls.redisUrl,
+      SWITCHBOARD_REDIS_PREFIX: prefix,
+      SWITCHBOARD_WORKER_IN_API: String(layout.workers === 0),
+    });
   };
   const ports = await Promise.all(Array.from({ length: layout.apis }, () => freePort()));
   const grpcPorts = layout.grpc ? await Promise.all(ports.map(() => freePort())) : [];

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { closedLoop, FailedCall, percentile } from './closed-loop';
-import { A2A_PATH, LoadOptions, LoadResult, REQUEST_TIMEOUT_SECS, requestHeaders, sendMessageBody, TEXT } from './load';
+import { A2A_PATH, type LoadOptions, type LoadResult, REQUEST_TIMEOUT_SECS, requestHeaders, sendMessageBody, TEXT } from './load';
 import type { RunningServer } from './servers';
 
 interface StreamTiming {
@@ -41,7 +41,8 @@ function eventData(block: string): string | undefined {
 function streamProblem(events: StreamEvent[], messageId: string): string | undefined {
   if (events.length === 0) return 'no event';
   if (events.some((event) => event.error !== undefined || !event.result)) return 'a JSON-RPC error';
-  if (!events[0].result!.task?.history?.some((message) => message.messageId === messageId)) return 'a first event that is not the task of the message sent';
+  if (!events[0].result!.task?.history?.some((message) => message.messageId === messageId))
+    return 'a first event that is not the task of the message sent';
   const echoed = events.some((event) => event.result!.artifactUpdate?.artifact?.parts?.some((part) => part.text === TEXT));
   if (!echoed) return 'no artifact with the echoed text';
   if (events.at(-1)!.result!.statusUpdate?.status?.state !== 'TASK_STATE_COMPLETED') return 'a last event that is not a completed status';
@@ -96,7 +97,7 @@ export async function verifyStreamAnswer(server: RunningServer): Promise<void> {
   try {
     await streamOnce(client, server);
   } catch (error) {
-    throw new Error(`${server.name}: SendStreamingMessage answered ${(error as Error).message}`);
+    throw new Error(`${server.name}: SendStreamingMessage answered ${(error as Error).message}`, { cause: error });
   } finally {
     await client.close();
   }

@@ -15,16 +15,15 @@ export class TraceSink {
   ) {}
 
   static async start(): Promise<TraceSink> {
-    let sink: TraceSink | undefined;
     const server = createServer((request, response) => {
-      request.on('data', (chunk: Buffer) => (sink!.bytes += chunk.length));
+      request.on('data', (chunk: Buffer) => (sink.bytes += chunk.length));
       request.on('end', () => {
-        sink!.exports += 1;
+        sink.exports += 1;
         response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    sink = new TraceSink(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const sink = new TraceSink(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return sink;
   }
 

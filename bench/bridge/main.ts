@@ -9,7 +9,7 @@
  * Usage: npm run bench:bridge -- [--events 200]
  */
 import { AGENT_CARD_PATH, AgentCard, Role, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import express from 'express';
@@ -48,10 +48,32 @@ function remoteAgent(events: number, pacer: Pacer): AgentExecutor {
         AgentEvent.statusUpdate({
           taskId,
           contextId,
-          status: { state, timestamp: new Date().toISOString(), message: { messageId: randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: text }, filename: '', mediaType: 'text/plain', metadata: {} }], metadata: {}, extensions: [], referenceTaskIds: [] } },
+          status: {
+            state,
+            timestamp: new Date().toISOString(),
+            message: {
+              messageId: randomUUID(),
+              taskId,
+              contextId,
+              role: Role.ROLE_AGENT,
+              parts: [{ content: { $case: 'text', value: text }, filename: '', mediaType: 'text/plain', metadata: {} }],
+              metadata: {},
+              extensions: [],
+              referenceTaskIds: [],
+            },
+          },
           metadata: {},
         });
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined }, history: [userMessage], artifacts: [], metadata: {} }));
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+          history: [userMessage],
+          artifacts: [],
+          metadata: {},
+        }),
+      );
       for (let index = 0; index < events; index++) {
         await pacer.wait();
         pacer.publishedAt = performance.now();
@@ -98,14 +120,25 @@ async function main(): Promise<void> {
   const pacer = new Pacer();
   const remoteUrl = await startRemote(events, pacer);
   const dir = mkdtempSync(join(tmpdir(), 'bench-bridge-'));
-  writeFileSync(join(dir, 'switchboard.toml'), `[outbound]\nallow_hosts = ["127.0.0.1"]\n[[a2a.external_agents]]\nname = "remote"\nurl = "${remoteUrl}"\n`);
+  writeFileSync(
+    join(dir, 'switchboard.toml'),
+    `[outbound]\nallow_hosts = ["127.0.0.1"]\n[[a2a.external_agents]]\nname = "remote"\nurl = "${remoteUrl}"\n`,
+  );
   const port = await freePort();
-  const env = { HOST: '127.0.0.1', PORT: String(port), SWITCHBOARD_API_KEYS: API_KEY, SWITCHBOARD_RATE_LIMIT: '100000000', LOG_LEVEL: 'warn' };
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SWITCHBOARD_API_KEYS: API_KEY,
+    SWITCHBOARD_RATE_LIMIT: '100000000',
+    LOG_LEVEL: 'warn',
+  };
   const switchboard = startNode('switchboard', [SWITCHBOARD_BIN, 'serve'], env, dir);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(`${baseUrl}/readyz`, [switchboard]);
 
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { authorization: `Bearer ${API_KEY}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
+    requestInit: { headers: { authorization: `Bearer ${API_KEY}` } },
+  });
   const client = new Client({ name: 'bench-bridge', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(transport);
   const started = await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://remote', text: 'go' } });
@@ -127,7 +160,9 @@ async function main(): Promise<void> {
   await client.close();
   const sorted = [...samples].sort((a, b) => a - b);
   console.log(`bridge: ${samples.length} remote events, each heard as notifications/resources/updated by a 2026-07-28 subscriber`);
-  console.log(`latency ms  p50 ${percentile(sorted, 50).toFixed(1)}  p90 ${percentile(sorted, 90).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  max ${sorted.at(-1)!.toFixed(1)}`);
+  console.log(
+    `latency ms  p50 ${percentile(sorted, 50).toFixed(1)}  p90 ${percentile(sorted, 90).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  max ${sorted.at(-1)!.toFixed(1)}`,
+  );
   console.log(`target: p50 < 50 ms: ${percentile(sorted, 50) < 50 ? 'met' : 'MISSED'}`);
 }
 

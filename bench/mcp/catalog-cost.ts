@@ -13,11 +13,18 @@ function generatedUpstream(tools: number): StdioServer {
   return { name: 'catalog', command: process.execPath, args: [join(__dirname, 'generated-upstream.mjs'), String(tools)] };
 }
 
-export async function benchCatalogCost(rows: RowName[], timing: Timing, concurrencies: number[], toolCounts: number[], profileDir?: string): Promise<void> {
+export async function benchCatalogCost(
+  rows: RowName[],
+  timing: Timing,
+  concurrencies: number[],
+  toolCounts: number[],
+  profileDir?: string,
+): Promise<void> {
   const results: { tools: number; measured: Measured }[] = [];
   for (const tools of toolCounts) {
     console.log(`upstream with ${tools} tools:`);
-    for (const measured of await measureRows(rows, generatedUpstream(tools), timing, concurrencies, profileDir)) results.push({ tools, measured });
+    for (const measured of await measureRows(rows, generatedUpstream(tools), timing, concurrencies, profileDir))
+      results.push({ tools, measured });
   }
   printTable(
     ['row', 'tools', ...MEASURED_HEADER],
@@ -30,9 +37,12 @@ export async function benchCatalogCost(rows: RowName[], timing: Timing, concurre
   console.log(`\ntarget (issue 30): CPU/call with ${most} tools within ${MAX_CPU_DRIFT * 100}% of that with ${fewest}`);
   for (const row of rows) {
     for (const concurrency of concurrencies) {
-      const at = (tools: number) => results.find((r) => r.tools === tools && r.measured.name === row && r.measured.concurrency === concurrency)!.measured;
+      const at = (tools: number) =>
+        results.find((r) => r.tools === tools && r.measured.name === row && r.measured.concurrency === concurrency)!.measured;
       const drift = cpuMsPerCall(at(most)) / cpuMsPerCall(at(fewest));
-      console.log(`  ${row}, ${concurrency} in flight: ${cpuMsPerCall(at(most)).toFixed(3)} / ${cpuMsPerCall(at(fewest)).toFixed(3)} ms = ${drift.toFixed(2)}x: ${verdict(Math.abs(drift - 1) <= MAX_CPU_DRIFT)}`);
+      console.log(
+        `  ${row}, ${concurrency} in flight: ${cpuMsPerCall(at(most)).toFixed(3)} / ${cpuMsPerCall(at(fewest)).toFixed(3)} ms = ${drift.toFixed(2)}x: ${verdict(Math.abs(drift - 1) <= MAX_CPU_DRIFT)}`,
+      );
     }
   }
 }

@@ -20,9 +20,22 @@ export interface StdioServer {
   args: string[];
 }
 
-export const EVERYTHING: StdioServer = { name: 'everything', command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+export const EVERYTHING: StdioServer = {
+  name: 'everything',
+  command: process.execPath,
+  args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
 
-export const ROW_NAMES = ['direct', 'supergateway', 'mcp-proxy', 'sdk-proxy-2026', 'embedded-2025', 'embedded-2026', 'durable-2025', 'durable-2026'] as const;
+export const ROW_NAMES = [
+  'direct',
+  'supergateway',
+  'mcp-proxy',
+  'sdk-proxy-2026',
+  'embedded-2025',
+  'embedded-2026',
+  'durable-2025',
+  'durable-2026',
+] as const;
 export type RowName = (typeof ROW_NAMES)[number];
 export const SWITCHBOARD_ROWS: RowName[] = ['embedded-2025', 'embedded-2026', 'durable-2025', 'durable-2026'];
 
@@ -42,7 +55,13 @@ export const PROXY_VERSIONS = `supergateway ${require('supergateway/package.json
  * Measures each row at each concurrency, one row's gateway running at a time; with `profileDir`,
  * Switchboard's processes write V8 CPU profiles there when they exit.
  */
-export async function measureRows(rows: RowName[], upstream: StdioServer, timing: Timing, concurrencies: number[], profileDir?: string): Promise<Measured[]> {
+export async function measureRows(
+  rows: RowName[],
+  upstream: StdioServer,
+  timing: Timing,
+  concurrencies: number[],
+  profileDir?: string,
+): Promise<Measured[]> {
   const results: Measured[] = [];
   for (const row of rows) {
     console.log(`${row}: measuring at ${concurrencies.join(', ')} in flight`);
@@ -83,14 +102,31 @@ const shellWord = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 async function startSupergateway(upstream: StdioServer): Promise<RunningRow> {
   const port = await freePort();
   const stdio = [upstream.command, ...upstream.args].map(shellWord).join(' ');
-  const args = ['--stdio', stdio, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none', '--healthEndpoint', '/healthz'];
+  const args = [
+    '--stdio',
+    stdio,
+    '--outputTransport',
+    'streamableHttp',
+    '--stateful',
+    '--port',
+    String(port),
+    '--logLevel',
+    'none',
+    '--healthEndpoint',
+    '/healthz',
+  ];
   const gateway = startNode('supergateway', [SUPERGATEWAY_BIN, ...args], {}, ROOT);
   return startProxy(gateway, () => gateway.stop(), `http://127.0.0.1:${port}/healthz`, new URL(`http://127.0.0.1:${port}/mcp`));
 }
 
 async function startMcpProxy(upstream: StdioServer): Promise<RunningRow> {
   const port = await freePort();
-  const gateway = startNode('mcp-proxy', [MCP_PROXY_BIN, '--host', '127.0.0.1', '--port', String(port), '--', upstream.command, ...upstream.args], {}, ROOT);
+  const gateway = startNode(
+    'mcp-proxy',
+    [MCP_PROXY_BIN, '--host', '127.0.0.1', '--port', String(port), '--', upstream.command, ...upstream.args],
+    {},
+    ROOT,
+  );
   return startProxy(gateway, () => gateway.stop(), `http://127.0.0.1:${port}/ping`, new URL(`http://127.0.0.1:${port}/mcp`));
 }
 
@@ -99,7 +135,12 @@ async function startSdkProxy(upstream: StdioServer): Promise<RunningRow> {
   const dir = scratchDir('sdk-proxy');
   const port = await freePort();
   const entry = compileBenchServer('bench/mcp/sdk-proxy.ts', dir.path);
-  const gateway = startNode('sdk-proxy', [entry, String(port), '--', upstream.command, ...upstream.args], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
+  const gateway = startNode(
+    'sdk-proxy',
+    [entry, String(port), '--', upstream.command, ...upstream.args],
+    { NODE_PATH: join(ROOT, 'node_modules') },
+    ROOT,
+  );
   const stop = async () => {
     await gateway.stop();
     await dir.remove();
@@ -108,7 +149,13 @@ async function startSdkProxy(upstream: StdioServer): Promise<RunningRow> {
 }
 
 /** A reference proxy, once ready, with a client of `kind` on it; the tool keeps its upstream name. */
-async function startProxy(gateway: ServerProcess, stop: () => Promise<void>, readyUrl: string, mcpUrl: URL, kind: HttpClientKind = 'session-2025'): Promise<RunningRow> {
+async function startProxy(
+  gateway: ServerProcess,
+  stop: () => Promise<void>,
+  readyUrl: string,
+  mcpUrl: URL,
+  kind: HttpClientKind = 'session-2025',
+): Promise<RunningRow> {
   const stopGateway = registerCleanup(stop);
   try {
     await waitUntilReady(readyUrl, [gateway]);
@@ -127,14 +174,28 @@ function switchboardConfig(upstream: StdioServer): string {
 async function startSwitchboard(starting: Promise<RunningServer>, upstream: StdioServer, client: HttpClientKind): Promise<RunningRow> {
   const server = await starting;
   try {
-    return await connectThrough(new URL(`${server.baseUrl}/mcp`), server.headers, `mcp_${upstream.name}_echo`, client, server.processes, server.stop);
+    return await connectThrough(
+      new URL(`${server.baseUrl}/mcp`),
+      server.headers,
+      `mcp_${upstream.name}_echo`,
+      client,
+      server.processes,
+      server.stop,
+    );
   } catch (error) {
     await server.stop();
     throw error;
   }
 }
 
-async function connectThrough(url: URL, headers: Record<string, string>, tool: string, kind: HttpClientKind, gateway: ServerProcess[], stopGateway: () => Promise<void>): Promise<RunningRow> {
+async function connectThrough(
+  url: URL,
+  headers: Record<string, string>,
+  tool: string,
+  kind: HttpClientKind,
+  gateway: ServerProcess[],
+  stopGateway: () => Promise<void>,
+): Promise<RunningRow> {
   const client = await connectHttp(kind, url, headers);
   const call = echoCall(client, tool);
   const stop = registerCleanup(async () => {

@@ -60,9 +60,14 @@ async function main(): Promise<void> {
   });
   const mode = values.mode as Mode;
   if (!MODES.includes(mode)) throw new Error(`--mode is ${MODES.join(', ')}, not ${values.mode}`);
-  const timing: Timing = { durationSecs: positiveInteger('duration', values.duration), warmUpSecs: positiveInteger('warmup', values.warmup) };
+  const timing: Timing = {
+    durationSecs: positiveInteger('duration', values.duration),
+    warmUpSecs: positiveInteger('warmup', values.warmup),
+  };
   const concurrencies = integers('concurrency', values.concurrency ?? DEFAULT_CONCURRENCY[mode]);
-  console.log(`MCP bench, ${mode} mode: ${concurrencies.join(', ')} in flight, ${timing.warmUpSecs} s warm-up + ${timing.durationSecs} s each; Node ${process.version}, ${availableParallelism()} cores`);
+  console.log(
+    `MCP bench, ${mode} mode: ${concurrencies.join(', ')} in flight, ${timing.warmUpSecs} s warm-up + ${timing.durationSecs} s each; Node ${process.version}, ${availableParallelism()} cores`,
+  );
   await ensureSwitchboardBuilt();
   if (mode === 'tasks') return benchTaskRoundTrip(timing, concurrencies, positiveInteger('poll-ms', values['poll-ms']));
   const rows = rowNames(values.only ?? DEFAULT_ROWS[mode]);

@@ -54,7 +54,9 @@ async function connectStateless(url: URL, headers: Record<string, string>): Prom
   await client.connect(transport);
   if (transport.protocolVersion !== '2026-07-28' || transport.sessionId) {
     await client.close();
-    throw new Error(`${url}: expected 2026-07-28 without a session, got version ${transport.protocolVersion}, session id ${transport.sessionId}`);
+    throw new Error(
+      `${url}: expected 2026-07-28 without a session, got version ${transport.protocolVersion}, session id ${transport.sessionId}`,
+    );
   }
   return client;
 }

@@ -61,7 +61,13 @@ function descendantsCpu(watched: Watched[]): Map<number, number> {
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
 
 /** Warms `call` up, then measures it at `concurrency` calls in flight, with the usage of `watched`. */
-export async function measure(name: string, call: () => Promise<unknown>, { durationSecs, warmUpSecs }: Timing, concurrency: number, watched: Watched[]): Promise<Measured> {
+export async function measure(
+  name: string,
+  call: () => Promise<unknown>,
+  { durationSecs, warmUpSecs }: Timing,
+  concurrency: number,
+  watched: Watched[],
+): Promise<Measured> {
   await callFor(call, warmUpSecs, concurrency);
   const watchedUsage = sampleUsage(watched);
   const childrenBefore = descendantsCpu(watched);
@@ -94,9 +100,27 @@ export const cpuMsPerCall = (m: Measured): number => (1000 * m.cpuSeconds) / m.c
 /** The cells every table shows of a measurement: in flight, req/s, p50, p99, CPU per call (and its children's part), peak RSS, the client's CPU per call. */
 export function measuredCells(m: Measured): string[] {
   const perCall = (cpuSeconds: number) => ((1000 * cpuSeconds) / m.calls).toFixed(3);
-  return [String(m.concurrency), requestsPerSecond(m).toFixed(0), m.p50.toFixed(2), m.p99.toFixed(2), cpuMsPerCall(m).toFixed(3), perCall(m.childCpuSeconds), m.peakRssMb.toFixed(0), perCall(m.clientCpuSeconds)];
+  return [
+    String(m.concurrency),
+    requestsPerSecond(m).toFixed(0),
+    m.p50.toFixed(2),
+    m.p99.toFixed(2),
+    cpuMsPerCall(m).toFixed(3),
+    perCall(m.childCpuSeconds),
+    m.peakRssMb.toFixed(0),
+    perCall(m.clientCpuSeconds),
+  ];
 }
-export const MEASURED_HEADER = ['in flight', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'of it children', 'peak RSS MB', 'client CPU ms/call'];
+export const MEASURED_HEADER = [
+  'in flight',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'CPU ms/call',
+  'of it children',
+  'peak RSS MB',
+  'client CPU ms/call',
+];
 
 /** A table after a blank line, below the progress lines. */
 export function printTable(header: string[], rows: string[][]): void {

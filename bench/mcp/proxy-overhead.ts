@@ -20,7 +20,9 @@ const MAX_P50_ADDED_MS = 1;
 const ratio = (value: number, baseline: number | undefined) => (baseline === undefined ? '-' : `${(value / baseline).toFixed(2)}x`);
 
 export async function benchProxyOverhead(rows: RowName[], timing: Timing, concurrencies: number[], profileDir?: string): Promise<void> {
-  console.log(`reference proxies: ${PROXY_VERSIONS} (stateful Streamable HTTP); 2025-11-25 rows use the 1.x SDK client with a session, 2026-07-28 rows the v2 client`);
+  console.log(
+    `reference proxies: ${PROXY_VERSIONS} (stateful Streamable HTTP); 2025-11-25 rows use the 1.x SDK client with a session, 2026-07-28 rows the v2 client`,
+  );
   const results = await measureRows(rows, EVERYTHING, timing, concurrencies, profileDir);
   const find = (row: RowName, concurrency: number) => results.find((r) => r.name === row && r.concurrency === concurrency);
 
@@ -29,22 +31,32 @@ export async function benchProxyOverhead(rows: RowName[], timing: Timing, concur
     ['row', ...MEASURED_HEADER, `req/s vs ${BASELINE}`, `CPU/call vs ${BASELINE}`],
     byConcurrency.map((r) => {
       const baseline = find(BASELINE, r.concurrency);
-      return [r.name, ...measuredCells(r), ratio(requestsPerSecond(r), baseline && requestsPerSecond(baseline)), ratio(cpuMsPerCall(r), baseline && cpuMsPerCall(baseline))];
+      return [
+        r.name,
+        ...measuredCells(r),
+        ratio(requestsPerSecond(r), baseline && requestsPerSecond(baseline)),
+        ratio(cpuMsPerCall(r), baseline && cpuMsPerCall(baseline)),
+      ];
     }),
   );
-  console.log("CPU: the gateway's processes and their children (durable: API + worker + the stdio server; direct: the stdio server alone); of it children: the stdio server's part. Peak RSS: the gateway's processes alone (direct: the stdio server). Client CPU: the bench's own process, where the client library makes the calls on the same cores.");
+  console.log(
+    "CPU: the gateway's processes and their children (durable: API + worker + the stdio server; direct: the stdio server alone); of it children: the stdio server's part. Peak RSS: the gateway's processes alone (direct: the stdio server). Client CPU: the bench's own process, where the client library makes the calls on the same cores.",
+  );
 
   const floor = find(FLOOR, ALONE);
   if (floor) {
     console.log(`\np50 added over direct stdio, ${ALONE} in flight:`);
-    for (const r of results.filter((r) => r.concurrency === ALONE && r.name !== FLOOR)) console.log(`  ${r.name}: +${(r.p50 - floor.p50).toFixed(2)} ms`);
+    for (const r of results.filter((r) => r.concurrency === ALONE && r.name !== FLOOR))
+      console.log(`  ${r.name}: +${(r.p50 - floor.p50).toFixed(2)} ms`);
   }
 
   const sdkFloors = results.filter((r) => r.name === SDK_FLOOR);
   if (sdkFloors.length > 0) console.log(`\nCPU per call over ${SDK_FLOOR}'s (what Switchboard adds to the SDK it builds on):`);
   for (const sdk of sdkFloors) {
     for (const r of results.filter((r) => r.concurrency === sdk.concurrency && SWITCHBOARD_ROWS.includes(r.name as RowName))) {
-      console.log(`  ${r.name}, ${r.concurrency} in flight: +${(cpuMsPerCall(r) - cpuMsPerCall(sdk)).toFixed(3)} ms (${ratio(cpuMsPerCall(r), cpuMsPerCall(sdk))})`);
+      console.log(
+        `  ${r.name}, ${r.concurrency} in flight: +${(cpuMsPerCall(r) - cpuMsPerCall(sdk)).toFixed(3)} ms (${ratio(cpuMsPerCall(r), cpuMsPerCall(sdk))})`,
+      );
     }
   }
 
@@ -56,12 +68,16 @@ export async function benchProxyOverhead(rows: RowName[], timing: Timing, concur
     if (loaded && baseline) {
       const throughput = requestsPerSecond(loaded) / requestsPerSecond(baseline);
       const cpu = cpuMsPerCall(loaded) / cpuMsPerCall(baseline);
-      console.log(`  ${row}, ${UNDER_LOAD} in flight: req/s ${throughput.toFixed(2)}x ${BASELINE} (>= 1.0x): ${verdict(throughput >= 1)}; CPU/call ${cpu.toFixed(2)}x ${BASELINE} (<= 1.0x): ${verdict(cpu <= 1)}`);
+      console.log(
+        `  ${row}, ${UNDER_LOAD} in flight: req/s ${throughput.toFixed(2)}x ${BASELINE} (>= 1.0x): ${verdict(throughput >= 1)}; CPU/call ${cpu.toFixed(2)}x ${BASELINE} (<= 1.0x): ${verdict(cpu <= 1)}`,
+      );
     } else console.log(`  ${row}, ${UNDER_LOAD} in flight: not measured (needs ${BASELINE} and --concurrency ${UNDER_LOAD})`);
     const alone = find(row, ALONE);
     if (alone && floor) {
       const added = alone.p50 - floor.p50;
-      console.log(`  ${row}, ${ALONE} in flight: p50 added over ${FLOOR} ${added.toFixed(2)} ms (< ${MAX_P50_ADDED_MS} ms): ${verdict(added < MAX_P50_ADDED_MS)}`);
+      console.log(
+        `  ${row}, ${ALONE} in flight: p50 added over ${FLOOR} ${added.toFixed(2)} ms (< ${MAX_P50_ADDED_MS} ms): ${verdict(added < MAX_P50_ADDED_MS)}`,
+      );
     } else console.log(`  ${row}, ${ALONE} in flight: not measured (needs ${FLOOR} and --concurrency ${ALONE})`);
   }
 }

@@ -23,7 +23,10 @@ import { cpuMsPerCall, expectText, measure, MEASURED_HEADER, measuredCells, prin
 const TOOL = 'switchboard_agent_echo';
 const AGENT_TOML = '[[agents]]\nname = "echo"\n[agents.executor]\ntype = "echo"\n';
 /** A 2026-07-28 request's envelope, its client taking the tasks extension. */
-const TASKS_ENVELOPE = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+const TASKS_ENVELOPE = {
+  ...modernMeta(),
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
 
 /** Polls `get` every `intervalMs` while the task is working; the task as it was when it stopped. */
 async function pollWhileWorking<T extends { status: string }>(created: T, intervalMs: number, get: () => Promise<T>): Promise<T> {
@@ -49,7 +52,12 @@ export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[]
   const config = join(dir, 'switchboard.toml');
   writeFileSync(config, `${AGENT_TOML}\n[mcp_server]\ntask_poll_interval_ms = ${pollMs}\n`);
   const port = await freePort();
-  const server = startNode('switchboard', [SWITCHBOARD_BIN, 'serve'], { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: config, SWITCHBOARD_RATE_LIMIT: '100000000' }, dir);
+  const server = startNode(
+    'switchboard',
+    [SWITCHBOARD_BIN, 'serve'],
+    { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: config, SWITCHBOARD_RATE_LIMIT: '100000000' },
+    dir,
+  );
   const mcpUrl = new URL(`http://127.0.0.1:${port}/mcp`);
   try {
     await waitUntilReady(`http://127.0.0.1:${port}/readyz`, [server]);
@@ -65,14 +73,26 @@ export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[]
     };
     const task2025 = async () => {
       const text = `m${++n}`;
-      const { task } = await legacy.request({ method: 'tools/call', params: { name: TOOL, arguments: { message: text }, task: {} } }, CreateTaskResultSchema);
+      const { task } = await legacy.request(
+        { method: 'tools/call', params: { name: TOOL, arguments: { message: text }, task: {} } },
+        CreateTaskResultSchema,
+      );
       await pollWhileWorking(task, task.pollInterval ?? pollMs, () => legacy.experimental.tasks.getTask(task.taskId));
       expectText(await legacy.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema), text);
     };
     const task2026 = async () => {
       const text = `m${++n}`;
-      const created = (await modernRequest(mcpUrl, 'tools/call', { name: TOOL, arguments: { message: text } }, TOOL)) as { taskId: string; status: string; pollIntervalMs: number };
-      const ended = await pollWhileWorking(created, created.pollIntervalMs, async () => (await modernRequest(mcpUrl, 'tasks/get', { taskId: created.taskId }, created.taskId)) as typeof created & { result?: object });
+      const created = (await modernRequest(mcpUrl, 'tools/call', { name: TOOL, arguments: { message: text } }, TOOL)) as {
+        taskId: string;
+        status: string;
+        pollIntervalMs: number;
+      };
+      const ended = await pollWhileWorking(
+        created,
+        created.pollIntervalMs,
+        async () =>
+          (await modernRequest(mcpUrl, 'tasks/get', { taskId: created.taskId }, created.taskId)) as typeof created & { result?: object },
+      );
       expectText((ended as { result?: object }).result, text);
     };
     for (const concurrency of concurrencies) {
@@ -81,8 +101,14 @@ export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[]
         await measure('task 2025-11-25, create to result', task2025, timing, concurrency, [server]),
         await measure('task 2026-07-28, create to result', task2026, timing, concurrency, [server]),
       ];
-      printTable(['path', ...MEASURED_HEADER], results.map((r) => [r.name, ...measuredCells(r)]));
-      for (const r of results.slice(1)) console.log(`${r.name}: p50 +${(r.p50 - results[0].p50).toFixed(2)} ms, p99 +${(r.p99 - results[0].p99).toFixed(2)} ms, CPU +${(cpuMsPerCall(r) - cpuMsPerCall(results[0])).toFixed(2)} ms per call over the plain call`);
+      printTable(
+        ['path', ...MEASURED_HEADER],
+        results.map((r) => [r.name, ...measuredCells(r)]),
+      );
+      for (const r of results.slice(1))
+        console.log(
+          `${r.name}: p50 +${(r.p50 - results[0].p50).toFixed(2)} ms, p99 +${(r.p99 - results[0].p99).toFixed(2)} ms, CPU +${(cpuMsPerCall(r) - cpuMsPerCall(results[0])).toFixed(2)} ms per call over the plain call`,
+        );
     }
     await Promise.all([plain.close(), legacy.close()]);
   } finally {

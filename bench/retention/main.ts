@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ensureSwitchboardBuilt } from '../a2a/build';
 import { positiveInteger } from '../a2a/cli-options';
-import { rssMb, runBench, ServerProcess } from '../a2a/processes';
+import { rssMb, runBench, type ServerProcess } from '../a2a/processes';
 import { startDurable } from '../a2a/servers';
-import { redisFootprint, RedisFootprint } from './redis-footprint';
-import { Api, createTasks } from './task-load';
+import { redisFootprint, type RedisFootprint } from './redis-footprint';
+import { type Api, createTasks } from './task-load';
 
 /** Retention runs this often in the bench, so that the store is trimmed while the load runs. */
 const RETENTION_INTERVAL_SECS = 2;
@@ -50,7 +50,12 @@ function options() {
     },
   });
   const positive = (name: keyof typeof values) => positiveInteger(name, values[name]);
-  return { tasks: positive('tasks'), maxTasks: positive('max-tasks'), checkpoint: positive('checkpoint'), concurrency: positive('concurrency') };
+  return {
+    tasks: positive('tasks'),
+    maxTasks: positive('max-tasks'),
+    checkpoint: positive('checkpoint'),
+    concurrency: positive('concurrency'),
+  };
 }
 
 /** Waits until no task is active and retention has trimmed the store to `maxTasks`; returns the task rows. */
@@ -82,9 +87,13 @@ async function heapUsedMb(api: Api): Promise<number> {
 }
 
 /** The lowest RSS of the API and the worker, and heap of the API, seen while they are left at rest. */
-async function atRest(api: ServerProcess, worker: ServerProcess, endpoint: Api): Promise<{ apiRssMb: number; apiHeapMb: number; workerRssMb: number }> {
+async function atRest(
+  api: ServerProcess,
+  worker: ServerProcess,
+  endpoint: Api,
+): Promise<{ apiRssMb: number; apiHeapMb: number; workerRssMb: number }> {
   const lowest = { apiRssMb: Infinity, apiHeapMb: Infinity, workerRssMb: Infinity };
-  for (const until = Date.now() + AT_REST_MS; Date.now() < until; ) {
+  for (const until = Date.now() + AT_REST_MS; Date.now() < until;) {
     lowest.apiRssMb = Math.min(lowest.apiRssMb, rssMb(api.pid) ?? NaN);
     lowest.workerRssMb = Math.min(lowest.workerRssMb, rssMb(worker.pid) ?? NaN);
     lowest.apiHeapMb = Math.min(lowest.apiHeapMb, await heapUsedMb(endpoint));
@@ -106,7 +115,8 @@ function print(measurements: Measurement[]): void {
     ['Redis memory (MB)', ...measurements.map((m) => (m.redis.bytes / MB).toFixed(2))],
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]))).join('  '));
+  for (const row of rows)
+    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]))).join('  '));
 }
 
 async function main(): Promise<void> {
@@ -121,7 +131,9 @@ async function main(): Promise<void> {
   const [api, worker] = server.processes;
   const { databaseUrl, redisUrl, redisPrefix: prefix } = server.stores!;
   const endpoint: Api = { baseUrl: server.baseUrl, headers: server.headers };
-  console.log(`retention bench: ${tasks} tasks, max_tasks ${maxTasks}, ${concurrency} in flight, retention every ${RETENTION_INTERVAL_SECS} s`);
+  console.log(
+    `retention bench: ${tasks} tasks, max_tasks ${maxTasks}, ${concurrency} in flight, retention every ${RETENTION_INTERVAL_SECS} s`,
+  );
   const measurements: Measurement[] = [];
   const measure = async (label: string) => {
     const taskRows = await settle(databaseUrl, maxTasks, [api, worker]);
@@ -136,7 +148,9 @@ async function main(): Promise<void> {
   console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   print(measurements);
   const growth = measurements[1].apiRssMb - measurements[0].apiRssMb;
-  console.log(`\nAPI RSS growth ${growth.toFixed(1)} MB (target: within ${TARGET_RSS_GROWTH_MB} MB): ${growth <= TARGET_RSS_GROWTH_MB ? 'met' : 'NOT met'}`);
+  console.log(
+    `\nAPI RSS growth ${growth.toFixed(1)} MB (target: within ${TARGET_RSS_GROWTH_MB} MB): ${growth <= TARGET_RSS_GROWTH_MB ? 'met' : 'NOT met'}`,
+  );
 }
 
 runBench(main);

@@ -17,7 +17,7 @@ import { ensureSwitchboardBuilt } from '../a2a/build';
 import { positiveInteger } from '../a2a/cli-options';
 import { errorCount, runLoad, verifyAnswer } from '../a2a/load';
 import { runBench, sampleUsage } from '../a2a/processes';
-import { DurableStores, RunningServer, startDurable } from '../a2a/servers';
+import { type DurableStores, type RunningServer, startDurable } from '../a2a/servers';
 import { redisFootprint } from '../retention/redis-footprint';
 import { rssTrend, sampleRss } from './rss-series';
 
@@ -38,14 +38,21 @@ function options() {
   const durationSecs = positiveInteger('duration', values.duration);
   const warmUpSecs = positiveInteger('warm-up', values['warm-up']);
   if (warmUpSecs >= durationSecs) throw new Error(`--warm-up (${warmUpSecs} s) must be shorter than --duration (${durationSecs} s)`);
-  return { durationSecs, warmUpSecs, connections: positiveInteger('connections', values.connections), maxTasks: positiveInteger('max-tasks', values['max-tasks']) };
+  return {
+    durationSecs,
+    warmUpSecs,
+    connections: positiveInteger('connections', values.connections),
+    maxTasks: positiveInteger('max-tasks', values['max-tasks']),
+  };
 }
 
 async function taskTable(databaseUrl: string): Promise<{ rows: number; bytes: number }> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const { rows } = await db.query<{ rows: string; bytes: string }>(`SELECT (SELECT count(*) FROM tasks) AS rows, pg_total_relation_size('tasks') AS bytes`);
+    const { rows } = await db.query<{ rows: string; bytes: string }>(
+      `SELECT (SELECT count(*) FROM tasks) AS rows, pg_total_relation_size('tasks') AS bytes`,
+    );
     return { rows: Number(rows[0].rows), bytes: Number(rows[0].bytes) };
   } finally {
     await db.end();
@@ -63,15 +70,27 @@ async function redisUsedMemory(url: string): Promise<number> {
   }
 }
 
-function printStores(stores: DurableStores, maxTasks: number, table: { rows: number; bytes: number }, usedMemory: { start: number; end: number }, redis: Awaited<ReturnType<typeof redisFootprint>>): void {
-  console.log(`\nat the end (max_tasks ${maxTasks}; retention every ${RETENTION_INTERVAL_SECS} s, so the tasks of one interval come on top)`);
-  console.log(`  Postgres tasks: ${table.rows} rows (${(table.rows / maxTasks).toFixed(2)}x max_tasks), table with indexes and TOAST ${(table.bytes / MB).toFixed(1)} MB`);
+function printStores(
+  stores: DurableStores,
+  maxTasks: number,
+  table: { rows: number; bytes: number },
+  usedMemory: { start: number; end: number },
+  redis: Awaited<ReturnType<typeof redisFootprint>>,
+): void {
+  console.log(
+    `\nat the end (max_tasks ${maxTasks}; retention every ${RETENTION_INTERVAL_SECS} s, so the tasks of one interval come on top)`,
+  );
+  console.log(
+    `  Postgres tasks: ${table.rows} rows (${(table.rows / maxTasks).toFixed(2)}x max_tasks), table with indexes and TOAST ${(table.bytes / MB).toFixed(1)} MB`,
+  );
   const kinds = Object.entries(redis.keysByKind)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([kind, keys]) => `${kind} ${keys}`)
     .join(', ');
   console.log(`  Redis keys under ${stores.redisPrefix}: ${redis.keys} (${kinds}), ${(redis.bytes / MB).toFixed(2)} MB (MEMORY USAGE)`);
-  console.log(`  Redis used_memory (whole server, shared): ${(usedMemory.start / MB).toFixed(1)} MB at the start, ${(usedMemory.end / MB).toFixed(1)} MB at the end`);
+  console.log(
+    `  Redis used_memory (whole server, shared): ${(usedMemory.start / MB).toFixed(1)} MB at the start, ${(usedMemory.end / MB).toFixed(1)} MB at the end`,
+  );
 }
 
 async function soak(server: RunningServer, { durationSecs, warmUpSecs, connections, maxTasks }: ReturnType<typeof options>): Promise<void> {
@@ -103,7 +122,9 @@ async function soak(server: RunningServer, { durationSecs, warmUpSecs, connectio
   console.log(`\nRSS (MB; slope by least squares over the samples from ${warmUpSecs} s on)`);
   for (const p of server.processes) {
     const trend = rssTrend(samples, p.name, warmUpSecs);
-    const slope = Number.isNaN(trend.slopeMbPerMin) ? '-' : `${trend.slopeMbPerMin >= 0 ? '+' : ''}${trend.slopeMbPerMin.toFixed(2)} MB/min`;
+    const slope = Number.isNaN(trend.slopeMbPerMin)
+      ? '-'
+      : `${trend.slopeMbPerMin >= 0 ? '+' : ''}${trend.slopeMbPerMin.toFixed(2)} MB/min`;
     console.log(
       `  ${p.name.padEnd(15)} after warm-up ${trend.afterWarmUpMb.toFixed(1)}, end ${trend.endMb.toFixed(1)}, peak ${usage.get(p.name)!.peakRssMb.toFixed(1)}, slope ${slope}`,
     );

@@ -3,7 +3,7 @@
  * plateau: the level after the warm-up, at the end, and the least-squares slope after the warm-up.
  */
 import { performance } from 'node:perf_hooks';
-import { rssMb, ServerProcess } from '../a2a/processes';
+import { rssMb, type ServerProcess } from '../a2a/processes';
 
 export interface RssSample {
   /** Seconds since sampling started. */

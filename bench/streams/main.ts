@@ -22,7 +22,7 @@ import { applyMigrations, createDatabase, dropDatabase, uniqueName } from '../..
 import { freePort } from '../../test/support/free-port';
 import { ensureSwitchboardBuilt, SWITCHBOARD_BIN } from '../a2a/build';
 import { cpuSeconds, registerCleanup, rssMb, shutdown, startNode, waitUntilReady } from '../a2a/processes';
-import { OpenStream, SseStreams } from './sse-streams';
+import { type OpenStream, SseStreams } from './sse-streams';
 
 const API_KEY = 'bench-key-0123456789abcdef';
 const PREFIX = 'bench-streams:';
@@ -33,7 +33,8 @@ function options(): { streams: number; idleSecs: number } {
   const { values } = parseArgs({ options: { streams: { type: 'string', default: '10000' }, idle: { type: 'string', default: '20' } } });
   const streams = Number(values.streams);
   const idleSecs = Number(values.idle);
-  if (!Number.isInteger(streams) || streams <= 0 || !Number.isInteger(idleSecs) || idleSecs <= 0) throw new Error('--streams and --idle take positive integers');
+  if (!Number.isInteger(streams) || streams <= 0 || !Number.isInteger(idleSecs) || idleSecs <= 0)
+    throw new Error('--streams and --idle take positive integers');
   return { streams, idleSecs };
 }
 
@@ -50,13 +51,13 @@ async function redisClients(url: string): Promise<number> {
   }
 }
 
-async function rpc(baseUrl: string, method: string, params: unknown): Promise<Record<string, any>> {
+async function rpc(baseUrl: string, method: string, params: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${baseUrl}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', authorization: `Bearer ${API_KEY}` },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const answer = (await response.json()) as { result?: Record<string, any>; error?: unknown };
+  const answer = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
   if (!answer.result) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
   return answer.result;
 }
@@ -65,9 +66,11 @@ async function rpc(baseUrl: string, method: string, params: unknown): Promise<Re
 async function inBatches<T>(count: number, concurrency: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) results[i] = await work(i);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) results[i] = await work(i);
+    }),
+  );
   return results;
 }
 
@@ -77,7 +80,8 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const { streams: count, idleSecs } = options();
-  if (openFilesLimit() < count + 1_000) throw new Error(`each side needs a file descriptor per stream: raise the limit (ulimit -n ${2 * count}), it is ${openFilesLimit()}`);
+  if (openFilesLimit() < count + 1_000)
+    throw new Error(`each side needs a file descriptor per stream: raise the limit (ulimit -n ${2 * count}), it is ${openFilesLimit()}`);
   await ensureSwitchboardBuilt();
   const redis = await RedisProcess.start();
   registerCleanup(() => redis.stop());
@@ -106,19 +110,30 @@ async function main(): Promise<void> {
   registerCleanup(() => api.stop());
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(`${baseUrl}/readyz`, [api]);
-  console.log(`${new Date().toISOString()}: API up (pid ${api.pid}); creating ${count} tasks (non-blocking sends, no worker: they stay submitted)`);
+  console.log(
+    `${new Date().toISOString()}: API up (pid ${api.pid}); creating ${count} tasks (non-blocking sends, no worker: they stay submitted)`,
+  );
 
   const tasks = await inBatches(count, CREATE_CONCURRENCY, async () => {
-    const { task } = await rpc(baseUrl, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hold' }] }, configuration: { returnImmediately: true } });
-    return { id: task.id as string, contextId: task.contextId as string };
+    const { task } = (await rpc(baseUrl, 'SendMessage', {
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hold' }] },
+      configuration: { returnImmediately: true },
+    })) as {
+      task: { id: string; contextId: string };
+    };
+    return { id: task.id, contextId: task.contextId };
   });
   const clientsBefore = await redisClients(redis.url);
   const rssBefore = rssMb(api.pid)!;
 
   const failures: Error[] = [];
-  const sse = new SseStreams(`${baseUrl}/a2a`, { 'A2A-Version': '1.0', authorization: `Bearer ${API_KEY}` }, (error) => failures.push(error));
+  const sse = new SseStreams(`${baseUrl}/a2a`, { 'A2A-Version': '1.0', authorization: `Bearer ${API_KEY}` }, (error) =>
+    failures.push(error),
+  );
   const openedAt = Date.now();
-  const streams: OpenStream[] = await inBatches(count, OPEN_CONCURRENCY, (i) => sse.open({ jsonrpc: '2.0', id: i, method: 'SubscribeToTask', params: { id: tasks[i].id } }));
+  const streams: OpenStream[] = await inBatches(count, OPEN_CONCURRENCY, (i) =>
+    sse.open({ jsonrpc: '2.0', id: i, method: 'SubscribeToTask', params: { id: tasks[i].id } }),
+  );
   console.log(`${count} streams open in ${((Date.now() - openedAt) / 1000).toFixed(1)} s; idle for ${idleSecs} s`);
 
   const cpuAtIdle = cpuSeconds(api.pid);
@@ -132,7 +147,11 @@ async function main(): Promise<void> {
   const events = new RedisTaskEventStream(publisher, 1_000);
   const publishedAt = Date.now();
   const received = Promise.all(streams.map((stream) => stream.until(2)));
-  await Promise.all(tasks.map(({ id, contextId }) => events.publish(id, [StreamResponse.fromJSON({ statusUpdate: { taskId: id, contextId, status: { state: 'TASK_STATE_WORKING' } } })])));
+  await Promise.all(
+    tasks.map(({ id, contextId }) =>
+      events.publish(id, [StreamResponse.fromJSON({ statusUpdate: { taskId: id, contextId, status: { state: 'TASK_STATE_WORKING' } } })]),
+    ),
+  );
   const publishMs = Date.now() - publishedAt;
   const latencies = (await received).map((at) => at - publishedAt).sort((a, b) => a - b);
   await publisher.onApplicationShutdown();
@@ -144,9 +163,15 @@ async function main(): Promise<void> {
   console.log(`\n## bench:streams, ${new Date().toISOString()}, ${count} SubscribeToTask streams on one durable API process`);
   console.log(`| figure | value |\n| --- | --- |`);
   console.log(`| Redis connected clients (API), before / with ${count} streams open | ${clientsBefore} / ${clientsOpen} |`);
-  console.log(`| API RSS before / with the streams open | ${rssBefore.toFixed(0)} MB / ${rssOpen.toFixed(0)} MB (${perStreamKb.toFixed(1)} KB per stream) |`);
-  console.log(`| API CPU while the streams idle ${idleSecs} s | ${((idleCpu / idleSecs) * 100).toFixed(1)} % of a core (${((idleCpu * 1e6) / idleSecs / count).toFixed(2)} µs/s per stream) |`);
-  console.log(`| one event to every stream: all delivered / p50 / p99 (publishing took ${publishMs} ms) | ${latencies.at(-1)} ms / ${percentile(latencies, 50)} ms / ${percentile(latencies, 99)} ms |`);
+  console.log(
+    `| API RSS before / with the streams open | ${rssBefore.toFixed(0)} MB / ${rssOpen.toFixed(0)} MB (${perStreamKb.toFixed(1)} KB per stream) |`,
+  );
+  console.log(
+    `| API CPU while the streams idle ${idleSecs} s | ${((idleCpu / idleSecs) * 100).toFixed(1)} % of a core (${((idleCpu * 1e6) / idleSecs / count).toFixed(2)} µs/s per stream) |`,
+  );
+  console.log(
+    `| one event to every stream: all delivered / p50 / p99 (publishing took ${publishMs} ms) | ${latencies.at(-1)} ms / ${percentile(latencies, 50)} ms / ${percentile(latencies, 99)} ms |`,
+  );
 }
 
 main()

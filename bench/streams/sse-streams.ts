@@ -32,11 +32,17 @@ export class SseStreams {
       const req = request(this.url, {
         method: 'POST',
         agent: this.agent,
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': Buffer.byteLength(payload), ...this.headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(payload),
+          ...this.headers,
+        },
       });
       const stream: OpenStream = {
         events: 0,
-        until: (count) => (stream.events >= count ? Promise.resolve(Date.now()) : new Promise((done) => waiters.push({ count, resolve: done }))),
+        until: (count) =>
+          stream.events >= count ? Promise.resolve(Date.now()) : new Promise((done) => waiters.push({ count, resolve: done })),
         close: () => {
           closed = true;
           req.destroy();

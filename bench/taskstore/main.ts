@@ -78,9 +78,12 @@ async function bench(name: string, store: TaskStore): Promise<Result[]> {
   const operations: [string, (i: number) => Promise<unknown>][] = [
     ['create', (i) => store.save(task(i), context)],
     ['record', (i) => store.saveUnlessEnded(answered(i), context)],
-    ['load', async (i) => {
-      if (!(await store.load(`bench-${i}`, context))) throw new Error(`bench-${i} missing`);
-    }],
+    [
+      'load',
+      async (i) => {
+        if (!(await store.load(`bench-${i}`, context))) throw new Error(`bench-${i} missing`);
+      },
+    ],
   ];
   const results: Result[] = [];
   for (const [operation, run] of operations) results.push({ store: name, operation, ...(await measure(run)) });

@@ -43,9 +43,19 @@ export async function buildCredentials(provider: OidcProvider): Promise<Credenti
   const expiry = new Promise((resolve) => setTimeout(resolve, 2_100));
   const validTokens = await Promise.all(VALID_CLIENTS.map((c) => provider.token(c, RESOURCE)));
   const claims = { sub: first.client_id, scope: REQUIRED_SCOPE, iss: provider.issuer, aud: RESOURCE };
-  const invalid = (label: string, token: string, expected: 401 | 403 = 401): Credential => ({ label, kind: 'invalid JWT', authorization: bearer(token), expected });
+  const invalid = (label: string, token: string, expected: 401 | 403 = 401): Credential => ({
+    label,
+    kind: 'invalid JWT',
+    authorization: bearer(token),
+    expected,
+  });
   const credentials: Credential[] = [
-    ...validTokens.map((token, i): Credential => ({ label: `token of ${VALID_CLIENTS[i].client_id}`, kind: 'valid JWT', authorization: bearer(token), expected: 200 })),
+    ...validTokens.map((token, i): Credential => ({
+      label: `token of ${VALID_CLIENTS[i].client_id}`,
+      kind: 'valid JWT',
+      authorization: bearer(token),
+      expected: 200,
+    })),
     { label: 'API key', kind: 'API key', authorization: bearer(BENCH_API_KEY), expected: 200 },
     invalid('wrong audience', await provider.token(first, 'http://elsewhere.bench/mcp')),
     invalid('expired', shortLived),

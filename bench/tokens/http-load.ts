@@ -19,7 +19,13 @@ export interface HttpLoadResult {
 }
 
 /** POSTs `body` (JSON-RPC) to `path` once per credential of `sequence`. */
-export async function sendAll(baseUrl: string, path: string, body: string, sequence: Credential[], connections: number): Promise<HttpLoadResult> {
+export async function sendAll(
+  baseUrl: string,
+  path: string,
+  body: string,
+  sequence: Credential[],
+  connections: number,
+): Promise<HttpLoadResult> {
   const pool = new Pool(baseUrl, { connections });
   const latencies: number[] = [];
   const byStatus = new Map<number, number>();
@@ -35,7 +41,12 @@ export async function sendAll(baseUrl: string, path: string, body: string, seque
           const before = performance.now();
           let status = 0;
           try {
-            const response = await pool.request({ path, method: 'POST', body, headers: { authorization: credential.authorization, 'content-type': 'application/json', 'a2a-version': '1.0' } });
+            const response = await pool.request({
+              path,
+              method: 'POST',
+              body,
+              headers: { authorization: credential.authorization, 'content-type': 'application/json', 'a2a-version': '1.0' },
+            });
             await response.body.dump();
             status = response.statusCode;
           } catch {
@@ -52,5 +63,12 @@ export async function sendAll(baseUrl: string, path: string, body: string, seque
   }
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: sequence.length, seconds, byStatus, mismatches, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };
+  return {
+    requests: sequence.length,
+    seconds,
+    byStatus,
+    mismatches,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+  };
 }

@@ -27,13 +27,23 @@ const TARGET_MICROS = 200;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { requests: { type: 'string', default: '10000' }, connections: { type: 'string', default: '50' }, 'warm-up': { type: 'string', default: '2000' } },
+    options: {
+      requests: { type: 'string', default: '10000' },
+      connections: { type: 'string', default: '50' },
+      'warm-up': { type: 'string', default: '2000' },
+    },
   });
   const [requests, connections, warmUp] = [values.requests, values.connections, values['warm-up']].map(Number);
-  console.log(`Token bench: GetTask at POST ${ROUTE}, ${requests} requests (after ${warmUp} unmeasured), ${connections} in flight; Node ${process.version}, ${availableParallelism()} cores`);
+  console.log(
+    `Token bench: GetTask at POST ${ROUTE}, ${requests} requests (after ${warmUp} unmeasured), ${connections} in flight; Node ${process.version}, ${availableParallelism()} cores`,
+  );
   await ensureSwitchboardBuilt();
 
-  const provider = await OidcProvider.start({ clients: [...VALID_CLIENTS, UNSCOPED_CLIENT], scopes: [REQUIRED_SCOPE, 'other'], shortLived: SHORT_LIVED_SUFFIX });
+  const provider = await OidcProvider.start({
+    clients: [...VALID_CLIENTS, UNSCOPED_CLIENT],
+    scopes: [REQUIRED_SCOPE, 'other'],
+    shortLived: SHORT_LIVED_SUFFIX,
+  });
   registerCleanup(() => provider.stop());
   const config = oauthConfig(provider.issuer);
   const server = await startEmbedded([], config);
@@ -46,10 +56,19 @@ async function main(): Promise<void> {
   const { peakRssMb, cpuSeconds } = usage().get(server.processes[0].name)!;
   await server.stop();
 
-  console.log(`\nHTTP: ${load.requests} requests in ${load.seconds.toFixed(2)} s, ${(load.requests / load.seconds).toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms`);
-  console.log(`by status: ${[...load.byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status || 'transport error'} ${n}`).join(', ')}`);
+  console.log(
+    `\nHTTP: ${load.requests} requests in ${load.seconds.toFixed(2)} s, ${(load.requests / load.seconds).toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms`,
+  );
+  console.log(
+    `by status: ${[...load.byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status || 'transport error'} ${n}`)
+      .join(', ')}`,
+  );
   const serverErrors = [...load.byStatus].filter(([status]) => status >= 500 || status === 0).reduce((sum, [, n]) => sum + n, 0);
-  console.log(`5xx and transport errors: ${serverErrors}; answers not as expected for their credential: ${[...load.mismatches.values()].reduce((a, b) => a + b, 0)}`);
+  console.log(
+    `5xx and transport errors: ${serverErrors}; answers not as expected for their credential: ${[...load.mismatches.values()].reduce((a, b) => a + b, 0)}`,
+  );
   for (const [what, n] of load.mismatches) console.log(`  MISMATCH ${what}: ${n}`);
   console.log(`Switchboard: peak RSS ${peakRssMb.toFixed(0)} MB, ${((1000 * cpuSeconds) / load.requests).toFixed(3)} ms CPU per request`);
 
@@ -63,10 +82,15 @@ async function main(): Promise<void> {
   console.log(`\nCPU per validation in process (CallerAuthenticator.authenticate, keys cached), ${sequence.length} calls, one at a time:`);
   for (const [kind, { calls, cpuMicros }] of cpu.perKind) {
     const perCall = cpuMicros / calls;
-    console.log(`  ${kind.padEnd(12)} ${String(calls).padStart(6)} calls  ${perCall.toFixed(1).padStart(6)} µs CPU each  (target < ${TARGET_MICROS} µs: ${perCall < TARGET_MICROS ? 'met' : 'MISSED'})`);
-    for (const [label, spent] of cpu.perLabel) if (spent.kind === kind) console.log(`      ${label.padEnd(20)} ${(spent.cpuMicros / spent.calls).toFixed(1).padStart(6)} µs`);
+    console.log(
+      `  ${kind.padEnd(12)} ${String(calls).padStart(6)} calls  ${perCall.toFixed(1).padStart(6)} µs CPU each  (target < ${TARGET_MICROS} µs: ${perCall < TARGET_MICROS ? 'met' : 'MISSED'})`,
+    );
+    for (const [label, spent] of cpu.perLabel)
+      if (spent.kind === kind) console.log(`      ${label.padEnd(20)} ${(spent.cpuMicros / spent.calls).toFixed(1).padStart(6)} µs`);
   }
-  console.log(`  whole loop, measurement included: ${cpu.loopMicrosPerCall.toFixed(1)} µs CPU per call; verdicts not as expected: ${cpu.mismatches}`);
+  console.log(
+    `  whole loop, measurement included: ${cpu.loopMicrosPerCall.toFixed(1)} µs CPU per call; verdicts not as expected: ${cpu.mismatches}`,
+  );
   console.log(`  for comparison, jose's jwtVerify alone on a valid token, keys held locally: ${cpu.joseMicros.toFixed(1)} µs CPU per call`);
   if (serverErrors > 0 || load.mismatches.size > 0 || cpu.mismatches > 0) process.exitCode = 1;
 }

@@ -40,7 +40,11 @@ export async function inProcessApp(configFile: string): Promise<INestApplication
   return app;
 }
 
-async function authenticateAll(authenticator: CallerAuthenticator, sequence: Credential[], perLabel?: ValidationCpu['perLabel']): Promise<number> {
+async function authenticateAll(
+  authenticator: CallerAuthenticator,
+  sequence: Credential[],
+  perLabel?: ValidationCpu['perLabel'],
+): Promise<number> {
   let mismatches = 0;
   for (const credential of sequence) {
     const before = process.cpuUsage();
@@ -71,7 +75,12 @@ async function cpuMicrosPerCall(calls: number, call: () => Promise<unknown>): Pr
  * Warms up (the keys fetched, V8's optimizing compiler done) on `warmUp`, then measures `sequence`;
  * then jose alone on `validToken`, checked as the verifier checks it.
  */
-export async function measureValidationCpu(app: INestApplication, warmUp: Credential[], sequence: Credential[], validToken: string): Promise<ValidationCpu> {
+export async function measureValidationCpu(
+  app: INestApplication,
+  warmUp: Credential[],
+  sequence: Credential[],
+  validToken: string,
+): Promise<ValidationCpu> {
   const authenticator = app.get(CallerAuthenticator);
   await authenticateAll(authenticator, warmUp);
   const perLabel: ValidationCpu['perLabel'] = new Map();
@@ -86,6 +95,8 @@ export async function measureValidationCpu(app: INestApplication, warmUp: Creden
   const { iss, aud } = decodeJwt(validToken);
   const metadata = (await (await fetch(`${iss}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
   const keys = createLocalJWKSet((await (await fetch(metadata.jwks_uri)).json()) as JSONWebKeySet);
-  const joseMicros = await cpuMicrosPerCall(sequence.length / 2, () => jwtVerify(validToken, keys, { issuer: iss, audience: aud, requiredClaims: ['sub', 'exp'] }));
+  const joseMicros = await cpuMicrosPerCall(sequence.length / 2, () =>
+    jwtVerify(validToken, keys, { issuer: iss, audience: aud, requiredClaims: ['sub', 'exp'] }),
+  );
   return { perLabel, perKind, loopMicrosPerCall: (user + system) / sequence.length, mismatches, joseMicros };
 }

@@ -23,7 +23,13 @@ const resolver = new DefaultAgentCardResolver({ legacyCompat: { enabled: true } 
  * well-known path and then the older one. A card that is not JSON, is larger than `maxBytes`, or
  * lacks a name or a usable interface is refused with an error saying which.
  */
-export async function fetchAgentCard(fetchImpl: typeof fetch, url: string, cardPath: string | undefined, maxBytes: number, signal?: AbortSignal): Promise<FetchedCard> {
+export async function fetchAgentCard(
+  fetchImpl: typeof fetch,
+  url: string,
+  cardPath: string | undefined,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<FetchedCard> {
   const base = url.replace(/\/+$/, '');
   if (cardPath !== undefined) return fetchCardAt(fetchImpl, cardPath === '' ? url : `${base}${cardPath}`, maxBytes, signal);
   try {
@@ -53,7 +59,8 @@ async function fetchCardAt(fetchImpl: typeof fetch, url: string, maxBytes: numbe
   } catch {
     throw new InvalidAgentCardError(`the agent card at ${url} is not JSON`);
   }
-  if (!document || typeof document !== 'object' || Array.isArray(document)) throw new InvalidAgentCardError(`the agent card at ${url} is not a JSON object`);
+  if (!document || typeof document !== 'object' || Array.isArray(document))
+    throw new InvalidAgentCardError(`the agent card at ${url} is not a JSON object`);
   return { url, document: document as Record<string, unknown>, card: normalize(document as Record<string, unknown>, url) };
 }
 
@@ -68,7 +75,9 @@ function normalize(document: Record<string, unknown>, url: string): AgentCard {
   }
   if (!card.name) throw new InvalidAgentCardError(`the agent card at ${url} has no "name"`);
   if (!usableInterface(card)) {
-    throw new InvalidAgentCardError(`the agent card at ${url} offers no ${CLIENT_BINDINGS.join(' or ')} interface (supportedInterfaces, or v0.3's url)`);
+    throw new InvalidAgentCardError(
+      `the agent card at ${url} offers no ${CLIENT_BINDINGS.join(' or ')} interface (supportedInterfaces, or v0.3's url)`,
+    );
   }
   return card;
 }
@@ -78,10 +87,14 @@ function normalize(document: Record<string, unknown>, url: string): AgentCard {
  * v1.0 one of a binding when the card lists it in several protocol versions (as the SDK's factory does).
  */
 export function usableInterface(card: AgentCard): AgentInterface | undefined {
-  const interfaces = (card.supportedInterfaces ?? []).filter((candidate) => candidate.url && (CLIENT_BINDINGS as readonly string[]).includes(candidate.protocolBinding.toUpperCase()));
+  const interfaces = (card.supportedInterfaces ?? []).filter(
+    (candidate) => candidate.url && (CLIENT_BINDINGS as readonly string[]).includes(candidate.protocolBinding.toUpperCase()),
+  );
   const first = interfaces[0];
   if (!first) return undefined;
-  return interfaces.find((candidate) => candidate.protocolBinding === first.protocolBinding && candidate.protocolVersion === '1.0') ?? first;
+  return (
+    interfaces.find((candidate) => candidate.protocolBinding === first.protocolBinding && candidate.protocolVersion === '1.0') ?? first
+  );
 }
 
 async function readAtMost(response: Response, maxBytes: number, url: string): Promise<string> {

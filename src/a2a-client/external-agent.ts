@@ -1,5 +1,5 @@
 import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
-import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor } from '@a2a-js/sdk/client';
+import { type Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { Logger } from '@nestjs/common';
 import { backoffDelayMs } from '../common/backoff';
@@ -71,7 +71,10 @@ export class ExternalAgent {
   private noteMissingKind(kind: string): void {
     if (this.omitsKinds) return;
     this.omitsKinds = true;
-    this.logger.warn({ agent: this.name, kind }, 'external agent leaves out the kind of its v0.3 results (the spec requires it); read from their shape');
+    this.logger.warn(
+      { agent: this.name, kind },
+      'external agent leaves out the kind of its v0.3 results (the spec requires it); read from their shape',
+    );
   }
 
   get name(): string {
@@ -103,7 +106,11 @@ export class ExternalAgent {
       state: this.state,
       ...(this.lastError && { error: this.lastError }),
       ...(found && {
-        interface: { url: found.chosen.url, binding: found.chosen.protocolBinding, protocol_version: found.chosen.protocolVersion || '1.0' },
+        interface: {
+          url: found.chosen.url,
+          binding: found.chosen.protocolBinding,
+          protocol_version: found.chosen.protocolVersion || '1.0',
+        },
         card_url: found.cardUrl,
         discovered_at: found.at.toISOString(),
       }),
@@ -144,11 +151,20 @@ export class ExternalAgent {
   }
 
   private async readCard(): Promise<Discovery> {
-    const { url, document, card } = await fetchAgentCard(this.access.fetch, this.config.url, this.config.card_path, this.settings.max_card_bytes);
+    const { url, document, card } = await fetchAgentCard(
+      this.access.fetch,
+      this.config.url,
+      this.config.card_path,
+      this.settings.max_card_bytes,
+    );
     const chosen = usableInterface(card)!;
     const previous = this.discovery?.chosen;
     // The same interface as before keeps its client (a gRPC one holds a channel open).
-    const same = previous && previous.url === chosen.url && previous.protocolBinding === chosen.protocolBinding && previous.protocolVersion === chosen.protocolVersion;
+    const same =
+      previous &&
+      previous.url === chosen.url &&
+      previous.protocolBinding === chosen.protocolBinding &&
+      previous.protocolVersion === chosen.protocolVersion;
     const client = same ? this.discovery!.client : await this.clientFor(card, chosen);
     return { card, document, cardUrl: url, chosen, client, at: new Date() };
   }
@@ -172,7 +188,8 @@ export class ExternalAgent {
     this.state = 'ready';
     this.lastError = undefined;
     this.failures = 0;
-    if (!wasReady) this.logger.log({ agent: this.name, ...this.status().interface, skills: this.card!.skills.length }, 'external A2A agent discovered');
+    if (!wasReady)
+      this.logger.log({ agent: this.name, ...this.status().interface, skills: this.card!.skills.length }, 'external A2A agent discovered');
     this.schedule(this.settings.card_refresh_secs * 1000);
   }
 

@@ -12,7 +12,10 @@ export interface ExternalAgentView {
   timeout_secs: number;
   task_timeout_secs: number;
   /** The kind of credentials and where they go; never their values. */
-  auth?: { type: 'bearer' } | { type: 'api_key'; header: string } | { type: 'oauth_client_credentials' | 'oauth_token_exchange'; authorization_server: string };
+  auth?:
+    | { type: 'bearer' }
+    | { type: 'api_key'; header: string }
+    | { type: 'oauth_client_credentials' | 'oauth_token_exchange'; authorization_server: string };
   headers: Record<string, string>;
   client_certificate: boolean;
   status: ExternalAgentStatus;

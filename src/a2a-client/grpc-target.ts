@@ -1,4 +1,4 @@
-import { ChannelCredentials, credentials } from '@grpc/grpc-js';
+import { type ChannelCredentials, credentials } from '@grpc/grpc-js';
 import { isIP } from 'node:net';
 import type { OutboundUrlPolicy } from '../security/outbound-url-policy';
 

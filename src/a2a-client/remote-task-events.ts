@@ -1,4 +1,4 @@
-import { SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type SendMessageRequest, type StreamResponse, type Task, type TaskState } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { Logger } from '@nestjs/common';
 import { abortableSleep } from '../common/abortable-sleep';
@@ -53,12 +53,21 @@ class StreamIdleError extends Error {
  * backoff, after a `GetTask` that catches up on what the drop missed. An agent that cannot stream
  * is sent the message without blocking and its task polled. Stops (throws) when `signal` aborts.
  */
-export async function* sendToRemote(agent: ExternalAgent, request: SendMessageRequest, settings: A2aClientSettings, signal: AbortSignal): AsyncGenerator<StreamResponse> {
+export async function* sendToRemote(
+  agent: ExternalAgent,
+  request: SendMessageRequest,
+  settings: A2aClientSettings,
+  signal: AbortSignal,
+): AsyncGenerator<StreamResponse> {
   const client = await agent.client();
   let taskId: string | undefined;
   if (agent.streams) {
     try {
-      for await (const event of idleBounded((bounded) => client.sendMessageStream(request, { signal: bounded }), settings.sse_idle_timeout_ms, signal)) {
+      for await (const event of idleBounded(
+        (bounded) => client.sendMessageStream(request, { signal: bounded }),
+        settings.sse_idle_timeout_ms,
+        signal,
+      )) {
         taskId ??= remoteTaskIdOf(event);
         yield event;
         if (endsTurn(event)) return;
@@ -70,8 +79,11 @@ export async function* sendToRemote(agent: ExternalAgent, request: SendMessageRe
     if (!taskId) throw new ExternalAgentUnavailableError(agent.name, 'its stream ended before naming a task');
   } else {
     const configuration = { ...request.configuration!, returnImmediately: true };
-    const result = await client.sendMessage({ ...request, configuration }, { signal }).catch((error: unknown) => Promise.reject(failure(agent, error)));
-    const event: StreamResponse = 'messageId' in result ? { payload: { $case: 'message', value: result } } : { payload: { $case: 'task', value: result } };
+    const result = await client
+      .sendMessage({ ...request, configuration }, { signal })
+      .catch((error: unknown) => Promise.reject(failure(agent, error)));
+    const event: StreamResponse =
+      'messageId' in result ? { payload: { $case: 'message', value: result } } : { payload: { $case: 'task', value: result } };
     yield event;
     if (endsTurn(event)) return;
     taskId = (result as Task).id;
@@ -84,7 +96,12 @@ export async function* sendToRemote(agent: ExternalAgent, request: SendMessageRe
  * stream (resubscribed with backoff when dropped), or its snapshots polled when the agent cannot
  * stream. What a worker that picks up a delegated task after a crash does.
  */
-export async function* followRemote(agent: ExternalAgent, taskId: string, settings: A2aClientSettings, signal: AbortSignal): AsyncGenerator<StreamResponse> {
+export async function* followRemote(
+  agent: ExternalAgent,
+  taskId: string,
+  settings: A2aClientSettings,
+  signal: AbortSignal,
+): AsyncGenerator<StreamResponse> {
   let failures = 0;
   const retry = { baseMs: settings.sse_retry_base_ms, maxMs: settings.sse_retry_max_ms };
   for (;;) {
@@ -95,7 +112,11 @@ export async function* followRemote(agent: ExternalAgent, taskId: string, settin
       yield snapshot;
       if (endsTurn(snapshot)) return;
       if (agent.streams) {
-        for await (const event of idleBounded((bounded) => client.resubscribeTask({ id: taskId, tenant: '' }, { signal: bounded }), settings.sse_idle_timeout_ms, signal)) {
+        for await (const event of idleBounded(
+          (bounded) => client.resubscribeTask({ id: taskId, tenant: '' }, { signal: bounded }),
+          settings.sse_idle_timeout_ms,
+          signal,
+        )) {
           failures = 0;
           yield event;
           if (endsTurn(event)) return;

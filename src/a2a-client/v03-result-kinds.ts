@@ -60,7 +60,10 @@ export function withResultKinds(fetchImpl: typeof fetch, onSupplied: (kind: stri
     const type = response.headers.get('content-type') ?? '';
     const answer = { status: response.status, statusText: response.statusText, headers: response.headers };
     if (type.startsWith('text/event-stream')) {
-      const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(sseWithKinds(onSupplied)).pipeThrough(new TextEncoderStream());
+      const events = response.body
+        .pipeThrough(new TextDecoderStream())
+        .pipeThrough(sseWithKinds(onSupplied))
+        .pipeThrough(new TextEncoderStream());
       return new Response(events, answer);
     }
     if (!type.includes('json')) return response;

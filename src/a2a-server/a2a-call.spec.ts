@@ -11,7 +11,14 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 }
 
 /** Resolves once every pending callback has run, so a test can see that a promise has not settled. */
-const settledSoFar = <T>(promise: Promise<T>) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((done) => setImmediate(() => done('pending')))]);
+const settledSoFar = <T>(promise: Promise<T>) =>
+  Promise.race([
+    promise.then(
+      () => 'settled',
+      () => 'settled',
+    ),
+    new Promise((done) => setImmediate(() => done('pending'))),
+  ]);
 
 describe('A2aCall', () => {
   let call: A2aCall;
@@ -24,7 +31,7 @@ describe('A2aCall', () => {
     expect(A2aCall.of(new ServerCallContext())).not.toBe(A2aCall.of(context));
   });
 
-  it('answers with the send\'s result only once the send is accepted', async () => {
+  it("answers with the send's result only once the send is accepted", async () => {
     const answer = call.watchSend('m1', async () => 'the task');
     expect(await settledSoFar(answer)).toBe('pending');
     call.accept('m1');

@@ -26,7 +26,8 @@ export class A2aMediaType implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     fastify?.addHook('onSend', async (request, reply, payload) => {
       if (!request.url.startsWith(this.listenPath) || !acceptsA2aJson(request.headers.accept)) return payload;
-      if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('content-type', `${A2A_CONTENT_TYPE}; charset=utf-8`);
+      if (String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
+        reply.header('content-type', `${A2A_CONTENT_TYPE}; charset=utf-8`);
       return payload;
     });
   }

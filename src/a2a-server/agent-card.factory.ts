@@ -39,7 +39,10 @@ export class AgentCardFactory {
       scopes,
     }));
     this.authRequired = auth.api_keys.length > 0 || this.issuers.length > 0;
-    this.bearerDescription = this.issuers.length > 0 ? 'An API key of this Switchboard, or an access token of one of its issuers' : 'An API key of this Switchboard';
+    this.bearerDescription =
+      this.issuers.length > 0
+        ? 'An API key of this Switchboard, or an access token of one of its issuers'
+        : 'An API key of this Switchboard';
   }
 
   card(agent: AgentProfile, baseUrl: string): AgentCard {
@@ -77,7 +80,12 @@ export class AgentCardFactory {
       securitySchemes: this.authRequired
         ? {
             [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: this.bearerDescription } },
-            ...Object.fromEntries(this.issuers.map(({ name, url }) => [name, { openIdConnectSecurityScheme: { openIdConnectUrl: url, description: ISSUER_DESCRIPTION } }])),
+            ...Object.fromEntries(
+              this.issuers.map(({ name, url }) => [
+                name,
+                { openIdConnectSecurityScheme: { openIdConnectUrl: url, description: ISSUER_DESCRIPTION } },
+              ]),
+            ),
           }
         : {},
       securityRequirements: this.authRequired
@@ -125,7 +133,12 @@ export class AgentCardFactory {
           ...Object.fromEntries(
             this.issuers.map(({ name, url }) => [
               name,
-              { type: 'openIdConnect', openIdConnectUrl: url, description: ISSUER_DESCRIPTION, openIdConnectSecurityScheme: { openIdConnectUrl: url, description: ISSUER_DESCRIPTION } },
+              {
+                type: 'openIdConnect',
+                openIdConnectUrl: url,
+                description: ISSUER_DESCRIPTION,
+                openIdConnectSecurityScheme: { openIdConnectUrl: url, description: ISSUER_DESCRIPTION },
+              },
             ]),
           ),
         },
@@ -138,7 +151,10 @@ export class AgentCardFactory {
    * The gRPC interfaces, when gRPC is on: v1.0 for every agent, which its requests name in `tenant`;
    * v0.3, whose requests have no tenant, for the default agent alone.
    */
-  private grpcInterfaces(agent: AgentProfile, baseUrl: string): { url: string; protocolBinding: string; protocolVersion: string; tenant?: string }[] {
+  private grpcInterfaces(
+    agent: AgentProfile,
+    baseUrl: string,
+  ): { url: string; protocolBinding: string; protocolVersion: string; tenant?: string }[] {
     const url = grpcAddress(this.a2a.grpc, baseUrl);
     if (url === undefined) return [];
     const current = { url, protocolBinding: GRPC, protocolVersion: A2A_PROTOCOL_VERSION, tenant: agent.name };

@@ -1,6 +1,12 @@
 import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION, LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
-import { defaultServerCallContextBuilder, ServerCallContext, ServerCallContextBuilder, UnauthenticatedUser, User } from '@a2a-js/sdk/server';
+import {
+  defaultServerCallContextBuilder,
+  type ServerCallContext,
+  type ServerCallContextBuilder,
+  UnauthenticatedUser,
+  type User,
+} from '@a2a-js/sdk/server';
 import type { IncomingHttpHeaders } from 'node:http';
 import { principalOf } from '../security/principal';
 import { attachEndpointAgents } from '../tasks/caller-scope';

@@ -14,7 +14,10 @@ describe('clientFacingError', () => {
   it('answers an internal error with a generic message and logs its cause', () => {
     const cause = new Error('connection to 10.0.0.5:5432 refused');
     const error = { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: cause.message };
-    expect(clientFacingError(error, logger, 'request failed', cause)).toEqual({ code: A2A_ERROR_CODE.INTERNAL_ERROR, message: 'Internal error.' });
+    expect(clientFacingError(error, logger, 'request failed', cause)).toEqual({
+      code: A2A_ERROR_CODE.INTERNAL_ERROR,
+      message: 'Internal error.',
+    });
     expect(logged).toHaveBeenCalledWith({ err: cause }, 'request failed');
   });
 

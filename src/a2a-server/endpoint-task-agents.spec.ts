@@ -6,7 +6,11 @@ const EXTERNALS = [external('peer'), external('oracle', true), external('other')
 
 describe('endpointTaskAgents', () => {
   it("reads an agent's own tasks, and those of the external agents it may delegate to with a2a_send", () => {
-    expect(endpointTaskAgents({ name: 'assistant', tools: ['a2a_*'], delegates: ['peer'] }, EXTERNALS)).toEqual(['assistant', 'peer', 'oracle']);
+    expect(endpointTaskAgents({ name: 'assistant', tools: ['a2a_*'], delegates: ['peer'] }, EXTERNALS)).toEqual([
+      'assistant',
+      'peer',
+      'oracle',
+    ]);
   });
 
   it('reads its own tasks alone when it cannot delegate', () => {

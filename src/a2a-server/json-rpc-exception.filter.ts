@@ -28,7 +28,11 @@ export class JsonRpcExceptionFilter implements ExceptionFilter<JsonRpcFailure> {
 
 /** An error that ends a JSON-RPC stream, as the stream's last event. */
 export function jsonRpcStreamError(id: JsonRpcId, legacy: boolean): (error: unknown) => unknown {
-  return (error) => ({ jsonrpc: '2.0', id, error: clientFacingError(jsonRpcErrorOf(error, legacy), logger, 'JSON-RPC stream failed', error) });
+  return (error) => ({
+    jsonrpc: '2.0',
+    id,
+    error: clientFacingError(jsonRpcErrorOf(error, legacy), logger, 'JSON-RPC stream failed', error),
+  });
 }
 
 /** Bodies refused before the controller ran, as the SDK's JSON-RPC server answers them: -32700 and -32005 with HTTP 200, HTTP 413 with -32600. */

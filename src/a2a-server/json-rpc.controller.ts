@@ -27,7 +27,11 @@ export class JsonRpcController {
   @Post('agents/:name')
   @HttpCode(200)
   @RefusalsAnswered(jsonRpcRefusal)
-  agent(@Param('name', AgentEndpointPipe) endpoint: AgentEndpoint, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  agent(
+    @Param('name', AgentEndpointPipe) endpoint: AgentEndpoint,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     return this.transport.handle(endpoint, request, reply);
   }
 }

@@ -40,7 +40,15 @@ export class JsonRpcTransport {
     }
   }
 
-  private async respond(endpoint: AgentEndpoint, request: FastifyRequest, reply: FastifyReply, body: unknown, id: JsonRpcId, legacy: boolean, seed: boolean): Promise<void> {
+  private async respond(
+    endpoint: AgentEndpoint,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: unknown,
+    id: JsonRpcId,
+    legacy: boolean,
+    seed: boolean,
+  ): Promise<void> {
     const invalid = envelopeError(body) ?? unknownMethodError(legacy, (body as { method: string }).method);
     if (invalid) throw JsonRpcFailure.answered({ jsonrpc: '2.0', id, error: invalid });
     const { method, params } = body as { method: string; params?: unknown };
@@ -54,7 +62,9 @@ export class JsonRpcTransport {
       noteForAccessLog(request, { answer: result });
       const response = result as { error?: unknown };
       if (response.error) throw JsonRpcFailure.answered(response as JsonRpcErrorResponse, A2aCall.of(context).failure());
-      return void (await reply.code(200).send(seed ? { ...response, result: withSeedAnswer((response as { result?: unknown }).result) } : result));
+      return void (await reply
+        .code(200)
+        .send(seed ? { ...response, result: withSeedAnswer((response as { result?: unknown }).result) } : result));
     }
     // v0.3 resubscribe answers errors inside the stream; everything else before it starts.
     const inStream = legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE;

@@ -1,15 +1,15 @@
-import { SendMessageRequest, Task } from '@a2a-js/sdk';
-import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { attachTaskAgent, callerScopeOf } from '../tasks/caller-scope';
-import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
+import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
 import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
 import { A2aCall } from './a2a-call';
 import type { QueuedTurnWatch } from './queued-turn-watch';
-import { RequestScopedTaskStore } from './request-scoped-task-store';
+import { type RequestScopedTaskStore } from './request-scoped-task-store';
 import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskEventBus } from './task-event-bus';
 
@@ -65,7 +65,9 @@ export class QueuedAgentExecutor implements AgentExecutor {
    * down, and BullMQ would hold the turn until it is back. Undefined when the turn can be queued.
    */
   refusalBeforeWriting(): ServiceUnavailableError | undefined {
-    return this.queue.isReachable(JobName.AgentTurn) ? undefined : sendRefusal(new Error('Redis is unreachable: the turn cannot be queued'));
+    return this.queue.isReachable(JobName.AgentTurn)
+      ? undefined
+      : sendRefusal(new Error('Redis is unreachable: the turn cannot be queued'));
   }
 
   /** Asks the running turn to stop; it publishes `canceled` itself. (Requests go through TaskCanceller.) */

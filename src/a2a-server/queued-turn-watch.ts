@@ -1,9 +1,9 @@
-import { RequestContext } from '@a2a-js/sdk/server';
+import { type RequestContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
-import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
+import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import type { TaskEventBus } from './task-event-bus';
 
 /** The status of a task whose queued turn was lost before it began (Redis lost its data). */

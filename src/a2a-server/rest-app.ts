@@ -1,11 +1,11 @@
 import { UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { restHandler } from '@a2a-js/sdk/server/express';
-import express, { Express, RequestHandler } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { callContextFor, endpointContextBuilder, isLegacyRequest } from './call-context';
 import { malformedSendBody, noRestRoute, restInternalError, retryAfterWhenUnavailable } from './rest-exception.filter';
 import type { SwitchboardRequestHandler } from './switchboard-request-handler';
 import { withJsonFieldNames } from './validation/json-field-names';
-import { SendDialect, sendParamsProblem } from './validation/send-params.validator';
+import { type SendDialect, sendParamsProblem } from './validation/send-params.validator';
 
 /** v1.0's send paths, with an optional tenant segment; v0.3's live under `/v1/`. */
 const SEND_PATHS = ['/message\\:send', '/message\\:stream', '/:tenant/message\\:send', '/:tenant/message\\:stream'];

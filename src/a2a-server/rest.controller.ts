@@ -47,7 +47,11 @@ export class RestController {
   }
 
   @Delete(AGENT_PATHS)
-  deleteOfAgent(@Param('name', AgentEndpointPipe) endpoint: AgentEndpoint, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  deleteOfAgent(
+    @Param('name', AgentEndpointPipe) endpoint: AgentEndpoint,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): void {
     this.toAgent(endpoint, request, reply);
   }
 

@@ -11,7 +11,12 @@ describe('normalizeSeedRequest', () => {
         configuration: { accepted_output_modes: ['text/plain'] },
       },
     }) as { params: { message: Record<string, unknown>; configuration: Record<string, unknown> } };
-    expect(normalized.params.message).toEqual({ kind: 'message', messageId: expect.any(String), role: 'user', parts: [{ kind: 'text', text: 'hi' }] });
+    expect(normalized.params.message).toEqual({
+      kind: 'message',
+      messageId: expect.any(String),
+      role: 'user',
+      parts: [{ kind: 'text', text: 'hi' }],
+    });
     expect(normalized.params.configuration).toEqual({ acceptedOutputModes: ['text/plain'] });
   });
 
@@ -43,7 +48,10 @@ describe('normalizeSeedRequest', () => {
   it('leaves v0.3 requests, ids the client chose and non-requests alone', () => {
     const v03 = { jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { id: 't', historyLength: 2 } };
     expect(normalizeSeedRequest(v03)).toEqual(v03);
-    const own = normalizeSeedRequest({ method: 'message/send', params: { message: { messageId: 'mine', parts: [{ kind: 'text', text: 'x' }] } } }) as {
+    const own = normalizeSeedRequest({
+      method: 'message/send',
+      params: { message: { messageId: 'mine', parts: [{ kind: 'text', text: 'x' }] } },
+    }) as {
       params: { message: { messageId: string } };
     };
     expect(own.params.message.messageId).toBe('mine');
@@ -56,7 +64,9 @@ describe('normalizeSeedRequest', () => {
       { type: 'file', name: 'i.png', bytes_data: 'aGk=' },
       { type: 'file', file: { uri: 'https://x/n.txt', mime_type: 'text/plain' } },
     ];
-    const normalized = normalizeSeedRequest({ method: 'message/send', params: { message: { role: 'user', parts } } }) as { params: { message: { parts: unknown[] } } };
+    const normalized = normalizeSeedRequest({ method: 'message/send', params: { message: { role: 'user', parts } } }) as {
+      params: { message: { parts: unknown[] } };
+    };
     expect(normalized.params.message.parts).toEqual([
       { kind: 'file', file: { name: 'r.csv', uri: 'https://x/r.csv' } },
       { kind: 'file', file: { name: 'i.png', bytes: 'aGk=' } },
@@ -65,13 +75,19 @@ describe('normalizeSeedRequest', () => {
   });
 
   it('gives a message id only to a message in the seeds\u2019 dialect', () => {
-    const normalized = normalizeSeedRequest({ method: 'message/send', params: { message: { role: 'user', parts: [{ kind: 'text', text: 'x' }] } } }) as {
+    const normalized = normalizeSeedRequest({
+      method: 'message/send',
+      params: { message: { role: 'user', parts: [{ kind: 'text', text: 'x' }] } },
+    }) as {
       params: { message: Record<string, unknown> };
     };
     expect(normalized.params.message.messageId).toBeUndefined();
   });
 
   it('maps history_length on tasks/get', () => {
-    expect(normalizeSeedRequest({ method: 'tasks/get', params: { id: 't', history_length: 0 } })).toEqual({ method: 'tasks/get', params: { id: 't', historyLength: 0 } });
+    expect(normalizeSeedRequest({ method: 'tasks/get', params: { id: 't', history_length: 0 } })).toEqual({
+      method: 'tasks/get',
+      params: { id: 't', historyLength: 0 },
+    });
   });
 });

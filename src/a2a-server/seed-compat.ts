@@ -24,7 +24,9 @@ export function normalizeSeedRequest(body: unknown): unknown {
 /** Whether `body` is in the seeds' dialect (their methods, or a message with parts tagged `type`): its client reads answers as the seeds wrote them (withSeedAnswer). */
 export function isSeedCall(body: unknown): boolean {
   if (!isJsonObject(body) || typeof body.method !== 'string') return false;
-  return body.method in METHOD_ALIASES || (isJsonObject(body.params) && isJsonObject(body.params.message) && isSeedMessage(body.params.message));
+  return (
+    body.method in METHOD_ALIASES || (isJsonObject(body.params) && isJsonObject(body.params.message) && isSeedMessage(body.params.message))
+  );
 }
 
 /**
@@ -38,7 +40,14 @@ export function withSeedAnswer(result: unknown): unknown {
   if (status.state !== 'completed' || status.message !== undefined || !Array.isArray(artifacts)) return result;
   const parts = artifacts.flatMap((artifact: unknown) => (isJsonObject(artifact) && Array.isArray(artifact.parts) ? artifact.parts : []));
   if (parts.length === 0) return result;
-  const message = { kind: 'message', role: 'agent', messageId: `${String(result.id)}-answer`, taskId: result.id, contextId: result.contextId, parts };
+  const message = {
+    kind: 'message',
+    role: 'agent',
+    messageId: `${String(result.id)}-answer`,
+    taskId: result.id,
+    contextId: result.contextId,
+    parts,
+  };
   return { ...result, status: { ...status, message } };
 }
 
@@ -84,7 +93,12 @@ function isSeedPart(part: unknown): part is Json {
 function normalizePart(part: unknown): unknown {
   if (!isSeedPart(part)) return part;
   const { type, mime_type, name, data, uri, bytes_data, file, ...rest } = part;
-  if (type === 'file') return { ...rest, kind: 'file', file: seedFile(isJsonObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }) };
+  if (type === 'file')
+    return {
+      ...rest,
+      kind: 'file',
+      file: seedFile(isJsonObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }),
+    };
   if (type === 'data') return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
   return { ...rest, kind: type, ...(name !== undefined && { name }), ...(data !== undefined && { data }) };
 }

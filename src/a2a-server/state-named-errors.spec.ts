@@ -8,7 +8,9 @@ describe('withStatesNamed', () => {
       [TaskState.TASK_STATE_COMPLETED, 'completed'],
       [TaskState.TASK_STATE_INPUT_REQUIRED, 'input-required'],
     ] as const) {
-      const error = withStatesNamed(new UnsupportedOperationError(`Task t is in a terminal state (${state}) and cannot be modified.`)) as Error;
+      const error = withStatesNamed(
+        new UnsupportedOperationError(`Task t is in a terminal state (${state}) and cannot be modified.`),
+      ) as Error;
       expect(error).toBeInstanceOf(UnsupportedOperationError);
       expect(error.message).toBe(`Task t is in a terminal state (${name}) and cannot be modified.`);
     }

@@ -1,4 +1,4 @@
-import { TaskState } from '@a2a-js/sdk';
+import { type TaskState } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { stateLabel } from '../common/task-states';
 

@@ -1,14 +1,14 @@
 import {
-  AgentCard,
-  CancelTaskRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  Message,
-  SendMessageRequest,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
+  type AgentCard,
+  type CancelTaskRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
   TaskState,
 } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
@@ -21,10 +21,10 @@ import {
 } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
-  PushNotificationSender,
-  PushNotificationStore,
-  ServerCallContext,
-  TaskStore as A2aTaskStore,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type ServerCallContext,
+  type TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
 import { NOT_STORED_TEXT, wasNeverStored } from '../tasks/lifecycle/turn-not-recorded.error';
 import { whenClientLeaves } from '../common/client-gone';
@@ -39,7 +39,7 @@ import { namingStates, streamNamingStates, withStatesNamed } from './state-named
 import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
-import { MessageLimits, messageLimitProblem } from './validation/message-limits';
+import { type MessageLimits, messageLimitProblem } from './validation/message-limits';
 import { acceptsOutputOf } from './validation/output-modes';
 import { webhookUrlProblem } from './validation/webhook-url';
 
@@ -147,16 +147,21 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     throw A2aCall.of(context).refuseAtOnce(new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)));
   }
 
-  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     await this.checkSend(params, context);
     this.startWaiting(context);
     const events = this.buses.untilInterrupted(context, super.sendMessageStream(params, context));
-    const first = await A2aCall.of(context).watchSend(params.message?.messageId ?? '', () => events.next()).catch((error: unknown) => {
-      // The SDK may fail before its executor ran (storing the send's webhook): its bus, never told where the turn begins, is ended here.
-      this.buses.releaseAll(context);
-      void events.return(undefined).catch(() => undefined);
-      throw withStatesNamed(error);
-    });
+    const first = await A2aCall.of(context)
+      .watchSend(params.message?.messageId ?? '', () => events.next())
+      .catch((error: unknown) => {
+        // The SDK may fail before its executor ran (storing the send's webhook): its bus, never told where the turn begins, is ended here.
+        this.buses.releaseAll(context);
+        void events.return(undefined).catch(() => undefined);
+        throw withStatesNamed(error);
+      });
     if (first.done) return;
     try {
       yield first.value;
@@ -199,14 +204,20 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     this.buses.abandon(context);
   }
 
-  override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  override async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     this.checkStorable(params, context);
     await this.checkWebhook(params, 'params.url');
     return super.createTaskPushNotificationConfig(params, context);
   }
 
   /** Without a config id, the task's default config (DefaultPushConfigIdStore). */
-  override getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  override getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return super.getTaskPushNotificationConfig(params.id ? params : { ...params, id: params.taskId }, context);
   }
 
@@ -252,7 +263,8 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   private checkStorable(params: object, context: ServerCallContext): void {
     const unstorable = pathOfUnstorableText(params, 'params') ?? (hasUnstorableText(context.tenant) ? 'tenant' : undefined);
-    if (unstorable) throw new RequestMalformedError(`${unstorable}: must not contain U+0000 or unpaired surrogates, which cannot be stored.`);
+    if (unstorable)
+      throw new RequestMalformedError(`${unstorable}: must not contain U+0000 or unpaired surrogates, which cannot be stored.`);
   }
 
   private checkOutputModes(params: SendMessageRequest): void {

@@ -111,13 +111,21 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   private follow(taskId: string, context: ServerCallContext): TaskEventBus {
     const snapshot = new SnapshotBuffer(undefined);
     const replay = replayTurn(this.stream, taskId, new ResultManager(snapshot, context));
-    A2aCall.of(context).snapshot = replay.then(() => snapshot.current, () => undefined);
+    A2aCall.of(context).snapshot = replay.then(
+      () => snapshot.current,
+      () => undefined,
+    );
     const position = replay.then(({ end, last }) => (last && endsTurn(last) ? undefined : end));
     return this.create(taskId, context, position, 'turn');
   }
 
   /** A send's bus is given no `position`: its executor tells it where the turn begins (TaskEventBus.beginTurn). */
-  private create(taskId: string, context: ServerCallContext, position: Promise<string | undefined> | undefined, follows: 'send' | 'turn'): TaskEventBus {
+  private create(
+    taskId: string,
+    context: ServerCallContext,
+    position: Promise<string | undefined> | undefined,
+    follows: 'send' | 'turn',
+  ): TaskEventBus {
     const call = A2aCall.of(context);
     const stopped = () => {
       if (call.buses.get(taskId) === bus) call.buses.delete(taskId);
@@ -128,7 +136,8 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     // A position of undefined ends the bus as soon as it is listened to; its turn, if a send queues one, goes on.
     const start = call.abandoned ? Promise.resolve(undefined) : position;
     // Where reading the task costs no round trip, it is cheaper than the SDK's copies of every event of the turn.
-    const storedAnswer = follows === 'send' && call.blockingSend && this.tasks.readsInProcess ? () => this.tasks.get(taskId, context) : undefined;
+    const storedAnswer =
+      follows === 'send' && call.blockingSend && this.tasks.readsInProcess ? () => this.tasks.get(taskId, context) : undefined;
     const bus = new TaskEventBus(this.stream, taskId, start, follows, stopped, interrupted, storedAnswer);
     call.buses.set(taskId, bus);
     this.open.add(bus);

@@ -1,5 +1,5 @@
-import { Role, StreamResponse, Task, TaskState, TaskStatus } from '@a2a-js/sdk';
-import { AgentExecutionEvent, ServerCallContext } from '@a2a-js/sdk/server';
+import { Role, type StreamResponse, type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
+import { type AgentExecutionEvent, ServerCallContext } from '@a2a-js/sdk/server';
 import { MemoryTaskEventStream } from '../tasks/events/memory-task-event-stream';
 import { A2aCall } from './a2a-call';
 import type { TaskEventBus } from './task-event-bus';
@@ -17,7 +17,16 @@ function statusUpdate(value: TaskStatus): StreamResponse {
 }
 
 function task(value: TaskStatus): Task {
-  const message = { messageId: 'm1', role: Role.ROLE_USER, parts: [], taskId: TASK_ID, contextId: CONTEXT_ID, metadata: {}, extensions: [], referenceTaskIds: [] };
+  const message = {
+    messageId: 'm1',
+    role: Role.ROLE_USER,
+    parts: [],
+    taskId: TASK_ID,
+    contextId: CONTEXT_ID,
+    metadata: {},
+    extensions: [],
+    referenceTaskIds: [],
+  };
   return { id: TASK_ID, contextId: CONTEXT_ID, status: value, history: [message], artifacts: [], metadata: {} };
 }
 
@@ -26,10 +35,22 @@ const completed = status(TaskState.TASK_STATE_COMPLETED, '2026-11-28T10:00:00.00
 const artifact: StreamResponse = {
   payload: {
     $case: 'artifactUpdate',
-    value: { taskId: TASK_ID, contextId: CONTEXT_ID, artifact: { artifactId: 'a1', name: 'echo', description: '', parts: [], metadata: {}, extensions: [] }, append: false, lastChunk: true, metadata: {} },
+    value: {
+      taskId: TASK_ID,
+      contextId: CONTEXT_ID,
+      artifact: { artifactId: 'a1', name: 'echo', description: '', parts: [], metadata: {}, extensions: [] },
+      append: false,
+      lastChunk: true,
+      metadata: {},
+    },
   },
 };
-const turn: StreamResponse[] = [{ payload: { $case: 'task', value: task(working) } }, statusUpdate(working), artifact, statusUpdate(completed)];
+const turn: StreamResponse[] = [
+  { payload: { $case: 'task', value: task(working) } },
+  statusUpdate(working),
+  artifact,
+  statusUpdate(completed),
+];
 
 /** A send's bus on a fresh task stream, the events its listener hears, a promise of its end, and why it was interrupted if it was. */
 async function sendBus(stored: () => Promise<Task | undefined>, { blocking = true, readsInProcess = true } = {}) {
@@ -92,8 +113,16 @@ describe('TaskEventBus of a blocking send', () => {
 
   it('passes on at once a request for authorization, which the SDK answers with, and what came before it', async () => {
     const { stream, bus, heard } = await sendBus(async () => undefined);
-    const authRequested = new Promise<void>((resolve) => bus.on('event', (event) => event.kind === 'statusUpdate' && event.data.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED && resolve()));
-    await stream.publish(TASK_ID, [...turn.slice(0, 2), statusUpdate(status(TaskState.TASK_STATE_AUTH_REQUIRED, '2026-11-28T10:00:00.003Z'))]);
+    const authRequested = new Promise<void>((resolve) =>
+      bus.on(
+        'event',
+        (event) => event.kind === 'statusUpdate' && event.data.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED && resolve(),
+      ),
+    );
+    await stream.publish(TASK_ID, [
+      ...turn.slice(0, 2),
+      statusUpdate(status(TaskState.TASK_STATE_AUTH_REQUIRED, '2026-11-28T10:00:00.003Z')),
+    ]);
     await authRequested;
 
     expect(kinds(heard)).toEqual(['task', 'statusUpdate', 'statusUpdate']);

@@ -1,11 +1,11 @@
-import { Task, TaskState, TaskStatus } from '@a2a-js/sdk';
+import { type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import {
   AgentEvent,
-  AgentExecutionEvent,
+  type AgentExecutionEvent,
   DefaultExecutionEventBus,
-  EventListener,
-  ExecutionEventName,
-  FinishedListener,
+  type EventListener,
+  type ExecutionEventName,
+  type FinishedListener,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { toAgentEvent } from '../tasks/events/stream-events';
@@ -142,7 +142,13 @@ export class TaskEventBus extends DefaultExecutionEventBus {
   private start(): void {
     this.reading = true;
     this.position.then(
-      (afterId) => (afterId === undefined ? this.end() : this.pump(afterId).then(() => this.end(), (error: unknown) => this.readFailed(error))),
+      (afterId) =>
+        afterId === undefined
+          ? this.end()
+          : this.pump(afterId).then(
+              () => this.end(),
+              (error: unknown) => this.readFailed(error),
+            ),
       (error: unknown) => (this.follows === 'send' ? this.end() : this.readFailed(error)),
     );
   }

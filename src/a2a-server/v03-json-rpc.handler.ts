@@ -10,7 +10,10 @@ import { isJsonObject } from '../common/json-object';
  * their output modes would get `submitted` and no answer.
  */
 export class V03JsonRpcHandler extends LegacyJsonRpcTransportHandler {
-  override handle(requestBody: string | Record<string, unknown>, context: ServerCallContext): ReturnType<LegacyJsonRpcTransportHandler['handle']> {
+  override handle(
+    requestBody: string | Record<string, unknown>,
+    context: ServerCallContext,
+  ): ReturnType<LegacyJsonRpcTransportHandler['handle']> {
     return super.handle(typeof requestBody === 'string' ? requestBody : blockingUnlessFalse(requestBody), context);
   }
 }

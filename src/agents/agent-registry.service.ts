@@ -11,7 +11,6 @@ import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.in
 import { TaskActivity } from '../tasks/activity/task-activity.service';
 import { ToolPipeline } from './tools/tool-pipeline.service';
 
-
 export interface HostedAgent {
   config: AgentProfile;
   executor: AgentTurnExecutor;

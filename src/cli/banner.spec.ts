@@ -20,11 +20,14 @@ describe('startupBanner', () => {
   });
 
   it('names a non-loopback address an open API answers on', () => {
-    const banner = startupBanner(config({ HOST: '0.0.0.0', SWITCHBOARD_ALLOW_OPEN: 'true' }), { role: 'api', url: 'http://127.0.0.1:8080' });
+    const banner = startupBanner(config({ HOST: '0.0.0.0', SWITCHBOARD_ALLOW_OPEN: 'true' }), {
+      role: 'api',
+      url: 'http://127.0.0.1:8080',
+    });
     expect(banner).toContain('OFF: no API keys, every route answers without Authorization to anyone who can reach 0.0.0.0');
   });
 
-  it('shows where a durable API keeps tasks and turns, never the stores\' credentials', () => {
+  it("shows where a durable API keeps tasks and turns, never the stores' credentials", () => {
     const durable = config({
       DATABASE_URL: 'postgresql://app:s3cret@db.internal:5432/switchboard',
       REDIS_URL: 'redis://:hunter2@cache.internal:6379',

@@ -1,12 +1,10 @@
 import type { SwitchboardConfig } from '../config/config.schema';
-import { isEmbedded, StorageMode, storageMode } from '../config/storage-mode';
+import { isEmbedded, type StorageMode, storageMode } from '../config/storage-mode';
 import { isLoopbackHost } from '../security/listen-policy';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { tracingOn } from '../tracing/spans';
 
-export type BannerFacts =
-  | { role: 'api'; url: string; configFile?: string }
-  | { role: 'worker'; healthUrl?: string; configFile?: string };
+export type BannerFacts = { role: 'api'; url: string; configFile?: string } | { role: 'worker'; healthUrl?: string; configFile?: string };
 
 /**
  * A few plain lines for a person at a terminal, beside the JSON log lines meant for machines: what
@@ -22,10 +20,19 @@ export function startupBanner(config: SwitchboardConfig, facts: BannerFacts): st
   ];
   if (facts.role === 'api') rows.push(['auth', describeAuth(config)]);
   else rows.push(['probes', facts.healthUrl ?? 'none (set SWITCHBOARD_WORKER_HEALTH_PORT to serve /healthz and /readyz)']);
-  if (facts.role === 'api' && config.a2a.enabled) rows.push(['console', `${facts.url}/console${config.auth.api_keys.length > 0 ? ' (log in with a key granted admin)' : ''}`]);
-  rows.push(['traces', tracingOn() ? 'exported over OTLP (the OTEL_EXPORTER_OTLP_* variables, [tracing])' : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)']);
+  if (facts.role === 'api' && config.a2a.enabled)
+    rows.push(['console', `${facts.url}/console${config.auth.api_keys.length > 0 ? ' (log in with a key granted admin)' : ''}`]);
+  rows.push([
+    'traces',
+    tracingOn()
+      ? 'exported over OTLP (the OTEL_EXPORTER_OTLP_* variables, [tracing])'
+      : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)',
+  ]);
   rows.push(['config', facts.configFile ?? 'no file: defaults and environment (./switchboard.toml or SWITCHBOARD_CONFIG)']);
-  const title = facts.role === 'api' ? `Switchboard ${SWITCHBOARD_VERSION} is listening on ${facts.url}` : `Switchboard ${SWITCHBOARD_VERSION} worker is running`;
+  const title =
+    facts.role === 'api'
+      ? `Switchboard ${SWITCHBOARD_VERSION} is listening on ${facts.url}`
+      : `Switchboard ${SWITCHBOARD_VERSION} worker is running`;
   const width = Math.max(...rows.map(([name]) => name.length));
   return [title, ...rows.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`)].join('\n');
 }
@@ -40,7 +47,9 @@ function describeTurns(config: SwitchboardConfig, mode: StorageMode, role: Banne
   if (mode.shared === 'memory') return 'run in this process';
   const queue = `queued in Redis at ${location(config.redis.url!)}`;
   if (role === 'worker') return `${queue}, run here (${config.queue.concurrency} at a time)`;
-  return config.queue.worker_in_api ? `${queue}, run here and by any \`switchboard worker\`` : `${queue}, run by \`switchboard worker\` processes only`;
+  return config.queue.worker_in_api
+    ? `${queue}, run here and by any \`switchboard worker\``
+    : `${queue}, run by \`switchboard worker\` processes only`;
 }
 
 function describeAuth(config: SwitchboardConfig): string {

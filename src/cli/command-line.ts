@@ -6,9 +6,7 @@ export type Command = (typeof COMMANDS)[number];
 
 export type Invocation =
   /** `flags`: the command's own options given (see COMMAND_FLAGS). */
-  | { kind: 'run'; command: Command; flags: string[] }
-  | { kind: 'print'; text: string }
-  | { kind: 'usage-error'; text: string };
+  { kind: 'run'; command: Command; flags: string[] } | { kind: 'print'; text: string } | { kind: 'usage-error'; text: string };
 
 const SETTINGS = `Settings come from ./switchboard.toml (or the file SWITCHBOARD_CONFIG names), then environment
 overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;

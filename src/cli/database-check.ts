@@ -23,7 +23,9 @@ export async function checkDatabaseAtBoot(databaseUrl: string | undefined, warn:
     if (error instanceof DatabaseNotMigratedError) throw new StartupError(`Cannot start: ${error.message}.`, EXIT_CONFIG);
     const unusable = unusableDatabase(error);
     if (unusable) throw unusable;
-    warn(`could not check the database schema (${(error as Error).message}); starting anyway: /readyz reports Postgres and the schema until they answer`);
+    warn(
+      `could not check the database schema (${(error as Error).message}); starting anyway: /readyz reports Postgres and the schema until they answer`,
+    );
   }
 }
 
@@ -33,12 +35,15 @@ export function migrationFailure(error: unknown): unknown {
   const unusable = unusableDatabase(error);
   if (unusable) return unusable;
   // Node's system errors (ECONNREFUSED, ENOTFOUND, ...) and Postgres errors carry a code; a bug does not.
-  if ((error as { code?: unknown })?.code !== undefined) return new StartupError(`Cannot migrate the database at DATABASE_URL (database.url): ${(error as Error).message}.`, 1);
+  if ((error as { code?: unknown })?.code !== undefined)
+    return new StartupError(`Cannot migrate the database at DATABASE_URL (database.url): ${(error as Error).message}.`, 1);
   return error;
 }
 
 function unusableDatabase(error: unknown): StartupError | undefined {
   const { code, message } = error as { code?: string; message: string };
   const remedy = code === undefined ? undefined : UNUSABLE_DATABASE[code];
-  return remedy ? new StartupError(`Cannot use the database at DATABASE_URL (database.url): ${message}; ${remedy}.`, EXIT_CONFIG) : undefined;
+  return remedy
+    ? new StartupError(`Cannot use the database at DATABASE_URL (database.url): ${message}; ${remedy}.`, EXIT_CONFIG)
+    : undefined;
 }

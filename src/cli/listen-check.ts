@@ -39,7 +39,10 @@ export function describeListenError(error: unknown, host: string, port: number, 
       return new StartupError(`Not allowed to listen on port ${port} (ports below 1024 need privileges): ${change}.`, 1);
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return new StartupError(`Cannot listen on ${host}: no such address on this machine. Set HOST=<address> (server.host), e.g. 127.0.0.1 or 0.0.0.0.`, 1);
+      return new StartupError(
+        `Cannot listen on ${host}: no such address on this machine. Set HOST=<address> (server.host), e.g. 127.0.0.1 or 0.0.0.0.`,
+        1,
+      );
     default:
       return error;
   }

@@ -1,9 +1,9 @@
 /** The `switchboard` command: `serve` (HTTP API), `worker` (queue workers), `mcp` (MCP over stdio) and `migrate`. */
 import 'reflect-metadata';
-import { INestApplicationContext, Logger } from '@nestjs/common';
+import { type INestApplicationContext, Logger } from '@nestjs/common';
 import { createAppContext, createHttpApp, createWorkerApp } from '../app.factory';
 import { ConfigError } from '../config/config-error';
-import { loadConfig, LoadedConfig } from '../config/config.loader';
+import { loadConfig, type LoadedConfig } from '../config/config.loader';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { loadStdioRelaySettings } from '../config/mcp-relay.settings';
 import { isEmbedded, storageMode } from '../config/storage-mode';
@@ -17,7 +17,7 @@ import { proxyStdio, serveEmbeddedStdio } from '../mcp-server/stdio/mcp-stdio-se
 import { SwitchboardMcpServerFactory } from '../mcp-server/server/switchboard-mcp-server.factory';
 import { assertSafeToListen } from '../security/listen-policy';
 import { startTracing, type Tracing } from '../tracing/tracing-sdk';
-import { BannerFacts, startupBanner } from './banner';
+import { type BannerFacts, startupBanner } from './banner';
 import { EMBEDDED_FALLBACK_FLAG, parseCommandLine } from './command-line';
 import { checkDatabaseAtBoot, migrationFailure } from './database-check';
 import { assertKeyAccepted, whyNotAnswering } from './relay-checks';
@@ -72,7 +72,9 @@ async function serve({ config, file }: LoadedConfig): Promise<void> {
   const app = await createHttpApp(config);
   announce(app, config, file);
   if (config.auth.api_keys.length === 0) {
-    logger.warn('OPEN MODE: no API keys are configured, every route answers without Authorization. Set SWITCHBOARD_API_KEYS to require one.');
+    logger.warn(
+      'OPEN MODE: no API keys are configured, every route answers without Authorization. Set SWITCHBOARD_API_KEYS to require one.',
+    );
   }
   try {
     await app.listen({ host, port });
@@ -97,9 +99,12 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   const app = await createWorkerApp(config);
   announce(app, config, file);
   await app.init();
-  const health = port === undefined ? undefined : await startWorkerHealthServer(app.get(ReadinessService), app.get(MetricsEndpoint), host, port).catch((error: unknown) => {
-    throw describeListenError(error, host, port, WORKER_HEALTH_PORT);
-  });
+  const health =
+    port === undefined
+      ? undefined
+      : await startWorkerHealthServer(app.get(ReadinessService), app.get(MetricsEndpoint), host, port).catch((error: unknown) => {
+          throw describeListenError(error, host, port, WORKER_HEALTH_PORT);
+        });
   const healthUrl = port === undefined ? undefined : `http://${host}:${port}/readyz`;
   logger.log(healthUrl ? { healthUrl } : {}, 'switchboard worker running');
   showBanner(config, { role: 'worker', healthUrl, configFile: file });
@@ -111,7 +116,11 @@ async function migrate(config: SwitchboardConfig): Promise<void> {
   const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR).catch((error: unknown) => {
     throw migrationFailure(error);
   });
-  process.stderr.write(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date: no migration to apply.\n');
+  process.stderr.write(
+    applied.length > 0
+      ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n`
+      : 'The database is up to date: no migration to apply.\n',
+  );
 }
 
 /**
@@ -146,7 +155,9 @@ async function mcp(embeddedFallback: boolean): Promise<void> {
   const app = await createAppContext(config, 'stdio');
   logger.warn(
     { switchboardUrl: url ?? null },
-    url ? `no Switchboard answers at ${url}: running EMBEDDED in this process` : 'SWITCHBOARD_URL not set: running EMBEDDED in this process',
+    url
+      ? `no Switchboard answers at ${url}: running EMBEDDED in this process`
+      : 'SWITCHBOARD_URL not set: running EMBEDDED in this process',
   );
   announce(app, config, loaded.file);
   await app.init();
@@ -188,7 +199,12 @@ const FORWARDED_COPY_MS = 1_000;
  * First signal: drain and close (in-flight requests and jobs finish), then send the spans not sent
  * yet. Timeout or second signal: exit now.
  */
-function stopOnSignals(app: INestApplicationContext, config: SwitchboardConfig, tracing: Tracing, beforeClose: () => void = () => {}): void {
+function stopOnSignals(
+  app: INestApplicationContext,
+  config: SwitchboardConfig,
+  tracing: Tracing,
+  beforeClose: () => void = () => {},
+): void {
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (first && signal === first.signal && performance.now() - first.at < FORWARDED_COPY_MS) {

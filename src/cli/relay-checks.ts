@@ -23,7 +23,11 @@ export async function whyNotAnswering(healthUrl: string): Promise<string | undef
 export async function assertKeyAccepted(url: string, apiKey: string | undefined): Promise<void> {
   const response = await fetch(`${url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }),
     signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
   });

@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, connect } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { once } from 'node:events';
 import { whenClientLeaves } from './client-gone';
 

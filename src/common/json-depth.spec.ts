@@ -20,7 +20,10 @@ describe('jsonDepthExceeds', () => {
 
 describe('JsonTooDeepError', () => {
   it("carries its JSON-RPC answer: an invalid request, with the request's id when it is a usable one", () => {
-    expect(new JsonTooDeepError(64, { jsonrpc: '2.0', id: 7, params: nested(100) }).jsonRpc).toEqual({ code: A2A_ERROR_CODE.INVALID_REQUEST, id: 7 });
+    expect(new JsonTooDeepError(64, { jsonrpc: '2.0', id: 7, params: nested(100) }).jsonRpc).toEqual({
+      code: A2A_ERROR_CODE.INVALID_REQUEST,
+      id: 7,
+    });
     expect(new JsonTooDeepError(64, { id: nested(100) }).jsonRpc).toEqual({ code: A2A_ERROR_CODE.INVALID_REQUEST, id: null });
     expect(new JsonTooDeepError(64, nested(100)).jsonRpc.id).toBeNull();
   });

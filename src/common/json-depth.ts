@@ -1,5 +1,5 @@
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
-import { JsonRpcRefusal, requestId } from './json-rpc-envelope';
+import { type JsonRpcRefusal, requestId } from './json-rpc-envelope';
 
 /**
  * Parsed JSON can be nested deeper than code that later recurses through it (protobuf's `fromJSON`,

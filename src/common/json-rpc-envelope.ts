@@ -30,7 +30,11 @@ export function requestId(body: unknown): JsonRpcId {
 export function envelopeError(body: unknown): JsonRpcError | undefined {
   const invalid = (message: string) => ({ code: A2A_ERROR_CODE.INVALID_REQUEST, message });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return invalid(Array.isArray(body) ? 'Batch requests are not supported: send one JSON-RPC request object.' : 'The request must be a JSON-RPC request object.');
+    return invalid(
+      Array.isArray(body)
+        ? 'Batch requests are not supported: send one JSON-RPC request object.'
+        : 'The request must be a JSON-RPC request object.',
+    );
   }
   const request = body as Record<string, unknown>;
   if (request.jsonrpc !== '2.0') return invalid('jsonrpc must be "2.0".');

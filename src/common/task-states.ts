@@ -1,4 +1,4 @@
-import { Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 
 /** States a task never leaves; only tasks in these states are ever evicted. Same list as the SDK's. */
 export const TERMINAL_TASK_STATES: readonly TaskState[] = [

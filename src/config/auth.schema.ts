@@ -27,7 +27,8 @@ const grantShape = {
 
 /** A metrics-only key or rule grants nothing but `/metrics`: its other grants would be void. */
 const metricsOnlyAlone = [
-  (grant: { metrics_only?: boolean; tools?: unknown; agents?: unknown; admin?: boolean }) => !(grant.metrics_only && (grant.tools || grant.agents || grant.admin)),
+  (grant: { metrics_only?: boolean; tools?: unknown; agents?: unknown; admin?: boolean }) =>
+    !(grant.metrics_only && (grant.tools || grant.agents || grant.admin)),
   { message: 'metrics_only = true: the caller reaches /metrics and nothing else; remove its tools, agents and admin' },
 ] as const;
 
@@ -36,9 +37,12 @@ const apiKeyValueSchema = z
   .min(16, 'an API key must be at least 16 characters')
   .refine((key) => !isPlaceholderSecret(key), `the key ${PLACEHOLDER_SECRET_ADVICE}`);
 
-const apiKeySchema = z.union([apiKeyValueSchema, z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape }).refine(...metricsOnlyAlone)], {
-  error: 'must be a key, or a table with the name and key (name=key in SWITCHBOARD_ADMIN_KEYS and SWITCHBOARD_METRICS_KEYS)',
-});
+const apiKeySchema = z.union(
+  [apiKeyValueSchema, z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape }).refine(...metricsOnlyAlone)],
+  {
+    error: 'must be a key, or a table with the name and key (name=key in SWITCHBOARD_ADMIN_KEYS and SWITCHBOARD_METRICS_KEYS)',
+  },
+);
 
 /**
  * `[[auth.rules]]`: what callers matching every condition given may reach, as keys' own `tools` and

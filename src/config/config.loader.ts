@@ -4,7 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import { allowHostProblems } from './allow-hosts';
 import { apiKeyProblems } from './api-keys';
 import { ConfigError } from './config-error';
-import { configSchema, SwitchboardConfig } from './config.schema';
+import { configSchema, type SwitchboardConfig } from './config.schema';
 import { CONFIG_FILE_ENV, ENV_OVERRIDES } from './env-overrides';
 import { formatPath, joinKey, resolveReferences } from './variable-references';
 import { resolveExternalAgents } from './external-agents.config';

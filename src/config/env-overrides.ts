@@ -32,7 +32,8 @@ const keyEntries = (raw: string) =>
 /** `SWITCHBOARD_API_KEYS=ci=key1,ops=key2` or a bare `key1,key2`. */
 const apiKeys = (raw: string) => keyEntries(raw).map((entry) => (entry.name === undefined ? entry.key : entry));
 /** Keys with a grant of their own (`name=key,...`): named, as the grant's entries must be. */
-const grantedKeys = (grant: { admin: true } | { metrics_only: true }) => (raw: string) => keyEntries(raw).map((entry) => ({ ...entry, ...grant }));
+const grantedKeys = (grant: { admin: true } | { metrics_only: true }) => (raw: string) =>
+  keyEntries(raw).map((entry) => ({ ...entry, ...grant }));
 
 export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'HOST', path: ['server', 'host'], parse: text },

@@ -34,7 +34,10 @@ export const scriptExecutorSettingsSchema = z
     type: z.literal('script'),
     steps: z.array(scriptStepSchema).min(1),
     /** Played in place of `steps` on a turn that continues a task (the answer to its question); `steps` again when unset. */
-    reply_steps: z.array(scriptStepSchema.refine((step) => !('message' in step), 'a reply continues a task: it cannot answer with a message')).min(1).optional(),
+    reply_steps: z
+      .array(scriptStepSchema.refine((step) => !('message' in step), 'a reply continues a task: it cannot answer with a message'))
+      .min(1)
+      .optional(),
   })
   .refine((settings) => !settings.steps.some((step) => 'message' in step) || settings.steps.length === 1, {
     message: 'a "message" step answers without a task, so it must be the only step',
@@ -48,7 +51,10 @@ export const llmExecutorSettingsSchema = z.strictObject({
   base_url: z.url(),
   model: z.string().min(1),
   /** Name of the environment variable holding the API key; the config loader reads it into `api_key`. */
-  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
   api_key: z.string().min(1).optional(),
   system_prompt: z.string().default(''),
   /** Model calls per turn at most: each tool round is one. */

@@ -25,7 +25,10 @@ export const externalAgentSchema = z.strictObject({
   /** Where the agent publishes its card: `{url}{card_path}`. */
   url: z.url({ protocol: /^https?$/ }),
   /** Default: `/.well-known/agent-card.json`, then the older `/.well-known/agent.json`. `""` when `url` is the card's own URL. */
-  card_path: z.string().refine((path) => path === '' || path.startsWith('/'), 'must be empty or start with "/"').optional(),
+  card_path: z
+    .string()
+    .refine((path) => path === '' || path.startsWith('/'), 'must be empty or start with "/"')
+    .optional(),
   auth: externalAgentAuthSchema.optional(),
   tls: clientTlsSchema.optional(),
   /** Sent with every request to the agent (card included); values take `${VAR}` references. */
@@ -46,7 +49,11 @@ export const a2aClientSettingsSchema = z.strictObject({
   /** A discovered agent's card is fetched again this often, so a changed card is picked up. */
   card_refresh_secs: z.number().positive().default(300),
   /** A card larger than this is refused. */
-  max_card_bytes: z.number().int().positive().default(1024 * 1024),
+  max_card_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** A remote task stream that carries nothing for this long is dropped and resubscribed. */
   sse_idle_timeout_ms: z.number().int().positive().default(30_000),
   /** Resubscription backoff after a dropped stream: from `sse_retry_base_ms`, doubling, up to `sse_retry_max_ms`. */

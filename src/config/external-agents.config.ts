@@ -18,7 +18,8 @@ export function resolveExternalAgents(config: SwitchboardConfig, { env, baseDir 
   const a2a = config.a2a;
   a2a.external_agents.forEach((agent, index) => {
     if (!agent.tls) return;
-    const read = (key: 'cert_file' | 'key_file' | 'ca_file') => readPem(resolve(baseDir, agent.tls![key]!), `a2a.external_agents[${index}].tls.${key}`, problems);
+    const read = (key: 'cert_file' | 'key_file' | 'ca_file') =>
+      readPem(resolve(baseDir, agent.tls![key]!), `a2a.external_agents[${index}].tls.${key}`, problems);
     agent.client_certificate = { cert: read('cert_file'), key: read('key_file'), ...(agent.tls.ca_file && { ca: read('ca_file') }) };
   });
   a2a.external_agents.push(...loadSubagentManifests(a2a.subagent_manifests, baseDir, env, problems));

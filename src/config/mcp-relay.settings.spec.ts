@@ -16,8 +16,14 @@ describe('loadStdioRelaySettings', () => {
   });
 
   it("logs as the server's LOG_LEVEL and SWITCHBOARD_LOG_PRETTY say, on stderr, and names a bad level's variable", () => {
-    expect(loadStdioRelaySettings({ LOG_LEVEL: 'debug', SWITCHBOARD_LOG_PRETTY: 'true' }).log).toEqual({ level: 'debug', pretty: true, destination: 'stderr' });
-    expect(() => loadStdioRelaySettings({ LOG_LEVEL: 'loud' })).toThrow(expect.objectContaining({ problems: [expect.stringMatching(/^LOG_LEVEL: /)] }));
+    expect(loadStdioRelaySettings({ LOG_LEVEL: 'debug', SWITCHBOARD_LOG_PRETTY: 'true' }).log).toEqual({
+      level: 'debug',
+      pretty: true,
+      destination: 'stderr',
+    });
+    expect(() => loadStdioRelaySettings({ LOG_LEVEL: 'loud' })).toThrow(
+      expect.objectContaining({ problems: [expect.stringMatching(/^LOG_LEVEL: /)] }),
+    );
   });
 
   it.each(['localhost:8080', 'ftp://switchboard.example.com', 'not a url'])('rejects SWITCHBOARD_URL=%s with an error naming it', (url) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error';
 import type { Environment } from './config.loader';
-import { logSchema, SwitchboardConfig } from './config.schema';
+import { logSchema, type SwitchboardConfig } from './config.schema';
 import { ENV_OVERRIDES } from './env-overrides';
 
 /**
@@ -35,7 +35,8 @@ export function loadStdioRelaySettings(env: Environment = process.env): StdioRel
   });
   const problems = [
     ...(result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? []),
-    ...(log.error?.issues.map((issue) => `${logOverrides.find(({ path }) => path[1] === issue.path[0])?.env ?? 'log'}: ${issue.message}`) ?? []),
+    ...(log.error?.issues.map((issue) => `${logOverrides.find(({ path }) => path[1] === issue.path[0])?.env ?? 'log'}: ${issue.message}`) ??
+      []),
   ];
   if (problems.length > 0) throw new ConfigError('environment', problems);
   return { url: result.data!.SWITCHBOARD_URL?.replace(/\/+$/, ''), apiKey: result.data!.SWITCHBOARD_API_KEY, log: log.data! };

@@ -8,7 +8,10 @@ import { isPlaceholderSecret, PLACEHOLDER_SECRET_ADVICE } from './placeholder-se
 function connectionUrlSchema(protocols: string[], example: string, passwordSource?: string) {
   return z
     .string()
-    .refine((value) => protocols.includes(parsed(value)?.protocol ?? ''), `must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL, e.g. ${example}`)
+    .refine(
+      (value) => protocols.includes(parsed(value)?.protocol ?? ''),
+      `must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL, e.g. ${example}`,
+    )
     .refine(
       (value) => !isPlaceholderSecret(parsed(value)?.password ?? ''),
       `its password${passwordSource ? ` (${passwordSource})` : ''} ${PLACEHOLDER_SECRET_ADVICE}`,

@@ -65,8 +65,10 @@ function externalAgentFrom(manifest: SubagentManifest): ExternalAgentConfig {
 /** `/a/b/field: must be ...`, with the allowed values or the missing property where the schema knows them. */
 function describeSchemaError(error: ErrorObject): string {
   const field = error.instancePath || '/';
-  if (error.keyword === 'required') return `${field === '/' ? '' : field}/${(error.params as { missingProperty: string }).missingProperty}: is required`;
-  if (error.keyword === 'enum') return `${field}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  if (error.keyword === 'required')
+    return `${field === '/' ? '' : field}/${(error.params as { missingProperty: string }).missingProperty}: is required`;
+  if (error.keyword === 'enum')
+    return `${field}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   if (error.keyword === 'const') return `${field}: must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
   return `${field}: ${error.message}`;
 }
@@ -77,7 +79,12 @@ function expandPattern(path: string): string[] {
   if (!/[*?]/.test(name)) return existsSync(path) ? [path] : [];
   const dir = dirname(path);
   if (!existsSync(dir)) return [];
-  const matcher = new RegExp(`^${name.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const matcher = new RegExp(
+    `^${name
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return readdirSync(dir)
     .filter((entry) => matcher.test(entry))
     .sort()

@@ -13,9 +13,7 @@ export function resolveReferences(value: unknown, path: PropertyKey[], env: Envi
   }
   if (Array.isArray(value)) return value.map((item, i) => resolveReferences(item, [...path, i], env, problems));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, resolveReferences(item, [...path, key], env, problems)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, [...path, key], env, problems)]));
   }
   return value;
 }

@@ -23,7 +23,11 @@ export class ConsoleLoginController {
 
   @Post('login')
   @ConsolePageHeaders()
-  login(@Req() request: FastifyRequest, @Body() body: { api_key?: unknown } | undefined, @Res({ passthrough: true }) reply: FastifyReply): string {
+  login(
+    @Req() request: FastifyRequest,
+    @Body() body: { api_key?: unknown } | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): string {
     if (!this.logins.required) return seeOther(reply, '/console');
     if (!sameOriginOrSafe(request)) throw new ForbiddenException('log in from the console itself (same-origin Origin header)');
     const refusal = this.logins.refusal(body?.api_key);

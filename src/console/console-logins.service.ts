@@ -24,7 +24,10 @@ export class ConsoleLogins {
     const verdict = this.callers.authenticateSession(key.trim());
     if (verdict.kind !== 'valid') return { status: HttpStatus.UNAUTHORIZED, message: 'That API key is not valid.' };
     if (!verdict.principal.scope.admin) {
-      return { status: HttpStatus.FORBIDDEN, message: `The key "${verdict.principal.name}" has no operator rights: it needs admin = true, on the key or on an auth rule matching it.` };
+      return {
+        status: HttpStatus.FORBIDDEN,
+        message: `The key "${verdict.principal.name}" has no operator rights: it needs admin = true, on the key or on an auth rule matching it.`,
+      };
     }
     return undefined;
   }

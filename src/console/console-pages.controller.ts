@@ -49,7 +49,12 @@ export class ConsolePagesController {
   @Get('tasks/:id')
   @ConsolePageHeaders()
   task(@Param('id') id: string): string {
-    return this.page({ title: `Task ${id}`, section: 'tasks', body: taskBody(id), data: { page: 'task', 'task-id': id, 'trace-url': this.traceUrl } });
+    return this.page({
+      title: `Task ${id}`,
+      section: 'tasks',
+      body: taskBody(id),
+      data: { page: 'task', 'task-id': id, 'trace-url': this.traceUrl },
+    });
   }
 
   private page(page: ConsolePage): string {

@@ -1,6 +1,6 @@
 import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { stateLabel } from '../common/task-states';
-import { html, SafeHtml } from './html';
+import { html, type SafeHtml } from './html';
 
 /**
  * A table console.js fills, its columns named once here (console.js labels each cell with its
@@ -89,7 +89,13 @@ ${select('state', 'State', 'Any state', STATES, filters.state)}
 <div class="field"><label for="filter-agent">Agent</label><input id="filter-agent" name="agent" value="${filters.agent ?? ''}"></div>
 <div class="field"><label for="filter-owner">Owner</label><input id="filter-owner" name="owner" value="${filters.owner ?? ''}"></div>
 ${select('newerThan', 'Created within', 'Any time', AGES, filters.newerThan)}
-${select('olderThan', 'Created before', 'Up to now', AGES.map(({ value, label }) => ({ value, label: `${label} ago` })), filters.olderThan)}
+${select(
+  'olderThan',
+  'Created before',
+  'Up to now',
+  AGES.map(({ value, label }) => ({ value, label: `${label} ago` })),
+  filters.olderThan,
+)}
 <button type="submit">Filter</button>
 </form>
 ${STATUS_LINE}

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from './html';
+import { html, type SafeHtml } from './html';
 
 export type ConsoleSection = 'overview' | 'agents' | 'mcp' | 'tasks';
 
@@ -52,7 +52,8 @@ ${page.body}
 
 function navigation(current: ConsoleSection): SafeHtml {
   const links = SECTIONS.map(
-    ({ section, path, label }) => html`<li><a href="${path}"${section === current ? html` aria-current="page"` : undefined}>${label}</a></li>`,
+    ({ section, path, label }) =>
+      html`<li><a href="${path}"${section === current ? html` aria-current="page"` : undefined}>${label}</a></li>`,
   );
   return html`<nav aria-label="Console"><ul>${links}</ul></nav>`;
 }

@@ -55,7 +55,8 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       'Postgres write check',
     );
     if (state.standby) throw new Error('Postgres refuses writes: the server is a standby (in recovery)');
-    if (state.read_only === 'on') throw new Error('Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)');
+    if (state.read_only === 'on')
+      throw new Error('Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)');
   }
 
   /** Rejects with DatabaseNotMigratedError when the schema lacks a migration this build ships (dropped, or never applied). */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { APPLIED_MIGRATIONS_QUERY, AppliedMigration, migrationNames, migrationState, unfinishedMigrationMessage } from './migrator';
+import { APPLIED_MIGRATIONS_QUERY, type AppliedMigration, migrationNames, migrationState, unfinishedMigrationMessage } from './migrator';
 
 /** The package's own migrations, shipped beside `dist/` and `src/` (the production image copies them too). */
 export const MIGRATIONS_DIR = resolve(__dirname, '../../prisma/migrations');
@@ -29,7 +29,10 @@ export async function assertMigrated(query: SqlQuery, expected: string[] = shipp
   const { unfinished, pending } = migrationState(rows, expected);
   if (unfinished) throw new DatabaseNotMigratedError(`the database is not fully migrated: ${unfinishedMigrationMessage(unfinished)}`);
   if (pending.length === 0) return;
-  const what = pending.length === expected.length ? `none of the ${expected.length} migrations is applied` : `${pending.length} of ${expected.length} migrations are missing`;
+  const what =
+    pending.length === expected.length
+      ? `none of the ${expected.length} migrations is applied`
+      : `${pending.length} of ${expected.length} migrations are missing`;
   throw new DatabaseNotMigratedError(`the database is not migrated: ${what} (${pending.join(', ')}); ${HOW_TO_MIGRATE}`);
 }
 

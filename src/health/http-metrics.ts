@@ -24,7 +24,9 @@ export class HttpMetrics implements OnModuleInit {
       }
       return samples;
     });
-    metrics.tasks.readFrom(async () => Object.entries(await tasks.countByState()).map(([state, value]): Sample<'state'> => [{ state }, value]));
+    metrics.tasks.readFrom(async () =>
+      Object.entries(await tasks.countByState()).map(([state, value]): Sample<'state'> => [{ state }, value]),
+    );
   }
 
   onModuleInit(): void {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { answerRefusal, RequestRefusal } from '../common/request-error.filter';
+import { answerRefusal, type RequestRefusal } from '../common/request-error.filter';
 import { RETRY_AFTER_SECS } from '../common/retry-after';
 
 const SHUTTING_DOWN: RequestRefusal = {

@@ -1,4 +1,4 @@
-import { createServer, Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { MetricsEndpoint } from './metrics-endpoint';
 import type { ReadinessService } from './readiness.service';
 
@@ -10,7 +10,12 @@ const PATHS = '/healthz, /readyz and /metrics only';
  * series, behind the API's key as the API's are), on a bare HTTP server. A worker serves nothing
  * else, so it needs no web framework or rate limits.
  */
-export async function startWorkerHealthServer(readiness: ReadinessService, metrics: MetricsEndpoint, host: string, port: number): Promise<Server> {
+export async function startWorkerHealthServer(
+  readiness: ReadinessService,
+  metrics: MetricsEndpoint,
+  host: string,
+  port: number,
+): Promise<Server> {
   const server = createServer((request, response) => {
     const send = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json' });
@@ -22,7 +27,9 @@ export async function startWorkerHealthServer(readiness: ReadinessService, metri
       case '/healthz':
         return send(200, { status: 'ok' });
       case '/readyz':
-        return void readiness.check().then(({ ready, checks }) => send(ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', checks }), failed);
+        return void readiness
+          .check()
+          .then(({ ready, checks }) => send(ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', checks }), failed);
       case '/metrics':
         return void metrics.scrape(request).then(({ status, headers, body }) => response.writeHead(status, headers).end(body), failed);
       default:

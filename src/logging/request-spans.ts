@@ -1,4 +1,4 @@
-import { Attributes, context, ROOT_CONTEXT, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, context, ROOT_CONTEXT, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../security/principal';
 import { tracer } from '../tracing/spans';
@@ -34,7 +34,11 @@ export function registerRequestSpans(fastify: FastifyInstance): void {
     const rpc = jsonRpcOf(request.body);
     const fromHeaders = propagation.extract(ROOT_CONTEXT, request.headers);
     const parent = hasRemoteSpan(fromHeaders) ? fromHeaders : contextOfCarrier(carrierIn(rpc ? rpc.params : (request.body as Fields)));
-    const span = tracer().startSpan(spanName(request, route, rpc), { kind: SpanKind.SERVER, attributes: requestAttributes(request, route, rpc) }, parent);
+    const span = tracer().startSpan(
+      spanName(request, route, rpc),
+      { kind: SpanKind.SERVER, attributes: requestAttributes(request, route, rpc) },
+      parent,
+    );
     requestSpans.set(request.raw, span);
     reply.raw.once('close', () => {
       const status = reply.raw.statusCode;

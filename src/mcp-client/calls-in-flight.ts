@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Client, ProtocolError, ProtocolErrorCode, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
+import { type Client, ProtocolError, ProtocolErrorCode, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
 import type { McpCallOptions, UpstreamRequest } from './mcp-tool-source.interface';
 
 type CallListeners = Pick<McpCallOptions, 'onlog' | 'onprogress' | 'onrequest'>;
@@ -28,7 +28,8 @@ export class CallsInFlight {
     client.setNotificationHandler('notifications/message', ({ params }) => {
       if (!current()) return;
       const listening = [...this.calls].filter((call) => call.onlog);
-      if (listening.length === 0) this.logger.debug({ server: this.server, level: params.level, data: params.data }, 'MCP server log message with no call in flight');
+      if (listening.length === 0)
+        this.logger.debug({ server: this.server, level: params.level, data: params.data }, 'MCP server log message with no call in flight');
       for (const { onlog } of listening) onlog!(params);
     });
     client.setNotificationHandler('notifications/progress', ({ params: { progressToken, ...progress } }) => {
@@ -55,11 +56,21 @@ export class CallsInFlight {
   private async askCaller<R>(request: UpstreamRequest, signal: AbortSignal): Promise<R> {
     const calls = [...this.calls];
     if (calls.length !== 1) {
-      const why = calls.length === 0 ? 'no call to it is in flight' : `${calls.length} calls to it are in flight and the request does not say whose it is`;
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Switchboard cannot relay ${request.method} from MCP server "${this.server}": ${why}`);
+      const why =
+        calls.length === 0
+          ? 'no call to it is in flight'
+          : `${calls.length} calls to it are in flight and the request does not say whose it is`;
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Switchboard cannot relay ${request.method} from MCP server "${this.server}": ${why}`,
+      );
     }
     const [{ onrequest }] = calls;
-    if (!onrequest) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller of this tool (through Switchboard) cannot answer ${request.method}`);
+    if (!onrequest)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `The caller of this tool (through Switchboard) cannot answer ${request.method}`,
+      );
     return (await onrequest(request, signal)) as R;
   }
 }

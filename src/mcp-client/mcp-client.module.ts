@@ -5,7 +5,11 @@ import { McpConnectionManager } from './mcp-connection-manager.service';
 import { MCP_TOOL_SOURCE } from './mcp-tool-source.interface';
 
 @Module({
-  providers: [McpConnectionManager, { provide: MCP_TOOL_SOURCE, useExisting: McpConnectionManager }, { provide: MCP_CATALOG_SOURCE, useExisting: McpConnectionManager }],
+  providers: [
+    McpConnectionManager,
+    { provide: MCP_TOOL_SOURCE, useExisting: McpConnectionManager },
+    { provide: MCP_CATALOG_SOURCE, useExisting: McpConnectionManager },
+  ],
   exports: [McpConnectionManager, MCP_TOOL_SOURCE, MCP_CATALOG_SOURCE],
 })
 export class McpClientModule {}

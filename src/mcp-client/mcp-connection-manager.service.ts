@@ -49,7 +49,9 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   ) {
     this.servers = new Map(config.get('mcp_servers', { infer: true }).map((server) => [server.name, server]));
     this.connections = new Map([...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]));
-    metrics.mcpServerUp.readFrom(() => [...this.connections.values()].map((connection): Sample<'server'> => [{ server: connection.name }, connection.connected ? 1 : 0]));
+    metrics.mcpServerUp.readFrom(() =>
+      [...this.connections.values()].map((connection): Sample<'server'> => [{ server: connection.name }, connection.connected ? 1 : 0]),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -111,14 +113,20 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
 
   /** A URI a server lists twice is offered once (the first). */
   resources(): Resource[] {
-    const resources = this.connected().flatMap(({ name, catalog }) => catalog.resources.map((resource) => ({ ...resource, uri: namespacedUri(name, resource.uri) })));
+    const resources = this.connected().flatMap(({ name, catalog }) =>
+      catalog.resources.map((resource) => ({ ...resource, uri: namespacedUri(name, resource.uri) })),
+    );
     return firstOfEach(resources, (resource) => resource.uri);
   }
 
   /** A template name taken twice (names are namespaced like tools) is offered once (the first). */
   resourceTemplates(): ResourceTemplateType[] {
     const templates = this.connected().flatMap(({ name, catalog }) =>
-      catalog.resourceTemplates.map((template) => ({ ...template, name: namespacedToolName(name, template.name), uriTemplate: namespacedUri(name, template.uriTemplate) })),
+      catalog.resourceTemplates.map((template) => ({
+        ...template,
+        name: namespacedToolName(name, template.name),
+        uriTemplate: namespacedUri(name, template.uriTemplate),
+      })),
     );
     return firstOfEach(templates, (template) => template.name);
   }
@@ -126,7 +134,11 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   prompts(): Prompt[] {
     return [...this.promptsByName]
       .filter(([, { server }]) => this.connections.get(server)?.connected)
-      .map(([name, { server, prompt }]) => ({ ...prompt, name, description: `[MCP:${server}] ${prompt.description ?? prompt.title ?? prompt.name}` }));
+      .map(([name, { server, prompt }]) => ({
+        ...prompt,
+        name,
+        description: `[MCP:${server}] ${prompt.description ?? prompt.title ?? prompt.name}`,
+      }));
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -138,7 +150,10 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   async getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
     const { connection, prompt } = this.promptOwner(name);
     const result = await connection.request((client, options) => client.getPrompt({ name: prompt, arguments: args }, options), signal);
-    return { ...result, messages: result.messages.map((message) => ({ ...message, content: withNamespacedUris(connection.name, message.content) })) };
+    return {
+      ...result,
+      messages: result.messages.map((message) => ({ ...message, content: withNamespacedUris(connection.name, message.content) })),
+    };
   }
 
   async complete(params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult> {
@@ -213,7 +228,11 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     const upstream = `MCP server "${server.name}"`;
     const auth = server.transport.type === 'stdio' ? undefined : server.transport.auth;
     const fetch = upstreamFetch(guarded, upstream, auth && new UpstreamCredentials(upstream, auth, guarded));
-    return new McpConnection(server, (onStderr) => createMcpTransport(server, fetch, onStderr), () => this.rebuildTools());
+    return new McpConnection(
+      server,
+      (onStderr) => createMcpTransport(server, fetch, onStderr),
+      () => this.rebuildTools(),
+    );
   }
 
   /** Namespaces again from every server's current list, in config order, so which tool wins a name never depends on timing. */

@@ -163,7 +163,8 @@ export class McpConnection {
     } catch (error) {
       if (options.signal?.aborted || !isConnectionLost(error)) throw error;
       this.drop(client, describe(error));
-      if (!neverReachedTheServer(error)) throw new McpServerUnavailableError(this.name, `${describe(error)}; the call may have run, so it is not retried`);
+      if (!neverReachedTheServer(error))
+        throw new McpServerUnavailableError(this.name, `${describe(error)}; the call may have run, so it is not retried`);
       await this.connect();
       return this.callOn(await this.liveClient(), tool, args, options);
     }
@@ -220,11 +221,18 @@ export class McpConnection {
 
   private async open(client: Client): Promise<boolean> {
     try {
-      await client.connect(this.newTransport((line) => this.stderrLine(line)), { timeout: this.timeoutMs, prior: this.prior });
+      await client.connect(
+        this.newTransport((line) => this.stderrLine(line)),
+        { timeout: this.timeoutMs, prior: this.prior },
+      );
       const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
       const catalog = await this.listCatalog(client);
       // A new session knows nothing of the old one's subscriptions; one the server refuses now (the resource is gone) is dropped.
-      await Promise.all([...this.resourceWatchers.keys()].map((uri) => client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => this.resourceWatchers.delete(uri))));
+      await Promise.all(
+        [...this.resourceWatchers.keys()].map((uri) =>
+          client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => this.resourceWatchers.delete(uri)),
+        ),
+      );
       if (this.state === 'closed') throw new Error('shutting down');
       this.prior = verdictOf(client);
       this.session = client;
@@ -259,8 +267,8 @@ export class McpConnection {
       versionNegotiation: { mode: this.config.transport.type === 'sse' ? 'legacy' : 'auto' },
       listChanged: {
         tools: { onChanged: (error, tools) => this.toolsRefreshed(client, error, tools) },
-        resources: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
-        prompts: { autoRefresh: false, onChanged: () => this.catalogChanged(client) },
+        resources: { autoRefresh: false, onChanged: () => void this.catalogChanged(client) },
+        prompts: { autoRefresh: false, onChanged: () => void this.catalogChanged(client) },
       },
     });
     this.inFlight.attach(client, () => client === this.session);
@@ -365,17 +373,31 @@ export class McpConnection {
   /** In a client span whose context the request carries on (`_meta.traceparent`, the only carrier over stdio). */
   private callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, 'switchboard.mcp.server': this.name };
-    return inSpan(`tools/call ${tool}`, () => ({ kind: SpanKind.CLIENT, attributes }), () => this.callTraced(client, tool, args, options));
+    return inSpan(
+      `tools/call ${tool}`,
+      () => ({ kind: SpanKind.CLIENT, attributes }),
+      () => this.callTraced(client, tool, args, options),
+    );
   }
 
   private async callTraced(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
     try {
       const carrier = activeTraceCarrier();
-      const _meta = options.progressToken === undefined && !carrier ? undefined : { ...(options.progressToken !== undefined && { progressToken: options.progressToken }), ...carrier };
+      const _meta =
+        options.progressToken === undefined && !carrier
+          ? undefined
+          : { ...(options.progressToken !== undefined && { progressToken: options.progressToken }), ...carrier };
       const params = { name: tool, arguments: args, _meta };
       const { upstreamTask } = options;
-      if (upstreamTask?.follow || runsAsTask(client, this.toolList.find(({ name }) => name === tool))) return await callAsTask(client, params, { timeout, signal: options.signal }, upstreamTask);
+      if (
+        upstreamTask?.follow ||
+        runsAsTask(
+          client,
+          this.toolList.find(({ name }) => name === tool),
+        )
+      )
+        return await callAsTask(client, params, { timeout, signal: options.signal }, upstreamTask);
       return await client.callTool(params, { timeout, signal: options.signal });
     } catch (error) {
       // The SDK reports an aborted call as a timeout too.

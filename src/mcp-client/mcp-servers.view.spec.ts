@@ -4,7 +4,13 @@ import { describeServers } from './mcp-servers.view';
 
 function connection(transport: McpServerConfig['transport']): McpConnection {
   const status = { state: 'retrying', error: 'Connection closed', failures: 2, nextRetryAt: '2026-01-01T00:00:01.000Z' };
-  const fake = { name: 'remote', connected: false, config: { name: 'remote', timeout_secs: 30, env: [], transport }, status: () => status, stderr: ['fatal: no token'] };
+  const fake = {
+    name: 'remote',
+    connected: false,
+    config: { name: 'remote', timeout_secs: 30, env: [], transport },
+    status: () => status,
+    stderr: ['fatal: no token'],
+  };
   return fake as unknown as McpConnection;
 }
 
@@ -37,7 +43,12 @@ describe('GET /api/mcp/servers view', () => {
   it('shows a stdio server’s last stderr lines to operators only, its failures and next attempt to all', () => {
     const [forCallers] = describeServers([connection(STDIO)], [], [], { stderr: false }).configured;
     const [forOperators] = describeServers([connection(STDIO)], [], [], { stderr: true }).configured;
-    expect(forCallers.status).toEqual({ state: 'retrying', error: 'Connection closed', failures: 2, nextRetryAt: '2026-01-01T00:00:01.000Z' });
+    expect(forCallers.status).toEqual({
+      state: 'retrying',
+      error: 'Connection closed',
+      failures: 2,
+      nextRetryAt: '2026-01-01T00:00:01.000Z',
+    });
     expect(forOperators.status).toEqual({ ...forCallers.status, stderr: ['fatal: no token'] });
   });
 });

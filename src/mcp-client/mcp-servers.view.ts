@@ -21,7 +21,12 @@ export interface McpServersView {
   collisions: ToolNameCollision[];
 }
 
-export function describeServers(connections: McpConnection[], tools: McpTool[], collisions: ToolNameCollision[], show: { stderr: boolean }): McpServersView {
+export function describeServers(
+  connections: McpConnection[],
+  tools: McpTool[],
+  collisions: ToolNameCollision[],
+  show: { stderr: boolean },
+): McpServersView {
   return {
     configured: connections.map((connection) => {
       // The environment's values are secrets (tokens); the whitelist in `env` names them.

@@ -1,4 +1,11 @@
-import type { CallToolResult, CreateMessageRequest, ElicitRequest, LoggingMessageNotificationParams, Progress, Tool } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  ElicitRequest,
+  LoggingMessageNotificationParams,
+  Progress,
+  Tool,
+} from '@modelcontextprotocol/client';
 
 export const MCP_TOOL_SOURCE = Symbol('MCP_TOOL_SOURCE');
 

@@ -54,7 +54,9 @@ export function namespaceTools(servers: { server: string; tools: Tool[] }[]): { 
 }
 
 /** Items (tools, prompts) of every server under `mcp_{server}_{name}`, in the order given; a name already taken is a collision, left out. */
-export function namespaceNames<T extends { name: string }>(servers: { server: string; items: T[] }[]): { named: { name: string; server: string; item: T }[]; collisions: ToolNameCollision[] } {
+export function namespaceNames<T extends { name: string }>(
+  servers: { server: string; items: T[] }[],
+): { named: { name: string; server: string; item: T }[]; collisions: ToolNameCollision[] } {
   const byName = new Map<string, { name: string; server: string; item: T }>();
   const collisions: ToolNameCollision[] = [];
   for (const { server, items } of servers) {

@@ -1,4 +1,11 @@
-import { RELATED_TASK_META_KEY, specTypeSchemas, type CallToolResult, type Client, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
+import {
+  RELATED_TASK_META_KEY,
+  specTypeSchemas,
+  type CallToolResult,
+  type Client,
+  type RequestOptions,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import type { UpstreamTaskRecord } from './mcp-tool-source.interface';
 
 /**
@@ -8,7 +15,11 @@ import type { UpstreamTaskRecord } from './mcp-tool-source.interface';
  */
 export function runsAsTask(client: Client, tool: Tool | undefined): boolean {
   const support = tool?.execution?.taskSupport;
-  return client.getProtocolEra() === 'legacy' && (support === 'required' || support === 'optional') && client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+  return (
+    client.getProtocolEra() === 'legacy' &&
+    (support === 'required' || support === 'optional') &&
+    client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined
+  );
 }
 
 /**
@@ -22,7 +33,11 @@ export async function callAsTask(
   record: UpstreamTaskRecord = {},
 ): Promise<CallToolResult> {
   if (record.follow) return taskResult(client, record.follow, options);
-  const { task } = await client.request({ method: 'tools/call', params: { ...params, task: {} } }, specTypeSchemas.CreateTaskResult, options);
+  const { task } = await client.request(
+    { method: 'tools/call', params: { ...params, task: {} } },
+    specTypeSchemas.CreateTaskResult,
+    options,
+  );
   try {
     await record.onCreated?.(task.taskId);
   } catch (error) {
@@ -39,7 +54,11 @@ export async function callAsTask(
  */
 async function taskResult(client: Client, taskId: string, options: RequestOptions): Promise<CallToolResult> {
   try {
-    const { _meta, ...result } = await client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, options);
+    const { _meta, ...result } = await client.request(
+      { method: 'tasks/result', params: { taskId } },
+      specTypeSchemas.CallToolResult,
+      options,
+    );
     const { [RELATED_TASK_META_KEY]: _upstreamTask, ...meta } = _meta ?? {};
     return Object.keys(meta).length > 0 ? { ...result, _meta: meta } : result;
   } catch (error) {

@@ -39,7 +39,11 @@ function sessionStore(mode: StorageMode): Provider {
         inject: [RedisService, ConfigService],
         useFactory: (redis: RedisService, config: Config) => new RedisMcpSessionStore(redis, sessionTtlSecs(config)),
       }
-    : { provide: MCP_SESSION_STORE, inject: [ConfigService], useFactory: (config: Config) => new MemoryMcpSessionStore(sessionTtlSecs(config) * 1000) };
+    : {
+        provide: MCP_SESSION_STORE,
+        inject: [ConfigService],
+        useFactory: (config: Config) => new MemoryMcpSessionStore(sessionTtlSecs(config) * 1000),
+      };
 }
 
 function eventStore(mode: StorageMode): Provider {
@@ -56,7 +60,22 @@ export class McpServerModule {
       module: McpServerModule,
       imports: [A2aHandlersModule, McpClientModule, AgentsModule, A2aClientModule],
       controllers: [McpController],
-      providers: [sessionStore(mode), eventStore(mode), AgentToolCall, UpstreamToolCall, AskCaller, CallerRequests, McpTasks, InputRequiredRounds, CancelledRequests, SubagentBridge, TaskUpdates, LocalSubscriptionChanges, SwitchboardMcpServerFactory, McpHttpEndpoint],
+      providers: [
+        sessionStore(mode),
+        eventStore(mode),
+        AgentToolCall,
+        UpstreamToolCall,
+        AskCaller,
+        CallerRequests,
+        McpTasks,
+        InputRequiredRounds,
+        CancelledRequests,
+        SubagentBridge,
+        TaskUpdates,
+        LocalSubscriptionChanges,
+        SwitchboardMcpServerFactory,
+        McpHttpEndpoint,
+      ],
     };
   }
 }

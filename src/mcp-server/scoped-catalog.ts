@@ -26,12 +26,15 @@ export function scopedCatalog(catalog: McpCatalogSource, scope: AccessScope): Mc
     prompts: () => catalog.prompts().filter((prompt) => allowsPrompt(prompt.name)),
     declares: (capability) => catalog.declares(capability),
     readResource: (uri, signal) => (allowsUri(uri) ? catalog.readResource(uri, signal) : unknownUri(uri)),
-    getPrompt: (name, args, signal) => (allowsPrompt(name) ? catalog.getPrompt(name, args, signal) : Promise.reject(new McpUnknownPromptError(name))),
+    getPrompt: (name, args, signal) =>
+      allowsPrompt(name) ? catalog.getPrompt(name, args, signal) : Promise.reject(new McpUnknownPromptError(name)),
     subscribable: (uri) => allowsUri(uri) && catalog.subscribable(uri),
     followResource: (uri, onUpdated, signal) => (allowsUri(uri) ? catalog.followResource(uri, onUpdated, signal) : unknownUri(uri)),
     complete: (params, signal) =>
       allowsReference(params.ref)
         ? catalog.complete(params, signal)
-        : Promise.reject(params.ref.type === 'ref/prompt' ? new McpUnknownPromptError(params.ref.name) : new McpUnknownResourceError(params.ref.uri)),
+        : Promise.reject(
+            params.ref.type === 'ref/prompt' ? new McpUnknownPromptError(params.ref.name) : new McpUnknownResourceError(params.ref.uri),
+          ),
   };
 }

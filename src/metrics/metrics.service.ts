@@ -48,7 +48,8 @@ export class ScrapedGauge<L extends string> {
 }
 
 /** How an agent turn ended: its task's final (or interrupted) state, a direct answer, or a failure to run or record it. */
-export type TurnOutcome = 'completed' | 'failed' | 'canceled' | 'rejected' | 'input_required' | 'auth_required' | 'message' | 'not_recorded' | 'error';
+export type TurnOutcome =
+  'completed' | 'failed' | 'canceled' | 'rejected' | 'input_required' | 'auth_required' | 'message' | 'not_recorded' | 'error';
 
 /** Who serves a tool: the service itself, an MCP server (named in the `server` label), or A2A delegation. */
 export type ToolKind = 'builtin' | 'mcp' | 'delegation' | 'unknown';
@@ -66,7 +67,13 @@ export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 const SECONDS_FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 const SECONDS_SLOW = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+function histogram<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets: number[],
+): Histogram<L> {
   return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
 }
 
@@ -130,8 +137,18 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  private readonly storeRetries = counter(this.registry, 'switchboard_store_retries_total', 'Store calls that failed and are tried again, by operation', ['operation']);
-  private readonly storeErrors = counter(this.registry, 'switchboard_store_errors_total', 'Store calls that failed for good (retries exhausted, or not retried), by operation', ['operation']);
+  private readonly storeRetries = counter(
+    this.registry,
+    'switchboard_store_retries_total',
+    'Store calls that failed and are tried again, by operation',
+    ['operation'],
+  );
+  private readonly storeErrors = counter(
+    this.registry,
+    'switchboard_store_errors_total',
+    'Store calls that failed for good (retries exhausted, or not retried), by operation',
+    ['operation'],
+  );
 
   readonly queueJobs = new ScrapedGauge(this.registry, 'switchboard_queue_jobs', 'Jobs per queue and state', ['queue', 'state']);
   readonly tasks = new ScrapedGauge(this.registry, 'switchboard_tasks', 'A2A tasks by state', ['state']);

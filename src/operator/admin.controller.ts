@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ExternalAgents } from '../a2a-client/external-agents.service';
 import type { ExternalAgentsView } from '../a2a-client/external-agents.view';
 import { AgentCardFactory } from '../a2a-server/agent-card.factory';

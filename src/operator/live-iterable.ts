@@ -18,7 +18,10 @@ export class LiveIterable<T> implements AsyncIterable<T> {
       'abort',
       () => {
         this.wake?.();
-        void this.ready.then((stop) => stop(), () => undefined);
+        void this.ready.then(
+          (stop) => stop(),
+          () => undefined,
+        );
       },
       { once: true },
     );

@@ -52,7 +52,8 @@ export class OperatorOverviewService {
       errors: {
         turnsFailedLastHour: lastHour.TASK_STATE_FAILED ?? 0,
         turnsLastHour: TURN_END_STATES.reduce((sum, state) => sum + (lastHour[state] ?? 0), 0),
-        basis: 'tasks last written in the past hour, across every process: those left failed, of those left in a final state or asking for input',
+        basis:
+          'tasks last written in the past hour, across every process: those left failed, of those left in a final state or asking for input',
       },
     };
   }

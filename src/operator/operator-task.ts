@@ -50,7 +50,11 @@ export function taskRow({ task, scope, agent, createdAt, updatedAt }: TaskRecord
   };
 }
 
-export function taskDetail({ task, scope, agent, createdAt, updatedAt }: TaskRecord, activity: TaskActivityEntry[], timeline: TaskTimelineEntry[]): OperatorTaskDetail {
+export function taskDetail(
+  { task, scope, agent, createdAt, updatedAt }: TaskRecord,
+  activity: TaskActivityEntry[],
+  timeline: TaskTimelineEntry[],
+): OperatorTaskDetail {
   const remote = remoteTaskLinkOf(task);
   const traceId = task.metadata?.[TRACE_ID_METADATA_KEY];
   return {

@@ -53,9 +53,15 @@ export class OperatorTasks {
   /** Cancels the task in its owner's scope, as A2A's CancelTask would; 409 once it has ended. */
   async cancel(taskId: string): Promise<OperatorTaskDetail> {
     const record = await this.find(taskId);
-    if (isTerminal(record.task)) throw new ConflictException(`Task ${taskId} has already ended (${stateLabel(record.task.status!.state)}); only a running or waiting task can be canceled.`);
+    if (isTerminal(record.task))
+      throw new ConflictException(
+        `Task ${taskId} has already ended (${stateLabel(record.task.status!.state)}); only a running or waiting task can be canceled.`,
+      );
     const { tenant, owner } = record.scope;
-    await this.canceller.cancel(record.task, callContextOf({ tenant, userName: owner, authenticated: true, ...(record.agent && { agent: record.agent }) }));
+    await this.canceller.cancel(
+      record.task,
+      callContextOf({ tenant, userName: owner, authenticated: true, ...(record.agent && { agent: record.agent }) }),
+    );
     return this.detail(taskId);
   }
 
@@ -72,7 +78,8 @@ export class OperatorTasks {
   async timeline(taskId: string, signal: AbortSignal): Promise<AsyncIterable<TaskTimelineItem>> {
     await this.find(taskId);
     const live = new LiveIterable<TaskTimelineItem>(
-      (listener) => this.activity.listen(({ taskId: recordedFor, entry }) => recordedFor === taskId && listener({ kind: 'activity', entry })),
+      (listener) =>
+        this.activity.listen(({ taskId: recordedFor, entry }) => recordedFor === taskId && listener({ kind: 'activity', entry })),
       signal,
     );
     await live.ready;
@@ -84,7 +91,8 @@ export class OperatorTasks {
 
   private async followEvents(taskId: string, afterId: string, signal: AbortSignal, live: LiveIterable<TaskTimelineItem>): Promise<void> {
     try {
-      for await (const { event } of this.view.events.read(taskId, { afterId, signal })) live.push({ kind: 'event', event: StreamResponse.toJSON(event) });
+      for await (const { event } of this.view.events.read(taskId, { afterId, signal }))
+        live.push({ kind: 'event', event: StreamResponse.toJSON(event) });
     } catch {
       // The stream was removed or lost: the timeline goes on with activity alone; a reload shows the task as stored.
     }

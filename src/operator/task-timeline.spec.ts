@@ -11,9 +11,12 @@ function kept(at: string, event: Record<string, unknown>): KeptTaskEvent {
   return { id: String(++seq), at: new Date(at), event: StreamResponse.fromJSON(event) };
 }
 
-const submitted = (at: string) => kept(at, { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED', timestamp: at }, history: [caller] } });
-const status = (at: string, state: string, message?: unknown) => kept(at, { statusUpdate: { ...ids, status: { state, timestamp: at, message } } });
-const chunk = (at: string, text: string, append: boolean) => kept(at, { artifactUpdate: { ...ids, append, artifact: { artifactId: 'a1', name: 'echo', parts: [{ text }] } } });
+const submitted = (at: string) =>
+  kept(at, { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED', timestamp: at }, history: [caller] } });
+const status = (at: string, state: string, message?: unknown) =>
+  kept(at, { statusUpdate: { ...ids, status: { state, timestamp: at, message } } });
+const chunk = (at: string, text: string, append: boolean) =>
+  kept(at, { artifactUpdate: { ...ids, append, artifact: { artifactId: 'a1', name: 'echo', parts: [{ text }] } } });
 
 /** The task as stored after those events: the SDK puts status messages in the history too. */
 const stored = Task.fromJSON({
@@ -70,7 +73,11 @@ describe('taskTimeline', () => {
   });
 
   it('shows a status that repeats its state with a new message, and the stored status when the stream is behind', () => {
-    const progress = [submitted('2026-01-01T00:00:01.000Z'), status('2026-01-01T00:00:02.000Z', 'TASK_STATE_WORKING'), status('2026-01-01T00:00:03.000Z', 'TASK_STATE_WORKING', { messageId: 'p', role: 'ROLE_AGENT', parts: [{ text: 'halfway' }] })];
+    const progress = [
+      submitted('2026-01-01T00:00:01.000Z'),
+      status('2026-01-01T00:00:02.000Z', 'TASK_STATE_WORKING'),
+      status('2026-01-01T00:00:03.000Z', 'TASK_STATE_WORKING', { messageId: 'p', role: 'ROLE_AGENT', parts: [{ text: 'halfway' }] }),
+    ];
     const states = taskTimeline(record, progress, []).filter((entry) => entry.kind === 'status');
     expect(states.map((entry) => [entry.state, entry.parts])).toEqual([
       ['TASK_STATE_SUBMITTED', undefined],

@@ -1,4 +1,4 @@
-import { Artifact, Message, Part, roleToJSON, Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import { type Artifact, type Message, Part, roleToJSON, type Task, type TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
 import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
 import type { KeptTaskEvent } from '../tasks/events/task-event-stream.interface';
 import type { TaskRecord } from '../tasks/task-view';
@@ -25,7 +25,11 @@ type ArtifactEntry = Extract<TimedEntry, { kind: 'artifact' }>;
  * from the events its stream keeps (`kept`), the activity recorded for it merged in by time, and
  * whatever of the stored task the stream no longer holds.
  */
-export function taskTimeline({ task, updatedAt }: Pick<TaskRecord, 'task' | 'updatedAt'>, kept: KeptTaskEvent[], activity: TaskActivityEntry[]): TaskTimelineEntry[] {
+export function taskTimeline(
+  { task, updatedAt }: Pick<TaskRecord, 'task' | 'updatedAt'>,
+  kept: KeptTaskEvent[],
+  activity: TaskActivityEntry[],
+): TaskTimelineEntry[] {
   const events = new EventTimeline();
   for (const entry of kept) events.add(entry);
   const { earlier, timed } = events.against(task, updatedAt);
@@ -69,16 +73,25 @@ class EventTimeline {
    * stream expired, or is behind the store).
    */
   against(task: Task, storedAt: Date): { earlier: EventEntry[]; timed: TimedEntry[] } {
-    for (const entry of this.cutArtifacts) entry.parts = partsJson(task.artifacts.find(({ artifactId }) => artifactId === entry.artifactId)?.parts ?? []);
+    for (const entry of this.cutArtifacts)
+      entry.parts = partsJson(task.artifacts.find(({ artifactId }) => artifactId === entry.artifactId)?.parts ?? []);
     const latestStatusMessage = task.status?.message?.messageId;
     const messages = task.history
       .filter(({ messageId }) => !this.shownMessages.has(messageId) && messageId !== latestStatusMessage)
       .map((message): EventEntry => ({ kind: 'message', role: roleToJSON(message.role), parts: partsJson(message.parts) }));
     const artifacts = task.artifacts
       .filter(({ artifactId }) => !this.artifacts.has(artifactId))
-      .map((artifact): EventEntry => ({ kind: 'artifact', artifactId: artifact.artifactId, name: artifact.name, parts: partsJson(artifact.parts) }));
+      .map((artifact): EventEntry => ({
+        kind: 'artifact',
+        artifactId: artifact.artifactId,
+        name: artifact.name,
+        parts: partsJson(artifact.parts),
+      }));
     const { status } = task;
-    const timed = !status || sameStatus(this.lastStatus, status) ? this.entries : [...this.entries, statusEntry(status, status.timestamp || storedAt.toISOString())];
+    const timed =
+      !status || sameStatus(this.lastStatus, status)
+        ? this.entries
+        : [...this.entries, statusEntry(status, status.timestamp || storedAt.toISOString())];
     return { earlier: [...messages, ...artifacts], timed };
   }
 
@@ -104,7 +117,13 @@ class EventTimeline {
       if (artifact.name) shown.name = artifact.name;
       return;
     }
-    const entry: ArtifactEntry = { kind: 'artifact', at, artifactId: artifact.artifactId, name: artifact.name, parts: partsJson(artifact.parts) };
+    const entry: ArtifactEntry = {
+      kind: 'artifact',
+      at,
+      artifactId: artifact.artifactId,
+      name: artifact.name,
+      parts: partsJson(artifact.parts),
+    };
     if (append) this.cutArtifacts.add(entry);
     this.artifacts.set(artifact.artifactId, entry);
     this.entries.push(entry);

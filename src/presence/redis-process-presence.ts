@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { RedisService } from '../redis/redis.service';
 import type { PresenceRole, ProcessInfo, ProcessPresence } from './process-presence.interface';
 import { thisProcess } from './this-process';
@@ -37,7 +37,8 @@ export class RedisProcessPresence implements ProcessPresence, OnApplicationBoots
 
   async list(): Promise<ProcessInfo[]> {
     const keys: string[] = [];
-    for await (const batch of this.redis.client.scanStream({ match: this.key('*'), count: SCAN_BATCH }) as AsyncIterable<string[]>) keys.push(...batch);
+    for await (const batch of this.redis.client.scanStream({ match: this.key('*'), count: SCAN_BATCH }) as AsyncIterable<string[]>)
+      keys.push(...batch);
     if (keys.length === 0) return [];
     const values = await this.redis.client.mget(...keys);
     return values

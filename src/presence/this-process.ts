@@ -7,5 +7,13 @@ import type { PresenceRole, ProcessInfo } from './process-presence.interface';
 export function thisProcess(role: PresenceRole): ProcessInfo {
   const host = hostname();
   const now = new Date().toISOString();
-  return { id: `${host}-${process.pid}-${randomBytes(3).toString('hex')}`, role, host, pid: process.pid, version: SWITCHBOARD_VERSION, startedAt: now, lastSeenAt: now };
+  return {
+    id: `${host}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    role,
+    host,
+    pid: process.pid,
+    version: SWITCHBOARD_VERSION,
+    startedAt: now,
+    lastSeenAt: now,
+  };
 }

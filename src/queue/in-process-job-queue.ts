@@ -61,7 +61,15 @@ export class InProcessJobQueue implements JobQueue, BeforeApplicationShutdown {
       this.pendingIds.add(options.jobId);
     }
     await enqueueTraced(QUEUE_OF_JOB[name], name, options.jobId, payload, async (data) => {
-      const job: WaitingJob = { name, id: options.jobId, payload: data, attemptsStarted: 0, enqueuedAt: Date.now(), delayMs: options.delayMs, retry: options.retry };
+      const job: WaitingJob = {
+        name,
+        id: options.jobId,
+        payload: data,
+        attemptsStarted: 0,
+        enqueuedAt: Date.now(),
+        delayMs: options.delayMs,
+        retry: options.retry,
+      };
       if (options.delayMs) this.later(() => this.push(job), options.delayMs);
       else this.push(job);
     });
@@ -144,7 +152,9 @@ export class InProcessJobQueue implements JobQueue, BeforeApplicationShutdown {
       saveProgress: async (saved: object) => void (job.progress = saved),
       stopping: stop.signal,
     };
-    const run = inJobSpan(queue, job.name, job.payload, job.attemptsStarted, () => this.registry.dispatch(job.name, job.payload as never, attempt))
+    const run = inJobSpan(queue, job.name, job.payload, job.attemptsStarted, () =>
+      this.registry.dispatch(job.name, job.payload as never, attempt),
+    )
       .then(
         () => this.finish(job),
         (error: Error) => {

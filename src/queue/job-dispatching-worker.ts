@@ -34,6 +34,8 @@ export abstract class JobDispatchingWorker extends WorkerHost {
     // BullMQ's progress is 0 until a run saves some.
     const progress = typeof job.progress === 'object' ? job.progress : undefined;
     const attempt = { attemptsStarted: job.attemptsStarted, progress, saveProgress: (saved: object) => job.updateProgress(saved) };
-    return inJobSpan(job.queueName as QueueName, job.name, job.data, job.attemptsStarted, () => this.registry.dispatch(job.name as JobName, job.data as never, attempt));
+    return inJobSpan(job.queueName as QueueName, job.name, job.data, job.attemptsStarted, () =>
+      this.registry.dispatch(job.name as JobName, job.data as never, attempt),
+    );
   }
 }

@@ -12,10 +12,25 @@ const MESSAGING = { 'messaging.system.name': 'bullmq' } as const;
  * Queues a job in a producer span, its data carrying the span's context so that the job's run on a
  * worker joins the trace (`inJobSpan`). Off, the payload goes as it is.
  */
-export function enqueueTraced<P extends object>(queue: QueueName, job: string, jobId: string | undefined, payload: P, add: (data: P) => Promise<void>): Promise<void> {
+export function enqueueTraced<P extends object>(
+  queue: QueueName,
+  job: string,
+  jobId: string | undefined,
+  payload: P,
+  add: (data: P) => Promise<void>,
+): Promise<void> {
   return inSpan(
     `send ${queue}`,
-    () => ({ kind: SpanKind.PRODUCER, attributes: { ...MESSAGING, 'messaging.operation.type': 'send', 'messaging.destination.name': queue, 'switchboard.job.name': job, ...(jobId && { 'messaging.message.id': jobId }) } }),
+    () => ({
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        ...MESSAGING,
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': queue,
+        'switchboard.job.name': job,
+        ...(jobId && { 'messaging.message.id': jobId }),
+      },
+    }),
     (span) => add(span ? { ...payload, [TRACE_FIELD]: activeTraceCarrier() } : payload),
   );
 }
@@ -31,7 +46,13 @@ export function inJobSpan<T>(queue: QueueName, job: string, data: unknown, attem
         kind: SpanKind.CONSUMER,
         parent,
         links: queued ? [{ context: queued }] : [],
-        attributes: { ...MESSAGING, 'messaging.operation.type': 'process', 'messaging.destination.name': queue, 'switchboard.job.name': job, 'switchboard.job.attempt': attempt },
+        attributes: {
+          ...MESSAGING,
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': queue,
+          'switchboard.job.name': job,
+          'switchboard.job.attempt': attempt,
+        },
       };
     },
     run,

@@ -25,7 +25,10 @@ export class MaintenanceScheduler implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     await this.register();
-    this.timer = setInterval(() => void this.register().catch((error: Error) => this.warn(error)), Math.min(...Object.values(this.periods)));
+    this.timer = setInterval(
+      () => void this.register().catch((error: Error) => this.warn(error)),
+      Math.min(...Object.values(this.periods)),
+    );
     this.timer.unref();
   }
 

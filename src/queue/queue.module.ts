@@ -29,7 +29,9 @@ export class QueueModule {
         exports: [JOB_QUEUE],
       };
     }
-    const workers: Provider[] = runWorkers ? [agentTurnsProcessor(settings), PushDeliveriesProcessor, MaintenanceProcessor, MaintenanceScheduler] : [];
+    const workers: Provider[] = runWorkers
+      ? [agentTurnsProcessor(settings), PushDeliveriesProcessor, MaintenanceProcessor, MaintenanceScheduler]
+      : [];
     return {
       module: QueueModule,
       imports: [

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { afterThisTick } from '../common/after-this-tick';
-import { compareStreamIds, READ_BATCH, STREAM_START, StreamEntry, StreamFollowError } from './stream-entries';
-import { StreamSubscription } from './stream-subscription';
+import { compareStreamIds, READ_BATCH, STREAM_START, type StreamEntry, StreamFollowError } from './stream-entries';
+import { type StreamSubscription } from './stream-subscription';
 
 /** A blocked read returns this often even when nothing arrives, so a dead connection is noticed and removed streams are looked for. */
 export const BLOCK_MS = 5_000;
@@ -99,7 +99,17 @@ export class StreamReader {
         this.blocked = true;
         let reply: StreamReply;
         try {
-          reply = (await connection.xread('COUNT', READ_BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', this.wakeKey, ...keys, this.wakeLast, ...ids)) as StreamReply;
+          reply = (await connection.xread(
+            'COUNT',
+            READ_BATCH,
+            'BLOCK',
+            BLOCK_MS,
+            'STREAMS',
+            this.wakeKey,
+            ...keys,
+            this.wakeLast,
+            ...ids,
+          )) as StreamReply;
         } finally {
           this.blocked = false;
         }
@@ -163,7 +173,9 @@ export class StreamReader {
   /** Ends the followers of streams that were deleted (their tasks evicted, or expired). A stream not yet written to is waited on. */
   private async failRemoved(connection: Redis): Promise<void> {
     this.lastRemovalCheck = Date.now();
-    const keys = [...this.followed].filter(([, subscriptions]) => [...subscriptions].some(({ last }) => last !== STREAM_START)).map(([key]) => key);
+    const keys = [...this.followed]
+      .filter(([, subscriptions]) => [...subscriptions].some(({ last }) => last !== STREAM_START))
+      .map(([key]) => key);
     if (keys.length === 0 || (await connection.exists(...keys)) === keys.length) return;
     const pipeline = connection.pipeline();
     for (const key of keys) pipeline.exists(key);

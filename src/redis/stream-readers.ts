@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { abortableSleep } from '../common/abortable-sleep';
 import { backoffDelayMs } from '../common/backoff';
-import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamEntry, StreamFollowError } from './stream-entries';
+import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, type StreamEntry, StreamFollowError } from './stream-entries';
 import { StreamReader } from './stream-reader';
 import { StreamSubscription } from './stream-subscription';
 
@@ -93,14 +93,20 @@ export class StreamReaders {
   private subscribe(key: string, last: string): StreamSubscription {
     if (this.closed) throw new Error('the Redis stream readers are closed');
     const reader = this.readers.find((candidate) => candidate.follows(key)) ?? this.leastLoaded() ?? this.addReader();
-    const subscription = new StreamSubscription(key, last, () => reader.reread(), () => reader.remove(subscription));
+    const subscription = new StreamSubscription(
+      key,
+      last,
+      () => reader.reread(),
+      () => reader.remove(subscription),
+    );
     reader.add(subscription);
     return subscription;
   }
 
   private leastLoaded(): StreamReader | undefined {
     let least: StreamReader | undefined;
-    for (const reader of this.readers) if (reader.streams < MAX_STREAMS_PER_READER && (!least || reader.streams < least.streams)) least = reader;
+    for (const reader of this.readers)
+      if (reader.streams < MAX_STREAMS_PER_READER && (!least || reader.streams < least.streams)) least = reader;
     return least;
   }
 

@@ -1,4 +1,4 @@
-import { READ_BATCH, StreamEntry } from './stream-entries';
+import { READ_BATCH, type StreamEntry } from './stream-entries';
 
 /**
  * One follower's place on a multiplexed reader: the batches read for it, waiting to be taken. A

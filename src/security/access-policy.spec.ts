@@ -23,8 +23,11 @@ describe('AccessPolicy', () => {
   });
 
   it('matches tokens by principal and by claims: every condition given, one value of each', () => {
-    const rules: AccessRule[] = [{ subjects: ['*@idp.example'], claims: { groups: ['eng', 'ops'], tid: ['acme'] }, tools: ['mcp_github_*'] }];
-    const allowed = (claims: Record<string, unknown>, principal = 'alice@idp.example') => policy(rules, 'none').scopeOf(token(principal, claims)).allowsTool('mcp_github_open');
+    const rules: AccessRule[] = [
+      { subjects: ['*@idp.example'], claims: { groups: ['eng', 'ops'], tid: ['acme'] }, tools: ['mcp_github_*'] },
+    ];
+    const allowed = (claims: Record<string, unknown>, principal = 'alice@idp.example') =>
+      policy(rules, 'none').scopeOf(token(principal, claims)).allowsTool('mcp_github_open');
     expect(allowed({ groups: ['sales', 'ops'], tid: 'acme' })).toBe(true);
     expect(allowed({ groups: 'eng', tid: 'acme' })).toBe(true);
     expect(allowed({ groups: ['sales'], tid: 'acme' })).toBe(false);
@@ -34,10 +37,22 @@ describe('AccessPolicy', () => {
 
   it('reads scope as space-separated words, other string claims whole', () => {
     const rules: AccessRule[] = [{ claims: { scope: ['agents:coder'] }, agents: ['coder'] }];
-    expect(policy(rules, 'none').scopeOf(token('a', { scope: 'openid agents:coder' })).allowsAgent('coder')).toBe(true);
-    expect(policy(rules, 'none').scopeOf(token('a', { scope: 'openid agents:coder-x' })).allowsAgent('coder')).toBe(false);
+    expect(
+      policy(rules, 'none')
+        .scopeOf(token('a', { scope: 'openid agents:coder' }))
+        .allowsAgent('coder'),
+    ).toBe(true);
+    expect(
+      policy(rules, 'none')
+        .scopeOf(token('a', { scope: 'openid agents:coder-x' }))
+        .allowsAgent('coder'),
+    ).toBe(false);
     const named: AccessRule[] = [{ claims: { name: ['Ada Lovelace'] }, agents: ['coder'] }];
-    expect(policy(named, 'none').scopeOf(token('a', { name: 'Ada Lovelace' })).allowsAgent('coder')).toBe(true);
+    expect(
+      policy(named, 'none')
+        .scopeOf(token('a', { name: 'Ada Lovelace' }))
+        .allowsAgent('coder'),
+    ).toBe(true);
   });
 
   it('unions what every matching rule grants; a rule leaving a kind unset grants all of it', () => {
@@ -46,7 +61,12 @@ describe('AccessPolicy', () => {
       { claims: { groups: ['oncall'] }, tools: ['mcp_pager_*'] },
     ];
     const both = policy(rules).scopeOf(token('a', { groups: ['eng', 'oncall'] }));
-    expect([both.allowsTool('mcp_github_a'), both.allowsTool('mcp_pager_a'), both.allowsTool('mcp_fs_a'), both.allowsAgent('coder')]).toEqual([true, true, false, true]);
+    expect([
+      both.allowsTool('mcp_github_a'),
+      both.allowsTool('mcp_pager_a'),
+      both.allowsTool('mcp_fs_a'),
+      both.allowsAgent('coder'),
+    ]).toEqual([true, true, false, true]);
     const eng = policy(rules).scopeOf(token('a', { groups: ['eng'] }));
     expect([eng.allowsTool('mcp_pager_a'), eng.allowsAgent('coder')]).toEqual([false, false]);
   });
@@ -59,7 +79,10 @@ describe('AccessPolicy', () => {
   });
 
   it('grants operator rights from a key entry or a matching rule, for keys and tokens, without changing their reach', () => {
-    const rules: AccessRule[] = [{ subjects: ['ops@idp'], admin: true }, { keys: ['ci'], agents: ['coder'] }];
+    const rules: AccessRule[] = [
+      { subjects: ['ops@idp'], admin: true },
+      { keys: ['ci'], agents: ['coder'] },
+    ];
     expect(policy(rules).scopeOf(key('ops', { admin: true })).admin).toBe(true);
     expect(policy(rules).scopeOf(key('dev')).admin).toBe(false);
     expect(policy(rules).scopeOf(token('ops@idp')).admin).toBe(true);
@@ -72,7 +95,12 @@ describe('AccessPolicy', () => {
   it('confines a caller its key entry or a matching rule marks metrics_only to /metrics, whatever else it matches', () => {
     const rules: AccessRule[] = [{ agents: ['echo'] }, { subjects: ['scraper@idp'], metrics_only: true }];
     const scraper = policy(rules).scopeOf(key('prometheus', { metrics_only: true }));
-    expect([scraper.metricsOnly, scraper.admin, scraper.allowsAgent('echo'), scraper.allowsTool('web_fetch')]).toEqual([true, false, false, false]);
+    expect([scraper.metricsOnly, scraper.admin, scraper.allowsAgent('echo'), scraper.allowsTool('web_fetch')]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
     const token = policy(rules).scopeOf({ kind: 'token', principal: 'scraper@idp', claims: {} });
     expect([token.metricsOnly, token.allowsAgent('echo')]).toEqual([true, false]);
     const others = [policy(rules).scopeOf(key('ops')), policy(rules).scopeOf(key('ops', { admin: true }))];

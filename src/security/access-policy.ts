@@ -4,8 +4,7 @@ import { AccessScope } from './access-scope';
 
 /** Who a rule is matched against: an API key (by name, with its own lists), or an access token's principal and claims. */
 export type PolicySubject =
-  | { kind: 'key'; name: string; grant?: AccessGrant }
-  | { kind: 'token'; principal: string; claims: Readonly<Record<string, unknown>> };
+  { kind: 'key'; name: string; grant?: AccessGrant } | { kind: 'token'; principal: string; claims: Readonly<Record<string, unknown>> };
 
 /**
  * One evaluation for keys and tokens (`auth.rules`): a caller reaches what every rule it matches
@@ -23,7 +22,12 @@ export class AccessPolicy {
 
   scopeOf(subject: PolicySubject): AccessScope {
     const grants: AccessGrant[] = this.rules.filter((rule) => rule.matches(subject)).map((rule) => rule.grant);
-    if (subject.kind === 'key' && subject.grant && (subject.grant.tools || subject.grant.agents || subject.grant.admin !== undefined || subject.grant.metrics_only)) grants.push(subject.grant);
+    if (
+      subject.kind === 'key' &&
+      subject.grant &&
+      (subject.grant.tools || subject.grant.agents || subject.grant.admin !== undefined || subject.grant.metrics_only)
+    )
+      grants.push(subject.grant);
     const byDefault = this.auth.default_access === 'all' ? AccessScope.unrestricted : AccessScope.none;
     return grants.length === 0 ? byDefault : AccessScope.union(grants, byDefault);
   }

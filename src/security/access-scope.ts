@@ -34,7 +34,11 @@ export class AccessScope {
   static of(grant: AccessGrant): AccessScope {
     if (grant.metrics_only) return AccessScope.metrics;
     if (!grant.tools && !grant.agents && !grant.admin) return AccessScope.unrestricted;
-    return new AccessScope(grant.tools && new NamePatterns(grant.tools), grant.agents && new NamePatterns(grant.agents), grant.admin ?? false);
+    return new AccessScope(
+      grant.tools && new NamePatterns(grant.tools),
+      grant.agents && new NamePatterns(grant.agents),
+      grant.admin ?? false,
+    );
   }
 
   /**
@@ -48,7 +52,8 @@ export class AccessScope {
     const admin = grants.some((grant) => grant.admin === true);
     const reaching = grants.filter((grant) => !isAdminOnly(grant));
     if (reaching.length === 0) return new AccessScope(reach.tools, reach.agents, admin);
-    const merged = (kind: 'tools' | 'agents') => (reaching.some((grant) => !grant[kind]) ? undefined : reaching.flatMap((grant) => grant[kind]!));
+    const merged = (kind: 'tools' | 'agents') =>
+      reaching.some((grant) => !grant[kind]) ? undefined : reaching.flatMap((grant) => grant[kind]!);
     return AccessScope.of({ tools: merged('tools'), agents: merged('agents'), admin });
   }
 

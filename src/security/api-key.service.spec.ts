@@ -72,5 +72,4 @@ describe('ApiKeyService', () => {
     expect(open.required).toBe(false);
     expect(open.verify('anything-at-all-0000')).toBeUndefined();
   });
-
 });

@@ -33,7 +33,10 @@ export class ApiKeyService {
     this.keys = apiKeys.map((entry, index) => {
       const name = apiKeyName(entry, index);
       const grant = typeof entry === 'string' ? undefined : entry;
-      return { principal: { name, scope: policy.scopeOf({ kind: 'key', name, grant }) }, digest: sha256(typeof entry === 'string' ? entry : entry.key) };
+      return {
+        principal: { name, scope: policy.scopeOf({ kind: 'key', name, grant }) },
+        digest: sha256(typeof entry === 'string' ? entry : entry.key),
+      };
     });
   }
 

@@ -23,7 +23,12 @@ export class AuthenticationModule {
             provide: TokenVerifier,
             inject: [ConfigService, AccessPolicy, OutboundUrlPolicy],
             useFactory: (config: ConfigService<SwitchboardConfig, true>, access: AccessPolicy, outbound: OutboundUrlPolicy) =>
-              new TokenVerifier(auth.oauth!, config.get('a2a', { infer: true }).listen_path, access, createGuardedFetch(outbound, { timeoutMs: ISSUER_TIMEOUT_MS })),
+              new TokenVerifier(
+                auth.oauth!,
+                config.get('a2a', { infer: true }).listen_path,
+                access,
+                createGuardedFetch(outbound, { timeoutMs: ISSUER_TIMEOUT_MS }),
+              ),
           },
         ]
       : [];

@@ -33,7 +33,8 @@ export class BearerAuthGuard implements CanActivate {
     const reply = http.getResponse<FastifyReply>();
     const verdict = await this.verdictOf(request);
     if (verdict.kind === 'valid') {
-      if (verdict.principal.scope.metricsOnly && !marked(IS_METRICS_ROUTE)) throw new ForbiddenException(metricsOnlyRefusal(verdict.principal.name));
+      if (verdict.principal.scope.metricsOnly && !marked(IS_METRICS_ROUTE))
+        throw new ForbiddenException(metricsOnlyRefusal(verdict.principal.name));
       attachPrincipal(request, verdict.principal);
       return true;
     }
@@ -60,7 +61,10 @@ export class BearerAuthGuard implements CanActivate {
     const verdict = await this.callers.authenticate(request);
     const sessionKey = verdict.kind === 'missing' ? consoleSessionKey(request) : undefined;
     if (sessionKey === undefined) return verdict;
-    if (!sameOriginOrSafe(request)) throw new ForbiddenException('a request that changes something with the console session must come from the console (same-origin Origin header)');
+    if (!sameOriginOrSafe(request))
+      throw new ForbiddenException(
+        'a request that changes something with the console session must come from the console (same-origin Origin header)',
+      );
     return this.callers.authenticateSession(sessionKey);
   }
 

@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectThrottlerOptions, InjectThrottlerStorage, type ThrottlerModuleOptions, type ThrottlerOptions, type ThrottlerStorage } from '@nestjs/throttler';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  type ThrottlerModuleOptions,
+  type ThrottlerOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 
 /**
  * The HTTP rate limit (RateLimitGuard) for calls that reach no HTTP route, such as gRPC's: the same

@@ -53,21 +53,34 @@ export function createGuardedFetch(policy: OutboundUrlPolicy, options: GuardedFe
  * response's headers: a streamed body is timed by the span of whoever reads it (`chat`, an MCP
  * call). Off, `init` goes as it is.
  */
-function inClientSpan(input: string | URL, init: RequestInit | undefined, send: (init: RequestInit | undefined) => Promise<Response>): Promise<Response> {
+function inClientSpan(
+  input: string | URL,
+  init: RequestInit | undefined,
+  send: (init: RequestInit | undefined) => Promise<Response>,
+): Promise<Response> {
   const method = (init?.method ?? 'GET').toUpperCase();
   const attributes = () => {
     const url = new URL(input);
-    return { 'http.request.method': method, 'url.full': `${url.origin}${url.pathname}`, 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+    return {
+      'http.request.method': method,
+      'url.full': `${url.origin}${url.pathname}`,
+      'server.address': url.hostname,
+      'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    };
   };
-  return inSpan(method, () => ({ kind: SpanKind.CLIENT, attributes: attributes() }), async (span) => {
-    if (!span) return send(init);
-    const headers = new Headers(init?.headers);
-    propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
-    const response = await send({ ...init, headers });
-    span.setAttribute('http.response.status_code', response.status);
-    if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: String(response.status) });
-    return response;
-  });
+  return inSpan(
+    method,
+    () => ({ kind: SpanKind.CLIENT, attributes: attributes() }),
+    async (span) => {
+      if (!span) return send(init);
+      const headers = new Headers(init?.headers);
+      propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
+      const response = await send({ ...init, headers });
+      span.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: String(response.status) });
+      return response;
+    },
+  );
 }
 
 function tlsOptions(certificate: GuardedFetchOptions['clientCertificate']): buildConnector.BuildOptions {

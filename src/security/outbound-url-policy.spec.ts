@@ -9,10 +9,12 @@ const resolvesTo = (...addresses: string[]) =>
 const policy = (...allowHosts: string[]) => new OutboundUrlPolicy({ allowHosts });
 
 async function blockReason(url: string, allowHosts: string[] = []): Promise<string> {
-  const error = await policy(...allowHosts).check(url).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
+  const error = await policy(...allowHosts)
+    .check(url)
+    .then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
   expect(error).toBeInstanceOf(OutboundUrlBlockedError);
   return (error as OutboundUrlBlockedError).reason;
 }
@@ -167,7 +169,6 @@ describe('OutboundUrlPolicy', () => {
       resolvesTo('10.9.8.7');
       await expect(policy('10.0.0.0/8').check('http://hooks.internal/')).resolves.toBeInstanceOf(URL);
     });
-
   });
 
   describe('blockedReasonBeforeLookup (what a URL says itself)', () => {

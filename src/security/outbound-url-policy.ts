@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Address, AllowEntry, bareHostname, parseAllowEntry } from '../config/allow-hosts';
+import { type Address, type AllowEntry, bareHostname, parseAllowEntry } from '../config/allow-hosts';
 
 const SCHEMES = new Set(['http:', 'https:']);
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };

@@ -12,7 +12,8 @@ type IssuerConfig = OAuthConfig['issuers'][number];
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
 /** What a presented access token turned out to be. `insufficient_scope` names the scopes it lacks. */
-export type TokenVerdict = { kind: 'valid'; principal: Principal } | { kind: 'invalid'; why: string } | { kind: 'insufficient_scope'; scope: string };
+export type TokenVerdict =
+  { kind: 'valid'; principal: Principal } | { kind: 'invalid'; why: string } | { kind: 'insufficient_scope'; scope: string };
 
 /** RFC 9728's well-known path of a protected resource's metadata. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -41,7 +42,9 @@ export class TokenVerifier {
     private readonly fetchImpl: typeof fetch,
   ) {
     this.audiences = [oauth.resource, new URL(a2aListenPath, oauth.resource).href];
-    const introspecting = oauth.issuers.filter((issuer): issuer is IssuerConfig & IntrospectingIssuer => issuer.introspection !== undefined);
+    const introspecting = oauth.issuers.filter(
+      (issuer): issuer is IssuerConfig & IntrospectingIssuer => issuer.introspection !== undefined,
+    );
     this.introspection = new TokenIntrospection(introspecting, fetchImpl, oauth.introspection_cache_secs);
   }
 
@@ -110,7 +113,8 @@ export class TokenVerifier {
     if ('failed' in active) return { kind: 'invalid', why: active.failed };
     const issuer = this.oauth.issuers.find((candidate) => candidate.issuer === active.issuer)!;
     const audiences = [active.claims.aud].flat();
-    if (![...this.audiences, ...issuer.audiences].some((audience) => audiences.includes(audience))) return { kind: 'invalid', why: 'issued for another audience' };
+    if (![...this.audiences, ...issuer.audiences].some((audience) => audiences.includes(audience)))
+      return { kind: 'invalid', why: 'issued for another audience' };
     // A client's own token (client credentials) may be introspected without `sub`: the client is its subject.
     const sub = active.claims.sub ?? active.claims.client_id;
     if (typeof sub !== 'string') return { kind: 'invalid', why: 'the introspection answer names no subject' };

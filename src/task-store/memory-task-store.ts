@@ -1,11 +1,11 @@
-import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { type ListTasksRequest, type ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskRecord } from './operator-query';
 import { readableBy, taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
-import { compareListPositions, ListFilter, listFilter, ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
-import { sameScope, taskScope, TaskScope } from './task-scope';
+import { compareListPositions, type ListFilter, listFilter, type ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
+import { sameScope, taskScope, type TaskScope } from './task-scope';
 import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
 import type { VersionedTask, VersionedTaskStore, VersionedTaskWrite } from './versioned-task-store.interface';
@@ -49,7 +49,11 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
   }
 
   async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
-    return this.saveUnless(task, context, (entry) => isEnded(entry) || Task.fromJSON(entry.data).history.some((message) => message.messageId === messageId));
+    return this.saveUnless(
+      task,
+      context,
+      (entry) => isEnded(entry) || Task.fromJSON(entry.data).history.some((message) => message.messageId === messageId),
+    );
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -161,7 +165,13 @@ function countStates(entries: Iterable<Entry>): Record<string, number> {
 }
 
 function recordOf(entry: Entry): TaskRecord {
-  return { task: Task.fromJSON(entry.data), scope: entry.scope, agent: entry.agent, createdAt: new Date(entry.createdAt), updatedAt: new Date(entry.updatedAt) };
+  return {
+    task: Task.fromJSON(entry.data),
+    scope: entry.scope,
+    agent: entry.agent,
+    createdAt: new Date(entry.createdAt),
+    updatedAt: new Date(entry.updatedAt),
+  };
 }
 
 function matchesOperatorQuery(entry: Entry, query: OperatorTaskQuery): boolean {

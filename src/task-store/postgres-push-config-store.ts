@@ -6,7 +6,8 @@ import { hasUnstorableText } from '../common/storable-text';
 import { PrismaService } from '../database/prisma.service';
 import { taskScope } from './task-scope';
 
-const LOAD = 'SELECT config, wire_version AS "wireVersion" FROM push_configs WHERE task_id = $1 AND tenant = $2 AND owner = $3 ORDER BY position';
+const LOAD =
+  'SELECT config, wire_version AS "wireVersion" FROM push_configs WHERE task_id = $1 AND tenant = $2 AND owner = $3 ORDER BY position';
 
 /** What the SDK's store records when a context names no version: requests without A2A-Version are v0.3. */
 const LEGACY_WIRE_VERSION = '0.3';

@@ -198,7 +198,12 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   }
 
   /** One statement: the upsert skips a row that fails its condition, and only then is the row read back. */
-  private async conditionalSave(task: Task, context: ServerCallContext, sql: string, conditionValues: unknown[] = []): Promise<VersionedTaskWrite> {
+  private async conditionalSave(
+    task: Task,
+    context: ServerCallContext,
+    sql: string,
+    conditionValues: unknown[] = [],
+  ): Promise<VersionedTaskWrite> {
     const written = await this.upsert(task, context, sql, conditionValues);
     if (written) return { ...written, written: true };
     const stored = await this.loadVersioned(task.id, context);
@@ -210,12 +215,27 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
    * Runs one of the upserts above as a hot statement; undefined when the id belongs to another scope
    * or the stored row fails the statement's condition (whose values follow the task's).
    */
-  private async upsert(task: Task, context: ServerCallContext, sql: string, conditionValues: unknown[] = []): Promise<VersionedTask | undefined> {
+  private async upsert(
+    task: Task,
+    context: ServerCallContext,
+    sql: string,
+    conditionValues: unknown[] = [],
+  ): Promise<VersionedTask | undefined> {
     const scope = taskScope(context);
     const agent = taskAgentOf(context);
     const data = Task.toJSON(task);
     const stored = Task.fromJSON(data);
-    const values = [stored.id, scope.tenant, scope.owner, stored.contextId, stateName(stored), statusTime(stored).toISOString(), JSON.stringify(data), agent ?? null, ...conditionValues];
+    const values = [
+      stored.id,
+      scope.tenant,
+      scope.owner,
+      stored.contextId,
+      stateName(stored),
+      statusTime(stored).toISOString(),
+      JSON.stringify(data),
+      agent ?? null,
+      ...conditionValues,
+    ];
     const [row] = await this.prisma.hotQuery<VersionRow>(STATEMENT_NAMES.get(sql)!, sql, values);
     return row && versioned(stored, row);
   }

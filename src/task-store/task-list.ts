@@ -7,7 +7,7 @@
  * instants at millisecond precision (the Postgres column's), ids by code unit (COLLATE "C"), so
  * every store orders identically.
  */
-import { ListTasksRequest, ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type ListTasksRequest, type ListTasksResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 
 export const DEFAULT_PAGE_SIZE = 50;

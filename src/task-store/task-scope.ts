@@ -1,4 +1,4 @@
-import { resolveUserScope, ServerCallContext } from '@a2a-js/sdk/server';
+import { resolveUserScope, type ServerCallContext } from '@a2a-js/sdk/server';
 
 /** Tasks are partitioned by tenant (from the request path) and owner (the authenticated caller). */
 export interface TaskScope {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Task } from '@a2a-js/sdk';
-import { RedisService } from '../redis/redis.service';
+import { type RedisService } from '../redis/redis.service';
 import { execTransaction } from '../redis/redis-transaction';
 import type { TaskScope } from './task-scope';
 import type { VersionedTask } from './versioned-task-store.interface';

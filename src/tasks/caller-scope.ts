@@ -1,4 +1,4 @@
-import { ServerCallContext, UnauthenticatedUser, User } from '@a2a-js/sdk/server';
+import { ServerCallContext, UnauthenticatedUser, type User } from '@a2a-js/sdk/server';
 import type { CallerScope } from '../queue/queue.constants';
 import { attachEndpointAgents, attachTaskAgent, taskAgentOf } from '../task-store/task-agent';
 

@@ -1,4 +1,4 @@
-import { Message, Task } from '@a2a-js/sdk';
+import { type Message, type Task } from '@a2a-js/sdk';
 import { partsText } from './lifecycle/turn-publisher';
 
 /** A task's answer: its artifacts' text, else its status message. */

@@ -59,8 +59,16 @@ function signals(mode: StorageMode): Provider[] {
     ];
   }
   return [
-    { provide: TASK_CHANGES, inject: [RedisService], useFactory: (redis: RedisService) => new RedisLiveChannel<TaskChange>(redis, TASK_CHANGES_CHANNEL) },
-    { provide: TASK_ACTIVITY_FEED, inject: [RedisService], useFactory: (redis: RedisService) => new RedisLiveChannel<RecordedActivity>(redis, 'task-activity') },
+    {
+      provide: TASK_CHANGES,
+      inject: [RedisService],
+      useFactory: (redis: RedisService) => new RedisLiveChannel<TaskChange>(redis, TASK_CHANGES_CHANNEL),
+    },
+    {
+      provide: TASK_ACTIVITY_FEED,
+      inject: [RedisService],
+      useFactory: (redis: RedisService) => new RedisLiveChannel<RecordedActivity>(redis, 'task-activity'),
+    },
     {
       provide: TASK_EVENT_STREAM,
       inject: [RedisService, ConfigService],

@@ -1,4 +1,4 @@
-import { Attributes, Context, context, Link, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type Context, context, type Link, type Span, type SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { SWITCHBOARD_VERSION } from '../common/version';
 
 let exporting = false;

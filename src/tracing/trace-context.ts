@@ -1,4 +1,4 @@
-import { Context, context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { type Context, context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { tracingOn } from './spans';
 
 /**

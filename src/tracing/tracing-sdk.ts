@@ -20,7 +20,10 @@ const OFF: Tracing = { shutdown: async () => undefined };
 export async function startTracing(config: SwitchboardConfig['tracing'], role: string, env: Env = process.env): Promise<Tracing> {
   if (!tracingWanted(config, env)) return OFF;
   applyConfigDefaults(config, env);
-  const [{ NodeSDK }, { resourceFromAttributes }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/resources')]);
+  const [{ NodeSDK }, { resourceFromAttributes }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/resources'),
+  ]);
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.version': SWITCHBOARD_VERSION, 'switchboard.process.role': role }),
     // Metrics stay Prometheus's (/metrics), logs stay lines: unset, the SDK would export both over OTLP too.
@@ -39,7 +42,12 @@ export function tracingWanted(config: SwitchboardConfig['tracing'], env: Env): b
   if (read('OTEL_SDK_DISABLED') === 'true') return false;
   const exporter = read('OTEL_TRACES_EXPORTER');
   if (exporter === 'none') return false;
-  return config.enabled || exporter !== undefined || read('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined || read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined;
+  return (
+    config.enabled ||
+    exporter !== undefined ||
+    read('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined ||
+    read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined
+  );
 }
 
 /** The config's keys as the OTEL_* variables' defaults: a variable set (not empty) wins. */

@@ -4,7 +4,7 @@ import { freePort } from '../support/free-port';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer, startPeers } from './support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 const API_KEY = 'peer-api-key-0123456789';
@@ -32,7 +32,12 @@ async function agents(): Promise<Record<string, AgentView>> {
 }
 
 async function settled(): Promise<Record<string, AgentView>> {
-  return eventually(agents, (all) => Object.values(all).every((agent) => agent.status.state !== 'discovering' && (agent.name === 'late' || agent.status.state !== 'retrying' || !!agent.status.error)));
+  return eventually(agents, (all) =>
+    Object.values(all).every(
+      (agent) =>
+        agent.status.state !== 'discovering' && (agent.name === 'late' || agent.status.state !== 'retrying' || !!agent.status.error),
+    ),
+  );
 }
 
 beforeAll(async () => {
@@ -50,7 +55,8 @@ beforeAll(async () => {
   ]);
   peers = { v1, rest, v03, bearer: bearerPeer, apiKey, legacyPath, garbage, oversized, missing, metadata };
   latePort = await freePort();
-  const entry = (name: string, peer: { url: string }, extra = '') => `[[a2a.external_agents]]\nname = "${name}"\nurl = "${peer.url}"\n${extra}\n`;
+  const entry = (name: string, peer: { url: string }, extra = '') =>
+    `[[a2a.external_agents]]\nname = "${name}"\nurl = "${peer.url}"\n${extra}\n`;
   const config = writeConfigFile(
     [
       '[outbound]\nallow_hosts = ["127.0.0.1"]',
@@ -86,7 +92,10 @@ describe('GET /api/a2a/agents', () => {
 
   it('shows each agent ready with the interface and protocol version its card offers', async () => {
     const all = await settled();
-    expect(all.v1.status).toMatchObject({ state: 'ready', interface: { url: `${peers.v1.url}/a2a/jsonrpc`, binding: 'JSONRPC', protocol_version: '1.0' } });
+    expect(all.v1.status).toMatchObject({
+      state: 'ready',
+      interface: { url: `${peers.v1.url}/a2a/jsonrpc`, binding: 'JSONRPC', protocol_version: '1.0' },
+    });
     expect(all.v1.card).toMatchObject({ name: expect.any(String), streaming: true });
     expect(all.rest.status).toMatchObject({ state: 'ready', interface: { binding: 'HTTP+JSON', protocol_version: '1.0' } });
     expect(all.rest.card?.streaming).toBe(false);
@@ -115,7 +124,10 @@ describe('GET /api/a2a/agents', () => {
     const all = await settled();
     expect(all.garbage.status).toMatchObject({ state: 'retrying', error: expect.stringMatching(/is not JSON/) });
     expect(all.oversized.status).toMatchObject({ state: 'retrying', error: expect.stringMatching(/larger than 1048576 bytes/) });
-    expect(all.missing.status).toMatchObject({ state: 'retrying', error: expect.stringMatching(/has no "name"|offers no JSONRPC or HTTP\+JSON interface/) });
+    expect(all.missing.status).toMatchObject({
+      state: 'retrying',
+      error: expect.stringMatching(/has no "name"|offers no JSONRPC or HTTP\+JSON interface/),
+    });
   });
 
   it('refuses a card whose interface points at a cloud metadata address', async () => {

@@ -1,12 +1,12 @@
 /** `a2a` agents: Switchboard as a gateway to real external agents, called with the SDK's own client. */
-import { CancelTaskRequest, GetTaskRequest, Part, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { CancelTaskRequest, GetTaskRequest, type Part, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { REMOTE_TASK_METADATA_KEY, type RemoteTaskLink } from '../../src/agents/executors/a2a/remote-task-link';
 import { asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeers } from './support/peer-process';
+import { killAllPeers, type PeerAgent, startPeers } from './support/peer-process';
 
 const TOKEN = 'peer-token-0123456789';
 
@@ -51,8 +51,10 @@ beforeAll(async () => {
     { mode: 'v1-grpc', auth: { bearer: TOKEN } },
   ]);
   peers = { v1, rest, v03, bearer: bearerPeer, broken, garbage, hanging, grpc: grpcPeer };
-  const external = (name: string, peer: PeerAgent, extra = '') => `[[a2a.external_agents]]\nname = "${name}"\nurl = "${peer.url}"\n${extra}\n`;
-  const gatewayTo = (name: string, target: string) => `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "a2a"\nagent = "${target}"\n`;
+  const external = (name: string, peer: PeerAgent, extra = '') =>
+    `[[a2a.external_agents]]\nname = "${name}"\nurl = "${peer.url}"\n${extra}\n`;
+  const gatewayTo = (name: string, target: string) =>
+    `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "a2a"\nagent = "${target}"\n`;
   const config = writeConfigFile(
     [
       '[outbound]\nallow_hosts = ["127.0.0.1"]',
@@ -100,7 +102,8 @@ describe.each([
     expect(link).toMatchObject({ agent: agent.replace('gw-', 'peer-'), task_id: expect.any(String) });
     expect(link.task_id).not.toBe(task.id);
     // The peers behind credentials want them over HTTP too.
-    if (peer !== 'bearer' && peer !== 'grpc') expect((await remoteTask(peers[peer], link.task_id)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    if (peer !== 'bearer' && peer !== 'grpc')
+      expect((await remoteTask(peers[peer], link.task_id)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('streams the remote progress as it comes, ending completed with the whole artifact', async () => {
@@ -126,10 +129,13 @@ describe.each([
 });
 
 describe('a gateway agent', () => {
-  it("talks gRPC to an agent whose card lists gRPC first, at the address its card gives", async () => {
+  it('talks gRPC to an agent whose card lists gRPC first, at the address its card gives', async () => {
     const response = await fetch(`${url}/api/a2a/agents`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
     const { agents } = (await response.json()) as { agents: { name: string; status: { interface?: { url: string; binding: string } } }[] };
-    expect(agents.find(({ name }) => name === 'peer-grpc')?.status.interface).toMatchObject({ binding: 'GRPC', url: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+    expect(agents.find(({ name }) => name === 'peer-grpc')?.status.interface).toMatchObject({
+      binding: 'GRPC',
+      url: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+    });
   });
 
   it('relays a remote failure as the task failing, with the remote reason', async () => {

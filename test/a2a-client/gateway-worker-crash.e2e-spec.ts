@@ -4,15 +4,15 @@
  * remote task up again (resubscribes or polls) and follows it to its end: the same remote task,
  * not a second one.
  */
-import { GetTaskRequest, Part, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { GetTaskRequest, type Part, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { REMOTE_TASK_METADATA_KEY } from '../../src/agents/executors/a2a/remote-task-link';
 import { sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { killAllPeers, PeerAgent, startPeer } from './support/peer-process';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { killAllPeers, type PeerAgent, startPeer } from './support/peer-process';
 
 jest.setTimeout(60_000);
 

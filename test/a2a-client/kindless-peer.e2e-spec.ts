@@ -5,13 +5,12 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { artifactText, asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 /** The events of one turn as that server sends them: the task, its artifact, its end; none with a `kind`. */
 function turn(params: Json): Json[] {
@@ -29,8 +28,23 @@ function kindlessAgent(): Promise<Server> {
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const url = `http://${request.headers.host}`;
     if (request.method === 'GET') {
-      const card = { name: 'kindless', description: 'omits kind', url: `${url}/`, version: '1.0.0', protocolVersion: '0.3.0', preferredTransport: 'JSONRPC' };
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...card, capabilities: { streaming: true }, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] }));
+      const card = {
+        name: 'kindless',
+        description: 'omits kind',
+        url: `${url}/`,
+        version: '1.0.0',
+        protocolVersion: '0.3.0',
+        preferredTransport: 'JSONRPC',
+      };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          ...card,
+          capabilities: { streaming: true },
+          defaultInputModes: ['text'],
+          defaultOutputModes: ['text'],
+          skills: [],
+        }),
+      );
       return;
     }
     let body = '';

@@ -5,7 +5,7 @@
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readFileSync } from 'node:fs';
-import { createServer, Server } from 'node:https';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -27,12 +27,24 @@ interface Status {
 }
 
 beforeAll(async () => {
-  server = createServer({ key: fixture('server.key'), cert: fixture('server.pem'), ca: fixture('ca.pem'), requestCert: true, rejectUnauthorized: true }, (request, response) => {
-    clientNames.push(String((request.socket as TLSSocket).getPeerCertificate().subject.CN));
-    const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ name: 'secure', description: 'behind mTLS', version: '1.0.0', supportedInterfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], capabilities: {}, skills: [] }));
-  });
+  server = createServer(
+    { key: fixture('server.key'), cert: fixture('server.pem'), ca: fixture('ca.pem'), requestCert: true, rejectUnauthorized: true },
+    (request, response) => {
+      clientNames.push(String((request.socket as TLSSocket).getPeerCertificate().subject.CN));
+      const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          name: 'secure',
+          description: 'behind mTLS',
+          version: '1.0.0',
+          supportedInterfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          capabilities: {},
+          skills: [],
+        }),
+      );
+    },
+  );
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const agentUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = writeConfigFile(`

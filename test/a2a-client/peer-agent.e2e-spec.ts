@@ -1,8 +1,8 @@
 /** The peer agent that the A2A client's tests talk to, checked with the SDK's own client in each protocol mode. */
-import { CancelTaskRequest, Message, Part, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { CancelTaskRequest, type Message, type Part, SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
-import { killAllPeers, PeerAgent, startPeers } from './support/peer-process';
+import { killAllPeers, type PeerAgent, startPeers } from './support/peer-process';
 
 const legacyCompat = { enabled: true };
 

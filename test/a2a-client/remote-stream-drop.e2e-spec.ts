@@ -2,12 +2,12 @@
  * A remote task stream that goes quiet for longer than `sse_idle_timeout_ms` is dropped and the
  * task followed again (GetTask, then a resubscription), so a gateway turn survives dead streams.
  */
-import { Part, TaskState } from '@a2a-js/sdk';
+import { type Part, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer } from './support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer } from './support/peer-process';
 
 let app: NestFastifyApplication;
 let url: string;

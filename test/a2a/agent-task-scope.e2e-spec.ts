@@ -4,7 +4,7 @@
  * found, by every method that names a task; the default endpoint serves the default agent's; the
  * admin API (operators) lists every agent's.
  */
-import { ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { randomUUID } from 'node:crypto';
@@ -14,9 +14,9 @@ import { bearer } from '../support/test-app';
 import { grpcClient } from './support/grpc-client';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
-import { StoreMode, startTestAppIn } from './support/test-app-in-mode';
+import { type StoreMode, startTestAppIn } from './support/test-app-in-mode';
+import type { Json } from '../support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Face = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 const ADMIN_KEY = 'admin-key-0123456789abcdef';
@@ -86,7 +86,10 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
       const own = await (await clientOf('ask', face)).getTask({ id, tenant: '' });
       expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(own.history).toHaveLength(tasks.ask.history.length);
-      expect((await (await clientOf('ask', face)).listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
+      expect(
+        (await (await clientOf('ask', face)).listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' }))
+          .configs,
+      ).toEqual([]);
     });
   });
 
@@ -95,7 +98,8 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      for (const agent of ['echo', 'slow']) ids[agent] = asTask(await (await sdkClient(url, agent, 'JSONRPC')).sendMessage(userMessage('x', { contextId }))).id;
+      for (const agent of ['echo', 'slow'])
+        ids[agent] = asTask(await (await sdkClient(url, agent, 'JSONRPC')).sendMessage(userMessage('x', { contextId }))).id;
     });
 
     it("lists the default agent's tasks only, over JSON-RPC and HTTP+JSON", async () => {

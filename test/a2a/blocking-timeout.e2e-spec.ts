@@ -4,7 +4,7 @@
  * take the turn, the answer is the task recorded as submitted, unless a worker took the turn
  * meanwhile: the task never goes back to submitted, in the store or on its stream.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -16,21 +16,20 @@ import { QueuedAgentExecutor } from '../../src/a2a-server/queued-agent-executor'
 import { QueuedTurnWatch } from '../../src/a2a-server/queued-turn-watch';
 import { RequestScopedTaskStore } from '../../src/a2a-server/request-scoped-task-store';
 import { agentTurnJobId } from '../../src/queue/agent-turn-job-id';
-import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JOB_QUEUE, type JobQueue } from '../../src/queue/job-queue.interface';
 import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { RedisService } from '../../src/redis/redis.service';
 import { CANCEL_SIGNALS } from '../../src/tasks/cancel/cancel-signals.interface';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
+import { TASK_EVENT_STREAM, type TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
 import { TaskView } from '../../src/tasks/task-view';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { stateOf } from './support/service-processes';
-import { asTask, Binding, sdkClient, userMessage } from './support/sdk-client';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { asTask, type Binding, sdkClient, userMessage } from './support/sdk-client';
+import type { Json } from '../support/json';
 
 /** Starts, then works for ten minutes: a turn that does not end within any test. */
 const ENDLESS_AGENT_TOML = `
@@ -50,10 +49,15 @@ describe('blocking sends past a2a.blocking_timeout_secs', () => {
   let url: string;
 
   const postJson = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<Json> => {
-    const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(), ...headers }, body: JSON.stringify(body) });
+    const response = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(), ...headers },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as Json;
   };
-  const cancel = (taskId: string) => postJson('/a2a', { jsonrpc: '2.0', id: 2, method: 'CancelTask', params: { id: taskId } }, { 'a2a-version': '1.0' });
+  const cancel = (taskId: string) =>
+    postJson('/a2a', { jsonrpc: '2.0', id: 2, method: 'CancelTask', params: { id: taskId } }, { 'a2a-version': '1.0' });
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(ENDLESS_AGENT_TOML) })));
@@ -114,7 +118,14 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
     const stream = app.get<TaskEventStream>(TASK_EVENT_STREAM, { strict: false });
     const requestTasks = new RequestScopedTaskStore(app.get(TaskView, { strict: false }));
     const queuedTurns = new QueuedTurnWatch(queue, lifecycle);
-    const executor = new QueuedAgentExecutor('endless', queue, app.get(CANCEL_SIGNALS, { strict: false }), lifecycle, requestTasks, queuedTurns);
+    const executor = new QueuedAgentExecutor(
+      'endless',
+      queue,
+      app.get(CANCEL_SIGNALS, { strict: false }),
+      lifecycle,
+      requestTasks,
+      queuedTurns,
+    );
     const context = new ServerCallContext();
     const request = userMessage('race me');
     const taskId = randomUUID();
@@ -133,7 +144,9 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
     const answered = await executor.announceQueued(context);
 
     expect(answered?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
-    expect((await app.get<TaskStore>(TASK_STORE, { strict: false }).load(taskId, context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect((await app.get<TaskStore>(TASK_STORE, { strict: false }).load(taskId, context))?.status?.state).toBe(
+      TaskState.TASK_STATE_WORKING,
+    );
     const end = await stream.tail(taskId);
     const states: (TaskState | undefined)[] = [];
     for await (const { id, event } of stream.read(taskId, {})) {

@@ -6,10 +6,10 @@
 import { Role, SendMessageConfiguration, TaskState } from '@a2a-js/sdk';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createWorkerApp } from '../../src/app.factory';
-import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JOB_QUEUE, type JobQueue } from '../../src/queue/job-queue.interface';
 import { QueueName } from '../../src/queue/queue.constants';
 import { eventually } from '../support/eventually';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
 
 describe('a message sent twice', () => {
@@ -44,9 +44,15 @@ describe('a message sent twice', () => {
     );
     const stored = await client.getTask({ id: task.id, tenant: '' });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(stored.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId)).toEqual([first.message!.messageId]);
+    expect(stored.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId)).toEqual([
+      first.message!.messageId,
+    ]);
     // Each run of the turn asks once, in a message of its own.
-    const questions = new Set([...stored.history, stored.status!.message!].filter((message) => message.role === Role.ROLE_AGENT).map((message) => message.messageId));
+    const questions = new Set(
+      [...stored.history, stored.status!.message!]
+        .filter((message) => message.role === Role.ROLE_AGENT)
+        .map((message) => message.messageId),
+    );
     expect(questions.size).toBe(1);
   });
 });

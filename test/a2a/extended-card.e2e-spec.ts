@@ -6,9 +6,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { Binding, sdkClient } from './support/sdk-client';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { type Binding, sdkClient } from './support/sdk-client';
+import type { Json } from '../support/json';
 
 const AGENTS_TOML = `
 [[agents]]
@@ -29,7 +28,8 @@ describe('authenticated extended agent card', () => {
   let app: NestFastifyApplication;
   let url: string;
 
-  const publicCard = async (agent: string): Promise<Json> => (await fetch(`${url}/a2a/agents/${agent}/agent-card.json`)).json() as Promise<Json>;
+  const publicCard = async (agent: string): Promise<Json> =>
+    (await fetch(`${url}/a2a/agents/${agent}/agent-card.json`)).json() as Promise<Json>;
   const rpc = async (agent: string, method: string, headers: Record<string, string>): Promise<{ status: number; body: Json }> => {
     const response = await fetch(`${url}/a2a/agents/${agent}`, {
       method: 'POST',
@@ -55,13 +55,16 @@ describe('authenticated extended agent card', () => {
     expect(card.skills.map((skill: Json) => skill.id)).toEqual(['faq']);
   });
 
-  it.each<Binding>(['JSONRPC', 'HTTP+JSON'])('v1.0 GetExtendedAgentCard over %s answers the card with the extended skills', async (binding) => {
-    // The SDK client asks for the extended card when the public one declares it.
-    const client = await sdkClient(url, 'support', binding);
-    const card = await client.getAgentCard();
-    expect(card.skills.map((skill) => skill.id)).toEqual(['faq', 'refunds']);
-    expect(card.capabilities?.extendedAgentCard).toBe(true);
-  });
+  it.each<Binding>(['JSONRPC', 'HTTP+JSON'])(
+    'v1.0 GetExtendedAgentCard over %s answers the card with the extended skills',
+    async (binding) => {
+      // The SDK client asks for the extended card when the public one declares it.
+      const client = await sdkClient(url, 'support', binding);
+      const card = await client.getAgentCard();
+      expect(card.skills.map((skill) => skill.id)).toEqual(['faq', 'refunds']);
+      expect(card.capabilities?.extendedAgentCard).toBe(true);
+    },
+  );
 
   it('v0.3 agent/getAuthenticatedExtendedCard answers the card with the extended skills', async () => {
     const { body } = await legacyRpc('support', bearer());

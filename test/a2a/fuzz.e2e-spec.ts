@@ -1,19 +1,21 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
-import { JOB_QUEUE, JobQueue } from '../../src/queue/job-queue.interface';
+import { JOB_QUEUE, type JobQueue } from '../../src/queue/job-queue.interface';
 import { QueueName } from '../../src/queue/queue.constants';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
 import type { TestDatabase } from '../support/test-database';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { FuzzCase, fuzzCases } from './support/fuzz-cases';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type FuzzCase, fuzzCases } from './support/fuzz-cases';
 
 const BODY_LIMIT = 64 * 1024;
 const CONCURRENCY = 16;
 const TIMEOUT_MS = 10_000;
 const AGENTS = ['echo', 'slow', 'ask', 'broken', 'replier', 'picky'];
 /** JSON-RPC 2.0's own codes and A2A's. */
-const ERROR_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009]);
+const ERROR_CODES = new Set([
+  -32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009,
+]);
 
 interface Outcome {
   fuzz: FuzzCase;
@@ -41,7 +43,9 @@ function send(base: URL, fuzz: FuzzCase): Promise<Outcome> {
       settled = true;
     };
     const failed = (error: NodeJS.ErrnoException) =>
-      settle({ error: error.name === 'AbortError' ? `no complete answer within ${TIMEOUT_MS} ms` : `${error.code ?? error.name}: ${error.message}` });
+      settle({
+        error: error.name === 'AbortError' ? `no complete answer within ${TIMEOUT_MS} ms` : `${error.code ?? error.name}: ${error.message}`,
+      });
     const headers = { ...fuzz.headers, ...(fuzz.body && { 'content-length': String(fuzz.body.length) }) };
     const { hostname: host, port } = base;
     try {
@@ -51,7 +55,11 @@ function send(base: URL, fuzz: FuzzCase): Promise<Outcome> {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () =>
-            settle({ status: response.statusCode, contentType: response.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
+            settle({
+              status: response.statusCode,
+              contentType: response.headers['content-type'],
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
           );
           response.on('error', failed);
           response.on('close', () => settle({ status: response.statusCode, error: 'connection closed before the answer ended' }));
@@ -125,7 +133,13 @@ function parsed(text: string | undefined): { value?: unknown; ok: boolean } {
 function sseEvents(body: string): { value?: unknown; ok: boolean }[] {
   return body
     .split(/\r?\n\r?\n/)
-    .map((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'))
+    .map((event) =>
+      event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n'),
+    )
     .filter((data) => data.length > 0)
     .map((data) => parsed(data));
 }

@@ -16,8 +16,7 @@ import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
 const ECHO_ONLY_KEY = 'echo-only-0123456789abcdef';
@@ -73,7 +72,9 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     expect(card.additionalInterfaces.map((entry: Json) => entry.transport)).not.toContain('GRPC');
     const primary = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Json;
     expect(primary.name).toBe('slow');
-    expect(primary.supportedInterfaces.filter((entry: Json) => entry.protocolBinding === 'GRPC').map((entry: Json) => entry.protocolVersion)).toEqual(['1.0', '0.3']);
+    expect(
+      primary.supportedInterfaces.filter((entry: Json) => entry.protocolBinding === 'GRPC').map((entry: Json) => entry.protocolVersion),
+    ).toEqual(['1.0', '0.3']);
     expect(primary.additionalInterfaces).toContainEqual({ url: `127.0.0.1:${port}`, transport: 'GRPC' });
   });
 
@@ -110,9 +111,13 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     const config = { tenant: '', id: 'hook', taskId: task.id, url: webhook.url, token: 't', authentication: undefined };
     expect((await client.createTaskPushNotificationConfig(config)).id).toBe('hook');
     expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook' })).url).toBe(webhook.url);
-    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(1);
+    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(
+      1,
+    );
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook' });
-    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(0);
+    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(
+      0,
+    );
   });
 
   it('answers the extended card to a caller with a key', async () => {
@@ -134,13 +139,17 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await collect({ [Symbol.asyncIterator]: () => events });
 
-    const running = asTask(await client.sendMessage({ ...userMessage('long enough'), configuration: { returnImmediately: true } as never }));
+    const running = asTask(
+      await client.sendMessage({ ...userMessage('long enough'), configuration: { returnImmediately: true } as never }),
+    );
     expect((await client.cancelTask(CancelTaskRequest.fromJSON({ id: running.id }))).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
 
     const config = { tenant: '', id: 'legacy-hook', taskId: task.id, url: webhook.url, token: 't', authentication: undefined };
     expect((await client.createTaskPushNotificationConfig(config)).url).toBe(webhook.url);
     expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' })).url).toBe(webhook.url);
-    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(1);
+    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(
+      1,
+    );
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' });
   });
 
@@ -149,7 +158,9 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
       status: status.UNAUTHENTICATED,
       message: expect.stringMatching(/missing bearer token/),
     });
-    await expect((await grpcClient(url, 'echo', { key: 'wrong-key-0123456789abcdef' })).sendMessage(userMessage('wrong key'))).rejects.toMatchObject({
+    await expect(
+      (await grpcClient(url, 'echo', { key: 'wrong-key-0123456789abcdef' })).sendMessage(userMessage('wrong key')),
+    ).rejects.toMatchObject({
       status: status.UNAUTHENTICATED,
       message: expect.stringMatching(/invalid API key/),
     });
@@ -160,13 +171,20 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   });
 
   it('refuses a message past the limits as the other bindings do (INVALID_ARGUMENT)', async () => {
-    const tooMany = SendMessageRequest.fromJSON({ message: { messageId: 'm-limits', role: 'ROLE_USER', parts: Array.from({ length: 1_001 }, () => ({ text: 'x' })) } });
-    await expect((await grpcClient(url, 'echo')).sendMessage(tooMany)).rejects.toMatchObject({ status: status.INVALID_ARGUMENT, message: expect.stringMatching(/parts/) });
+    const tooMany = SendMessageRequest.fromJSON({
+      message: { messageId: 'm-limits', role: 'ROLE_USER', parts: Array.from({ length: 1_001 }, () => ({ text: 'x' })) },
+    });
+    await expect((await grpcClient(url, 'echo')).sendMessage(tooMany)).rejects.toMatchObject({
+      status: status.INVALID_ARGUMENT,
+      message: expect.stringMatching(/parts/),
+    });
   });
 
   it("keeps one key's tasks from another", async () => {
     const task = asTask(await (await grpcClient(url, 'echo')).sendMessage(userMessage('mine')));
-    await expect((await grpcClient(url, 'echo', { key: OTHER_KEY })).getTask(GetTaskRequest.fromJSON({ id: task.id }))).rejects.toMatchObject({ status: status.NOT_FOUND });
+    await expect(
+      (await grpcClient(url, 'echo', { key: OTHER_KEY })).getTask(GetTaskRequest.fromJSON({ id: task.id })),
+    ).rejects.toMatchObject({ status: status.NOT_FOUND });
   });
 });
 
@@ -177,7 +195,9 @@ describe('A2A over gRPC with TLS', () => {
 
   beforeAll(async () => {
     const tls = `tls = { cert_file = "${fixture('server.pem')}", key_file = "${fixture('server.key')}" }`;
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml(await freePort(), tls)), SWITCHBOARD_API_KEYS: undefined })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml(await freePort(), tls)), SWITCHBOARD_API_KEYS: undefined }),
+    ));
   });
 
   afterAll(() => app?.close());
@@ -186,7 +206,9 @@ describe('A2A over gRPC with TLS', () => {
     const channel = credentials.createSsl(readFileSync(fixture('ca.pem')));
     const task = asTask(await (await grpcClient(url, 'echo', { channel })).sendMessage(userMessage('over tls')));
     expect(artifactText(task)).toBe('over tls');
-    await expect((await grpcClient(url, 'echo')).sendMessage(userMessage('in the clear'))).rejects.toMatchObject({ status: status.UNAVAILABLE });
+    await expect((await grpcClient(url, 'echo')).sendMessage(userMessage('in the clear'))).rejects.toMatchObject({
+      status: status.UNAVAILABLE,
+    });
   });
 });
 
@@ -195,7 +217,11 @@ describe('A2A over gRPC: the rate limit', () => {
   let url: string;
 
   beforeAll(async () => {
-    const env = { SWITCHBOARD_CONFIG: writeConfigFile(toml(await freePort())), SWITCHBOARD_API_KEYS: undefined, SWITCHBOARD_RATE_LIMIT: '2' };
+    const env = {
+      SWITCHBOARD_CONFIG: writeConfigFile(toml(await freePort())),
+      SWITCHBOARD_API_KEYS: undefined,
+      SWITCHBOARD_RATE_LIMIT: '2',
+    };
     ({ app, url } = await startTestApp(testConfig(env)));
   });
 

@@ -3,12 +3,11 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestT
 import { postJson as rawPostJson } from '../faults/support/store-outage-clients';
 import { writeConfigFile } from '../support/config-file';
 import { bearer } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { asTask, authenticatedFetch, Binding, collect, kinds, userMessage } from './support/sdk-client';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { asTask, authenticatedFetch, type Binding, collect, kinds, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
-import { RunningTestApp, startTestAppIn } from './support/test-app-in-mode';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { type RunningTestApp, startTestAppIn } from './support/test-app-in-mode';
+import type { Json } from '../support/json';
 
 /** PocketPaw's documented curl body: `type`-tagged parts, no messageId, no A2A-Version header. */
 const POCKETPAW_SEND = {
@@ -63,8 +62,14 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
     it('answers a seed-dialect send in the status message too, where PocketPaw\u2019s clients read it (and only there: not a v0.3 one)', async () => {
       const textOf = (message: Json | undefined) => ((message?.parts ?? []) as Json[]).map((part) => part.text).join('');
       const seed = (await postJson('/a2a', POCKETPAW_SEND)).body.result;
-      expect({ role: seed.status.message?.role, text: textOf(seed.status.message) }).toEqual({ role: 'agent', text: 'What is the weather in Tokyo?' });
-      const v03 = { ...POCKETPAW_SEND, params: { message: { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'plain v0.3' }] } } };
+      expect({ role: seed.status.message?.role, text: textOf(seed.status.message) }).toEqual({
+        role: 'agent',
+        text: 'What is the weather in Tokyo?',
+      });
+      const v03 = {
+        ...POCKETPAW_SEND,
+        params: { message: { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'plain v0.3' }] } },
+      };
       expect((await postJson('/a2a', v03)).body.result.status.message).toBeUndefined();
       const rest = await postJson('/a2a/tasks/send', POCKETPAW_SEND.params);
       expect(textOf(rest.body.status.message)).toBe('What is the weather in Tokyo?');
@@ -85,7 +90,14 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       const response = await post('/a2a', { ...POCKETPAW_SEND, method: 'message/stream' });
       expect(response.type).toMatch(/^text\/event-stream/);
       const results = sseData(response.text).map((event) => event.result);
-      expect(results.map((r) => r.kind)).toEqual(['task', 'status-update', 'artifact-update', 'artifact-update', 'artifact-update', 'status-update']);
+      expect(results.map((r) => r.kind)).toEqual([
+        'task',
+        'status-update',
+        'artifact-update',
+        'artifact-update',
+        'artifact-update',
+        'status-update',
+      ]);
       expect(results.at(-1)).toMatchObject({ status: { state: 'completed' }, final: true });
     });
 
@@ -149,7 +161,9 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       const send = (path: string, body: unknown) => rawPostJson(slowFirst.url + path, body);
 
       beforeAll(async () => {
-        slowFirst = await startTestAppIn('durable', { SWITCHBOARD_CONFIG: writeConfigFile(`[a2a]\ndefault_agent = "slow"\n${TEST_AGENTS_TOML}`) });
+        slowFirst = await startTestAppIn('durable', {
+          SWITCHBOARD_CONFIG: writeConfigFile(`[a2a]\ndefault_agent = "slow"\n${TEST_AGENTS_TOML}`),
+        });
       });
 
       afterAll(() => slowFirst?.close());
@@ -159,7 +173,10 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
         const canceled = await send(`/a2a/tasks/${sent.body.id as string}/cancel`, {});
         expect((canceled.body.status as Json).state).toBe('canceled');
         expect((await send('/a2a/tasks/no-such-task/cancel', {})).status).toBe(404);
-        const ofEcho = await send('/a2a/agents/echo', { ...POCKETPAW_SEND, params: { ...POCKETPAW_SEND.params, configuration: { blocking: false } } });
+        const ofEcho = await send('/a2a/agents/echo', {
+          ...POCKETPAW_SEND,
+          params: { ...POCKETPAW_SEND.params, configuration: { blocking: false } },
+        });
         expect((await send(`/a2a/tasks/${(ofEcho.body.result as Json).id as string}/cancel`, {})).status).toBe(404);
       });
     });

@@ -3,14 +3,14 @@
  * every event from then on, and a resubscriber sees the task as it is, then only later events.
  * Durable mode runs the turn on a separate worker process; embedded mode in the API's process.
  */
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses, stateOf, within } from './support/service-processes';
 import { TEST_AGENTS_TOML } from './support/test-agents';
@@ -80,7 +80,12 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
     }
     database = await createTestDatabase();
     redisPrefix = testRedisPrefix();
-    services = new ServiceProcesses({ SWITCHBOARD_CONFIG: configFile, DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix });
+    services = new ServiceProcesses({
+      SWITCHBOARD_CONFIG: configFile,
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+    });
     const [api] = await Promise.all([services.api('api'), services.worker('worker')]);
     baseUrl = api.baseUrl;
   });
@@ -99,9 +104,13 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
     const token = `mid-turn-${mode}`;
     await client.createTaskPushNotificationConfig({ tenant: '', id: 'late', taskId, url: webhook.url, token, authentication: undefined });
     for (let next = await rest.next(); !next.done; next = await rest.next());
-    const notifications = () => webhook.received.filter(({ headers }) => headers['x-a2a-notification-token'] === token).map(({ body }) => body);
+    const notifications = () =>
+      webhook.received.filter(({ headers }) => headers['x-a2a-notification-token'] === token).map(({ body }) => body);
     const states = () => notifications().flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
-    await eventually(async () => states(), (seen) => seen.includes('TASK_STATE_COMPLETED'));
+    await eventually(
+      async () => states(),
+      (seen) => seen.includes('TASK_STATE_COMPLETED'),
+    );
     const artifacts = notifications().flatMap((n) => (n.artifactUpdate?.artifact?.parts ?? []).map((part) => part.text));
     expect(artifacts).toContain('second');
   });

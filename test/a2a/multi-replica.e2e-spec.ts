@@ -3,14 +3,14 @@
  * one Postgres database and one Redis prefix: a task belongs to the service, not to the replica
  * that took the request, and survives the restart of any process.
  */
-import { SendMessageConfiguration, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { SendMessageConfiguration, type SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, sdkClient, userMessage } from './support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
 jest.setTimeout(30_000);
@@ -50,7 +50,8 @@ describe('several API replicas and a worker, as separate processes', () => {
 
   const client = (api: ServiceProcess, agent: string): Promise<Client> => sdkClient(api.baseUrl, agent, 'JSONRPC');
   /** A task read at its agent's endpoint, the only one that serves it. */
-  const getTask = async (api: ServiceProcess, agent: string, id: string): Promise<Task> => (await client(api, agent)).getTask({ id, tenant: '' });
+  const getTask = async (api: ServiceProcess, agent: string, id: string): Promise<Task> =>
+    (await client(api, agent)).getTask({ id, tenant: '' });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -61,7 +62,11 @@ describe('several API replicas and a worker, as separate processes', () => {
       REDIS_URL: testRedisUrl(),
       SWITCHBOARD_REDIS_PREFIX: redisPrefix,
     });
-    [a, b, worker] = await Promise.all([services.api('api-a', { grpc: true }), services.api('api-b', { grpc: true }), services.worker('worker')]);
+    [a, b, worker] = await Promise.all([
+      services.api('api-a', { grpc: true }),
+      services.api('api-b', { grpc: true }),
+      services.worker('worker'),
+    ]);
   });
 
   afterAll(async () => {
@@ -71,8 +76,14 @@ describe('several API replicas and a worker, as separate processes', () => {
   });
 
   it('streams, on replica A, the events of a turn enqueued through replica B', async () => {
-    const sent = asTask(await within((await client(b, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking send through B'));
-    const events = await within(collect((await client(a, 'slow')).resubscribeTask({ id: sent.id, tenant: '' })), 10_000, "A's stream of the task");
+    const sent = asTask(
+      await within((await client(b, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking send through B'),
+    );
+    const events = await within(
+      collect((await client(a, 'slow')).resubscribeTask({ id: sent.id, tenant: '' })),
+      10_000,
+      "A's stream of the task",
+    );
 
     expect(events[0]?.payload?.$case).toBe('task');
     expect(stateOf(events.at(-1))).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -83,7 +94,9 @@ describe('several API replicas and a worker, as separate processes', () => {
   });
 
   it('streams over gRPC, on replica A, the events of a turn sent over gRPC through replica B', async () => {
-    const sent = asTask(await within((await grpcClient(b.baseUrl, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking gRPC send through B'));
+    const sent = asTask(
+      await within((await grpcClient(b.baseUrl, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking gRPC send through B'),
+    );
     const onA = await grpcClient(a.baseUrl, 'slow');
     const events = await within(collect(onA.resubscribeTask({ id: sent.id, tenant: '' })), 10_000, "A's gRPC stream of the task");
     expect(stateOf(events.at(-1))).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -132,7 +145,9 @@ describe('several API replicas and a worker, as separate processes', () => {
     expect(texts(after[0])).toEqual(['book a flight', 'Which city?']);
     expect(artifactText(after[1])).toBe('keep me');
 
-    const continued = asTask(await (await client(a, 'ask')).sendMessage(userMessage('Paris', { taskId: asking.id, contextId: asking.contextId })));
+    const continued = asTask(
+      await (await client(a, 'ask')).sendMessage(userMessage('Paris', { taskId: asking.id, contextId: asking.contextId })),
+    );
     expect(continued.id).toBe(asking.id);
     expect(continued.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(continued.history.length).toBeGreaterThan(after[0].history.length);
@@ -151,7 +166,9 @@ describe('several API replicas and a worker, as separate processes', () => {
     afterAll(() => aborter.abort());
 
     it('answers a non-blocking send at once with the submitted task', async () => {
-      pending = client(a, 'echo').then(async (echo) => asTask(await echo.sendMessage(nonBlocking('queued while no worker runs'), { signal: aborter.signal })));
+      pending = client(a, 'echo').then(async (echo) =>
+        asTask(await echo.sendMessage(nonBlocking('queued while no worker runs'), { signal: aborter.signal })),
+      );
       pending.catch(() => undefined); // awaited below and by the next test
       const task = await within(pending, 3_000, 'a send with returnImmediately while no worker runs');
       expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);

@@ -13,10 +13,10 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createWorkerApp } from '../../src/app.factory';
 import { RedisService } from '../../src/redis/redis.service';
-import { CANCEL_SIGNALS, CancelSignals } from '../../src/tasks/cancel/cancel-signals.interface';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { CANCEL_SIGNALS, type CancelSignals } from '../../src/tasks/cancel/cancel-signals.interface';
+import { TASK_EVENT_STREAM, type TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
 
 describe('the turn of a new task', () => {
@@ -75,7 +75,9 @@ describe('the turn of a new task', () => {
     const client = await sdkClient(service.url, 'echo', 'JSONRPC');
     const task = asTask(await client.sendMessage(userMessage('three chunks at once')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const echoed = task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
+    const echoed = task.artifacts
+      .flatMap((artifact) => artifact.parts)
+      .map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
     expect(echoed.join('')).toBe('three chunks at once');
     // The echo publishes the task, working, three chunks and completed without waiting in between.
     expect(saves.mock.calls.filter(([saved]) => saved.id === task.id)).toHaveLength(1);

@@ -4,13 +4,13 @@
  * within a second, whether or not the turn publishes anything more. Both modes, and both ways a
  * turn's task begins: announced by the API (`returnImmediately`) or first recorded by the turn.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { asTask, sdkClient, userMessage } from './support/sdk-client';
 import { ServiceProcesses } from './support/service-processes';
 
@@ -34,7 +34,9 @@ steps = [
 
 /** What GetTask must show once the turn has published its first events. */
 function showsTheDraft(task: Task): boolean {
-  const texts = task.artifacts.flatMap((artifact) => artifact.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')));
+  const texts = task.artifacts.flatMap((artifact) =>
+    artifact.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')),
+  );
   return task.status?.state === TaskState.TASK_STATE_WORKING && texts.includes('draft');
 }
 
@@ -71,7 +73,12 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('a task 
     } else {
       database = await createTestDatabase();
       redisPrefix = testRedisPrefix();
-      services = new ServiceProcesses({ SWITCHBOARD_CONFIG: configFile, DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix });
+      services = new ServiceProcesses({
+        SWITCHBOARD_CONFIG: configFile,
+        DATABASE_URL: database.url,
+        REDIS_URL: testRedisUrl(),
+        SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+      });
       const [api] = await Promise.all([services.api('api'), services.worker('worker')]);
       baseUrl = api.baseUrl;
     }

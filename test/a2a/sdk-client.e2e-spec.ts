@@ -2,10 +2,10 @@ import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { artifactText, asTask, Binding, collect, kinds, sdkClient, userMessage } from './support/sdk-client';
+import { artifactText, asTask, type Binding, collect, kinds, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
 interface NotificationBody {
@@ -128,7 +128,9 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     expect(last.$case).toBe('statusUpdate');
     expect((last.value as { status: { state: TaskState } }).status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const chunks = [...seen, ...resumed].filter((e) => e.payload?.$case === 'artifactUpdate');
-    const texts = new Set(chunks.map((e) => (e.payload!.value as { artifact: { parts: { content: { value: string } }[] } }).artifact.parts[0].content.value));
+    const texts = new Set(
+      chunks.map((e) => (e.payload!.value as { artifact: { parts: { content: { value: string } }[] } }).artifact.parts[0].content.value),
+    );
     expect([...texts].join('')).toBe('0123456789');
     expect(artifactText(await client.getTask({ id: taskId, tenant: '' }))).toBe('0123456789');
   });
@@ -147,7 +149,10 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
       webhook.received
         .filter((n) => n.headers['x-a2a-notification-token'] === token)
         .map((n) => n.body.statusUpdate?.status?.state ?? n.body.task?.status?.state);
-    await eventually(async () => states(), (seen) => seen.includes('TASK_STATE_COMPLETED'));
+    await eventually(
+      async () => states(),
+      (seen) => seen.includes('TASK_STATE_COMPLETED'),
+    );
     const configs = await client.listTaskPushNotificationConfig({ taskId: task.id, tenant: '', pageSize: 0, pageToken: '' } as never);
     expect(configs.configs.map((c) => c.url)).toEqual([webhook.url]);
   });

@@ -9,8 +9,7 @@ import { postJson } from '../faults/support/store-outage-clients';
 import { writeConfigFile } from '../support/config-file';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 import { startTestAppIn } from './support/test-app-in-mode';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 const V1 = { 'a2a-version': '1.0' };
 /** `slow` takes about 1.5 s: a send answered before its turn ends shows `submitted` or `working`. */
@@ -39,7 +38,8 @@ describe.each(['embedded', 'durable'] as const)('whether a send waits for its tu
 
   afterAll(() => close?.());
 
-  const answer = async (path: string, body: Json, headers: Record<string, string> = {}) => (await postJson(url + path, body, headers)).body as Json;
+  const answer = async (path: string, body: Json, headers: Record<string, string> = {}) =>
+    (await postJson(url + path, body, headers)).body as Json;
   /** The state a send answered with, in whichever form its dialect answers (the whole answer when it is none). */
   const jsonRpcState = async (params: Json, headers: Record<string, string> = {}) => {
     const method = 'a2a-version' in headers ? 'SendMessage' : 'message/send';
@@ -55,12 +55,15 @@ describe.each(['embedded', 'durable'] as const)('whether a send waits for its tu
     it.each([
       ['JSON-RPC', (params: Json) => jsonRpcState(params, V1)],
       ['HTTP+JSON', (params: Json) => restState('/message:send', params, V1)],
-    ])('over %s, waits unless returnImmediately is true; a v0.3 `blocking: false` is no v1.0 field and changes nothing', async (_, send) => {
-      expect(await send(v1Send({ blocking: false }))).toBe('TASK_STATE_COMPLETED');
-      expect(await send(v1Send({ acceptedOutputModes: ['text/plain'] }))).toBe('TASK_STATE_COMPLETED');
-      expect(await send(v1Send())).toBe('TASK_STATE_COMPLETED');
-      expect(await send(v1Send({ returnImmediately: true, blocking: true }))).toMatch(/^TASK_STATE_(SUBMITTED|WORKING)$/);
-    });
+    ])(
+      'over %s, waits unless returnImmediately is true; a v0.3 `blocking: false` is no v1.0 field and changes nothing',
+      async (_, send) => {
+        expect(await send(v1Send({ blocking: false }))).toBe('TASK_STATE_COMPLETED');
+        expect(await send(v1Send({ acceptedOutputModes: ['text/plain'] }))).toBe('TASK_STATE_COMPLETED');
+        expect(await send(v1Send())).toBe('TASK_STATE_COMPLETED');
+        expect(await send(v1Send({ returnImmediately: true, blocking: true }))).toMatch(/^TASK_STATE_(SUBMITTED|WORKING)$/);
+      },
+    );
   });
 
   describe('v0.3', () => {
@@ -84,7 +87,9 @@ describe.each(['embedded', 'durable'] as const)('whether a send waits for its tu
     it('over HTTP+JSON, reads blocking as the v0.3 protobuf has it: a configuration without it is answered at once', async () => {
       expect(await restState('/v1/message:send', v03RestSend())).toBe('TASK_STATE_COMPLETED');
       expect(await restState('/v1/message:send', v03RestSend({ blocking: true }))).toBe('TASK_STATE_COMPLETED');
-      expect(await restState('/v1/message:send', v03RestSend({ acceptedOutputModes: ['text/plain'] }))).toMatch(/^TASK_STATE_(SUBMITTED|WORKING)$/);
+      expect(await restState('/v1/message:send', v03RestSend({ acceptedOutputModes: ['text/plain'] }))).toMatch(
+        /^TASK_STATE_(SUBMITTED|WORKING)$/,
+      );
       expect(await restState('/v1/message:send', v03RestSend({ blocking: false }))).toMatch(/^TASK_STATE_(SUBMITTED|WORKING)$/);
     });
   });

@@ -6,10 +6,9 @@ import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../faults/support/store-outage-clients';
 import { bearer } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { artifactText, asTask, collect, sdkClient, userMessage } from './support/sdk-client';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 describe('third-party A2A clients', () => {
   let service: DurableTestApp;
@@ -37,7 +36,10 @@ describe('third-party A2A clients', () => {
     });
 
     it('are accepted over v1.0 JSON-RPC', async () => {
-      const params = { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'short modes' }] }, configuration: { acceptedOutputModes: ['text'] } };
+      const params = {
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'short modes' }] },
+        configuration: { acceptedOutputModes: ['text'] },
+      };
       const answer = await rpc('/a2a/agents/echo', 'SendMessage', params, { 'a2a-version': '1.0' });
       expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     });
@@ -56,12 +58,15 @@ describe('third-party A2A clients', () => {
   });
 
   describe("an agent's URL as clients are given it", () => {
-    it.each(['agent.json', 'agent-card.json'])('serves the card at {url}/.well-known/%s, where 0.2-era clients look for it', async (file) => {
-      const response = await fetch(`${service.url}/a2a/agents/slow/.well-known/${file}`);
-      expect(response.status).toBe(200);
-      const card = (await response.json()) as Json;
-      expect({ name: card.name, url: card.url }).toEqual({ name: 'slow', url: `${service.url}/a2a/agents/slow` });
-    });
+    it.each(['agent.json', 'agent-card.json'])(
+      'serves the card at {url}/.well-known/%s, where 0.2-era clients look for it',
+      async (file) => {
+        const response = await fetch(`${service.url}/a2a/agents/slow/.well-known/${file}`);
+        expect(response.status).toBe(200);
+        const card = (await response.json()) as Json;
+        expect({ name: card.name, url: card.url }).toEqual({ name: 'slow', url: `${service.url}/a2a/agents/slow` });
+      },
+    );
 
     it("is enough for the official client's resolver (which resolves the well-known path against it as a directory)", async () => {
       const card = await new DefaultAgentCardResolver().resolve(`${service.url}/a2a/agents/slow/`);
@@ -104,7 +109,9 @@ describe('third-party A2A clients', () => {
     ];
 
     it('is in the artifacts only, not repeated in the final status message', async () => {
-      const answer = await rpc('/a2a/agents/echo', 'message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'once' }] } });
+      const answer = await rpc('/a2a/agents/echo', 'message/send', {
+        message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'once' }] },
+      });
       expect(answer.result.status.state).toBe('completed');
       expect(texts(answer.result).join('')).toBe('once');
     });
@@ -126,7 +133,12 @@ describe('third-party A2A clients', () => {
       fetch(`${service.url}/a2a/agents/echo`, {
         method: 'POST',
         headers: { ...bearer(), 'a2a-version': '1.0', ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'typed' }] } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'typed' }] } },
+        }),
       });
 
     it('is taken in a request, and answered in when the client accepts it', async () => {

@@ -6,7 +6,7 @@
  * stream as the dead worker left them, then runs the job again as BullMQ would, on a worker with
  * real Postgres and Redis.
  */
-import { Role, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { Role, SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { RequestContext } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -15,9 +15,9 @@ import { callContextOf, callerScopeOf } from '../../src/tasks/caller-scope';
 import { createWorkerApp } from '../../src/app.factory';
 import { JobHandlerRegistry } from '../../src/queue/job-handler.registry';
 import { JobName } from '../../src/queue/queue.constants';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { TASK_EVENT_STREAM, type TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { userMessage } from './support/sdk-client';
 
 const context = callContextOf({ tenant: '', userName: 'tester', authenticated: true });
@@ -48,9 +48,15 @@ describe('a turn run again after its worker died', () => {
   }
 
   /** Runs the echo agent's turn of `request` again, as BullMQ runs a stalled job. */
-  async function rerun(request: SendMessageRequest, { taskId, contextId }: { taskId: string; contextId: string }, newTask: boolean): Promise<void> {
+  async function rerun(
+    request: SendMessageRequest,
+    { taskId, contextId }: { taskId: string; contextId: string },
+    newTask: boolean,
+  ): Promise<void> {
     const payload = { agent: 'echo', taskId, contextId, request: SendMessageRequest.toJSON(request), caller: callerScopeOf(context) };
-    await worker.get(JobHandlerRegistry).dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask, withWebhook: false }, { attemptsStarted: 2 });
+    await worker
+      .get(JobHandlerRegistry)
+      .dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask, withWebhook: false }, { attemptsStarted: 2 });
   }
 
   /** The stream's events after `afterId`, up to its close (or the `count`th). */
@@ -104,7 +110,9 @@ describe('a turn run again after its worker died', () => {
     const request = userMessage('never mind');
     const canceled = taskOf(request, TaskState.TASK_STATE_CANCELED, ids);
     await store.saveUnlessEnded(canceled, context);
-    await stream.publish(ids.taskId, [{ payload: { $case: 'statusUpdate', value: { ...ids, status: canceled.status, metadata: {} } } }], { close: true });
+    await stream.publish(ids.taskId, [{ payload: { $case: 'statusUpdate', value: { ...ids, status: canceled.status, metadata: {} } } }], {
+      close: true,
+    });
     const closed = await stream.tail(ids.taskId);
 
     await rerun(request, ids, true);
@@ -128,7 +136,10 @@ describe('a turn run again after its worker died', () => {
 
       expect((await store.load(ids.taskId, context))?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       if (streamedEnd) expect(await stream.tail(ids.taskId)).toBe(streamed);
-      else expect((await eventsAfter(ids.taskId, streamed, 1))[0].payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_INPUT_REQUIRED } });
+      else
+        expect((await eventsAfter(ids.taskId, streamed, 1))[0].payload?.value).toMatchObject({
+          status: { state: TaskState.TASK_STATE_INPUT_REQUIRED },
+        });
     }
   });
 

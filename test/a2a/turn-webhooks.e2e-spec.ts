@@ -10,7 +10,7 @@ import type { PushNotificationStore } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
 import { createWorkerApp } from '../../src/app.factory';
-import { PUSH_CONFIG_CHANGES, PushConfigChanges } from '../../src/tasks/push/push-config-changes.interface';
+import { PUSH_CONFIG_CHANGES, type PushConfigChanges } from '../../src/tasks/push/push-config-changes.interface';
 import { PUSH_CONFIGS } from '../../src/tasks/push/push-configs.token';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
@@ -19,7 +19,7 @@ import { startTestApp, testConfig } from '../support/test-app';
 import { applyMigrations, deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
 import { asTask, collect, sdkClient, userMessage } from './support/sdk-client';
 import { TEST_AGENTS_TOML } from './support/test-agents';
 
@@ -40,7 +40,9 @@ describe("a turn's webhooks", () => {
 
   beforeAll(async () => {
     webhook = await WebhookReceiver.start();
-    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(`[outbound]\nallow_hosts = ["127.0.0.1"]\n${TEST_AGENTS_TOML}`) });
+    service = await startDurableTestApp({
+      SWITCHBOARD_CONFIG: writeConfigFile(`[outbound]\nallow_hosts = ["127.0.0.1"]\n${TEST_AGENTS_TOML}`),
+    });
     reads = jest.spyOn(service.app.get<PushNotificationStore>(PUSH_CONFIGS), 'loadWithMetadata' as never);
   });
 
@@ -59,17 +61,33 @@ describe("a turn's webhooks", () => {
     for (let next = await stream.next(); !next.done && next.value.payload?.$case !== 'artifactUpdate'; next = await stream.next()) {
       if (next.value.payload?.$case === 'task') taskId = next.value.payload.value.id;
     }
-    return { client, taskId, drain: async () => { for (let next = await stream.next(); !next.done; next = await stream.next()); } };
+    return {
+      client,
+      taskId,
+      drain: async () => {
+        for (let next = await stream.next(); !next.done; next = await stream.next());
+      },
+    };
   };
 
   // The process's first turn: its subscription to changes coming up is no change.
-  it("of a new task whose send registered none are not read, until one is set mid-turn", async () => {
+  it('of a new task whose send registered none are not read, until one is set mid-turn', async () => {
     const { client, taskId, drain } = await streamToFirstArtifact(userMessage('one two three four five'));
     expect(readsOf(taskId)).toBe(0);
 
-    await client.createTaskPushNotificationConfig({ tenant: '', id: 'mid', taskId, url: webhook.url, token: 'mid', authentication: undefined });
+    await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: 'mid',
+      taskId,
+      url: webhook.url,
+      token: 'mid',
+      authentication: undefined,
+    });
     await drain();
-    await eventually(async () => states(webhook, 'mid'), (seen) => seen.includes('TASK_STATE_COMPLETED'));
+    await eventually(
+      async () => states(webhook, 'mid'),
+      (seen) => seen.includes('TASK_STATE_COMPLETED'),
+    );
     expect(readsOf(taskId)).toBe(1);
   });
 
@@ -79,14 +97,24 @@ describe("a turn's webhooks", () => {
     const { client, taskId, drain } = await streamToFirstArtifact(send);
     expect(readsOf(taskId)).toBe(1);
 
-    await client.createTaskPushNotificationConfig({ tenant: '', id: 'late', taskId, url: webhook.url, token: 'late', authentication: undefined });
+    await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: 'late',
+      taskId,
+      url: webhook.url,
+      token: 'late',
+      authentication: undefined,
+    });
     await drain();
     // Deliveries run concurrently: the last artifact may arrive after the completion.
     const delivered = () => ({
       ended: [...states(webhook, 'first'), ...states(webhook, 'late')].filter((state) => state === 'TASK_STATE_COMPLETED').length,
       artifacts: received(webhook, 'first').filter((n) => n.artifactUpdate).length,
     });
-    await eventually(async () => delivered(), ({ ended, artifacts }) => ended === 2 && artifacts === 5);
+    await eventually(
+      async () => delivered(),
+      ({ ended, artifacts }) => ended === 2 && artifacts === 5,
+    );
     // The slow agent records its five chunks in batches of their own: read for each, that would be six reads or more.
     expect(readsOf(taskId)).toBe(2);
   });
@@ -103,7 +131,9 @@ describe('a streaming send whose webhook cannot be stored (Postgres down)', () =
     const databaseUrl = await postgres.createDatabase('switchboard');
     await applyMigrations(databaseUrl);
     const config = writeConfigFile(`[outbound]\nallow_hosts = ["127.0.0.1"]\n${TEST_AGENTS_TOML}`);
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: config, DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: prefix })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: config, DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: prefix }),
+    ));
   });
 
   afterAll(async () => {
@@ -117,7 +147,9 @@ describe('a streaming send whose webhook cannot be stored (Postgres down)', () =
     await postgres.stop();
     const client = await sdkClient(url, 'echo', 'JSONRPC');
     const send = userMessage('never sent');
-    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook', token: 'never' } });
+    send.configuration = SendMessageConfiguration.fromJSON({
+      taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook', token: 'never' },
+    });
     await expect(collect(client.sendMessageStream(send))).rejects.toThrow();
     expect(await app.get(TaskEventBusManager).drain(0)).toBe(true);
   });
@@ -149,13 +181,23 @@ describe.each([
     const client = await sdkClient(service.url, 'echo', 'JSONRPC');
     const task = asTask(await client.sendMessage(userMessage('nobody is working yet')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
-    await client.createTaskPushNotificationConfig({ tenant: '', id: 'early', taskId: task.id, url: webhook.url, token: 'early', authentication: undefined });
+    await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: 'early',
+      taskId: task.id,
+      url: webhook.url,
+      token: 'early',
+      authentication: undefined,
+    });
 
     worker = await createWorkerApp({ ...service.config, a2a: { ...service.config.a2a, blocking_timeout_secs: workerBlockingSecs } });
     // Subscribed to changes before the turn, as a worker that has run turns before is.
     (await worker.get<PushConfigChanges>(PUSH_CONFIG_CHANGES).watch('another-task')).dispose();
     await worker.init();
-    await eventually(async () => states(webhook, 'early'), (seen) => seen.includes('TASK_STATE_COMPLETED'));
+    await eventually(
+      async () => states(webhook, 'early'),
+      (seen) => seen.includes('TASK_STATE_COMPLETED'),
+    );
   });
 });
 
@@ -180,10 +222,15 @@ describe("a task's webhook deliveries", () => {
     send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'ordered' } });
     const streamed = (await collect((await sdkClient(service.url, 'slow', 'JSONRPC')).sendMessageStream(send))).map(({ payload }) => {
       if (payload?.$case === 'statusUpdate') return `status ${taskStateToJSON(payload.value.status!.state)}`;
-      if (payload?.$case === 'artifactUpdate') return `artifact ${payload.value.artifact!.parts.map((part) => part.content?.value).join('')}`;
+      if (payload?.$case === 'artifactUpdate')
+        return `artifact ${payload.value.artifact!.parts.map((part) => part.content?.value).join('')}`;
       return payload?.$case;
     });
-    await eventually(async () => webhook.received.length, (count) => count >= streamed.length, 20_000);
+    await eventually(
+      async () => webhook.received.length,
+      (count) => count >= streamed.length,
+      20_000,
+    );
     const delivered = webhook.received.map(({ body }) => {
       if (body.statusUpdate) return `status ${body.statusUpdate.status?.state}`;
       if (body.artifactUpdate) return `artifact ${body.artifactUpdate.artifact?.parts.map((part) => part.text).join('')}`;

@@ -3,10 +3,9 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestT
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../faults/support/store-outage-clients';
 import { bearer } from '../support/test-app';
-import { DurableTestApp, startDurableTestApp } from './support/durable-test-app';
-import { asTask, authenticatedFetch, Binding, collect, sdkClient, userMessage } from './support/sdk-client';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { type DurableTestApp, startDurableTestApp } from './support/durable-test-app';
+import { asTask, authenticatedFetch, type Binding, collect, sdkClient, userMessage } from './support/sdk-client';
+import type { Json } from '../support/json';
 
 const V1 = { 'a2a-version': '1.0' };
 const BINDINGS: Binding[] = ['JSONRPC', 'HTTP+JSON'];
@@ -71,7 +70,11 @@ describe('A2A wire forms', () => {
       expect(got.result.history ?? []).toHaveLength(0);
       const listed = await rpc('ListTasks', { context_id: contextId, page_size: 5 }, V1);
       expect(listed.result.tasks.map((task: Json) => task.id)).toEqual([taskId]);
-      const created = await rpc('CreateTaskPushNotificationConfig', { task_id: taskId, id: 'proto', url: 'https://hooks.example.com/a' }, V1);
+      const created = await rpc(
+        'CreateTaskPushNotificationConfig',
+        { task_id: taskId, id: 'proto', url: 'https://hooks.example.com/a' },
+        V1,
+      );
       expect(created.result).toMatchObject({ taskId, id: 'proto' });
       const fetched = await rpc('GetTaskPushNotificationConfig', { task_id: taskId, id: 'proto' }, V1);
       expect(fetched.result.url).toBe('https://hooks.example.com/a');
@@ -139,8 +142,13 @@ describe('A2A wire forms', () => {
 
   describe('push configs without an id', () => {
     it('gives a v0.3 set without an id the task id, and a get without an id finds it', async () => {
-      const task = (await rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook' }] } })).result;
-      const set = await rpc('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { url: 'https://hooks.example.com/b' } });
+      const task = (
+        await rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook' }] } })
+      ).result;
+      const set = await rpc('tasks/pushNotificationConfig/set', {
+        taskId: task.id,
+        pushNotificationConfig: { url: 'https://hooks.example.com/b' },
+      });
       expect(set.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/b' });
       const got = await rpc('tasks/pushNotificationConfig/get', { id: task.id });
       expect(got.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/b' });
@@ -148,7 +156,9 @@ describe('A2A wire forms', () => {
 
     it('gives a config sent inline in a v0.3 send without an id the task id', async () => {
       const message = { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook inline' }] };
-      const task = (await rpc('message/send', { message, configuration: { pushNotificationConfig: { url: 'https://hooks.example.com/d' } } })).result;
+      const task = (
+        await rpc('message/send', { message, configuration: { pushNotificationConfig: { url: 'https://hooks.example.com/d' } } })
+      ).result;
       const got = await rpc('tasks/pushNotificationConfig/get', { id: task.id });
       expect(got.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/d' });
     });
@@ -156,7 +166,14 @@ describe('A2A wire forms', () => {
     it.each(BINDINGS)('gives a v1.0 config created without an id the task id over %s', async (binding) => {
       const client = await sdkClient(url, 'echo', binding);
       const task = asTask(await client.sendMessage(userMessage('hook')));
-      const created = await client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: task.id, url: 'https://hooks.example.com/c', token: '', authentication: undefined });
+      const created = await client.createTaskPushNotificationConfig({
+        tenant: '',
+        id: '',
+        taskId: task.id,
+        url: 'https://hooks.example.com/c',
+        token: '',
+        authentication: undefined,
+      });
       expect(created.id).toBe(task.id);
     });
   });
@@ -171,7 +188,13 @@ describe('A2A wire forms', () => {
     it.each(BINDINGS)('names the state of an ended task in a v1.0 refusal over %s, never its number', async (binding) => {
       const client = await sdkClient(url, 'echo', binding);
       const task = asTask(await client.sendMessage(userMessage('first')));
-      const refusal = async (call: Promise<unknown>) => ((await call.then(() => undefined, (error: Error) => error)) as Error).message;
+      const refusal = async (call: Promise<unknown>) =>
+        (
+          (await call.then(
+            () => undefined,
+            (error: Error) => error,
+          )) as Error
+        ).message;
       const send = await refusal(client.sendMessage(userMessage('again', { taskId: task.id })));
       const resubscribe = await refusal(collect(client.resubscribeTask({ id: task.id, tenant: '' })));
       for (const message of [send, resubscribe]) {
@@ -182,7 +205,9 @@ describe('A2A wire forms', () => {
 
     it('names the state in a v0.3 refusal', async () => {
       const sent = await rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'x' }] } });
-      const again = await rpc('message/send', { message: { role: 'user', messageId: randomUUID(), taskId: sent.result.id, parts: [{ kind: 'text', text: 'y' }] } });
+      const again = await rpc('message/send', {
+        message: { role: 'user', messageId: randomUUID(), taskId: sent.result.id, parts: [{ kind: 'text', text: 'y' }] },
+      });
       expect(again.error.message).toMatch(/terminal state \(completed\)/);
     });
   });

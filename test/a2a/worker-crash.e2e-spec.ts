@@ -3,13 +3,13 @@
  * SIGKILL mid-turn leaves no task working forever. The other worker's stalled check re-queues the
  * turn, and its re-run fails the task, which every open stream then sees.
  */
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { TERMINAL_TASK_STATES } from '../../src/common/task-states';
 import { writeConfigFile } from '../support/config-file';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { artifactText, asTask, sdkClient, userMessage } from './support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from './support/service-processes';
 import { LONG_AGENT_TOML, QUICK_STALL_TOML, STALL_TIMINGS, TEST_AGENTS_TOML } from './support/test-agents';
 
 jest.setTimeout(40_000);
@@ -97,12 +97,20 @@ describe('a worker process killed mid-turn', () => {
         const state = stateOf(event);
         return state !== undefined && TERMINAL_TASK_STATES.includes(state);
       });
-    await within(until(() => chunks() >= 1), 5_000, 'the first chunk');
+    await within(
+      until(() => chunks() >= 1),
+      5_000,
+      'the first chunk',
+    );
     const turnStarted = seen[0].at;
     second = await services.worker('worker-2');
 
     // A live worker renews its lock: the turn must still be streaming well past the lock duration.
-    await within(until(() => seen.at(-1)!.at - turnStarted >= HEALTHY_TURN_MS || terminal() !== undefined), 10_000, 'a chunk past the lock duration');
+    await within(
+      until(() => seen.at(-1)!.at - turnStarted >= HEALTHY_TURN_MS || terminal() !== undefined),
+      10_000,
+      'a chunk past the lock duration',
+    );
     await services.explain(() => expect(terminal()?.event).toBeUndefined());
     const chunksBeforeKill = chunks();
 
@@ -121,7 +129,9 @@ describe('a worker process killed mid-turn', () => {
     });
     // Everything the dead worker streamed before it died stays in the task, in order and once, even
     // the chunks after its last checkpoint, which only the stream held.
-    const streamed = seen.flatMap(({ event }) => (event.payload?.$case === 'artifactUpdate' ? event.payload.value.artifact?.parts ?? [] : []));
+    const streamed = seen.flatMap(({ event }) =>
+      event.payload?.$case === 'artifactUpdate' ? (event.payload.value.artifact?.parts ?? []) : [],
+    );
     const streamedText = streamed.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
     expect(text.startsWith(streamedText)).toBe(true);
     expect(streamedText.length).toBeGreaterThanOrEqual(chunksBeforeKill);
@@ -132,7 +142,9 @@ describe('a worker process killed mid-turn', () => {
     expect(second?.running).toBe(true);
     const started = Date.now();
     // Ten characters: ten chunks 500 ms apart, a turn longer than the lock duration and two stalled checks.
-    const task = asTask(await within((await client('long')).sendMessage(userMessage('ABCDEFGHIJ')), 15_000, 'a blocking send after the crash'));
+    const task = asTask(
+      await within((await client('long')).sendMessage(userMessage('ABCDEFGHIJ')), 15_000, 'a blocking send after the crash'),
+    );
     await services.explain(() => {
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(artifactText(task)).toBe('ABCDEFGHIJ');

@@ -4,8 +4,8 @@
  * the model reads the result. Each delegated task is a local task of the caller's, found by GetTask
  * under their API key and linked to the peer's task.
  */
-import { CancelTaskRequest, ListTasksRequest, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
-import { Client, ClientFactory } from '@a2a-js/sdk/client';
+import { CancelTaskRequest, ListTasksRequest, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ExternalAgents } from '../../src/a2a-client/external-agents.service';
@@ -16,7 +16,7 @@ import { ScriptedLlmServer } from './support/scripted-llm-server';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
-import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer } from '../a2a-client/support/peer-process';
 
 const OTHER_API_KEY = 'other-key-0123456789abcdef';
 
@@ -81,7 +81,10 @@ url = "http://127.0.0.1:1"
       async () => ['peer', 'trusted-peer', 'stranger'].map((name) => externalAgents.get(name).status().state),
       (states) => states.every((state) => state === 'ready'),
     );
-    [assistant, otherCaller] = await Promise.all([sdkClient(url, 'assistant', 'JSONRPC'), sdkClient(url, 'assistant', 'JSONRPC', OTHER_API_KEY)]);
+    [assistant, otherCaller] = await Promise.all([
+      sdkClient(url, 'assistant', 'JSONRPC'),
+      sdkClient(url, 'assistant', 'JSONRPC', OTHER_API_KEY),
+    ]);
   });
 
   afterAll(async () => {
@@ -119,19 +122,29 @@ url = "http://127.0.0.1:1"
     });
   });
 
-  it("reads the card at a URL without adding its agent, under the SSRF rules", async () => {
+  it('reads the card at a URL without adding its agent, under the SSRF rules', async () => {
     const [card, metadata] = await turnCalling(
       { name: 'a2a_discover', arguments: { url: peer.url } },
       { name: 'a2a_discover', arguments: { url: 'http://169.254.169.254/' } },
     );
-    expect(JSON.parse(card)).toMatchObject({ card_url: `${peer.url}/.well-known/agent-card.json`, name: 'peer', streaming: true, skills: [{ id: 'peer' }] });
+    expect(JSON.parse(card)).toMatchObject({
+      card_url: `${peer.url}/.well-known/agent-card.json`,
+      name: 'peer',
+      streaming: true,
+      skills: [{ id: 'peer' }],
+    });
     expect(metadata).toMatch(/^Error: Refused: .*169\.254\.169\.254/);
   });
 
   it("hands the model the agent's answer, from a local task the caller finds under their key, linked to the remote task", async () => {
     const [content] = await turnCalling({ name: 'a2a_send', arguments: { agent: 'peer', message: 'echo hello from the model' } });
     const result = sent(content);
-    expect(result).toEqual({ state: 'completed', taskId: expect.any(String), contextId: expect.any(String), answer: 'hello from the model' });
+    expect(result).toEqual({
+      state: 'completed',
+      taskId: expect.any(String),
+      contextId: expect.any(String),
+      answer: 'hello from the model',
+    });
 
     const delegated = await assistant.getTask({ id: result.taskId, tenant: '' });
     expect(delegated.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -152,7 +165,12 @@ url = "http://127.0.0.1:1"
     expect(question).toEqual({ state: 'input-required', taskId: expect.any(String), contextId: expect.any(String), answer: 'which city?' });
 
     const [answered] = await turnCalling({ name: 'a2a_send', arguments: { agent: 'peer', message: 'Lisbon', taskId: question.taskId } });
-    expect(sent(answered)).toEqual({ state: 'completed', taskId: question.taskId, contextId: question.contextId, answer: 'weather in Lisbon: sunny' });
+    expect(sent(answered)).toEqual({
+      state: 'completed',
+      taskId: question.taskId,
+      contextId: question.contextId,
+      answer: 'weather in Lisbon: sunny',
+    });
   });
 
   it('refuses to continue a task that is not waiting for input, or not of that agent', async () => {
@@ -174,7 +192,9 @@ url = "http://127.0.0.1:1"
       { name: 'a2a_send', arguments: { agent: 'offline', message: 'echo hi' } },
     );
     expect(sent(trusted)).toMatchObject({ state: 'completed', answer: 'trusted' });
-    expect(stranger).toBe('Error: Agent "assistant" may not delegate to "stranger" (it is neither trusted nor one of this agent\'s delegates).');
+    expect(stranger).toBe(
+      'Error: Agent "assistant" may not delegate to "stranger" (it is neither trusted nor one of this agent\'s delegates).',
+    );
     expect(unknown).toMatch(/^Error: No external agent is named "nobody"/);
     expect(offline).toMatch(/^Error: External agent "offline" is not available/);
   });
@@ -196,31 +216,40 @@ url = "http://127.0.0.1:1"
     expect(artifactText(done)).toBe('abcdefghi');
   });
 
-  it.each(['hang', 'late 1500'])('cancels the delegated task, and the remote one, when the calling turn is canceled (the peer told: %s)', async (text) => {
-    llm.play({ toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: text } }] }, { tokens: ['never read'] });
-    const request = SendMessageRequest.fromJSON({
-      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Delegate a hang' }] },
-      configuration: { returnImmediately: true },
-    });
-    const calling = asTask(await assistant.sendMessage(request));
-    // Every other task of this file has ended by now: the one still running besides the calling task is the delegated one.
-    const delegated = await eventually(
-      async () => (await assistant.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }))).tasks.find((task) => task.id !== calling.id && !isTerminal(task)),
-      (task) => task !== undefined,
-    );
-    await assistant.cancelTask(CancelTaskRequest.fromJSON({ id: calling.id }));
-    await eventually(
-      () => assistant.getTask({ id: delegated!.id, tenant: '' }),
-      (task) => task.status?.state === TaskState.TASK_STATE_CANCELED,
-    );
-    // Found on the peer, not through the local task's link: the cancel may come before the peer has
-    // named its task, and the local task, ended, records nothing after it.
-    const peerClient = await peerSdkClient(peer);
-    await eventually(
-      async () => (await peerClient.listTasks(ListTasksRequest.fromJSON({ pageSize: 100, includeArtifacts: false }))).tasks.filter((task) => firstText(task) === text),
-      (tasks) => tasks.length === 1 && tasks[0].status?.state === TaskState.TASK_STATE_CANCELED,
-    );
-  });
+  it.each(['hang', 'late 1500'])(
+    'cancels the delegated task, and the remote one, when the calling turn is canceled (the peer told: %s)',
+    async (text) => {
+      llm.play({ toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: text } }] }, { tokens: ['never read'] });
+      const request = SendMessageRequest.fromJSON({
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Delegate a hang' }] },
+        configuration: { returnImmediately: true },
+      });
+      const calling = asTask(await assistant.sendMessage(request));
+      // Every other task of this file has ended by now: the one still running besides the calling task is the delegated one.
+      const delegated = await eventually(
+        async () =>
+          (await assistant.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }))).tasks.find(
+            (task) => task.id !== calling.id && !isTerminal(task),
+          ),
+        (task) => task !== undefined,
+      );
+      await assistant.cancelTask(CancelTaskRequest.fromJSON({ id: calling.id }));
+      await eventually(
+        () => assistant.getTask({ id: delegated!.id, tenant: '' }),
+        (task) => task.status?.state === TaskState.TASK_STATE_CANCELED,
+      );
+      // Found on the peer, not through the local task's link: the cancel may come before the peer has
+      // named its task, and the local task, ended, records nothing after it.
+      const peerClient = await peerSdkClient(peer);
+      await eventually(
+        async () =>
+          (await peerClient.listTasks(ListTasksRequest.fromJSON({ pageSize: 100, includeArtifacts: false }))).tasks.filter(
+            (task) => firstText(task) === text,
+          ),
+        (tasks) => tasks.length === 1 && tasks[0].status?.state === TaskState.TASK_STATE_CANCELED,
+      );
+    },
+  );
 });
 
 function firstText(task: Task): string | undefined {

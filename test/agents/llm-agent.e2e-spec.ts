@@ -48,7 +48,9 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
 
   beforeAll(async () => {
     llm = await ScriptedLlmServer.start();
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(agentsToml(llm.baseUrl)), TEST_LLM_KEY: API_KEY })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(agentsToml(llm.baseUrl)), TEST_LLM_KEY: API_KEY }),
+    ));
   });
 
   afterAll(async () => {
@@ -63,7 +65,9 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
     llm.play({ tokens: ['Hel', 'lo', ' there'] });
     const client = await sdkClient(url, 'assistant', 'JSONRPC');
     const events = await collect(client.sendMessageStream(userMessage('Say hello')));
-    const chunks = events.filter((event) => event.payload?.$case === 'artifactUpdate').map((event) => event.payload!.value as { lastChunk: boolean });
+    const chunks = events
+      .filter((event) => event.payload?.$case === 'artifactUpdate')
+      .map((event) => event.payload!.value as { lastChunk: boolean });
     expect(chunks.map((chunk) => chunk.lastChunk)).toEqual([false, false, true]);
     const taskId = (events[0].payload!.value as { id: string }).id;
     const task = await client.getTask({ id: taskId, tenant: '' });
@@ -88,12 +92,21 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(task)).toBe('I cannot run commands.');
     const followUp = llm.requests[1].body.messages;
-    expect(followUp.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_0', function: { name: 'shell_exec', arguments: '{"command":"id"}' } }] });
-    expect(followUp.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Error: Tool "shell_exec" is not available to this agent.' });
+    expect(followUp.at(-2)).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_0', function: { name: 'shell_exec', arguments: '{"command":"id"}' } }],
+    });
+    expect(followUp.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_0',
+      content: 'Error: Tool "shell_exec" is not available to this agent.',
+    });
   });
 
   it('runs the built-in web_fetch on a page the model asks for, and answers from its text', async () => {
-    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Lisbon</h1><p>Sunny, 24 &#176;C</p>'));
+    const page = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Lisbon</h1><p>Sunny, 24 &#176;C</p>'),
+    );
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     try {
       const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/weather`;
@@ -135,7 +148,11 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
     const stream = client.sendMessageStream(userMessage('Talk a lot'));
     const first = await stream.next();
     const taskId = (first.value!.payload!.value as { id: string }).id;
-    await eventually(() => client.getTask({ id: taskId, tenant: '' }), (task) => task.artifacts.length > 0, 5_000);
+    await eventually(
+      () => client.getTask({ id: taskId, tenant: '' }),
+      (task) => task.artifacts.length > 0,
+      5_000,
+    );
     const canceled = await client.cancelTask({ id: taskId, tenant: '', metadata: {} });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(artifactText(canceled).split(' ').length).toBeLessThan(50);

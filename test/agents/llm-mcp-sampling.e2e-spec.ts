@@ -27,7 +27,11 @@ describe("an upstream server's requests during an LLM agent's tool call", () => 
   });
 
   it("answers sampling with the agent's own model", async () => {
-    llm.play({ toolCalls: [{ name: SAMPLING_TOOL, arguments: { prompt: 'say hi' } }] }, { tokens: ['hi from ', 'the agent model'] }, { tokens: ['Done.'] });
+    llm.play(
+      { toolCalls: [{ name: SAMPLING_TOOL, arguments: { prompt: 'say hi' } }] },
+      { tokens: ['hi from ', 'the agent model'] },
+      { tokens: ['Done.'] },
+    );
     const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the sampling tool')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 

@@ -5,17 +5,16 @@
  * Redis and Postgres; the receiver fails some deliveries so that their jobs stay in Redis.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import type { Json } from '../support/json';
 
 const secret = (name: string) => `${name}-${randomBytes(8).toString('hex')}`;
 const TOKEN = secret('token');
@@ -38,13 +37,19 @@ async function redisDump(redis: Redis, prefix: string): Promise<string> {
     for (const key of keys) {
       const type = await redis.type(key);
       const value =
-        type === 'string' ? await redis.get(key)
-        : type === 'hash' ? await redis.hgetall(key)
-        : type === 'list' ? await redis.lrange(key, 0, -1)
-        : type === 'set' ? await redis.smembers(key)
-        : type === 'zset' ? await redis.zrange(key, 0, -1)
-        : type === 'stream' ? await redis.xrange(key, '-', '+')
-        : type;
+        type === 'string'
+          ? await redis.get(key)
+          : type === 'hash'
+            ? await redis.hgetall(key)
+            : type === 'list'
+              ? await redis.lrange(key, 0, -1)
+              : type === 'set'
+                ? await redis.smembers(key)
+                : type === 'zset'
+                  ? await redis.zrange(key, 0, -1)
+                  : type === 'stream'
+                    ? await redis.xrange(key, '-', '+')
+                    : type;
       values.push(`${key} ${JSON.stringify(value)}`);
     }
   }
@@ -109,19 +114,35 @@ describe('push deliveries through the queue', () => {
   it('delivers with the credentials read at delivery, and keeps none of them in Redis or the log', async () => {
     await services.explain(async () => {
       const message = { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: '0123456789' }] };
-      const configuration = { returnImmediately: true, taskPushNotificationConfig: { id: 'flaky', url: `${hooks}/flaky?sig=${QUERY_SECRET}`, token: TOKEN } };
+      const configuration = {
+        returnImmediately: true,
+        taskPushNotificationConfig: { id: 'flaky', url: `${hooks}/flaky?sig=${QUERY_SECRET}`, token: TOKEN },
+      };
       const taskId = (await rpc('SendMessage', { message, configuration })).result.task.id as string;
       const failing = { taskId, id: 'failing', url: `${hooks}/failing`, authentication: { scheme: 'Bearer', credentials: CREDENTIAL } };
       expect((await rpc('CreateTaskPushNotificationConfig', failing)).result).toMatchObject({ id: 'failing' });
 
       const completed = (delivery: Delivery) => JSON.stringify(delivery.body).includes('TASK_STATE_COMPLETED');
-      await eventually(async () => deliveries, (seen) => seen.some((d) => d.hook === 'flaky' && d.answered === 204 && completed(d)), 20_000);
-      await eventually(async () => deliveries, (seen) => seen.filter((d) => d.hook === 'failing' && completed(d)).length === 2, 20_000);
+      await eventually(
+        async () => deliveries,
+        (seen) => seen.some((d) => d.hook === 'flaky' && d.answered === 204 && completed(d)),
+        20_000,
+      );
+      await eventually(
+        async () => deliveries,
+        (seen) => seen.filter((d) => d.hook === 'failing' && completed(d)).length === 2,
+        20_000,
+      );
       for (const delivery of deliveries.filter((d) => d.hook === 'flaky')) expect(delivery.headers['x-a2a-notification-token']).toBe(TOKEN);
-      for (const delivery of deliveries.filter((d) => d.hook === 'failing')) expect(delivery.headers.authorization).toBe(`Bearer ${CREDENTIAL}`);
+      for (const delivery of deliveries.filter((d) => d.hook === 'failing'))
+        expect(delivery.headers.authorization).toBe(`Bearer ${CREDENTIAL}`);
 
       // The failing webhook's notifications are given up after their last attempt; the jobs (kept an hour) and outboxes hold no secret.
-      await eventually(async () => worker.output, (log) => log.includes('push notification given up'), 20_000);
+      await eventually(
+        async () => worker.output,
+        (log) => log.includes('push notification given up'),
+        20_000,
+      );
       const dump = await redisDump(redis, redisPrefix);
       for (const value of SECRETS) expect(dump).not.toContain(value);
       expect(dump).toContain('\\"configId\\":\\"failing\\"');

@@ -25,7 +25,10 @@ async function startServer(handler: RequestListener): Promise<TestServer> {
   return { url: `http://127.0.0.1:${port}`, port, hits };
 }
 
-const serving = (type: string, body: string | Buffer, status = 200): RequestListener => (_req, res) => res.writeHead(status, { 'content-type': type }).end(body);
+const serving =
+  (type: string, body: string | Buffer, status = 200): RequestListener =>
+  (_req, res) =>
+    res.writeHead(status, { 'content-type': type }).end(body);
 
 const tools = (...allowHosts: string[]) => new BuiltinToolProvider(new OutboundUrlPolicy({ allowHosts }));
 const webFetch = (args: Record<string, unknown>, allowHosts = ['127.0.0.1'], signal = new AbortController().signal) =>
@@ -42,7 +45,10 @@ describe('web_fetch (built-in tool)', () => {
   it('is the one built-in tool, with an input schema taking a url and an optional max_chars', () => {
     const [definition] = tools().definitions();
     expect(tools().definitions()).toHaveLength(1);
-    expect(definition).toMatchObject({ name: 'web_fetch', inputSchema: { required: ['url'], properties: { url: { type: 'string' }, max_chars: { type: 'integer' } } } });
+    expect(definition).toMatchObject({
+      name: 'web_fetch',
+      inputSchema: { required: ['url'], properties: { url: { type: 'string' }, max_chars: { type: 'integer' } } },
+    });
     expect(tools().has('web_fetch')).toBe(true);
     expect(tools().has('mcp_files_read')).toBe(false);
   });
@@ -70,7 +76,10 @@ describe('web_fetch (built-in tool)', () => {
 
   it('answers a non-2xx status with an error result carrying the status', async () => {
     const target = await startServer(serving('text/html', '<p>gone</p>', 404));
-    expect(await webFetch({ url: `${target.url}/missing` })).toEqual({ isError: true, text: `${target.url}/missing answered HTTP 404 Not Found.` });
+    expect(await webFetch({ url: `${target.url}/missing` })).toEqual({
+      isError: true,
+      text: `${target.url}/missing answered HTTP 404 Not Found.`,
+    });
   });
 
   it('refuses the cloud metadata endpoint with an error result naming why', async () => {
@@ -82,13 +91,18 @@ describe('web_fetch (built-in tool)', () => {
   it('refuses a loopback server that outbound.allow_hosts does not list, sending it nothing', async () => {
     const target = await startServer(serving('text/plain', 'secret'));
     const result = await webFetch({ url: target.url }, []);
-    expect(result).toEqual({ isError: true, text: expect.stringMatching(/^Refused: .*127\.0\.0\.1 is a loopback address \(allow it with outbound\.allow_hosts\)/) });
+    expect(result).toEqual({
+      isError: true,
+      text: expect.stringMatching(/^Refused: .*127\.0\.0\.1 is a loopback address \(allow it with outbound\.allow_hosts\)/),
+    });
     expect(target.hits).toEqual([]);
   });
 
   it('follows a redirect within the policy, and refuses one that leaves it', async () => {
     const target = await startServer(serving('text/plain', 'moved here'));
-    const redirecting = await startServer((req, res) => res.writeHead(302, { location: req.url === '/ok' ? `${target.url}/new` : 'http://169.254.169.254/' }).end());
+    const redirecting = await startServer((req, res) =>
+      res.writeHead(302, { location: req.url === '/ok' ? `${target.url}/new` : 'http://169.254.169.254/' }).end(),
+    );
     expect(await webFetch({ url: `${redirecting.url}/ok` })).toEqual({ isError: false, text: 'moved here' });
     expect(target.hits).toEqual(['/new']);
     const result = await webFetch({ url: `${redirecting.url}/away` });
@@ -121,13 +135,22 @@ describe('web_fetch (built-in tool)', () => {
 
   it('cuts the text at max_chars when asked', async () => {
     const target = await startServer(serving('text/plain', 'abcdefghij'));
-    expect(await webFetch({ url: target.url, max_chars: 4 })).toEqual({ isError: false, text: 'abcd\n[truncated: 4 of 10 characters shown]' });
+    expect(await webFetch({ url: target.url, max_chars: 4 })).toEqual({
+      isError: false,
+      text: 'abcd\n[truncated: 4 of 10 characters shown]',
+    });
   });
 
   it('refuses arguments it cannot use', async () => {
     expect(await webFetch({})).toEqual({ isError: true, text: expect.stringContaining('needs "url"') });
-    expect(await webFetch({ url: 'http://example.com', max_chars: 0 })).toEqual({ isError: true, text: expect.stringContaining('"max_chars"') });
-    expect(await webFetch({ url: 'file:///etc/passwd' })).toEqual({ isError: true, text: expect.stringMatching(/^Refused: .*scheme file: is not allowed/) });
+    expect(await webFetch({ url: 'http://example.com', max_chars: 0 })).toEqual({
+      isError: true,
+      text: expect.stringContaining('"max_chars"'),
+    });
+    expect(await webFetch({ url: 'file:///etc/passwd' })).toEqual({
+      isError: true,
+      text: expect.stringMatching(/^Refused: .*scheme file: is not allowed/),
+    });
   });
 
   it('stops when the call is aborted, whether waiting for headers or reading the body', async () => {

@@ -12,8 +12,8 @@ import { A2aServerModule } from '../../src/a2a-server/a2a-server.module';
 import { ExternalAgents } from '../../src/a2a-client/external-agents.service';
 import { createWorkerApp } from '../../src/app.factory';
 import { McpServerModule } from '../../src/mcp-server/mcp-server.module';
-import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-process';
-import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
+import { killAllPeers, type PeerAgent, startPeer } from '../a2a-client/support/peer-process';
+import { type DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
@@ -48,7 +48,10 @@ url = "${peer.url}"
     worker = await createWorkerApp(service.config);
     await worker.init();
     const externalAgents = worker.get(ExternalAgents);
-    await eventually(async () => externalAgents.get('peer').status().state, (state) => state === 'ready');
+    await eventually(
+      async () => externalAgents.get('peer').status().state,
+      (state) => state === 'ready',
+    );
   });
 
   afterAll(async () => {
@@ -67,11 +70,21 @@ url = "${peer.url}"
   });
 
   it("runs an agent's a2a_send through the A2A handlers, the delegated task on the queue too", async () => {
-    llm.play({ toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: 'echo hello from the worker' } }] }, { tokens: ['Done.'] });
+    llm.play(
+      { toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: 'echo hello from the worker' } }] },
+      { tokens: ['Done.'] },
+    );
     const assistant = await sdkClient(service.url, 'assistant', 'JSONRPC');
     const task = asTask(await assistant.sendMessage(userMessage('Delegate this')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const [result] = llm.requests[1].body.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? '') as unknown);
-    expect(result).toEqual({ state: 'completed', taskId: expect.any(String), contextId: expect.any(String), answer: 'hello from the worker' });
+    const [result] = llm.requests[1].body.messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => JSON.parse(message.content ?? '') as unknown);
+    expect(result).toEqual({
+      state: 'completed',
+      taskId: expect.any(String),
+      contextId: expect.any(String),
+      answer: 'hello from the worker',
+    });
   });
 });

@@ -8,7 +8,9 @@ import { cycles, relativeImports, ROOT, sourceFiles } from './import-graph';
 
 describe('the files of src/', () => {
   it('import each other in no cycle', () => {
-    const imports = new Map(sourceFiles().map((file) => [relative(ROOT, file), relativeImports(file).map(({ target }) => relative(ROOT, target))]));
+    const imports = new Map(
+      sourceFiles().map((file) => [relative(ROOT, file), relativeImports(file).map(({ target }) => relative(ROOT, target))]),
+    );
     expect(cycles(imports)).toEqual([]);
   });
 });

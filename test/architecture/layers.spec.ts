@@ -35,7 +35,9 @@ function folderImports(): FolderImports {
 }
 
 function against(imports: FolderImports): string[] {
-  return [...imports].flatMap(([from, targets]) => [...targets].filter(([to]) => !mayImport(from, to)).map(([to, where]) => `${from} -> ${to} (${where})`));
+  return [...imports].flatMap(([from, targets]) =>
+    [...targets].filter(([to]) => !mayImport(from, to)).map(([to, where]) => `${from} -> ${to} (${where})`),
+  );
 }
 
 describe('the folders of src/', () => {
@@ -56,8 +58,20 @@ describe('the folders of src/', () => {
 
   it('are told apart from a cycle, an import upward and one of a private folder', () => {
     const graph: FolderImports = new Map([
-      ['agents', new Map([['a2a-server', 'src/agents/x.ts'], ['config', 'src/agents/y.ts']])],
-      ['a2a-server', new Map([['agents', 'src/a2a-server/z.ts'], ['task-store', 'src/a2a-server/w.ts']])],
+      [
+        'agents',
+        new Map([
+          ['a2a-server', 'src/agents/x.ts'],
+          ['config', 'src/agents/y.ts'],
+        ]),
+      ],
+      [
+        'a2a-server',
+        new Map([
+          ['agents', 'src/a2a-server/z.ts'],
+          ['task-store', 'src/a2a-server/w.ts'],
+        ]),
+      ],
       ['tasks', new Map([['task-store', 'src/tasks/v.ts']])],
     ]);
     expect(cycles(new Map([...graph].map(([folder, targets]) => [folder, targets.keys()])))).toEqual([['a2a-server', 'agents']]);
@@ -72,7 +86,9 @@ describe("docs/architecture.md's table of folders", () => {
     .filter((match) => match !== null);
 
   it('has a row for each folder of each layer, in the order of the layers', () => {
-    expect(rows.map(([, folder, layer]) => [folder, layer])).toEqual(LAYERS.flatMap(({ name, folders }) => Object.keys(folders).map((folder) => [folder, name])));
+    expect(rows.map(([, folder, layer]) => [folder, layer])).toEqual(
+      LAYERS.flatMap(({ name, folders }) => Object.keys(folders).map((folder) => [folder, name])),
+    );
   });
 
   it('says what each folder may import as the layers do', () => {

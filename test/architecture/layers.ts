@@ -12,7 +12,18 @@ export interface Layer {
 
 export const LAYERS: readonly Layer[] = [
   { name: 'foundation', folders: { common: [], config: ['common'], tracing: ['common', 'config'] } },
-  { name: 'infrastructure', folders: { generated: [], redis: [], database: ['generated'], security: ['redis'], logging: ['security'], metrics: ['security'], presence: ['redis'] } },
+  {
+    name: 'infrastructure',
+    folders: {
+      generated: [],
+      redis: [],
+      database: ['generated'],
+      security: ['redis'],
+      logging: ['security'],
+      metrics: ['security'],
+      presence: ['redis'],
+    },
+  },
   { name: 'stores', folders: { queue: [], 'task-store': [] } },
   { name: 'tasks', folders: { tasks: [] } },
   { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
@@ -54,7 +65,16 @@ export function mayImportText(folder: string): string {
  * row import neither each other nor any row below. The module file alone, which wires every role,
  * imports them all. docs/architecture.md's table of mcp-server says the same.
  */
-export const MCP_SERVER_ROLES: readonly (readonly string[])[] = [[''], ['stores'], ['bridge'], ['sessions'], ['tools'], ['mcp-tasks'], ['server'], ['http', 'stdio']];
+export const MCP_SERVER_ROLES: readonly (readonly string[])[] = [
+  [''],
+  ['stores'],
+  ['bridge'],
+  ['sessions'],
+  ['tools'],
+  ['mcp-tasks'],
+  ['server'],
+  ['http', 'stdio'],
+];
 export const MCP_SERVER_WIRING = 'mcp-server.module.ts';
 
 /** The row of role folder `role` of src/mcp-server; undefined for a folder no row holds. */
@@ -72,6 +92,8 @@ export function mayImportRole(from: string, to: string): boolean {
 
 /** "(root), `stores/`": the role folders above `role`'s row, as the docs' table writes them. */
 export function mayImportRoleText(role: string): string {
-  const names = MCP_SERVER_ROLES.slice(0, roleRowOf(role)!).flat().map((above) => (above === '' ? '(root)' : `\`${above}/\``));
+  const names = MCP_SERVER_ROLES.slice(0, roleRowOf(role)!)
+    .flat()
+    .map((above) => (above === '' ? '(root)' : `\`${above}/\``));
   return names.length > 0 ? names.join(', ') : '—';
 }

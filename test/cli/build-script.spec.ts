@@ -14,8 +14,26 @@ const AFTER = new Date('2026-11-20T11:00:00Z');
 function builtCheckout(): string {
   const root = mkdtempSync(join(tmpdir(), 'switchboard-build-'));
   for (const dir of ['src/cli', 'src/generated', 'dist']) mkdirSync(join(root, dir), { recursive: true });
-  for (const file of ['src/cli/main.ts', 'src/cli/main.spec.ts', 'src/generated/client.ts', 'tsconfig.json', 'nest-cli.json', 'dist/.build-started']) writeFileSync(join(root, file), '');
-  for (const path of ['src/cli/main.ts', 'src/cli/main.spec.ts', 'src/generated/client.ts', 'src/cli', 'src/generated', 'src', 'tsconfig.json', 'nest-cli.json']) utimesSync(join(root, path), BEFORE, BEFORE);
+  for (const file of [
+    'src/cli/main.ts',
+    'src/cli/main.spec.ts',
+    'src/generated/client.ts',
+    'tsconfig.json',
+    'nest-cli.json',
+    'dist/.build-started',
+  ])
+    writeFileSync(join(root, file), '');
+  for (const path of [
+    'src/cli/main.ts',
+    'src/cli/main.spec.ts',
+    'src/generated/client.ts',
+    'src/cli',
+    'src/generated',
+    'src',
+    'tsconfig.json',
+    'nest-cli.json',
+  ])
+    utimesSync(join(root, path), BEFORE, BEFORE);
   utimesSync(join(root, 'dist/.build-started'), BUILT_AT, BUILT_AT);
   return root;
 }
@@ -28,14 +46,16 @@ describe('scripts/build.js --if-stale', () => {
     expect(needsBuild(root)).toBe(true);
   });
 
-  it.each([['a changed source', 'src/cli/main.ts'], ['a regenerated Prisma client', 'src/generated/client.ts'], ['changed compiler settings', 'tsconfig.json'], ['a source added or removed', 'src/cli']])(
-    'builds again after %s',
-    (_, path) => {
-      const root = builtCheckout();
-      utimesSync(join(root, path), AFTER, AFTER);
-      expect(needsBuild(root)).toBe(true);
-    },
-  );
+  it.each([
+    ['a changed source', 'src/cli/main.ts'],
+    ['a regenerated Prisma client', 'src/generated/client.ts'],
+    ['changed compiler settings', 'tsconfig.json'],
+    ['a source added or removed', 'src/cli'],
+  ])('builds again after %s', (_, path) => {
+    const root = builtCheckout();
+    utimesSync(join(root, path), AFTER, AFTER);
+    expect(needsBuild(root)).toBe(true);
+  });
 
   it('does not build for a changed unit test, which is not compiled into dist/', () => {
     const root = builtCheckout();

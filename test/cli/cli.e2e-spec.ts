@@ -1,12 +1,21 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SWITCHBOARD_VERSION } from '../../src/common/version';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { adminDatabaseUrl, createDatabase, createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl, uniqueName } from '../support/test-database';
+import {
+  adminDatabaseUrl,
+  createDatabase,
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+  uniqueName,
+} from '../support/test-database';
 
 const BIN = resolve(__dirname, '../../bin/switchboard.js');
 
@@ -115,14 +124,18 @@ describe('switchboard command', () => {
   it('exits 78 naming the key and the variable for a DATABASE_URL that is no URL', async () => {
     const serve = run(['serve'], { DATABASE_URL: 'notaurl' });
     expect(await serve.exit).toBe(78);
-    expect(serve.stderr()).toMatch(/^Invalid configuration \(environment\):\n {2}- database\.url \(from DATABASE_URL\): must be a postgresql:\/\/ or postgres:\/\/ URL/);
+    expect(serve.stderr()).toMatch(
+      /^Invalid configuration \(environment\):\n {2}- database\.url \(from DATABASE_URL\): must be a postgresql:\/\/ or postgres:\/\/ URL/,
+    );
     expect(serve.stdout()).toBe('');
   });
 
   it('check validates the configuration without connecting to the stores: a summary and 0, or 78 naming each bad key', async () => {
     const valid = run(['check'], { SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01', DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
     expect(await valid.exit).toBe(0);
-    expect(valid.stdout()).toBe('The configuration is valid (no file: defaults and environment): tasks in postgres, 0 agent(s), 0 MCP server(s), 0 external agent(s), 1 API key(s).\n');
+    expect(valid.stdout()).toBe(
+      'The configuration is valid (no file: defaults and environment): tasks in postgres, 0 agent(s), 0 MCP server(s), 0 external agent(s), 1 API key(s).\n',
+    );
     const placeholder = run(['check'], { SWITCHBOARD_API_KEYS: 'admin=replace-with-a-long-random-key' });
     expect(await placeholder.exit).toBe(78);
     expect(placeholder.stderr()).toMatch(/auth\.api_keys\[0\]\.key \(from SWITCHBOARD_API_KEYS\): the key is a placeholder/);
@@ -158,9 +171,17 @@ describe('switchboard command', () => {
   it("names a worker's taken health port by its own variable", async () => {
     const { port, server } = await takePort();
     try {
-      const worker = run(['worker'], { REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(), SWITCHBOARD_WORKER_HEALTH_PORT: String(port) });
+      const worker = run(['worker'], {
+        REDIS_URL: testRedisUrl(),
+        SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(),
+        SWITCHBOARD_WORKER_HEALTH_PORT: String(port),
+      });
       expect(await worker.exit).toBe(1);
-      expect(worker.stderr()).toMatch(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use: .*SWITCHBOARD_WORKER_HEALTH_PORT=<port> \\(queue\\.health_port in the config file\\)\\.\\n$`));
+      expect(worker.stderr()).toMatch(
+        new RegExp(
+          `^Port ${port} on 127\\.0\\.0\\.1 is already in use: .*SWITCHBOARD_WORKER_HEALTH_PORT=<port> \\(queue\\.health_port in the config file\\)\\.\\n$`,
+        ),
+      );
     } finally {
       server.close();
     }
@@ -216,7 +237,11 @@ async function closedPort(): Promise<number> {
 describe('switchboard with a database', () => {
   const databases: TestDatabase[] = [];
   const redisPrefix = testRedisPrefix();
-  const durableEnv = (database: TestDatabase) => ({ DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix });
+  const durableEnv = (database: TestDatabase) => ({
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+  });
 
   afterAll(async () => {
     await Promise.all(databases.map((database) => database.drop()));
@@ -230,7 +255,9 @@ describe('switchboard with a database', () => {
     const worker = run(['worker'], durableEnv(empty));
     expect([await serve.exit, await worker.exit]).toEqual([78, 78]);
     for (const process of [serve, worker]) {
-      expect(process.stderr()).toMatch(/^Cannot start: the database is not migrated: none of the \d+ migrations is applied \(.*\); run `switchboard migrate` \(npm run migrate\) with the same DATABASE_URL\.\n$/);
+      expect(process.stderr()).toMatch(
+        /^Cannot start: the database is not migrated: none of the \d+ migrations is applied \(.*\); run `switchboard migrate` \(npm run migrate\) with the same DATABASE_URL\.\n$/,
+      );
       expect(process.stdout()).toBe('');
     }
   });
@@ -240,7 +267,9 @@ describe('switchboard with a database', () => {
     url.pathname = `/${uniqueName('switchboard_missing')}`;
     const serve = run(['serve'], { DATABASE_URL: url.toString() });
     expect(await serve.exit).toBe(78);
-    expect(serve.stderr()).toMatch(/^Cannot use the database at DATABASE_URL \(database\.url\): database "switchboard_missing_\w+" does not exist; create it, then run `switchboard migrate`\.\n$/);
+    expect(serve.stderr()).toMatch(
+      /^Cannot use the database at DATABASE_URL \(database\.url\): database "switchboard_missing_\w+" does not exist; create it, then run `switchboard migrate`\.\n$/,
+    );
   });
 
   it('starts with a warning when Postgres does not answer yet, and /readyz reports it', async () => {
@@ -249,9 +278,14 @@ describe('switchboard with a database', () => {
     const url = await listeningUrl(serve);
     const ready = await fetch(`${url}/readyz`);
     expect(await stop(serve)).toBe(0);
-    expect(serve.stderr()).toMatch(new RegExp(`^switchboard: could not check the database schema \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); starting anyway`));
+    expect(serve.stderr()).toMatch(
+      new RegExp(`^switchboard: could not check the database schema \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); starting anyway`),
+    );
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks).toMatchObject({ postgres: { status: 'down' }, schema: { status: 'down' } });
+    expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks).toMatchObject({
+      postgres: { status: 'down' },
+      schema: { status: 'down' },
+    });
   });
 
   it('says in one line that `migrate` cannot reach Postgres', async () => {
@@ -261,7 +295,7 @@ describe('switchboard with a database', () => {
     expect(migrate.stderr()).toBe(`Cannot migrate the database at DATABASE_URL (database.url): connect ECONNREFUSED 127.0.0.1:${port}.\n`);
   });
 
-  it('shows a durable API with keys in its banner, without the stores\' credentials', async () => {
+  it("shows a durable API with keys in its banner, without the stores' credentials", async () => {
     const database = await createTestDatabase();
     databases.push(database);
     const serve = run(['serve'], { ...durableEnv(database), SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY}` });
@@ -272,7 +306,9 @@ describe('switchboard with a database', () => {
     expect(ready.status).toBe(200);
     const { host, pathname } = new URL(database.url);
     expect(serve.stderr()).toContain(`  tasks    in Postgres at ${host}${pathname}\n`);
-    expect(serve.stderr()).toContain(`  turns    queued in Redis at ${new URL(testRedisUrl()).host}, run here and by any \`switchboard worker\`\n`);
+    expect(serve.stderr()).toContain(
+      `  turns    queued in Redis at ${new URL(testRedisUrl()).host}, run here and by any \`switchboard worker\`\n`,
+    );
     expect(serve.stderr()).toContain('  auth     on: 1 API key; requests need Authorization: Bearer <key>\n');
     expect(serve.stdout()).not.toContain('OPEN MODE');
   });

@@ -4,8 +4,8 @@
  * and exits 0 within seconds, not after `server.shutdown_timeout_secs`. A real process, the SDK's
  * client, a real signal.
  */
-import { ListTasksRequest, Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
+import { ListTasksRequest, type Message, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
 import { follow } from '../faults/support/followed-streams';
 import { writeConfigFile } from '../support/config-file';
@@ -66,7 +66,10 @@ describe('embedded serve on SIGTERM with turns under way', () => {
     await eventually(working, (count) => count === 2);
     // Both places taken: this one's turn waits in the queue.
     const queued = settle(client.sendMessage(userMessage('queued')));
-    await eventually(() => waitingTurns(api), (count) => count === 1);
+    await eventually(
+      () => waitingTurns(api),
+      (count) => count === 1,
+    );
 
     const signalled = Date.now();
     const exited = api.stop();

@@ -22,10 +22,24 @@ describe('switchboard mcp (embedded) in front of an MCP server', () => {
   let client: Client;
 
   beforeAll(async () => {
-    const env = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: writeConfigFile(stdioServer('everything', EVERYTHING_SERVER, ['stdio'])) };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: mkdtempSync(join(tmpdir(), 'switchboard-mcp-')), env, stderr: 'ignore' });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'warn',
+      SWITCHBOARD_CONFIG: writeConfigFile(stdioServer('everything', EVERYTHING_SERVER, ['stdio'])),
+    };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      cwd: mkdtempSync(join(tmpdir(), 'switchboard-mcp-')),
+      env,
+      stderr: 'ignore',
+    });
     client = new Client({ name: 'stdio-gateway-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: 'sampled over stdio' } }));
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      model: 'test-model',
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled over stdio' },
+    }));
     await client.connect(transport);
     // The upstream connects after the client did: its tools come with `tools/list_changed`.
     await eventually(

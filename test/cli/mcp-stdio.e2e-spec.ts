@@ -3,7 +3,7 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +20,13 @@ const ENV = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn' };
 
 /** The official 1.x client over `node bin/switchboard.js mcp`, started from an unrelated directory. */
 async function connect(env: Record<string, string> = {}, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    cwd: emptyDir(),
+    env: { ...ENV, ...env },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -30,7 +36,13 @@ async function connect(env: Record<string, string> = {}, args: string[] = []): P
 
 /** The v2 client negotiating the era (`auto`) over `node bin/switchboard.js mcp`: 2026-07-28 when the server offers it. */
 async function connectV2(env: Record<string, string> = {}, args: string[] = []): Promise<ClientV2> {
-  const transport = new StdioTransportV2({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: emptyDir(), env: { ...ENV, ...env }, stderr: 'ignore' });
+  const transport = new StdioTransportV2({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    cwd: emptyDir(),
+    env: { ...ENV, ...env },
+    stderr: 'ignore',
+  });
   const client = new ClientV2({ name: 'stdio-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport);
   return client;
@@ -85,7 +97,11 @@ const line = (message: object) => `${JSON.stringify(message)}\n`;
 type Message = { id?: unknown; method?: string; result?: unknown; error?: unknown; params?: { message?: string } };
 
 /** A script's use: every message written at once, stdin closed, stdout read until the process exits. */
-function pipeAll(env: Record<string, string>, messages: object[], args: string[] = []): Promise<{ code: number | null; stderr: string; messages: Message[] }> {
+function pipeAll(
+  env: Record<string, string>,
+  messages: object[],
+  args: string[] = [],
+): Promise<{ code: number | null; stderr: string; messages: Message[] }> {
   const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: emptyDir(), env: { ...ENV, ...env } });
   let stdout = '';
   let stderr = '';
@@ -93,17 +109,36 @@ function pipeAll(env: Record<string, string>, messages: object[], args: string[]
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin!.end(messages.map(line).join(''));
   return new Promise((done) =>
-    child.once('close', (code) => done({ code, stderr, messages: stdout.split('\n').filter(Boolean).map((text) => JSON.parse(text) as Message) })),
+    child.once('close', (code) =>
+      done({
+        code,
+        stderr,
+        messages: stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Message),
+      }),
+    ),
   );
 }
 
 /** What a script pipes in: the handshake, two agent calls (one slow, reporting progress) and a ping. */
 function scriptedSession(slowAgent: string): object[] {
   return [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'piped' } } },
-    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: `switchboard_agent_${slowAgent}`, arguments: { message: '0123456789' }, _meta: { progressToken: 'slow' } } },
+    {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: `switchboard_agent_${slowAgent}`, arguments: { message: '0123456789' }, _meta: { progressToken: 'slow' } },
+    },
     { jsonrpc: '2.0', id: 4, method: 'ping' },
   ];
 }
@@ -126,7 +161,11 @@ describe('switchboard mcp (stdio)', () => {
 
     it('with --embedded-fallback, says on stderr that it runs embedded, and lists the agents as tools', async () => {
       // Logs are written asynchronously: the warning may come just after the handshake.
-      await eventually(async () => stderr(), (text) => text.includes('running EMBEDDED'), 5_000);
+      await eventually(
+        async () => stderr(),
+        (text) => text.includes('running EMBEDDED'),
+        5_000,
+      );
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
     });
@@ -172,7 +211,14 @@ describe('switchboard mcp (stdio)', () => {
     it('answers malformed JSON with -32700, an unknown method with -32601, and Content-Length framed input in kind', async () => {
       proc.child.stdin!.write('{"jsonrpc":"2.0", nope\n');
       await proc.waitFor(/"id":null,"error":\{"code":-32700/);
-      proc.child.stdin!.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+      proc.child.stdin!.write(
+        line({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
       await proc.waitFor(/"id":1\}/);
       proc.child.stdin!.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       proc.child.stdin!.write(line({ jsonrpc: '2.0', id: 2, method: 'no/such/method' }));
@@ -216,7 +262,11 @@ describe('switchboard mcp (stdio)', () => {
     });
 
     it('runs the tool call on the running service: its task is found there over A2A', async () => {
-      await eventually(async () => stderr(), (text) => text.includes(`relaying MCP over stdio to ${url}/mcp`), 5_000);
+      await eventually(
+        async () => stderr(),
+        (text) => text.includes(`relaying MCP over stdio to ${url}/mcp`),
+        5_000,
+      );
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('switchboard_agent_echo');
       const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'via proxy' } });
@@ -227,20 +277,29 @@ describe('switchboard mcp (stdio)', () => {
     });
 
     it('logs JSON lines on stderr, like the server', async () => {
-      await eventually(async () => stderr(), (text) => text.includes('relaying MCP over stdio'), 5_000);
+      await eventually(
+        async () => stderr(),
+        (text) => text.includes('relaying MCP over stdio'),
+        5_000,
+      );
       const lines = stderr().split('\n').filter(Boolean);
-      expect(lines.map((text) => JSON.parse(text) as { service?: string })).toContainEqual(expect.objectContaining({ service: 'switchboard', msg: `relaying MCP over stdio to ${url}/mcp` }));
+      expect(lines.map((text) => JSON.parse(text) as { service?: string })).toContainEqual(
+        expect.objectContaining({ service: 'switchboard', msg: `relaying MCP over stdio to ${url}/mcp` }),
+      );
     });
 
     it.each([
       ['a wrong key', { SWITCHBOARD_API_KEY: 'not-a-key-of-this-switchboard' }, /refuses SWITCHBOARD_API_KEY \(HTTP 401\)/],
       ['no key', {}, /requires an API key \(HTTP 401\); set SWITCHBOARD_API_KEY/],
-    ])('refuses to start with %s: exit 77 and one line naming SWITCHBOARD_API_KEY, before answering anything', async (_case, key, reason) => {
-      const { code, stderr: said, messages } = await pipeAll({ SWITCHBOARD_URL: url, ...key }, scriptedSession('slow'));
-      expect(code).toBe(77);
-      expect(messages).toEqual([]);
-      expect(said.trim().split('\n')).toEqual([expect.stringMatching(reason)]);
-    });
+    ])(
+      'refuses to start with %s: exit 77 and one line naming SWITCHBOARD_API_KEY, before answering anything',
+      async (_case, key, reason) => {
+        const { code, stderr: said, messages } = await pipeAll({ SWITCHBOARD_URL: url, ...key }, scriptedSession('slow'));
+        expect(code).toBe(77);
+        expect(messages).toEqual([]);
+        expect(said.trim().split('\n')).toEqual([expect.stringMatching(reason)]);
+      },
+    );
 
     it('relays protocol errors of the service', async () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });

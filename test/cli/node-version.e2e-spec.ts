@@ -9,7 +9,7 @@ import { delimiter, join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/switchboard.js');
-const { engines } = require(join(ROOT, 'package.json')) as { engines: { node: string } };
+const { engines } = require('../../package.json') as { engines: { node: string } };
 
 /** The first `node` on PATH (or at /usr/bin/node) older than Node 22, with its version. */
 function olderNode(): { path: string; version: string } | undefined {
@@ -24,16 +24,19 @@ function olderNode(): { path: string; version: string } | undefined {
 const old = olderNode();
 
 describe('switchboard on a Node older than engines', () => {
-  (old ? it : it.skip)(`refuses to start with one line naming the Node it needs and the one found (${old?.path ?? 'no older Node here'}), exit 78`, () => {
-    const { path, version } = old!;
-    for (const command of ['serve', 'check', '--version']) {
-      const run = spawnSync(path, [BIN, command], { encoding: 'utf8', env: { PATH: process.env.PATH, PORT: '0' }, timeout: 20_000 });
-      expect({ command, status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
-        command,
-        status: 78,
-        stdout: '',
-        stderr: `Switchboard needs Node.js ${engines.node} (package.json engines); this is Node.js ${version} (${path}). Install a supported Node.js, or put one first in PATH.\n`,
-      });
-    }
-  });
+  (old ? it : it.skip)(
+    `refuses to start with one line naming the Node it needs and the one found (${old?.path ?? 'no older Node here'}), exit 78`,
+    () => {
+      const { path, version } = old!;
+      for (const command of ['serve', 'check', '--version']) {
+        const run = spawnSync(path, [BIN, command], { encoding: 'utf8', env: { PATH: process.env.PATH, PORT: '0' }, timeout: 20_000 });
+        expect({ command, status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+          command,
+          status: 78,
+          stdout: '',
+          stderr: `Switchboard needs Node.js ${engines.node} (package.json engines); this is Node.js ${version} (${path}). Install a supported Node.js, or put one first in PATH.\n`,
+        });
+      }
+    },
+  );
 });

@@ -3,8 +3,8 @@
  * (`kill`, a container runtime) reaches the server, and so does a terminal's Ctrl-C (SIGINT to the
  * whole process group, which npm then forwards to the server once more). Real npm, real signals.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { connect, Socket } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { within } from '../a2a/support/service-processes';
 import { writeConfigFile } from '../support/config-file';
@@ -40,7 +40,12 @@ async function npmStart(): Promise<NpmStart> {
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
     // An empty config file: a switchboard.toml of the checkout's own does not change what is tested.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(await freePort()), SWITCHBOARD_CONFIG: writeConfigFile('') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(await freePort()),
+      SWITCHBOARD_CONFIG: writeConfigFile(''),
+    },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,7 +76,7 @@ function written(run: NpmStart, pattern: RegExp): Promise<RegExpExecArray> {
 /** The server `npm start` started, from its ready line: its pid and URL. */
 async function serverOf(run: NpmStart): Promise<{ pid: number; url: string }> {
   // A first start after a change to src/ builds first (prestart).
-  const [, line] = await within(written(run, LISTENING), 120_000, 'npm start\'s ready line');
+  const [, line] = await within(written(run, LISTENING), 120_000, "npm start's ready line");
   return JSON.parse(line) as { pid: number; url: string };
 }
 
@@ -119,7 +124,10 @@ describe('npm start', () => {
     process.kill(run.npm.pid!, 'SIGTERM');
 
     const code = await within(run.closed, 15_000, `the server (pid ${pid}) exiting after npm was sent SIGTERM`);
-    expect({ code, output: run.output() }).toEqual({ code: 0, output: expect.stringContaining('shutting down: draining requests and jobs') });
+    expect({ code, output: run.output() }).toEqual({
+      code: 0,
+      output: expect.stringContaining('shutting down: draining requests and jobs'),
+    });
     expect(isRunning(pid)).toBe(false);
   });
 
@@ -133,9 +141,11 @@ describe('npm start', () => {
     process.kill(pid, 'SIGINT');
     await within(written(run, /shutting down: draining requests and jobs/), 5_000, 'the server taking the first SIGINT');
     process.kill(run.npm.pid!, 'SIGINT');
-    await within(written(run, /second signal|forwarded copy/), 5_000, 'the server taking npm\'s copy of SIGINT');
+    await within(written(run, /second signal|forwarded copy/), 5_000, "the server taking npm's copy of SIGINT");
 
-    expect(await within(inFlight.finish(), 5_000, 'the answer to the request in flight')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    expect(await within(inFlight.finish(), 5_000, 'the answer to the request in flight')).toMatch(
+      /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /,
+    );
     const code = await within(run.closed, 15_000, `the server (pid ${pid}) exiting after Ctrl-C`);
     expect({ code, output: run.output() }).toEqual({ code: 0, output: expect.not.stringContaining('second signal') });
     expect(isRunning(pid)).toBe(false);

@@ -74,19 +74,29 @@ url = "https://research.example.com"
   it('refuses two agents whose names make the same MCP tool name (hyphens become underscores)', () => {
     const agent = (name: string) => `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "echo"\n`;
     const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(agent('code-reviewer') + agent('code_reviewer')) }));
-    expect(problems).toEqual(['agents[1].name: agents "code-reviewer" and "code_reviewer" would be the same MCP tool (hyphens become underscores)']);
+    expect(problems).toEqual([
+      'agents[1].name: agents "code-reviewer" and "code_reviewer" would be the same MCP tool (hyphens become underscores)',
+    ]);
   });
 
   it('rejects unknown keys by name, so typos do not pass silently', () => {
     const file = writeConfig('[server]\nprot = 9000\n');
     const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
-    expect(problems).toEqual(["server.prot: unknown key"]);
+    expect(problems).toEqual(['server.prot: unknown key']);
   });
 
   it.each([
     ['an agent', '[[agents]]\nname = "a"\nmodle = "x"\n[agents.executor]\ntype = "echo"\n', 'agents[0].modle: unknown key'],
-    ['a skill', '[[agents]]\nname = "a"\n[agents.executor]\ntype = "echo"\n[[agents.skills]]\nid = "s"\nname = "S"\ntag = "x"\n', 'agents[0].skills[0].tag: unknown key'],
-    ['an MCP transport', '[[mcp_servers]]\nname = "m"\n[mcp_servers.transport]\ntype = "sse"\nurl = "https://mcp.example.com/sse"\nheaders = {}\n', 'mcp_servers[0].transport.headers: unknown key'],
+    [
+      'a skill',
+      '[[agents]]\nname = "a"\n[agents.executor]\ntype = "echo"\n[[agents.skills]]\nid = "s"\nname = "S"\ntag = "x"\n',
+      'agents[0].skills[0].tag: unknown key',
+    ],
+    [
+      'an MCP transport',
+      '[[mcp_servers]]\nname = "m"\n[mcp_servers.transport]\ntype = "sse"\nurl = "https://mcp.example.com/sse"\nheaders = {}\n',
+      'mcp_servers[0].transport.headers: unknown key',
+    ],
   ])('rejects an unknown key in %s by name', (_, toml, problem) => {
     const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(toml) }));
     expect(problems).toEqual([problem]);
@@ -123,7 +133,9 @@ url = "https://research.example.com"
 
   it('refuses a malformed store URL written in the file, naming its key', () => {
     const file = writeConfig('[database]\nurl = "db.internal:5432"\n[redis]\nurl = "rediss://cache.internal:6380"\n');
-    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([expect.stringMatching(/^database\.url: must be a postgresql:\/\//)]);
+    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([
+      expect.stringMatching(/^database\.url: must be a postgresql:\/\//),
+    ]);
   });
 
   it('names the environment variable behind a bad list entry', () => {
@@ -147,12 +159,22 @@ url = "https://research.example.com"
     };
     const problems = configProblems(() => loadConfig(env));
     expect(problems).toEqual([
-      expect.stringMatching(/^auth\.api_keys\[0\](\.key)? \(from SWITCHBOARD_API_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/),
-      expect.stringMatching(/^auth\.api_keys\[1\](\.key)? \(from SWITCHBOARD_ADMIN_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/),
-      expect.stringMatching(/^database\.url \(from DATABASE_URL\): its password \(POSTGRES_PASSWORD in \.env under docker compose\) is a placeholder .*openssl rand -hex 32/),
+      expect.stringMatching(
+        /^auth\.api_keys\[0\](\.key)? \(from SWITCHBOARD_API_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/,
+      ),
+      expect.stringMatching(
+        /^auth\.api_keys\[1\](\.key)? \(from SWITCHBOARD_ADMIN_KEYS\): the key is a placeholder .*sh docker\/make-env\.sh --force/,
+      ),
+      expect.stringMatching(
+        /^database\.url \(from DATABASE_URL\): its password \(POSTGRES_PASSWORD in \.env under docker compose\) is a placeholder .*openssl rand -hex 32/,
+      ),
     ]);
     for (const secret of Object.values(example)) if (secret.startsWith('replace-with-')) expect(problems.join('\n')).not.toContain(secret);
-    const real = { SWITCHBOARD_API_KEYS: 'client=0123456789abcdef0123', SWITCHBOARD_ADMIN_KEYS: 'admin=abcdef0123456789abcd', DATABASE_URL: 'postgresql://switchboard:s3cret-pass@postgres:5432/switchboard' };
+    const real = {
+      SWITCHBOARD_API_KEYS: 'client=0123456789abcdef0123',
+      SWITCHBOARD_ADMIN_KEYS: 'admin=abcdef0123456789abcd',
+      DATABASE_URL: 'postgresql://switchboard:s3cret-pass@postgres:5432/switchboard',
+    };
     expect(() => loadConfig({ ...env, ...real })).not.toThrow();
   });
 
@@ -165,10 +187,14 @@ url = "https://research.example.com"
   });
 
   it("reads an LLM agent's API key from the variable it names, and names the agent when it is unset", () => {
-    const file = writeConfig('[[agents]]\nname = "llm"\n[agents.executor]\ntype = "llm"\nbase_url = "https://api.example.com/v1"\nmodel = "m"\napi_key_env = "LLM_KEY"\n');
+    const file = writeConfig(
+      '[[agents]]\nname = "llm"\n[agents.executor]\ntype = "llm"\nbase_url = "https://api.example.com/v1"\nmodel = "m"\napi_key_env = "LLM_KEY"\n',
+    );
     const { config } = loadConfig({ SWITCHBOARD_CONFIG: file, LLM_KEY: 'sk-secret' });
     expect(config.agents[0].executor).toMatchObject({ type: 'llm', api_key: 'sk-secret' });
-    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual(['agents[0].executor.api_key_env: environment variable LLM_KEY is not set']);
+    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([
+      'agents[0].executor.api_key_env: environment variable LLM_KEY is not set',
+    ]);
   });
 
   it('lets the environment override the file', () => {
@@ -188,32 +214,48 @@ url = "https://research.example.com"
 
   it("adds operator keys (SWITCHBOARD_ADMIN_KEYS) and metrics-only keys (SWITCHBOARD_METRICS_KEYS) to the file's or SWITCHBOARD_API_KEYS' keys", () => {
     const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "ci-key-0123456789abcdef" }]\n');
-    const extra = { SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef', SWITCHBOARD_METRICS_KEYS: 'prometheus=metrics-key-0123456789abc' };
+    const extra = {
+      SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef',
+      SWITCHBOARD_METRICS_KEYS: 'prometheus=metrics-key-0123456789abc',
+    };
     const operatorAndScraper = [
       { name: 'admin', key: 'admin-key-0123456789abcdef', admin: true },
       { name: 'prometheus', key: 'metrics-key-0123456789abc', metrics_only: true },
     ];
-    expect(loadConfig({ SWITCHBOARD_CONFIG: file, ...extra }).config.auth.api_keys).toEqual([{ name: 'ci', key: 'ci-key-0123456789abcdef' }, ...operatorAndScraper]);
-    expect(loadConfig({ SWITCHBOARD_CONFIG: file, ...extra, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab' }).config.auth.api_keys).toEqual([
-      { name: 'client', key: 'client-key-0123456789ab' },
+    expect(loadConfig({ SWITCHBOARD_CONFIG: file, ...extra }).config.auth.api_keys).toEqual([
+      { name: 'ci', key: 'ci-key-0123456789abcdef' },
       ...operatorAndScraper,
     ]);
-    expect(loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef' }).config.auth.api_keys).toEqual([operatorAndScraper[0]]);
+    expect(
+      loadConfig({ SWITCHBOARD_CONFIG: file, ...extra, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab' }).config.auth.api_keys,
+    ).toEqual([{ name: 'client', key: 'client-key-0123456789ab' }, ...operatorAndScraper]);
+    expect(
+      loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef' }).config.auth.api_keys,
+    ).toEqual([operatorAndScraper[0]]);
   });
 
   it('names the variable behind a bad operator or metrics key, and wants each named', () => {
     const problems = configProblems(() =>
-      loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab', SWITCHBOARD_ADMIN_KEYS: 'admin=short', SWITCHBOARD_METRICS_KEYS: 'metrics-key-0123456789abc' }),
+      loadConfig({
+        SWITCHBOARD_CONFIG: undefined,
+        SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab',
+        SWITCHBOARD_ADMIN_KEYS: 'admin=short',
+        SWITCHBOARD_METRICS_KEYS: 'metrics-key-0123456789abc',
+      }),
     );
     expect(problems).toEqual([
       expect.stringMatching(/^auth\.api_keys\[1\]\.key \(from SWITCHBOARD_ADMIN_KEYS\): .*at least 16 characters/),
-      expect.stringMatching(/^auth\.api_keys\[2\] \(from SWITCHBOARD_METRICS_KEYS\): must be a key, or a table with the name and key \(name=key in /),
+      expect.stringMatching(
+        /^auth\.api_keys\[2\] \(from SWITCHBOARD_METRICS_KEYS\): must be a key, or a table with the name and key \(name=key in /,
+      ),
     ]);
     expect(problems.join('\n')).not.toContain('metrics-key-0123456789abc');
   });
 
   it('refuses a metrics_only key or rule that also grants tools, agents or operator rights', () => {
-    const file = writeConfig('[auth]\napi_keys = [{ name = "prometheus", key = "metrics-key-0123456789abc", metrics_only = true, admin = true }]\n[[auth.rules]]\nkeys = ["ci"]\nmetrics_only = true\nagents = ["echo"]\n');
+    const file = writeConfig(
+      '[auth]\napi_keys = [{ name = "prometheus", key = "metrics-key-0123456789abc", metrics_only = true, admin = true }]\n[[auth.rules]]\nkeys = ["ci"]\nmetrics_only = true\nagents = ["echo"]\n',
+    );
     expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }))).toEqual([
       expect.stringMatching(/^auth\.api_keys\[0\]: metrics_only .*reaches \/metrics and nothing else/),
       expect.stringMatching(/^auth\.rules\[0\]: metrics_only .*reaches \/metrics and nothing else/),
@@ -257,7 +299,8 @@ url = "https://research.example.com"
       'a b',
       '',
     ])('refuses the malformed outbound.allow_hosts entry %p, naming it', (entry) => {
-      const load = () => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[outbound]\nallow_hosts = ["hooks.internal", ${JSON.stringify(entry)}]`) });
+      const load = () =>
+        loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[outbound]\nallow_hosts = ["hooks.internal", ${JSON.stringify(entry)}]`) });
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(`outbound.allow_hosts: "${entry}" is not a hostname`);
     });

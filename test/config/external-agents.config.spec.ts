@@ -16,7 +16,8 @@ const VENTAS = {
 
 function directory(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-a2a-'));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   return dir;
 }
 
@@ -28,20 +29,31 @@ function load(dir: string, toml: string, env: Record<string, string> = {}) {
 describe('external agents in the config', () => {
   it("accepts the OpenFang seed's shape and fills the defaults", () => {
     const dir = directory({});
-    const [agent] = load(dir, '[[a2a.external_agents]]\nname = "research-agent"\nurl = "https://research.example.com"\n').a2a.external_agents;
+    const [agent] = load(dir, '[[a2a.external_agents]]\nname = "research-agent"\nurl = "https://research.example.com"\n').a2a
+      .external_agents;
     expect(agent).toMatchObject({ name: 'research-agent', timeout_secs: 30, task_timeout_secs: 600, trusted: false, headers: {} });
     expect(agent.card_path).toBeUndefined();
   });
 
   it('reads a client certificate from its files, relative to the config file', () => {
     const dir = directory({ 'client.pem': 'CERT', 'client.key': 'KEY' });
-    const [agent] = load(dir, '[[a2a.external_agents]]\nname = "m"\nurl = "https://m.example.com"\ntls = { cert_file = "client.pem", key_file = "client.key" }\n').a2a.external_agents;
+    const [agent] = load(
+      dir,
+      '[[a2a.external_agents]]\nname = "m"\nurl = "https://m.example.com"\ntls = { cert_file = "client.pem", key_file = "client.key" }\n',
+    ).a2a.external_agents;
     expect(agent.client_certificate).toEqual({ cert: 'CERT', key: 'KEY' });
   });
 
   it('names a certificate file that cannot be read', () => {
     const dir = directory({});
-    expect(configProblems(() => load(dir, '[[a2a.external_agents]]\nname = "m"\nurl = "https://m.example.com"\ntls = { cert_file = "gone.pem", key_file = "gone.key" }\n'))).toEqual([
+    expect(
+      configProblems(() =>
+        load(
+          dir,
+          '[[a2a.external_agents]]\nname = "m"\nurl = "https://m.example.com"\ntls = { cert_file = "gone.pem", key_file = "gone.key" }\n',
+        ),
+      ),
+    ).toEqual([
       expect.stringMatching(/^a2a\.external_agents\[0\]\.tls\.cert_file: cannot read .*gone\.pem: ENOENT/),
       expect.stringMatching(/^a2a\.external_agents\[0\]\.tls\.key_file: cannot read/),
     ]);
@@ -81,7 +93,15 @@ agent = "missing"
 
 describe('ARDF subagent manifests', () => {
   it('adds an external agent per manifest, with its credentials resolved and the manifest kept as written', () => {
-    const dir = directory({ 'ventas.json': VENTAS, 'finanzas.json': { ...VENTAS, id: 'finanzas', security: { auth: { type: 'apiKey', in: 'header', name: 'X-API-Key', value: 'k-${FIN_KEY}' } } }, 'notes.txt': 'x' });
+    const dir = directory({
+      'ventas.json': VENTAS,
+      'finanzas.json': {
+        ...VENTAS,
+        id: 'finanzas',
+        security: { auth: { type: 'apiKey', in: 'header', name: 'X-API-Key', value: 'k-${FIN_KEY}' } },
+      },
+      'notes.txt': 'x',
+    });
     const agents = load(dir, 'a2a.subagent_manifests = ["*.json"]\n', { VENTAS_TOKEN: 'secret-token', FIN_KEY: 'fin' }).a2a.external_agents;
     expect(agents.map((agent) => [agent.name, agent.url, agent.card_path, agent.auth])).toEqual([
       ['finanzas', VENTAS.a2a.agentCardUri, '', { type: 'api_key', header: 'X-API-Key', value: 'k-fin' }],
@@ -108,7 +128,9 @@ describe('ARDF subagent manifests', () => {
     const problems = configProblems(() => load(dir, 'a2a.subagent_manifests = ["broken.json", "ventas.json", "none/*.json"]\n'));
     expect(problems).toEqual([
       expect.stringMatching(/^a2a\.subagent_manifests: .*broken\.json: not a readable JSON file/),
-      expect.stringMatching(/^a2a\.subagent_manifests: .*ventas\.json: security\.auth\.token: references \$\{VENTAS_TOKEN\}, which is not set/),
+      expect.stringMatching(
+        /^a2a\.subagent_manifests: .*ventas\.json: security\.auth\.token: references \$\{VENTAS_TOKEN\}, which is not set/,
+      ),
       'a2a.subagent_manifests: "none/*.json" matches no file',
     ]);
   });
@@ -116,7 +138,11 @@ describe('ARDF subagent manifests', () => {
   it('refuses a manifest whose id an external agent already has', () => {
     const dir = directory({ 'ventas.json': VENTAS });
     const problems = configProblems(() =>
-      load(dir, 'a2a.subagent_manifests = ["ventas.json"]\n[[a2a.external_agents]]\nname = "ventas-core"\nurl = "https://v.example.com"\n', { VENTAS_TOKEN: 't' }),
+      load(
+        dir,
+        'a2a.subagent_manifests = ["ventas.json"]\n[[a2a.external_agents]]\nname = "ventas-core"\nurl = "https://v.example.com"\n',
+        { VENTAS_TOKEN: 't' },
+      ),
     );
     expect(problems).toEqual(['a2a.subagent_manifests: manifest "ventas-core": duplicate external agent name "ventas-core"']);
   });

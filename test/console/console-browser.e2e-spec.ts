@@ -40,7 +40,10 @@ ${httpMcpServer('everything', `http://127.0.0.1:${port}/mcp`)}`;
 beforeAll(async () => {
   upstreamPort = await freePort();
   upstream = await startEverythingServer('streamableHttp', upstreamPort);
-  service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(consoleConfig(upstreamPort)), SWITCHBOARD_API_KEYS: OPERATOR_KEYS });
+  service = await startDurableTestApp({
+    SWITCHBOARD_CONFIG: writeConfigFile(consoleConfig(upstreamPort)),
+    SWITCHBOARD_API_KEYS: OPERATOR_KEYS,
+  });
   browser = await openConsoleBrowser();
   page = browser.page;
 }, 60_000);
@@ -77,7 +80,10 @@ describe('the console in a browser', () => {
     await screenshotBothWidths(page, 'login');
 
     await page.keyboard.type('not-a-key-0123456789abcdef');
-    const [refused] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.keyboard.press('Enter')]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST'),
+      page.keyboard.press('Enter'),
+    ]);
     expect(refused.status()).toBe(401);
     expect(await page.textContent('[role="alert"]')).toBe('That API key is not valid.');
     expect(await page.getAttribute('#api-key', 'aria-describedby')).toBe('login-error');
@@ -140,7 +146,12 @@ describe('the console in a browser', () => {
 
   it('cancels a running task from its page, by keyboard, and the timeline follows', async () => {
     const client = await sdkClient(service.url, 'long', 'JSONRPC');
-    const started = asTask(await client.sendMessage({ ...userMessage('twenty characters or more'), configuration: SendMessageConfiguration.fromJSON({ returnImmediately: true }) }));
+    const started = asTask(
+      await client.sendMessage({
+        ...userMessage('twenty characters or more'),
+        configuration: SendMessageConfiguration.fromJSON({ returnImmediately: true }),
+      }),
+    );
     await page.goto(`${service.url}/console/tasks/${started.id}`);
     await page.waitForSelector('#task-facts .state-working');
     await page.waitForSelector('#cancel-task:not([hidden])');
@@ -156,7 +167,10 @@ describe('the console in a browser', () => {
     // The confirmation opens on its safe choice; the keyboard moves on to the other.
     expect(await hasFocus(page, 'dialog#confirm-cancel[open] button[value="keep"]')).toBe(true);
     await tabTo(page, 'dialog#confirm-cancel button[value="cancel"]');
-    const [cancel] = await Promise.all([page.waitForResponse((response) => response.url().endsWith(`/api/admin/tasks/${started.id}/cancel`)), page.keyboard.press('Enter')]);
+    const [cancel] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith(`/api/admin/tasks/${started.id}/cancel`)),
+      page.keyboard.press('Enter'),
+    ]);
     expect(cancel.ok()).toBe(true);
     await page.waitForSelector('#task-facts .state-canceled');
     // The status it had when the page opened, then the one it ended in.
@@ -170,7 +184,10 @@ describe('the console in a browser', () => {
     await page.goto(`${service.url}/console/tasks`);
     await page.selectOption('#filter-state', 'TASK_STATE_CANCELED');
     await page.fill('#filter-agent', 'long');
-    await Promise.all([page.waitForURL(/\/console\/tasks\?state=TASK_STATE_CANCELED&agent=long/), page.click('form.filters button[type="submit"]')]);
+    await Promise.all([
+      page.waitForURL(/\/console\/tasks\?state=TASK_STATE_CANCELED&agent=long/),
+      page.click('form.filters button[type="submit"]'),
+    ]);
     await page.locator('#tasks tbody tr[data-key]').first().waitFor();
     expect(await page.locator('#tasks td[data-label="Agent"]').allTextContents()).toEqual(['long']);
     expect(await page.locator('#tasks td[data-label="State"]').allTextContents()).toEqual(['canceled']);

@@ -20,14 +20,21 @@ describe('console login (keys required)', () => {
   let origin: Record<string, string>;
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(OPERATOR_RULE_TOML + TRACE_UI), SWITCHBOARD_API_KEYS: OPERATOR_KEYS })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(OPERATOR_RULE_TOML + TRACE_UI), SWITCHBOARD_API_KEYS: OPERATOR_KEYS }),
+    ));
     origin = { origin: url };
   });
 
   afterAll(() => app.close());
 
   const login = (key: string, headers: Record<string, string> = origin) =>
-    fetch(`${url}/console/login`, { method: 'POST', redirect: 'manual', headers: { ...FORM, ...headers }, body: new URLSearchParams({ api_key: key }) });
+    fetch(`${url}/console/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...FORM, ...headers },
+      body: new URLSearchParams({ api_key: key }),
+    });
 
   it('sends a page without a login to the login form', async () => {
     for (const path of ['/console', '/console/tasks', '/console/tasks/some-task']) {
@@ -60,12 +67,27 @@ describe('console login (keys required)', () => {
   });
 
   it('marks the cookie Secure when the login came over https', async () => {
-    const response = await app.inject({ method: 'POST', url: '/console/login', headers: { ...FORM, host: 'console.example', origin: 'https://console.example', 'x-forwarded-proto': 'https' }, payload: `api_key=${OPERATOR_KEY}` });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/console/login',
+      headers: { ...FORM, host: 'console.example', origin: 'https://console.example', 'x-forwarded-proto': 'https' },
+      payload: `api_key=${OPERATOR_KEY}`,
+    });
     // Only a trusted proxy's X-Forwarded-Proto counts: without server.trust_proxy, the request came over http.
     expect(response.headers['set-cookie']).not.toContain('Secure');
-    const trusting = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(`[server]\ntrust_proxy = true\n${OPERATOR_RULE_TOML}`), SWITCHBOARD_API_KEYS: OPERATOR_KEYS }));
+    const trusting = await startTestApp(
+      testConfig({
+        SWITCHBOARD_CONFIG: writeConfigFile(`[server]\ntrust_proxy = true\n${OPERATOR_RULE_TOML}`),
+        SWITCHBOARD_API_KEYS: OPERATOR_KEYS,
+      }),
+    );
     try {
-      const proxied = await trusting.app.inject({ method: 'POST', url: '/console/login', headers: { ...FORM, host: 'console.example', origin: 'https://console.example', 'x-forwarded-proto': 'https' }, payload: `api_key=${OPERATOR_KEY}` });
+      const proxied = await trusting.app.inject({
+        method: 'POST',
+        url: '/console/login',
+        headers: { ...FORM, host: 'console.example', origin: 'https://console.example', 'x-forwarded-proto': 'https' },
+        payload: `api_key=${OPERATOR_KEY}`,
+      });
       expect(proxied.headers['set-cookie']).toContain('; Secure');
     } finally {
       await trusting.app.close();
@@ -92,7 +114,11 @@ describe('console login (keys required)', () => {
   });
 
   it('logs out by clearing the cookie', async () => {
-    const response = await fetch(`${url}/console/logout`, { method: 'POST', redirect: 'manual', headers: { ...origin, cookie: `switchboard_console=${OPERATOR_KEY}` } });
+    const response = await fetch(`${url}/console/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...origin, cookie: `switchboard_console=${OPERATOR_KEY}` },
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/console/login');
     expect(response.headers.get('set-cookie')).toBe('switchboard_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
@@ -100,16 +126,24 @@ describe('console login (keys required)', () => {
 
   it('escapes what a page shows of its address', async () => {
     const id = '"><script>alert(1)</script>';
-    const response = await fetch(`${url}/console/tasks/${encodeURIComponent(id)}?agent=${encodeURIComponent('"><b>x')}`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } });
+    const response = await fetch(`${url}/console/tasks/${encodeURIComponent(id)}?agent=${encodeURIComponent('"><b>x')}`, {
+      headers: { cookie: `switchboard_console=${OPERATOR_KEY}` },
+    });
     const page = await response.text();
     expect(page).toContain('data-task-id="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(page).not.toContain('<script>alert(1)');
-    const tasks = await (await fetch(`${url}/console/tasks?agent=${encodeURIComponent('"><b>x')}`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } })).text();
+    const tasks = await (
+      await fetch(`${url}/console/tasks?agent=${encodeURIComponent('"><b>x')}`, {
+        headers: { cookie: `switchboard_console=${OPERATOR_KEY}` },
+      })
+    ).text();
     expect(tasks).toContain('value="&quot;&gt;&lt;b&gt;x"');
   });
 
   it("gives a task's page the trace UI's address, which console.js links the task's trace to", async () => {
-    const page = await (await fetch(`${url}/console/tasks/some-task`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } })).text();
+    const page = await (
+      await fetch(`${url}/console/tasks/some-task`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } })
+    ).text();
     expect(page).toContain('data-trace-url="http://jaeger.example:16686/trace/{trace_id}"');
   });
 
@@ -123,7 +157,11 @@ describe('console login (keys required)', () => {
 
   it('takes form bodies on console routes only: elsewhere they stay an unsupported media type', async () => {
     const answer = async (contentType: string) => {
-      const response = await fetch(`${url}/a2a`, { method: 'POST', headers: { 'content-type': contentType, authorization: `Bearer ${TEST_API_KEY}` }, body: 'a=b' });
+      const response = await fetch(`${url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, authorization: `Bearer ${TEST_API_KEY}` },
+        body: 'a=b',
+      });
       return [response.status, await response.text()];
     };
     expect(await answer(FORM['content-type'])).toEqual(await answer('application/xml'));

@@ -50,7 +50,9 @@ describe('the MCP upstreams page', () => {
     const problem = failing.locator('td[data-label="Last error"]');
     await problem.filter({ hasText: /Failed (?:[2-9]|\d{2,}) times in a row/ }).waitFor();
 
-    expect(await failing.locator('td[data-label="Transport"]').textContent()).toContain(`stdio: ${process.execPath} -e process.stderr.write(`);
+    expect(await failing.locator('td[data-label="Transport"]').textContent()).toContain(
+      `stdio: ${process.execPath} -e process.stderr.write(`,
+    );
     expect(await problem.textContent()).toMatch(/^Connection closed/);
     expect(await problem.locator('.next-attempt time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
     await problem.locator('summary', { hasText: 'stderr' }).click();

@@ -82,12 +82,21 @@ describe("a task's page", () => {
     const client = await sdkClient(service.url, 'long', 'JSONRPC');
     const taskId = await runningTask(client);
     await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }));
-    await eventually(() => client.getTask({ id: taskId, tenant: '' }), (task) => task.status?.state === TaskState.TASK_STATE_CANCELED);
+    await eventually(
+      () => client.getTask({ id: taskId, tenant: '' }),
+      (task) => task.status?.state === TaskState.TASK_STATE_CANCELED,
+    );
 
     // Opened after the task ended: what it went through comes from the service, not from what the page saw live.
     await openTask(taskId, 'canceled');
     const entries = await timelineEntries();
-    expect(entries.map((entry) => entry.title)).toEqual(['Message from the caller', 'Status: submitted', 'Status: working', 'Artifact echo', 'Status: canceled']);
+    expect(entries.map((entry) => entry.title)).toEqual([
+      'Message from the caller',
+      'Status: submitted',
+      'Status: working',
+      'Artifact echo',
+      'Status: canceled',
+    ]);
     expect(entries.at(-1)!.text).toBe('Task canceled.');
     for (const entry of entries) expect(entry.at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const times = entries.map((entry) => Date.parse(entry.at!));
@@ -109,7 +118,12 @@ describe("a task's page", () => {
     }
 
     const client = await sdkClient(service.url, 'long', 'JSONRPC');
-    const started = asTask(await client.sendMessage({ ...userMessage('twenty characters or more'), configuration: SendMessageConfiguration.fromJSON({ returnImmediately: true }) }));
+    const started = asTask(
+      await client.sendMessage({
+        ...userMessage('twenty characters or more'),
+        configuration: SendMessageConfiguration.fromJSON({ returnImmediately: true }),
+      }),
+    );
     await openTask(started.id, 'working');
     expect(await computedStyle(page, '#task-facts .state', 'color')).toBe(BLUE);
     await client.cancelTask(CancelTaskRequest.fromJSON({ id: started.id }));

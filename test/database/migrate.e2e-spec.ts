@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { applyMigrations, MigrationError } from '../../src/database/migrator';
-import { createDatabase, TestDatabase, uniqueName } from '../support/test-database';
+import { createDatabase, type TestDatabase, uniqueName } from '../support/test-database';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
@@ -44,7 +44,9 @@ describe('switchboard migrate', () => {
 
   it('applies every migration once, and then Prisma finds the database up to date', async () => {
     const { url } = await fresh();
-    expect((await switchboardMigrate(url)).stderr).toMatch(/^Applied 4 migration\(s\): 20261123023847_init, 20261123140830_drop_task_events, 20261128100000_operator_activity, 20261207180000_tasks_agent_list_index/);
+    expect((await switchboardMigrate(url)).stderr).toMatch(
+      /^Applied 4 migration\(s\): 20261123023847_init, 20261123140830_drop_task_events, 20261128100000_operator_activity, 20261207180000_tasks_agent_list_index/,
+    );
     expect((await switchboardMigrate(url)).stderr).toMatch(/up to date/);
     expect((await query<{ n: string }>(url, 'SELECT count(*) AS n FROM tasks'))[0].n).toBe('0');
     expect((await prisma(['migrate', 'status'], url)).stdout).toMatch(/Database schema is up to date/);
@@ -64,18 +66,28 @@ describe('switchboard migrate', () => {
   }, 60_000);
 
   it('refuses to run without a database, naming the key', async () => {
-    await expect(switchboardMigrate()).rejects.toMatchObject({ code: 78, stderr: expect.stringMatching(/database\.url: `switchboard migrate` needs a database \(DATABASE_URL\)/) });
+    await expect(switchboardMigrate()).rejects.toMatchObject({
+      code: 78,
+      stderr: expect.stringMatching(/database\.url: `switchboard migrate` needs a database \(DATABASE_URL\)/),
+    });
   });
 
-  it('keeps a failed migration\'s error and refuses to go on past it', async () => {
+  it("keeps a failed migration's error and refuses to go on past it", async () => {
     const { url } = await fresh();
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-migrations-'));
-    for (const [name, sql] of [['1_good', 'CREATE TABLE t1 (id int);'], ['2_bad', 'CREATE TABLE t2 (id nosuchtype);'], ['3_later', 'CREATE TABLE t3 (id int);']]) {
+    for (const [name, sql] of [
+      ['1_good', 'CREATE TABLE t1 (id int);'],
+      ['2_bad', 'CREATE TABLE t2 (id nosuchtype);'],
+      ['3_later', 'CREATE TABLE t3 (id int);'],
+    ]) {
       mkdirSync(join(dir, name));
       writeFileSync(join(dir, name, 'migration.sql'), sql);
     }
     await expect(applyMigrations(url, dir)).rejects.toThrow(/migration 2_bad failed: type "nosuchtype" does not exist/);
-    const rows = await query<{ migration_name: string; finished_at: Date | null; logs: string | null }>(url, 'SELECT migration_name, finished_at, logs FROM "_prisma_migrations" ORDER BY migration_name');
+    const rows = await query<{ migration_name: string; finished_at: Date | null; logs: string | null }>(
+      url,
+      'SELECT migration_name, finished_at, logs FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     expect(rows.map((row) => [row.migration_name, row.finished_at !== null, row.logs])).toEqual([
       ['1_good', true, null],
       ['2_bad', false, 'type "nosuchtype" does not exist'],

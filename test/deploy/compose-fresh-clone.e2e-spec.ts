@@ -4,7 +4,7 @@
  * the committed docker/switchboard.toml, the demo agent, the example MCP server and the example
  * OpenID provider, driven from outside with the official A2A and MCP clients.
  */
-import { Task, TaskState } from '@a2a-js/sdk';
+import { type Task, TaskState } from '@a2a-js/sdk';
 import { eventually } from '../support/eventually';
 import { decodeJwt } from 'jose';
 import { a2a, adminKey, apiKey, artifactText, mcp, message, oidcUrl, url } from './support/stack';
@@ -29,7 +29,11 @@ describe('docker compose up, from a fresh clone with the default configuration',
       const agent = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello mcp' } });
       expect(JSON.stringify(agent.content)).toContain('hello mcp');
       // The example server connects in the background after boot.
-      const tools = await eventually(async () => (await client.listTools()).tools.map((tool) => tool.name), (names) => names.includes('mcp_everything_echo'), 60_000);
+      const tools = await eventually(
+        async () => (await client.listTools()).tools.map((tool) => tool.name),
+        (names) => names.includes('mcp_everything_echo'),
+        60_000,
+      );
       expect(tools).toContain('mcp_everything_echo');
       const echoed = await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'through the gateway' } });
       expect(JSON.stringify(echoed.content)).toContain('through the gateway');
@@ -65,7 +69,10 @@ describe('docker compose up, from a fresh clone with the default configuration',
     // The client and the resource docker-compose.yml and docker/switchboard.toml set.
     const response = await fetch(`${oidcUrl}/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from('example-client:example-client-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from('example-client:example-client-secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', resource: 'http://localhost:8080/mcp', scope: 'a2a' }),
     });
     const { access_token: token } = (await response.json()) as { access_token: string };

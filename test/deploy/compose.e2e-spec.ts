@@ -3,7 +3,7 @@
  * README shows (SWITCHBOARD_CONFIG_FILE in .env) after the fresh-clone checks: turns that outlive a
  * killed worker and a restarted API, and a cancel, driven from outside with the official A2A client.
  */
-import { CancelTaskRequest, GetTaskRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { CancelTaskRequest, GetTaskRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eventually } from '../support/eventually';
@@ -26,7 +26,12 @@ async function docker(...args: string[]): Promise<string> {
 
 /** The containers of a compose service (by compose's labels, the same for compose v1 and v2), oldest first. */
 async function containers(service: string): Promise<string[]> {
-  const filters = ['--filter', `label=com.docker.compose.project=${composeProject}`, '--filter', `label=com.docker.compose.service=${service}`];
+  const filters = [
+    '--filter',
+    `label=com.docker.compose.project=${composeProject}`,
+    '--filter',
+    `label=com.docker.compose.service=${service}`,
+  ];
   const names = await docker('ps', '--all', ...filters, '--format', '{{.Label "com.docker.compose.container-number"}} {{.Names}}');
   return names
     .split('\n')
@@ -43,7 +48,11 @@ async function container(service: string): Promise<string> {
 }
 
 async function healthy(name: string): Promise<void> {
-  await eventually(() => docker('inspect', '--format', '{{.State.Health.Status}}', name), (status) => status === 'healthy', 90_000);
+  await eventually(
+    () => docker('inspect', '--format', '{{.State.Health.Status}}', name),
+    (status) => status === 'healthy',
+    90_000,
+  );
 }
 
 /** Reads a stream in the background; `until` resolves once an event passes the test. */

@@ -30,8 +30,9 @@ import { callableRoutes, recordRoutes, samplePath } from '../security/routes';
 import { writeConfigFile } from '../support/config-file';
 import { testConfig } from '../support/test-app';
 import { FakeKubernetesApi } from './support/fake-kubernetes-api';
-import { CHART_DIR, helm, Manifest, renderChart, REPO_ROOT } from './support/helm';
+import { CHART_DIR, helm, type Manifest, renderChart, REPO_ROOT } from './support/helm';
 import { schemaProblems } from './support/kubernetes-models';
+import type { Json } from '../support/json';
 
 jest.setTimeout(60_000);
 
@@ -60,8 +61,18 @@ const SECRETS_IN_VALUES = {
   serviceMonitor: { enabled: true },
   networkPolicy: { enabled: true },
   config: {
-    agents: [{ name: 'assistant', executor: { type: 'llm', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', api_key_env: 'OPENAI_API_KEY' } }],
-    mcp_servers: [{ name: 'tools', transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${OPENAI_API_KEY}' } } }],
+    agents: [
+      {
+        name: 'assistant',
+        executor: { type: 'llm', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', api_key_env: 'OPENAI_API_KEY' },
+      },
+    ],
+    mcp_servers: [
+      {
+        name: 'tools',
+        transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${OPENAI_API_KEY}' } },
+      },
+    ],
     outbound: { allow_hosts: ['mcp.example.com'] },
   },
 };
@@ -90,7 +101,10 @@ const EXISTING_SECRET: Record<string, string> = {
  * behind existingSecret, so its address is given), the dashboard and the alert rules.
  */
 const QUEUE_SCALING = {
-  worker: { autoscaling: { enabled: false }, keda: { enabled: true, redis: { address: 'redis.internal:6380', enableTLS: true, databaseIndex: 2 } } },
+  worker: {
+    autoscaling: { enabled: false },
+    keda: { enabled: true, redis: { address: 'redis.internal:6380', enableTLS: true, databaseIndex: 2 } },
+  },
   grafanaDashboard: { enabled: true },
   prometheusRule: { enabled: true },
 };
@@ -113,7 +127,8 @@ function valuesFile(name: string, values: object): string {
 
 function find(manifests: Manifest[], kind: string, name?: string): Manifest {
   const found = manifests.find((m) => m.kind === kind && (name === undefined || m.metadata.name === name));
-  if (!found) throw new Error(`no ${kind}${name ? ` ${name}` : ''} among ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+  if (!found)
+    throw new Error(`no ${kind}${name ? ` ${name}` : ''} among ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
   return found;
 }
 
@@ -122,10 +137,12 @@ const podSpec = (workload: Manifest) => workload.spec.template.spec;
 const firstContainer = (workload: Manifest) => podSpec(workload).containers[0];
 const annotation = (manifest: Manifest, key: string) => manifest.metadata.annotations?.[key];
 const weight = (manifest: Manifest) => Number(annotation(manifest, 'helm.sh/hook-weight') ?? 0);
-const envVar = (container: any, name: string) => container.env.find((e: any) => e.name === name);
+const envVar = (container: Json, name: string) => container.env.find((e: Json) => e.name === name);
 
 function secretData(manifest: Manifest): Record<string, string> {
-  return Object.fromEntries(Object.entries(manifest.data ?? {}).map(([key, value]) => [key, Buffer.from(value as string, 'base64').toString('utf8')]));
+  return Object.fromEntries(
+    Object.entries(manifest.data ?? {}).map(([key, value]) => [key, Buffer.from(value as string, 'base64').toString('utf8')]),
+  );
 }
 
 function failedRender(...args: string[]): string {
@@ -136,7 +153,10 @@ function failedRender(...args: string[]): string {
 
 /** The Secrets the chart does not render, as the cluster would hold them: the user's, and the generated one once a generator ran. */
 function unrenderedSecrets(): Record<string, Record<string, string>> {
-  return { 'switchboard-secrets': EXISTING_SECRET, ...(kubernetes.secrets.has(GENERATED_SECRET) && { [GENERATED_SECRET]: kubernetes.decoded(GENERATED_SECRET) }) };
+  return {
+    'switchboard-secrets': EXISTING_SECRET,
+    ...(kubernetes.secrets.has(GENERATED_SECRET) && { [GENERATED_SECRET]: kubernetes.decoded(GENERATED_SECRET) }),
+  };
 }
 
 /** A key of a Secret, rendered or not. */
@@ -149,7 +169,7 @@ function secretValue(manifests: Manifest[], name: string, key: string): string |
  * The environment a container starts with: values as given, secretKeyRefs from the Secrets (see
  * secretValue), `$(VAR)` expanded as the kubelet does.
  */
-function containerEnv(manifests: Manifest[], container: any): Record<string, string> {
+function containerEnv(manifests: Manifest[], container: Json): Record<string, string> {
   const env: Record<string, string> = {};
   for (const { name, value, valueFrom } of container.env) {
     if (valueFrom) {
@@ -179,10 +199,15 @@ function loadedConfig(manifests: Manifest[], component: 'api' | 'worker') {
  */
 async function workerQueue(manifests: Manifest[]) {
   const config = loadedConfig(manifests, 'worker');
-  const redis: RedisService = Object.assign(Object.create(RedisService.prototype), { prefix: config.redis.key_prefix, url: config.redis.url });
+  const redis: RedisService = Object.assign(Object.create(RedisService.prototype), {
+    prefix: config.redis.key_prefix,
+    url: config.redis.url,
+  });
   const queueModule = QueueModule.forRoot(storageMode(config), true, config.queue);
-  const bull = queueModule.imports!.find((imported) => (imported as DynamicModule).module === BullModule && (imported as DynamicModule).global) as DynamicModule;
-  const sharedOptions = bull.providers!.find((provider: any) => provider.inject?.includes(RedisService)) as any;
+  const bull = queueModule.imports!.find(
+    (imported) => (imported as DynamicModule).module === BullModule && (imported as DynamicModule).global,
+  ) as DynamicModule;
+  const sharedOptions = bull.providers!.find((provider: Json) => provider.inject?.includes(RedisService)) as Json;
   const { prefix } = await sharedOptions.useFactory(redis);
   const queue = QUEUE_OF_JOB[JobName.AgentTurn];
   return { config, connection: redis.connectionOptions(), listKey: (list: 'wait' | 'active') => new QueueKeys(prefix).toKey(queue, list) };
@@ -193,7 +218,7 @@ async function runSecretGenerator(manifests: Manifest[], api = kubernetesUrl): P
   const container = firstContainer(find(manifests, 'Job', 'switchboard-secret-generator'));
   const [node, flag, script] = container.command;
   expect([node, flag]).toEqual(['node', '-e']);
-  const env: Record<string, string> = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
+  const env: Record<string, string> = Object.fromEntries(container.env.map((e: Json) => [e.name, e.value]));
   // The stand-in speaks plain HTTP on this machine; the pod's CA file does not exist here.
   delete env.NODE_EXTRA_CA_CERTS;
   const child = spawn(process.execPath, ['-e', script], { env: { ...env, KUBERNETES_API: api, SERVICE_ACCOUNT_DIR: serviceAccountDir } });
@@ -242,7 +267,19 @@ describe('the switchboard chart', () => {
     expect(schemaProblems(all)).toEqual([]);
     expect(new Set(all.map((m) => m.kind))).toEqual(
       new Set([
-        ...['ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Deployment', 'StatefulSet', 'Job', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy'],
+        ...[
+          'ConfigMap',
+          'Secret',
+          'ServiceAccount',
+          'Service',
+          'Deployment',
+          'StatefulSet',
+          'Job',
+          'Ingress',
+          'HorizontalPodAutoscaler',
+          'PodDisruptionBudget',
+          'NetworkPolicy',
+        ],
         ...['Role', 'RoleBinding', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ScaledObject', 'TriggerAuthentication'],
       ]),
     );
@@ -255,21 +292,27 @@ describe('the switchboard chart', () => {
   });
 
   describe.each(['trial', 'production', 'secretsInValues', 'queueScaling'] as const)('the %s install', (install) => {
-    it.each(['api', 'worker'] as const)('probes the %s: startup and liveness on /healthz, readiness on /readyz, on a port it listens on', (component) => {
-      const container = firstContainer(deployment(installs[install], component));
-      expect(container.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
-      expect(container.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
-      expect(container.startupProbe.failureThreshold * container.startupProbe.periodSeconds).toBeGreaterThanOrEqual(30);
-      // A worker serves its probes only on this port.
-      if (component === 'worker') expect(envVar(container, 'SWITCHBOARD_WORKER_HEALTH_PORT')).toEqual({ name: 'SWITCHBOARD_WORKER_HEALTH_PORT', value: '8080' });
-      expect(envVar(container, 'HOST').value).toBe('0.0.0.0');
-    });
+    it.each(['api', 'worker'] as const)(
+      'probes the %s: startup and liveness on /healthz, readiness on /readyz, on a port it listens on',
+      (component) => {
+        const container = firstContainer(deployment(installs[install], component));
+        expect(container.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+        expect(container.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+        expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+        expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+        expect(container.startupProbe.failureThreshold * container.startupProbe.periodSeconds).toBeGreaterThanOrEqual(30);
+        // A worker serves its probes only on this port.
+        if (component === 'worker')
+          expect(envVar(container, 'SWITCHBOARD_WORKER_HEALTH_PORT')).toEqual({ name: 'SWITCHBOARD_WORKER_HEALTH_PORT', value: '8080' });
+        expect(envVar(container, 'HOST').value).toBe('0.0.0.0');
+      },
+    );
 
     it('runs every Switchboard container as uid 10001, read-only, without privileges, with /tmp writable', () => {
       // The secret generator (a trial's) has a test of its own: it alone needs a token, and no /tmp.
-      const workloads = installs[install].filter((m) => ['Deployment', 'Job'].includes(m.kind) && m.metadata.name !== 'switchboard-secret-generator');
+      const workloads = installs[install].filter(
+        (m) => ['Deployment', 'Job'].includes(m.kind) && m.metadata.name !== 'switchboard-secret-generator',
+      );
       expect(workloads.map((m) => m.metadata.name).sort()).toEqual(['switchboard-api', 'switchboard-migrate', 'switchboard-worker']);
       for (const workload of workloads) {
         const spec = podSpec(workload);
@@ -285,15 +328,18 @@ describe('the switchboard chart', () => {
             capabilities: { drop: ['ALL'] },
             seccompProfile: { type: 'RuntimeDefault' },
           });
-          const tmp = container.volumeMounts.find((mount: any) => mount.mountPath === '/tmp');
-          expect(spec.volumes.find((volume: any) => volume.name === tmp.name)).toMatchObject({ emptyDir: {} });
+          const tmp = container.volumeMounts.find((mount: Json) => mount.mountPath === '/tmp');
+          expect(spec.volumes.find((volume: Json) => volume.name === tmp.name)).toMatchObject({ emptyDir: {} });
           expect(container.resources.requests).toBeDefined();
         }
       }
     });
 
     it('gives each pod the drain time plus 5 s to stop, and the config to read', () => {
-      for (const [component, grace] of [['api', 35], ['worker', 30]] as const) {
+      for (const [component, grace] of [
+        ['api', 35],
+        ['worker', 30],
+      ] as const) {
         const workload = deployment(installs[install], component);
         expect(podSpec(workload).terminationGracePeriodSeconds).toBe(grace);
         expect(envVar(firstContainer(workload), 'SWITCHBOARD_CONFIG').value).toBe('/etc/switchboard/switchboard.toml');
@@ -329,7 +375,10 @@ describe('the switchboard chart', () => {
       expect(annotation(migrate, 'helm.sh/hook')).toBe('pre-install,pre-upgrade');
       expect(annotation(migrate, 'helm.sh/hook-delete-policy')).toBe('before-hook-creation,hook-succeeded');
       expect(podSpec(migrate).restartPolicy).toBe('OnFailure');
-      expect(envVar(firstContainer(migrate), 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'switchboard-secrets', key: 'database-url' });
+      expect(envVar(firstContainer(migrate), 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({
+        name: 'switchboard-secrets',
+        key: 'database-url',
+      });
     });
 
     it('comes before the Deployments: they and the objects they read are release objects, not hooks', () => {
@@ -337,7 +386,9 @@ describe('the switchboard chart', () => {
         const hooks = install.filter((m) => annotation(m, 'helm.sh/hook'));
         expect(hooks.map((m) => `${m.kind}/${m.metadata.name}`)).not.toContainEqual(expect.stringMatching(/^(Deployment|ConfigMap)\//));
         // The secret generator's own account is a hook; the one the pods run as is not.
-        expect(hooks.filter((m) => m.kind === 'ServiceAccount').map((m) => m.metadata.name)).not.toContain(podSpec(deployment(install, 'api')).serviceAccountName);
+        expect(hooks.filter((m) => m.kind === 'ServiceAccount').map((m) => m.metadata.name)).not.toContain(
+          podSpec(deployment(install, 'api')).serviceAccountName,
+        );
         expect(hooks.filter((m) => m.kind === 'Secret').map((m) => m.metadata.name)).not.toContain('switchboard');
       }
     });
@@ -359,7 +410,9 @@ describe('the switchboard chart', () => {
       expect(annotation(migrate, 'argocd.argoproj.io/hook')).toBe('PostSync');
       expect(annotation(job(installs.production), 'argocd.argoproj.io/hook')).toBeUndefined();
       const password = kubernetes.decoded(GENERATED_SECRET)['postgres-password'];
-      expect(containerEnv(installs.trial, firstContainer(migrate)).DATABASE_URL).toBe(`postgresql://switchboard:${password}@switchboard-postgresql:5432/switchboard`);
+      expect(containerEnv(installs.trial, firstContainer(migrate)).DATABASE_URL).toBe(
+        `postgresql://switchboard:${password}@switchboard-postgresql:5432/switchboard`,
+      );
     });
 
     it('also runs in an init container of every pod when the chart deploys Postgres: the post-install Job waits for ready pods, and none is ready on an unmigrated database', () => {
@@ -380,14 +433,28 @@ describe('the switchboard chart', () => {
         expect(hook.spec).toMatchObject({ activeDeadlineSeconds: 900, ttlSecondsAfterFinished: 86400 });
         expect(hook.spec.template.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false', 'linkerd.io/inject': 'disabled' });
       }
-      const tuned = renderChart('--set', 'migration.activeDeadlineSeconds=120', '--set', 'migration.ttlSecondsAfterFinished=600', '--set', 'migration.podAnnotations=null');
+      const tuned = renderChart(
+        '--set',
+        'migration.activeDeadlineSeconds=120',
+        '--set',
+        'migration.ttlSecondsAfterFinished=600',
+        '--set',
+        'migration.podAnnotations=null',
+      );
       expect(job(tuned).spec).toMatchObject({ activeDeadlineSeconds: 120, ttlSecondsAfterFinished: 600 });
       expect(job(tuned).spec.template.metadata.annotations).toBeUndefined();
     });
 
     it('does not use the ServiceAccount the chart creates, which does not exist yet before an install', () => {
       expect(podSpec(job(installs.production)).serviceAccountName).toBeUndefined();
-      const ownAccount = renderChart('-f', PRODUCTION_VALUES, '--set', 'serviceAccount.create=false', '--set', 'serviceAccount.name=db-access');
+      const ownAccount = renderChart(
+        '-f',
+        PRODUCTION_VALUES,
+        '--set',
+        'serviceAccount.create=false',
+        '--set',
+        'serviceAccount.name=db-access',
+      );
       expect(podSpec(job(ownAccount)).serviceAccountName).toBe('db-access');
     });
   });
@@ -415,7 +482,9 @@ describe('the switchboard chart', () => {
     it('come from existingSecret in production, and the chart creates no Secret', () => {
       expect(installs.production.filter((m) => m.kind === 'Secret')).toEqual([]);
       const api = firstContainer(deployment(installs.production, 'api'));
-      const refs = api.env.filter((e: any) => e.valueFrom).map((e: any) => [e.name, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key]);
+      const refs = api.env
+        .filter((e: Json) => e.valueFrom)
+        .map((e: Json) => [e.name, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key]);
       expect(refs).toEqual([
         ['DATABASE_URL', 'switchboard-secrets', 'database-url'],
         ['REDIS_URL', 'switchboard-secrets', 'redis-url'],
@@ -447,9 +516,13 @@ describe('the switchboard chart', () => {
 
   describe('rollouts', () => {
     const checksums = (install: Manifest[]) =>
-      (['api', 'worker'] as const).map((c) => [annotation(deployment(install, c).spec.template, 'checksum/config'), annotation(deployment(install, c).spec.template, 'checksum/secret')]);
+      (['api', 'worker'] as const).map((c) => [
+        annotation(deployment(install, c).spec.template, 'checksum/config'),
+        annotation(deployment(install, c).spec.template, 'checksum/secret'),
+      ]);
     // Pod templates keep their annotations under spec.template.metadata.
-    const podAnnotation = (install: Manifest[], component: 'api' | 'worker', key: string) => deployment(install, component).spec.template.metadata.annotations[key];
+    const podAnnotation = (install: Manifest[], component: 'api' | 'worker', key: string) =>
+      deployment(install, component).spec.template.metadata.annotations[key];
 
     it('roll the pods when the config changes, and only then', () => {
       const base = renderChart('--set', 'secrets.apiKeys=ops=fixed-key-0123456789');
@@ -536,12 +609,30 @@ describe('the switchboard chart', () => {
       [['--set', 'grpc.publicAddress=grpc.example.com'], "at '/grpc/publicAddress'"],
       [['--set', 'grpc.appProtocol=h2 c'], "at '/grpc/appProtocol'"],
       [['--set', 'grpc.tls=true'], "additional properties 'tls' not allowed"],
-      [['--set-json', 'config.auth.oauth={"resource":"https://s.example.com/mcp","issuers":[]}'], "at '/config/auth/oauth/issuers': minItems"],
+      [
+        ['--set-json', 'config.auth.oauth={"resource":"https://s.example.com/mcp","issuers":[]}'],
+        "at '/config/auth/oauth/issuers': minItems",
+      ],
       [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"login.example.com"}]}'], "at '/config/auth/oauth/issuers/0/issuer'"],
-      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","scope":"a2a"}]}'], "additional properties 'scope' not allowed"],
-      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}],"algorithms":["HS256"]}'], "at '/config/auth/oauth/algorithms/0'"],
-      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}],"clock_skew_secs":900}'], "at '/config/auth/oauth/clock_skew_secs'"],
-      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","introspection":{"client_id":"switchboard","client_secret":"s3cret"}}]}'], "at '/config/auth/oauth/issuers/0/introspection/client_secret'"],
+      [
+        ['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","scope":"a2a"}]}'],
+        "additional properties 'scope' not allowed",
+      ],
+      [
+        ['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}],"algorithms":["HS256"]}'],
+        "at '/config/auth/oauth/algorithms/0'",
+      ],
+      [
+        ['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}],"clock_skew_secs":900}'],
+        "at '/config/auth/oauth/clock_skew_secs'",
+      ],
+      [
+        [
+          '--set-json',
+          'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","introspection":{"client_id":"switchboard","client_secret":"s3cret"}}]}',
+        ],
+        "at '/config/auth/oauth/issuers/0/introspection/client_secret'",
+      ],
       [['--set', 'trustedCa.secret=Corporate CA'], "at '/trustedCa/secret'"],
       [['--set', 'trustedCa.path=/etc/ca.pem'], "additional properties 'path' not allowed"],
     ])('values.schema.json refuses %j', (args, message) => {
@@ -565,18 +656,42 @@ describe('the switchboard chart', () => {
     });
 
     it('fail on combinations that cannot both hold', () => {
-      expect(failedRender('--set', 'postgresql.externalUrl=postgresql://db/x')).toContain('postgresql: set either postgresql.deploy or postgresql.externalUrl, not both');
-      expect(failedRender('--set', 'secrets.existingSecret=mine', '--set', 'secrets.apiKeys=ops=k-0123456789abcdef')).toContain('secrets.apiKeys: with secrets.existingSecret');
+      expect(failedRender('--set', 'postgresql.externalUrl=postgresql://db/x')).toContain(
+        'postgresql: set either postgresql.deploy or postgresql.externalUrl, not both',
+      );
+      expect(failedRender('--set', 'secrets.existingSecret=mine', '--set', 'secrets.apiKeys=ops=k-0123456789abcdef')).toContain(
+        'secrets.apiKeys: with secrets.existingSecret',
+      );
       expect(failedRender('--set', 'config.server.host=127.0.0.1')).toContain('config.server.host: set by the chart');
-      expect(failedRender('--set', 'config.database.url=postgresql://db/x')).toContain('config.database.url: set by the chart; use postgresql.externalUrl');
-      expect(failedRender('--set', 'secrets.env.DATABASE_URL=x')).toContain('DATABASE_URL: the chart sets this environment variable itself');
-      expect(failedRender('--set', 'api.autoscaling.enabled=true', '--set', 'api.autoscaling.minReplicas=5', '--set', 'api.autoscaling.maxReplicas=2')).toContain(
-        'api.autoscaling: minReplicas (5) is above maxReplicas (2)',
+      expect(failedRender('--set', 'config.database.url=postgresql://db/x')).toContain(
+        'config.database.url: set by the chart; use postgresql.externalUrl',
       );
-      expect(failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'trustedCa.secret=corporate-ca')).toContain('trustedCa: set either trustedCa.configMap or trustedCa.secret, not both');
-      expect(failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'extraEnv[0].name=NODE_EXTRA_CA_CERTS', '--set', 'extraEnv[0].value=/ca.pem')).toContain(
-        'NODE_EXTRA_CA_CERTS: the chart sets this environment variable itself',
+      expect(failedRender('--set', 'secrets.env.DATABASE_URL=x')).toContain(
+        'DATABASE_URL: the chart sets this environment variable itself',
       );
+      expect(
+        failedRender(
+          '--set',
+          'api.autoscaling.enabled=true',
+          '--set',
+          'api.autoscaling.minReplicas=5',
+          '--set',
+          'api.autoscaling.maxReplicas=2',
+        ),
+      ).toContain('api.autoscaling: minReplicas (5) is above maxReplicas (2)');
+      expect(failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'trustedCa.secret=corporate-ca')).toContain(
+        'trustedCa: set either trustedCa.configMap or trustedCa.secret, not both',
+      );
+      expect(
+        failedRender(
+          '--set',
+          'trustedCa.configMap=corporate-ca',
+          '--set',
+          'extraEnv[0].name=NODE_EXTRA_CA_CERTS',
+          '--set',
+          'extraEnv[0].value=/ca.pem',
+        ),
+      ).toContain('NODE_EXTRA_CA_CERTS: the chart sets this environment variable itself');
       expect(failedRender('--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}]}')).toContain(
         'config.auth.oauth.resource: set it to the URL clients reach /mcp at, or set publicUrl',
       );
@@ -590,8 +705,19 @@ describe('the switchboard chart', () => {
         outbound: { allow_hosts: ['hooks.internal', '10.0.0.0/8'] },
         mcp_server: { allowed_hosts: ['switchboard.internal'] },
         mcp_servers: [
-          { name: 'github', env: ['GITHUB_PERSONAL_ACCESS_TOKEN'], transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] } },
-          { name: 'files', transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Tenant.Id': 'a "quoted" \\ value\nwith a newline, <tags> & ünïcode' } } },
+          {
+            name: 'github',
+            env: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+            transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] },
+          },
+          {
+            name: 'files',
+            transport: {
+              type: 'http',
+              url: 'https://mcp.example.com/mcp',
+              headers: { 'X-Tenant.Id': 'a "quoted" \\ value\nwith a newline, <tags> & ünïcode' },
+            },
+          },
         ],
         agents: [
           {
@@ -602,7 +728,10 @@ describe('the switchboard chart', () => {
           {
             name: 'booking',
             tools: [],
-            executor: { type: 'script', steps: [{ status: 'working' }, { artifact: { text: 'Looking', name: 'progress' } }, { delay_ms: 500 }] },
+            executor: {
+              type: 'script',
+              steps: [{ status: 'working' }, { artifact: { text: 'Looking', name: 'progress' } }, { delay_ms: 500 }],
+            },
           },
         ],
       };
@@ -616,12 +745,17 @@ describe('the switchboard chart', () => {
 
     it("know the app's config sections and log levels (values.schema.json follows src/config/config.schema.ts)", () => {
       const chartSchema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8'));
-      const appSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as any;
+      const appSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Json;
       expect(Object.keys(chartSchema.properties.config.properties).sort()).toEqual(Object.keys(appSchema.properties).sort());
       expect(chartSchema.properties.config.properties.log.properties.level.enum).toEqual(appSchema.properties.log.properties.level.enum);
-      const [chartOAuth, appOAuth] = [chartSchema.properties.config.properties.auth.properties.oauth, appSchema.properties.auth.properties.oauth];
+      const [chartOAuth, appOAuth] = [
+        chartSchema.properties.config.properties.auth.properties.oauth,
+        appSchema.properties.auth.properties.oauth,
+      ];
       expect(Object.keys(chartOAuth.properties).sort()).toEqual(Object.keys(appOAuth.properties).sort());
-      expect(Object.keys(chartOAuth.properties.issuers.items.properties).sort()).toEqual(Object.keys(appOAuth.properties.issuers.items.properties).sort());
+      expect(Object.keys(chartOAuth.properties.issuers.items.properties).sort()).toEqual(
+        Object.keys(appOAuth.properties.issuers.items.properties).sort(),
+      );
       expect(chartOAuth.properties.algorithms.items.enum).toEqual(appOAuth.properties.algorithms.items.enum);
     });
 
@@ -636,7 +770,11 @@ describe('the switchboard chart', () => {
         } else leaves.push(path);
       };
       walk(values, '');
-      const has = (path: string) => path.split('.').reduce<any>((node, key) => (node && typeof node === 'object' && key in node ? node[key] : undefined), values) !== undefined;
+      const has = (path: string) =>
+        path
+          .split('.')
+          .reduce<Json | undefined>((node, key) => (node && typeof node === 'object' && key in node ? node[key] : undefined), values) !==
+        undefined;
       expect(leaves.filter((leaf) => !documented.some((row) => leaf === row || leaf.startsWith(`${row}.`)))).toEqual([]);
       expect(documented.filter((row) => !has(row))).toEqual([]);
     });
@@ -644,7 +782,14 @@ describe('the switchboard chart', () => {
 
   describe('optional parts', () => {
     it('worker.enabled=false: no worker Deployment, HPA or PDB; the API runs the workers', () => {
-      const inProcess = renderChart('--set', 'worker.enabled=false', '--set', 'worker.autoscaling.enabled=true', '--set', 'networkPolicy.enabled=true');
+      const inProcess = renderChart(
+        '--set',
+        'worker.enabled=false',
+        '--set',
+        'worker.autoscaling.enabled=true',
+        '--set',
+        'networkPolicy.enabled=true',
+      );
       expect(inProcess.filter((m) => m.metadata.name === 'switchboard-worker')).toEqual([]);
       expect(envVar(firstContainer(deployment(inProcess, 'api')), 'SWITCHBOARD_WORKER_IN_API').value).toBe('true');
       expect(envVar(firstContainer(deployment(installs.trial, 'api')), 'SWITCHBOARD_WORKER_IN_API').value).toBe('false');
@@ -676,7 +821,14 @@ describe('the switchboard chart', () => {
       const mine = { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '86400', 'cert-manager.io/cluster-issuer': 'letsencrypt' };
       const overridden = renderChart('--set', 'ingress.enabled=true', '--set-json', `ingress.annotations=${JSON.stringify(mine)}`);
       expect(find(overridden, 'Ingress').metadata.annotations).toEqual({ ...streaming, ...mine });
-      const off = renderChart('--set', 'ingress.enabled=true', '--set', 'ingress.streamingAnnotations=false', '--set-json', `ingress.annotations=${JSON.stringify(mine)}`);
+      const off = renderChart(
+        '--set',
+        'ingress.enabled=true',
+        '--set',
+        'ingress.streamingAnnotations=false',
+        '--set-json',
+        `ingress.annotations=${JSON.stringify(mine)}`,
+      );
       expect(find(off, 'Ingress').metadata.annotations).toEqual(mine);
     });
 
@@ -690,12 +842,15 @@ describe('the switchboard chart', () => {
         const [endpoint, ...others] = monitor.spec.podMetricsEndpoints;
         expect(others).toEqual([]);
         expect(endpoint).toMatchObject({ port: 'http', path: '/metrics', interval: '30s' });
-        const port = firstContainer(worker).ports.find((p: any) => p.name === endpoint.port);
+        const port = firstContainer(worker).ports.find((p: Json) => p.name === endpoint.port);
         expect(String(port.containerPort)).toBe(envVar(firstContainer(worker), 'SWITCHBOARD_WORKER_HEALTH_PORT').value);
         expect(monitor.metadata.labels).toMatchObject(install === installs.production ? { release: 'prometheus' } : {});
       }
       expect(find(installs.production, 'NetworkPolicy', 'switchboard-worker').spec.ingress).toEqual([
-        { ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
+        {
+          ports: [{ port: 'http', protocol: 'TCP' }],
+          from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+        },
       ]);
       expect(installs.trial.filter((m) => m.kind === 'PodMonitor')).toEqual([]);
     });
@@ -713,8 +868,22 @@ describe('the switchboard chart', () => {
         expect(install.filter((m) => m.kind === 'PrometheusRule' || m.metadata.name === 'switchboard-dashboard')).toEqual([]);
       }
       const elsewhere = renderChart(
-        ...['--set', 'grafanaDashboard.enabled=true', '--set', 'grafanaDashboard.namespace=monitoring', '--set', 'grafanaDashboard.labels.grafana_dashboard=null'],
-        ...['--set', 'grafanaDashboard.labels.dashboards=switchboard', '--set', 'prometheusRule.enabled=true', '--set', 'prometheusRule.labels.release=prometheus'],
+        ...[
+          '--set',
+          'grafanaDashboard.enabled=true',
+          '--set',
+          'grafanaDashboard.namespace=monitoring',
+          '--set',
+          'grafanaDashboard.labels.grafana_dashboard=null',
+        ],
+        ...[
+          '--set',
+          'grafanaDashboard.labels.dashboards=switchboard',
+          '--set',
+          'prometheusRule.enabled=true',
+          '--set',
+          'prometheusRule.labels.release=prometheus',
+        ],
       );
       const moved = find(elsewhere, 'ConfigMap', 'switchboard-dashboard');
       expect(moved.metadata.namespace).toBe('monitoring');
@@ -726,7 +895,9 @@ describe('the switchboard chart', () => {
     it('the ingress routes to the Service and sets the public URL', () => {
       const ingress = find(installs.production, 'Ingress', 'switchboard');
       expect(ingress.spec.rules[0].http.paths[0].backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
-      expect(envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_PUBLIC_URL').value).toBe('https://switchboard.example.com');
+      expect(envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_PUBLIC_URL').value).toBe(
+        'https://switchboard.example.com',
+      );
       expect(envVar(firstContainer(deployment(installs.trial, 'api')), 'SWITCHBOARD_PUBLIC_URL')).toBeUndefined();
     });
 
@@ -734,16 +905,38 @@ describe('the switchboard chart', () => {
       const withPolicies = renderChart('--set', 'networkPolicy.enabled=true');
       for (const store of ['postgresql', 'redis']) {
         const policy = find(withPolicies, 'NetworkPolicy', `switchboard-${store}`);
-        expect(policy.spec.ingress[0].from[0].podSelector.matchExpressions).toEqual([{ key: 'app.kubernetes.io/component', operator: 'In', values: ['api', 'worker', 'migration'] }]);
+        expect(policy.spec.ingress[0].from[0].podSelector.matchExpressions).toEqual([
+          { key: 'app.kubernetes.io/component', operator: 'In', values: ['api', 'worker', 'migration'] },
+        ]);
       }
       expect(find(withPolicies, 'NetworkPolicy', 'switchboard-worker').spec.ingress).toBeUndefined();
     });
 
     it('the in-chart stores run the pinned official images as non-root on read-only root filesystems', () => {
-      const images = installs.trial.filter((m) => m.kind === 'StatefulSet').map((m) => [m.metadata.name, firstContainer(m).image, firstContainer(m).securityContext]);
+      const images = installs.trial
+        .filter((m) => m.kind === 'StatefulSet')
+        .map((m) => [m.metadata.name, firstContainer(m).image, firstContainer(m).securityContext]);
       expect(images).toEqual([
-        ['switchboard-postgresql', 'postgres:15-bookworm', expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } })],
-        ['switchboard-redis', 'redis:7-bookworm', expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } })],
+        [
+          'switchboard-postgresql',
+          'postgres:15-bookworm',
+          expect.objectContaining({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+          }),
+        ],
+        [
+          'switchboard-redis',
+          'redis:7-bookworm',
+          expect.objectContaining({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+          }),
+        ],
       ]);
     });
   });
@@ -755,7 +948,8 @@ describe('the switchboard chart', () => {
         const code = readFileSync(join(templates, file), 'utf8').replace(/\{\{-?\s*\/\*[\s\S]*?\*\/\s*-?\}\}/g, '');
         expect({ file, lookups: code.match(/\blookup\b/g) ?? [] }).toEqual({ file, lookups: [] });
       }
-      const render = () => helm('template', 'switchboard', CHART_DIR, '--namespace', NAMESPACE, '--set', 'serviceMonitor.enabled=true').stdout;
+      const render = () =>
+        helm('template', 'switchboard', CHART_DIR, '--namespace', NAMESPACE, '--set', 'serviceMonitor.enabled=true').stdout;
       expect(render()).toBe(render());
     });
 
@@ -763,8 +957,10 @@ describe('the switchboard chart', () => {
       const withTrialStores = renderChart('--set', 'secrets.existingSecret=switchboard-secrets');
       for (const install of [installs.production, installs.queueScaling, withTrialStores]) {
         expect(install.filter((m) => m.kind === 'Secret' && ('api-keys' in (m.data ?? {}) || 'admin-keys' in (m.data ?? {})))).toEqual([]);
-        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: any) => ['api-keys', 'admin-keys'].includes(e.valueFrom?.secretKeyRef.key));
-        expect(apiKeys.map((e: any) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets', 'switchboard-secrets']);
+        const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: Json) =>
+          ['api-keys', 'admin-keys'].includes(e.valueFrom?.secretKeyRef.key),
+        );
+        expect(apiKeys.map((e: Json) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets', 'switchboard-secrets']);
       }
       // External stores too: nothing to generate, no Secret at all.
       for (const install of [installs.production, installs.queueScaling]) {
@@ -776,7 +972,9 @@ describe('the switchboard chart', () => {
     });
 
     it('are generated by a hook before the migration and the pods, whose Role may read and change no Secret but its own', () => {
-      const [account, role, binding, generator] = ['ServiceAccount', 'Role', 'RoleBinding', 'Job'].map((kind) => find(installs.trial, kind, 'switchboard-secret-generator'));
+      const [account, role, binding, generator] = ['ServiceAccount', 'Role', 'RoleBinding', 'Job'].map((kind) =>
+        find(installs.trial, kind, 'switchboard-secret-generator'),
+      );
       for (const hook of [account, role, binding, generator]) {
         expect(annotation(hook, 'helm.sh/hook')).toBe('pre-install,pre-upgrade');
         expect(annotation(hook, 'helm.sh/hook-delete-policy')).toBe('before-hook-creation,hook-succeeded');
@@ -790,16 +988,20 @@ describe('the switchboard chart', () => {
       expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name });
       expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: account.metadata.name, namespace: NAMESPACE }]);
       const pod = podSpec(generator);
-      expect(pod).toMatchObject({ serviceAccountName: account.metadata.name, automountServiceAccountToken: true, securityContext: podSpec(deployment(installs.trial, 'api')).securityContext });
+      expect(pod).toMatchObject({
+        serviceAccountName: account.metadata.name,
+        automountServiceAccountToken: true,
+        securityContext: podSpec(deployment(installs.trial, 'api')).securityContext,
+      });
       const api = firstContainer(deployment(installs.trial, 'api'));
       expect(firstContainer(generator)).toMatchObject({ image: api.image, securityContext: api.securityContext });
       // What the trial's pods read from the generated Secret is what the generator makes.
       const read = installs.trial
         .filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet' || m.kind === 'Job')
         .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
-        .flatMap((c: any) => c.env ?? [])
-        .filter((e: any) => e.valueFrom?.secretKeyRef.name === GENERATED_SECRET)
-        .map((e: any) => e.valueFrom.secretKeyRef.key);
+        .flatMap((c: Json) => c.env ?? [])
+        .filter((e: Json) => e.valueFrom?.secretKeyRef.name === GENERATED_SECRET)
+        .map((e: Json) => e.valueFrom.secretKeyRef.key);
       expect([...new Set(read)].sort()).toEqual(Object.keys(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).sort());
     });
 
@@ -811,7 +1013,10 @@ describe('the switchboard chart', () => {
       expect(first['postgres-password']).toMatch(/^[0-9a-f]{64}$/);
       expect(first['redis-password']).not.toBe(first['postgres-password']);
       // No app.kubernetes.io/instance: Argo CD, tracking by that label, would prune it as its own.
-      expect(kubernetes.secrets.get(GENERATED_SECRET)!.metadata.labels).toEqual({ 'app.kubernetes.io/name': 'switchboard', 'app.kubernetes.io/component': 'generated-secrets' });
+      expect(kubernetes.secrets.get(GENERATED_SECRET)!.metadata.labels).toEqual({
+        'app.kubernetes.io/name': 'switchboard',
+        'app.kubernetes.io/component': 'generated-secrets',
+      });
       // An upgrade, or an Argo CD sync, runs it again: nothing changes.
       expect(await runSecretGenerator(installs.trial)).toContain('holds every key already');
       expect(kubernetes.decoded(GENERATED_SECRET)).toEqual(first);
@@ -840,9 +1045,23 @@ describe('the switchboard chart', () => {
 
   describe('queue-depth scaling (worker.keda)', () => {
     it('scales the worker Deployment on the BullMQ lists of the agent-turns queue the workers use, in the Redis they use', async () => {
-      const inChartRedis = renderChart('--set', 'worker.keda.enabled=true', '--set', 'config.redis.key_prefix=team-a:', '--set', 'config.queue.concurrency=20');
+      const inChartRedis = renderChart(
+        '--set',
+        'worker.keda.enabled=true',
+        '--set',
+        'config.redis.key_prefix=team-a:',
+        '--set',
+        'config.queue.concurrency=20',
+      );
       const externalRedis = renderChart(
-        ...['--set', 'worker.keda.enabled=true', '--set', 'postgresql.deploy=false', '--set', 'postgresql.externalUrl=postgresql://u:p@db.internal:5432/x'],
+        ...[
+          '--set',
+          'worker.keda.enabled=true',
+          '--set',
+          'postgresql.deploy=false',
+          '--set',
+          'postgresql.externalUrl=postgresql://u:p@db.internal:5432/x',
+        ],
         ...['--set', 'redis.deploy=false', '--set', 'redis.externalUrl=rediss://queue:s3cret@redis.internal:6390/3'],
       );
       for (const install of [installs.queueScaling, inChartRedis, externalRedis]) {
@@ -853,11 +1072,13 @@ describe('the switchboard chart', () => {
         expect(scaled.spec).toMatchObject({ minReplicaCount: 1, maxReplicaCount: 10 });
         // KEDA's HPA sets the count; no other HPA competes.
         expect(worker.spec.replicas).toBeUndefined();
-        expect(install.filter((m) => m.kind === 'HorizontalPodAutoscaler' && m.spec.scaleTargetRef.name === worker.metadata.name)).toEqual([]);
+        expect(install.filter((m) => m.kind === 'HorizontalPodAutoscaler' && m.spec.scaleTargetRef.name === worker.metadata.name)).toEqual(
+          [],
+        );
 
         const { config, connection, listKey } = await workerQueue(install);
         const triggers = scaled.spec.triggers;
-        expect(triggers.map((t: any) => [t.type, t.metadata.listName, t.metadata.listLength])).toEqual([
+        expect(triggers.map((t: Json) => [t.type, t.metadata.listName, t.metadata.listLength])).toEqual([
           ['redis', listKey('active'), String(Math.max(1, Math.floor((config.queue.concurrency * 75) / 100)))],
           ['redis', listKey('wait'), '10'],
         ]);
@@ -865,11 +1086,15 @@ describe('the switchboard chart', () => {
         const host = connection.host!.includes('.') ? connection.host : `${connection.host}.${NAMESPACE}.svc`;
         const auth = find(install, 'TriggerAuthentication', triggers[0].authenticationRef.name);
         const credential = (parameter: string) => {
-          const ref = auth.spec.secretTargetRef.find((r: any) => r.parameter === parameter);
+          const ref = auth.spec.secretTargetRef.find((r: Json) => r.parameter === parameter);
           return ref && secretValue(install, ref.name, ref.key);
         };
         for (const trigger of triggers) {
-          expect(trigger.metadata).toMatchObject({ address: `${host}:${connection.port}`, enableTLS: String(connection.tls !== undefined), databaseIndex: String(connection.db ?? 0) });
+          expect(trigger.metadata).toMatchObject({
+            address: `${host}:${connection.port}`,
+            enableTLS: String(connection.tls !== undefined),
+            databaseIndex: String(connection.db ?? 0),
+          });
           expect(trigger.authenticationRef).toEqual({ name: auth.metadata.name });
         }
         expect(credential('password')).toBe(connection.password);
@@ -880,13 +1105,25 @@ describe('the switchboard chart', () => {
 
     it('refuses what it cannot do, saying what to set', () => {
       const keda = ['--set', 'worker.keda.enabled=true'];
-      expect(failedRender(...keda, '--set', 'worker.autoscaling.enabled=true')).toContain('worker.keda.enabled and worker.autoscaling.enabled: both would scale the workers');
+      expect(failedRender(...keda, '--set', 'worker.autoscaling.enabled=true')).toContain(
+        'worker.keda.enabled and worker.autoscaling.enabled: both would scale the workers',
+      );
       expect(failedRender(...keda, '--set', 'worker.enabled=false')).toContain('worker.keda.enabled: needs worker.enabled');
-      expect(failedRender(...keda, '--set', 'worker.keda.minReplicas=5', '--set', 'worker.keda.maxReplicas=2')).toContain('worker.keda: minReplicas (5) is above maxReplicas (2)');
-      expect(failedRender('-f', PRODUCTION_VALUES, '--set', 'worker.autoscaling.enabled=false', ...keda)).toContain('worker.keda.redis.address: KEDA reads the queue from Redis, whose URL is in switchboard-secrets');
-      expect(failedRender(...keda, '--set', 'worker.keda.redis.address=redis.internal:6379')).toContain('worker.keda.redis.address: only with secrets.existingSecret and redis.deploy=false');
-      expect(failedRender(...keda, '--set', 'redis.deploy=false', '--set', 'redis.externalUrl=redis://:p%40ss@redis.internal:6379')).toContain('cannot decode the %-escapes');
-      expect(failedRender(...keda, '--set', 'networkPolicy.enabled=true')).toContain("networkPolicy.redisFrom: KEDA's operator reads the queue from the in-chart Redis");
+      expect(failedRender(...keda, '--set', 'worker.keda.minReplicas=5', '--set', 'worker.keda.maxReplicas=2')).toContain(
+        'worker.keda: minReplicas (5) is above maxReplicas (2)',
+      );
+      expect(failedRender('-f', PRODUCTION_VALUES, '--set', 'worker.autoscaling.enabled=false', ...keda)).toContain(
+        'worker.keda.redis.address: KEDA reads the queue from Redis, whose URL is in switchboard-secrets',
+      );
+      expect(failedRender(...keda, '--set', 'worker.keda.redis.address=redis.internal:6379')).toContain(
+        'worker.keda.redis.address: only with secrets.existingSecret and redis.deploy=false',
+      );
+      expect(
+        failedRender(...keda, '--set', 'redis.deploy=false', '--set', 'redis.externalUrl=redis://:p%40ss@redis.internal:6379'),
+      ).toContain('cannot decode the %-escapes');
+      expect(failedRender(...keda, '--set', 'networkPolicy.enabled=true')).toContain(
+        "networkPolicy.redisFrom: KEDA's operator reads the queue from the in-chart Redis",
+      );
       expect(failedRender(...keda, '--set', 'extraEnv[0].name=SWITCHBOARD_REDIS_PREFIX', '--set', 'extraEnv[0].value=x:')).toContain(
         'SWITCHBOARD_REDIS_PREFIX: with worker.keda.enabled set config.redis.key_prefix instead',
       );
@@ -894,18 +1131,33 @@ describe('the switchboard chart', () => {
 
     it("admits KEDA's operator to the in-chart Redis behind network policies", () => {
       const keda = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'keda' } } };
-      const withPolicies = renderChart('--set', 'worker.keda.enabled=true', '--set', 'networkPolicy.enabled=true', '--set-json', `networkPolicy.redisFrom=${JSON.stringify([keda])}`);
-      expect(find(withPolicies, 'NetworkPolicy', 'switchboard-redis').spec.ingress[0].from).toEqual([expect.objectContaining({ podSelector: expect.anything() }), keda]);
+      const withPolicies = renderChart(
+        '--set',
+        'worker.keda.enabled=true',
+        '--set',
+        'networkPolicy.enabled=true',
+        '--set-json',
+        `networkPolicy.redisFrom=${JSON.stringify([keda])}`,
+      );
+      expect(find(withPolicies, 'NetworkPolicy', 'switchboard-redis').spec.ingress[0].from).toEqual([
+        expect.objectContaining({ podSelector: expect.anything() }),
+        keda,
+      ]);
       expect(find(withPolicies, 'NetworkPolicy', 'switchboard-postgresql').spec.ingress[0].from).toHaveLength(1);
     });
   });
 
   describe('A2A over gRPC (grpc.*)', () => {
-    const GRPC = { grpc: { enabled: true }, networkPolicy: { enabled: true, apiFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'clients' } } }] } };
-    const grpcPort = (workload: Manifest) => (firstContainer(workload).ports as any[]).find((port) => port.name === 'grpc');
-    const servicePort = (install: Manifest[], name: string) => find(install, 'Service', 'switchboard').spec.ports.find((port: any) => port.name === name);
+    const GRPC = {
+      grpc: { enabled: true },
+      networkPolicy: { enabled: true, apiFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'clients' } } }] },
+    };
+    const grpcPort = (workload: Manifest) => (firstContainer(workload).ports as Json[]).find((port) => port.name === 'grpc');
+    const servicePort = (install: Manifest[], name: string) =>
+      find(install, 'Service', 'switchboard').spec.ports.find((port: Json) => port.name === name);
     // The address an agent card lists, as the API builds it, for a card fetched through the Service.
-    const cardAddress = (install: Manifest[]) => grpcAddress(loadedConfig(install, 'api').a2a.grpc, `http://switchboard.${NAMESPACE}.svc:${servicePort(install, 'http').port}/`);
+    const cardAddress = (install: Manifest[]) =>
+      grpcAddress(loadedConfig(install, 'api').a2a.grpc, `http://switchboard.${NAMESPACE}.svc:${servicePort(install, 'http').port}/`);
 
     it('is off by default: no grpc port, variable or config anywhere in any install', () => {
       for (const [name, install] of Object.entries(installs)) {
@@ -925,13 +1177,20 @@ describe('the switchboard chart', () => {
           { name: 'grpc', containerPort: 50051, protocol: 'TCP' },
         ]);
         expect(envVar(firstContainer(api), 'SWITCHBOARD_GRPC_PORT')).toEqual({ name: 'SWITCHBOARD_GRPC_PORT', value: '50051' });
-        for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(firstContainer(api)[probe].httpGet.port).toBe('http');
+        for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe'])
+          expect(firstContainer(api)[probe].httpGet.port).toBe('http');
         expect(firstContainer(worker).ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
         expect(envVar(firstContainer(worker), 'SWITCHBOARD_GRPC_PORT')).toBeUndefined();
         // What each process loads: the API serves gRPC on its port, the worker opens none.
         expect(loadedConfig(install, 'api').a2a.grpc.port).toBe(50051);
         expect(loadedConfig(install, 'worker').a2a.grpc.port).toBeUndefined();
-        expect(servicePort(install, 'grpc')).toEqual({ name: 'grpc', port: 50051, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'kubernetes.io/h2c' });
+        expect(servicePort(install, 'grpc')).toEqual({
+          name: 'grpc',
+          port: 50051,
+          targetPort: 'grpc',
+          protocol: 'TCP',
+          appProtocol: 'kubernetes.io/h2c',
+        });
         expect(find(install, 'NetworkPolicy', 'switchboard-api').spec.ingress).toEqual([
           {
             ports: [
@@ -941,7 +1200,9 @@ describe('the switchboard chart', () => {
             from: GRPC.networkPolicy.apiFrom,
           },
         ]);
-        expect(find(install, 'NetworkPolicy', 'switchboard-worker').spec.ingress ?? []).not.toContainEqual(expect.objectContaining({ ports: expect.arrayContaining([expect.objectContaining({ port: 'grpc' })]) }));
+        expect(find(install, 'NetworkPolicy', 'switchboard-worker').spec.ingress ?? []).not.toContainEqual(
+          expect.objectContaining({ ports: expect.arrayContaining([expect.objectContaining({ port: 'grpc' })]) }),
+        );
         // A card fetched through the Service lists the Service's own host and gRPC port.
         expect(cardAddress(install)).toBe(`switchboard.${NAMESPACE}.svc:${servicePort(install, 'grpc').port}`);
       }
@@ -951,13 +1212,19 @@ describe('the switchboard chart', () => {
 
     it('follows grpc.port and grpc.publicAddress; with config.a2a.grpc.tls the Service claims no cleartext HTTP/2', () => {
       // From a values file, as YAML numbers reach the templates (floats).
-      const moved = renderChart('-f', valuesFile('grpc-moved', { grpc: { enabled: true, port: 9443, publicAddress: 'grpc.example.com:443' } }));
+      const moved = renderChart(
+        '-f',
+        valuesFile('grpc-moved', { grpc: { enabled: true, port: 9443, publicAddress: 'grpc.example.com:443' } }),
+      );
       expect(grpcPort(deployment(moved, 'api'))).toEqual({ name: 'grpc', containerPort: 9443, protocol: 'TCP' });
       expect(servicePort(moved, 'grpc')).toMatchObject({ port: 9443, targetPort: 'grpc' });
       expect(loadedConfig(moved, 'api').a2a.grpc).toMatchObject({ port: 9443, public_address: 'grpc.example.com:443' });
       expect(cardAddress(moved)).toBe('grpc.example.com:443');
 
-      const tls = { grpc: { enabled: true }, config: { a2a: { grpc: { tls: { cert_file: '/etc/switchboard-tls/tls.crt', key_file: '/etc/switchboard-tls/tls.key' } } } } };
+      const tls = {
+        grpc: { enabled: true },
+        config: { a2a: { grpc: { tls: { cert_file: '/etc/switchboard-tls/tls.crt', key_file: '/etc/switchboard-tls/tls.key' } } } },
+      };
       const withTls = renderChart('-f', valuesFile('grpc-tls', tls));
       expect(servicePort(withTls, 'grpc')).toEqual({ name: 'grpc', port: 50051, targetPort: 'grpc', protocol: 'TCP' });
       expect(loadedConfig(withTls, 'api').a2a.grpc).toEqual({ port: 50051, tls: tls.config.a2a.grpc.tls });
@@ -966,11 +1233,15 @@ describe('the switchboard chart', () => {
     });
 
     it('refuses the ways around it, saying what to set', () => {
-      expect(failedRender('--set', 'config.a2a.grpc.port=50051')).toContain('config.a2a.grpc.port: set by the chart; use grpc.enabled and grpc.port');
+      expect(failedRender('--set', 'config.a2a.grpc.port=50051')).toContain(
+        'config.a2a.grpc.port: set by the chart; use grpc.enabled and grpc.port',
+      );
       expect(failedRender('--set', 'grpc.enabled=true', '--set', 'config.a2a.grpc.public_address=grpc.example.com:443')).toContain(
         'config.a2a.grpc.public_address: set by the chart; use grpc.publicAddress',
       );
-      expect(failedRender('--set', 'extraEnv[0].name=SWITCHBOARD_GRPC_PORT', '--set-string', 'extraEnv[0].value=50051')).toContain('SWITCHBOARD_GRPC_PORT: the chart sets this environment variable itself');
+      expect(failedRender('--set', 'extraEnv[0].name=SWITCHBOARD_GRPC_PORT', '--set-string', 'extraEnv[0].value=50051')).toContain(
+        'SWITCHBOARD_GRPC_PORT: the chart sets this environment variable itself',
+      );
       expect(failedRender('--set', 'grpc.enabled=true', '--set', 'grpc.port=8080')).toContain("grpc.port: 8080 is the pods' HTTP port");
       expect(failedRender('--set', 'grpc.publicAddress=grpc.example.com:443')).toContain('grpc.publicAddress: needs grpc.enabled');
     });
@@ -985,7 +1256,9 @@ describe('the switchboard chart', () => {
       expect(on).toContain('A2A over gRPC (cleartext HTTP/2)');
       expect(on).toContain(`kubectl -n ${NAMESPACE} port-forward svc/switchboard 50051:50051`);
       expect(on).toContain('gRPC through a proxy needs HTTP/2 end to end');
-      expect(notes('--set', 'grpc.enabled=true', '--set', 'grpc.publicAddress=grpc.example.com:443')).toContain('Agent cards list it as grpc.example.com:443.');
+      expect(notes('--set', 'grpc.enabled=true', '--set', 'grpc.publicAddress=grpc.example.com:443')).toContain(
+        'Agent cards list it as grpc.example.com:443.',
+      );
       expect(notes()).not.toMatch(/grpc/i);
     });
 
@@ -999,7 +1272,9 @@ describe('the switchboard chart', () => {
       expect(ingress.spec.tls).toHaveLength(1);
       const install = renderChart('--set', 'grpc.enabled=true');
       const backend = ingress.spec.rules[0].http.paths[0].backend.service;
-      const ports = install.filter((m) => m.kind === 'Service' && m.metadata.name === backend.name).flatMap((service) => service.spec.ports.map((port: any) => port.name));
+      const ports = install
+        .filter((m) => m.kind === 'Service' && m.metadata.name === backend.name)
+        .flatMap((service) => service.spec.ports.map((port: Json) => port.name));
       expect(ports).toContain(backend.port.name);
       expect(backend.port.name).toBe('grpc');
     });
@@ -1010,7 +1285,10 @@ describe('the switchboard chart', () => {
     const oauth = (values: object) => loadedConfig(renderChart('-f', valuesFile('oauth', values)), 'api').auth.oauth;
 
     it('render the issuers into the config Switchboard loads, the resource being <publicUrl>/mcp unless given', () => {
-      const values = { publicUrl: 'https://switchboard.example.com', config: { auth: { oauth: { issuers: [issuer], clock_skew_secs: 30 } } } };
+      const values = {
+        publicUrl: 'https://switchboard.example.com',
+        config: { auth: { oauth: { issuers: [issuer], clock_skew_secs: 30 } } },
+      };
       expect(oauth(values)).toEqual({
         resource: 'https://switchboard.example.com/mcp',
         issuers: [{ ...issuer, audiences: [] }],
@@ -1018,9 +1296,17 @@ describe('the switchboard chart', () => {
         clock_skew_secs: 30,
         introspection_cache_secs: 60,
       });
-      const given = { ...values, config: { auth: { oauth: { resource: 'https://agents.example.com/mcp', issuers: [issuer], algorithms: ['ES256'] } } } };
+      const given = {
+        ...values,
+        config: { auth: { oauth: { resource: 'https://agents.example.com/mcp', issuers: [issuer], algorithms: ['ES256'] } } },
+      };
       expect(oauth(given)).toMatchObject({ resource: 'https://agents.example.com/mcp', algorithms: ['ES256'], clock_skew_secs: 60 });
-      expect(oauth({ ingress: { enabled: true, hosts: [{ host: 'agents.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] }, config: { auth: { oauth: { issuers: [issuer] } } } })).toMatchObject({
+      expect(
+        oauth({
+          ingress: { enabled: true, hosts: [{ host: 'agents.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] },
+          config: { auth: { oauth: { issuers: [issuer] } } },
+        }),
+      ).toMatchObject({
         resource: 'http://agents.example.com/mcp',
       });
       expect(loadedConfig(installs.trial, 'api').auth.oauth).toBeUndefined();
@@ -1043,7 +1329,16 @@ describe('the switchboard chart', () => {
     });
 
     it('tracing: the OTLP settings as the standard OTEL_* variables of the API and worker pods, none when off', () => {
-      const traced = renderChart('--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel-collector.observability:4318', '--set-json', 'tracing.sampleRatio=0.25', '--set', 'tracing.traceUrl=http://jaeger:16686/trace/{trace_id}');
+      const traced = renderChart(
+        '--set',
+        'tracing.enabled=true',
+        '--set',
+        'tracing.endpoint=http://otel-collector.observability:4318',
+        '--set-json',
+        'tracing.sampleRatio=0.25',
+        '--set',
+        'tracing.traceUrl=http://jaeger:16686/trace/{trace_id}',
+      );
       for (const component of ['api', 'worker'] as const) {
         expect(containerEnv(traced, firstContainer(deployment(traced, component)))).toMatchObject({
           SWITCHBOARD_TRACING_ENABLED: 'true',
@@ -1055,15 +1350,20 @@ describe('the switchboard chart', () => {
           SWITCHBOARD_TRACE_URL: 'http://jaeger:16686/trace/{trace_id}',
         });
       }
-      const untraced = Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')));
-      for (const workload of untraced) expect(firstContainer(workload).env.filter((e: any) => /^(OTEL_|SWITCHBOARD_TRAC)/.test(e.name))).toEqual([]);
+      const untraced = Object.values(installs).flatMap((install) =>
+        install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')),
+      );
+      for (const workload of untraced)
+        expect(firstContainer(workload).env.filter((e: Json) => /^(OTEL_|SWITCHBOARD_TRAC)/.test(e.name))).toEqual([]);
       expect(failedRender('--set', 'tracing.protocol=grpc')).toContain("at '/tracing/protocol'");
     });
 
     it('mount no CA and set no NODE_EXTRA_CA_CERTS without trustedCa', () => {
-      for (const workload of Object.values(installs).flatMap((install) => install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')))) {
+      for (const workload of Object.values(installs).flatMap((install) =>
+        install.filter((m) => m.kind === 'Deployment' && m.metadata.name.startsWith('switchboard-')),
+      )) {
         expect(envVar(firstContainer(workload), 'NODE_EXTRA_CA_CERTS')).toBeUndefined();
-        expect(podSpec(workload).volumes.map((v: any) => v.name)).not.toContain('trusted-ca');
+        expect(podSpec(workload).volumes.map((v: Json) => v.name)).not.toContain('trusted-ca');
       }
     });
   });
@@ -1077,16 +1377,24 @@ describe('the switchboard chart', () => {
 
     it("makes the trial's generated key an operator key: the API loads it with admin rights, and it is the only key", () => {
       const generated = kubernetes.decoded(GENERATED_SECRET)['admin-keys'];
-      expect(loadedConfig(installs.trial, 'api').auth.api_keys).toEqual([{ name: 'admin', key: generated.slice('admin='.length), admin: true }]);
+      expect(loadedConfig(installs.trial, 'api').auth.api_keys).toEqual([
+        { name: 'admin', key: generated.slice('admin='.length), admin: true },
+      ]);
     });
 
     it("loads secrets.adminKeys and existingSecret's admin-keys as operator keys beside the clients' keys, which get no admin rights", () => {
-      expect(loadedConfig(installs.secretsInValues, 'api').auth.api_keys.filter((entry) => typeof entry !== 'string' && !entry.metrics_only)).toEqual([
+      expect(
+        loadedConfig(installs.secretsInValues, 'api').auth.api_keys.filter((entry) => typeof entry !== 'string' && !entry.metrics_only),
+      ).toEqual([
         { name: 'ops', key: SECRETS.apiKey },
         { name: 'ci', key: 'LEAK-API-KEY-0002-abcdef' },
         { name: 'root', key: SECRETS.adminKey, admin: true },
       ]);
-      expect(loadedConfig(installs.production, 'api').auth.api_keys).toContainEqual({ name: 'root', key: EXISTING_SECRET['admin-keys'].slice('root='.length), admin: true });
+      expect(loadedConfig(installs.production, 'api').auth.api_keys).toContainEqual({
+        name: 'root',
+        key: EXISTING_SECRET['admin-keys'].slice('root='.length),
+        admin: true,
+      });
       // admin-keys is optional in a Secret of yours made before it existed: the pods still start.
       const ref = envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_ADMIN_KEYS').valueFrom.secretKeyRef;
       expect(ref).toEqual({ name: 'switchboard-secrets', key: 'admin-keys', optional: true });
@@ -1098,9 +1406,15 @@ describe('the switchboard chart', () => {
       const trial = notes();
       expect(trial).toContain(`kubectl -n ${NAMESPACE} get secret ${GENERATED_SECRET} -o jsonpath='{.data.admin-keys}' | base64 -d`);
       expect(trial).toContain('http://localhost:8080/console');
-      expect(notes('--set', 'secrets.existingSecret=switchboard-secrets')).toContain('the admin-keys key of your Secret switchboard-secrets');
-      expect(notes('--set', 'secrets.adminKeys=root=given-admin-key-0123456789')).toContain(`kubectl -n ${NAMESPACE} get secret switchboard -o jsonpath='{.data.admin-keys}'`);
-      expect(notes('--set', 'adminIngress.enabled=true', '--set', 'adminIngress.host=ops.internal.example.com')).toContain('http://ops.internal.example.com/console');
+      expect(notes('--set', 'secrets.existingSecret=switchboard-secrets')).toContain(
+        'the admin-keys key of your Secret switchboard-secrets',
+      );
+      expect(notes('--set', 'secrets.adminKeys=root=given-admin-key-0123456789')).toContain(
+        `kubectl -n ${NAMESPACE} get secret switchboard -o jsonpath='{.data.admin-keys}'`,
+      );
+      expect(notes('--set', 'adminIngress.enabled=true', '--set', 'adminIngress.host=ops.internal.example.com')).toContain(
+        'http://ops.internal.example.com/console',
+      );
     });
   });
 
@@ -1115,9 +1429,9 @@ describe('the switchboard chart', () => {
       install
         .filter((m) => m.kind === 'Ingress')
         .flatMap((ingress) => ingress.spec.rules)
-        .filter((rule: any) => rule.host === host)
-        .flatMap((rule: any) => rule.http.paths)
-        .some((route: any) => {
+        .filter((rule: Json) => rule.host === host)
+        .flatMap((rule: Json) => rule.http.paths)
+        .some((route: Json) => {
           expect(route.backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
           const prefix = route.path.replace(/\/$/, '');
           return route.pathType === 'Exact' ? path === route.path : prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
@@ -1136,13 +1450,28 @@ describe('the switchboard chart', () => {
     }
 
     /** Each path: where it is published. */
-    const placement = (install: Manifest[], paths: string[]) => paths.map((path) => ({ path, public: routes(install, PUBLIC_HOST, path), admin: routes(install, ADMIN_HOST, path) }));
-    const expected = (paths: string[]) => paths.map((path) => ({ path, public: !OPERATOR_PATH.test(path) && !PROBE.test(path), admin: OPERATOR_PATH.test(path) }));
+    const placement = (install: Manifest[], paths: string[]) =>
+      paths.map((path) => ({ path, public: routes(install, PUBLIC_HOST, path), admin: routes(install, ADMIN_HOST, path) }));
+    const expected = (paths: string[]) =>
+      paths.map((path) => ({ path, public: !OPERATOR_PATH.test(path) && !PROBE.test(path), admin: OPERATOR_PATH.test(path) }));
 
     it('publishes on the public host every path the API serves but the console, the admin API, /metrics and the probes, which go on the admin host alone', async () => {
       const paths = await servedPaths('');
-      expect(paths).toEqual(expect.arrayContaining(['/a2a', '/mcp', '/.well-known/agent-card.json', '/console', '/console/login', '/api/admin/overview', '/metrics']));
-      const install = renderChart('-f', valuesFile('ingresses', { ingress: { enabled: true }, adminIngress: { enabled: true, host: ADMIN_HOST } }));
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          '/a2a',
+          '/mcp',
+          '/.well-known/agent-card.json',
+          '/console',
+          '/console/login',
+          '/api/admin/overview',
+          '/metrics',
+        ]),
+      );
+      const install = renderChart(
+        '-f',
+        valuesFile('ingresses', { ingress: { enabled: true }, adminIngress: { enabled: true, host: ADMIN_HOST } }),
+      );
       expect(schemaProblems(install)).toEqual([]);
       expect(placement(install, paths)).toEqual(expected(paths));
       // The console's assets and the admin API's streams live under those prefixes.
@@ -1163,10 +1492,12 @@ describe('the switchboard chart', () => {
       const publicOnly = renderChart('--set', 'ingress.enabled=true');
       expect(publicOnly.filter((m) => m.kind === 'Ingress').map((m) => m.metadata.name)).toEqual(['switchboard']);
       for (const install of [publicOnly, installs.production]) {
-        for (const path of ['/console', '/console/login', '/api/admin/overview', '/metrics']) expect({ path, routed: routes(install, PUBLIC_HOST, path) }).toEqual({ path, routed: false });
+        for (const path of ['/console', '/console/login', '/api/admin/overview', '/metrics'])
+          expect({ path, routed: routes(install, PUBLIC_HOST, path) }).toEqual({ path, routed: false });
         expect(routes(install, PUBLIC_HOST, '/a2a')).toBe(true);
       }
-      for (const path of ['/console', '/api/admin/overview', '/metrics']) expect(routes(installs.production, 'switchboard.internal.example.com', path)).toBe(true);
+      for (const path of ['/console', '/api/admin/overview', '/metrics'])
+        expect(routes(installs.production, 'switchboard.internal.example.com', path)).toBe(true);
       expect(find(installs.production, 'Ingress', 'switchboard-admin').spec.ingressClassName).toBe('nginx-internal');
     });
 
@@ -1174,8 +1505,19 @@ describe('the switchboard chart', () => {
       const everything = { ingress: { enabled: true, hosts: [{ host: PUBLIC_HOST, paths: [{ path: '/', pathType: 'Prefix' }] }] } };
       const install = renderChart('-f', valuesFile('ingress-everything', everything));
       expect(routes(install, PUBLIC_HOST, '/console')).toBe(true);
-      const result = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, '-f', valuesFile('ingress-everything-notes', everything));
-      expect(result.stdout.slice(result.stdout.indexOf('NOTES:'))).toContain(`ingress.hosts: ${PUBLIC_HOST} routes / to the API: the console, the admin API and /metrics are public there`);
+      const result = helm(
+        'install',
+        'switchboard',
+        CHART_DIR,
+        '--dry-run=client',
+        '--namespace',
+        NAMESPACE,
+        '-f',
+        valuesFile('ingress-everything-notes', everything),
+      );
+      expect(result.stdout.slice(result.stdout.indexOf('NOTES:'))).toContain(
+        `ingress.hosts: ${PUBLIC_HOST} routes / to the API: the console, the admin API and /metrics are public there`,
+      );
       const safe = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, '--set', 'ingress.enabled=true');
       expect(safe.stdout).not.toContain('are public there');
     });
@@ -1183,13 +1525,26 @@ describe('the switchboard chart', () => {
     it('gives the admin Ingress its own class, TLS and annotations, over the streaming ones (the admin API streams task changes)', () => {
       const values = {
         ingress: { enabled: true, className: 'nginx-public' },
-        adminIngress: { enabled: true, host: ADMIN_HOST, className: 'nginx-internal', annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' }, tls: [{ hosts: [ADMIN_HOST], secretName: 'admin-tls' }] },
+        adminIngress: {
+          enabled: true,
+          host: ADMIN_HOST,
+          className: 'nginx-internal',
+          annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' },
+          tls: [{ hosts: [ADMIN_HOST], secretName: 'admin-tls' }],
+        },
       };
       const admin = find(renderChart('-f', valuesFile('admin-ingress', values)), 'Ingress', 'switchboard-admin');
       expect(admin.spec.ingressClassName).toBe('nginx-internal');
       expect(admin.spec.tls).toEqual(values.adminIngress.tls);
-      expect(admin.metadata.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-buffering': 'off', 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' });
-      const inherited = find(renderChart('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${ADMIN_HOST}`, '--set', 'ingress.className=nginx'), 'Ingress', 'switchboard-admin');
+      expect(admin.metadata.annotations).toMatchObject({
+        'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
+        'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8',
+      });
+      const inherited = find(
+        renderChart('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${ADMIN_HOST}`, '--set', 'ingress.className=nginx'),
+        'Ingress',
+        'switchboard-admin',
+      );
       expect(inherited.spec.ingressClassName).toBe('nginx');
     });
 
@@ -1198,49 +1553,90 @@ describe('the switchboard chart', () => {
       expect(failedRender('--set', 'ingress.enabled=true', '--set', 'config.a2a.listen_path=/')).toContain(
         'ingress.hosts: config.a2a.listen_path is /, so the client paths would be every path, the operator paths included',
       );
-      expect(failedRender('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${PUBLIC_HOST}`, '--set', 'ingress.enabled=true')).toContain(
-        `adminIngress.host: ${PUBLIC_HOST} is also a host of ingress.hosts`,
-      );
+      expect(
+        failedRender('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${PUBLIC_HOST}`, '--set', 'ingress.enabled=true'),
+      ).toContain(`adminIngress.host: ${PUBLIC_HOST} is also a host of ingress.hosts`);
     });
   });
 
   describe('egress network policy (networkPolicy.egress)', () => {
-    const egressPolicies = (install: Manifest[]) => install.filter((m) => m.kind === 'NetworkPolicy' && m.spec.policyTypes.includes('Egress'));
+    const egressPolicies = (install: Manifest[]) =>
+      install.filter((m) => m.kind === 'NetworkPolicy' && m.spec.policyTypes.includes('Egress'));
     /** Whether a policy's pod selector selects pods labelled so. */
     const selects = (policy: Manifest, labels: Record<string, string>) => {
       const { matchLabels = {}, matchExpressions = [] } = policy.spec.podSelector;
-      return Object.entries(matchLabels).every(([key, value]) => labels[key] === value) && matchExpressions.every((e: any) => e.operator === 'In' && e.values.includes(labels[e.key]));
+      return (
+        Object.entries(matchLabels).every(([key, value]) => labels[key] === value) &&
+        matchExpressions.every((e: Json) => e.operator === 'In' && e.values.includes(labels[e.key]))
+      );
     };
     const podLabels = (install: Manifest[], kind: string, name: string) => find(install, kind, name).spec.template.metadata.labels;
-    const DNS = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } };
+    const DNS = {
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+      podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+    };
     const DNS_PORTS = [
       { port: 53, protocol: 'UDP' },
       { port: 53, protocol: 'TCP' },
     ];
-    const HTTPS_OUT = [{ to: [{ ipBlock: { cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] } }], ports: [{ port: 443, protocol: 'TCP' }] }];
-    const MCP_SERVERS = [{ to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'mcp' } } }], ports: [{ port: 3001, protocol: 'TCP' }] }];
+    const HTTPS_OUT = [
+      {
+        to: [{ ipBlock: { cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] } }],
+        ports: [{ port: 443, protocol: 'TCP' }],
+      },
+    ];
+    const MCP_SERVERS = [
+      { to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'mcp' } } }], ports: [{ port: 3001, protocol: 'TCP' }] },
+    ];
 
     it('is off by default, networkPolicy.enabled included: nothing restricts egress', () => {
-      for (const install of [...Object.values(installs), renderChart('--set', 'networkPolicy.enabled=true')]) expect(egressPolicies(install)).toEqual([]);
+      for (const install of [...Object.values(installs), renderChart('--set', 'networkPolicy.enabled=true')])
+        expect(egressPolicies(install)).toEqual([]);
     });
 
     it('lets the API, worker and migration pods reach the cluster DNS, the in-chart stores and the rules given, and nothing else; not the secret generator, which calls the Kubernetes API', () => {
-      const install = renderChart('-f', valuesFile('egress', { networkPolicy: { enabled: true, egress: { enabled: true, rules: [...HTTPS_OUT, ...MCP_SERVERS] } } }));
+      const install = renderChart(
+        '-f',
+        valuesFile('egress', { networkPolicy: { enabled: true, egress: { enabled: true, rules: [...HTTPS_OUT, ...MCP_SERVERS] } } }),
+      );
       expect(schemaProblems(install)).toEqual([]);
       const [policy, ...others] = egressPolicies(install);
       expect(others).toEqual([]);
       expect(policy.metadata.name).toBe('switchboard-egress');
       expect(policy.spec.policyTypes).toEqual(['Egress']);
-      for (const [kind, name] of [['Deployment', 'switchboard-api'], ['Deployment', 'switchboard-worker'], ['Job', 'switchboard-migrate']]) expect(selects(policy, podLabels(install, kind, name))).toBe(true);
+      for (const [kind, name] of [
+        ['Deployment', 'switchboard-api'],
+        ['Deployment', 'switchboard-worker'],
+        ['Job', 'switchboard-migrate'],
+      ])
+        expect(selects(policy, podLabels(install, kind, name))).toBe(true);
       expect(selects(policy, podLabels(install, 'Job', 'switchboard-secret-generator'))).toBe(false);
       expect(selects(policy, podLabels(install, 'StatefulSet', 'switchboard-postgresql'))).toBe(false);
       const store = (component: string, port: number) => ({
-        to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'switchboard', 'app.kubernetes.io/instance': 'switchboard', 'app.kubernetes.io/component': component } } }],
+        to: [
+          {
+            podSelector: {
+              matchLabels: {
+                'app.kubernetes.io/name': 'switchboard',
+                'app.kubernetes.io/instance': 'switchboard',
+                'app.kubernetes.io/component': component,
+              },
+            },
+          },
+        ],
         ports: [{ port, protocol: 'TCP' }],
       });
-      expect(policy.spec.egress).toEqual([{ to: [DNS], ports: DNS_PORTS }, store('postgresql', 5432), store('redis', 6379), ...HTTPS_OUT, ...MCP_SERVERS]);
+      expect(policy.spec.egress).toEqual([
+        { to: [DNS], ports: DNS_PORTS },
+        store('postgresql', 5432),
+        store('redis', 6379),
+        ...HTTPS_OUT,
+        ...MCP_SERVERS,
+      ]);
       // The in-chart stores' own pods do select as the policy's peers say.
-      expect(podLabels(install, 'StatefulSet', 'switchboard-postgresql')).toMatchObject(policy.spec.egress[1].to[0].podSelector.matchLabels);
+      expect(podLabels(install, 'StatefulSet', 'switchboard-postgresql')).toMatchObject(
+        policy.spec.egress[1].to[0].podSelector.matchLabels,
+      );
       expect(podLabels(install, 'StatefulSet', 'switchboard-redis')).toMatchObject(policy.spec.egress[2].to[0].podSelector.matchLabels);
     });
 
@@ -1273,13 +1669,26 @@ describe('the switchboard chart', () => {
     });
 
     it('refuses a policy that would cut Switchboard off its stores or its traces, saying what to set', () => {
-      const external = ['--set', 'postgresql.deploy=false', '--set', 'postgresql.externalUrl=postgresql://u:p@db.internal:5432/x', '--set', 'redis.deploy=false', '--set', 'redis.externalUrl=redis://redis.internal:6379'];
+      const external = [
+        '--set',
+        'postgresql.deploy=false',
+        '--set',
+        'postgresql.externalUrl=postgresql://u:p@db.internal:5432/x',
+        '--set',
+        'redis.deploy=false',
+        '--set',
+        'redis.externalUrl=redis://redis.internal:6379',
+      ];
       const egress = ['--set', 'networkPolicy.enabled=true', '--set', 'networkPolicy.egress.enabled=true'];
       const refused = failedRender(...external, ...egress);
       expect(refused).toContain('networkPolicy.egress.postgresql.to: Switchboard reaches an external Postgres');
       expect(refused).toContain('networkPolicy.egress.redis.to: Switchboard reaches an external Redis');
-      expect(failedRender(...egress, '--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel:4318')).toContain('networkPolicy.egress.otlp.to: traces go to tracing.endpoint');
-      expect(failedRender('--set', 'networkPolicy.egress.enabled=true')).toContain('networkPolicy.egress.enabled: needs networkPolicy.enabled');
+      expect(failedRender(...egress, '--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel:4318')).toContain(
+        'networkPolicy.egress.otlp.to: traces go to tracing.endpoint',
+      );
+      expect(failedRender('--set', 'networkPolicy.egress.enabled=true')).toContain(
+        'networkPolicy.egress.enabled: needs networkPolicy.enabled',
+      );
     });
   });
 
@@ -1291,10 +1700,12 @@ describe('the switchboard chart', () => {
         install
           .filter((m) => ['Deployment', 'Job'].includes(m.kind))
           .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
-          .map((c: any) => [c.image, c.imagePullPolicy]);
+          .map((c: Json) => [c.image, c.imagePullPolicy]);
       expect(new Set(images(installs.trial).map(String))).toEqual(new Set([String([`switchboard:${appVersion}`, 'IfNotPresent'])]));
       const pushed = renderChart('--set', 'image.repository=registry.example.com/team/switchboard', '--set', 'image.tag=0.2.0');
-      expect(new Set(images(pushed).map(String))).toEqual(new Set([String(['registry.example.com/team/switchboard:0.2.0', 'IfNotPresent'])]));
+      expect(new Set(images(pushed).map(String))).toEqual(
+        new Set([String(['registry.example.com/team/switchboard:0.2.0', 'IfNotPresent'])]),
+      );
     });
 
     it('puts commonLabels on every object and every pod, and in no selector', () => {
@@ -1312,13 +1723,29 @@ describe('the switchboard chart', () => {
       };
       const rendered = [
         ...renderChart('-f', valuesFile('labels-trial', everything)),
-        ...renderChart('-f', valuesFile('labels-values', { ...SECRETS_IN_VALUES, commonLabels, worker: { autoscaling: { enabled: true } } })),
+        ...renderChart(
+          '-f',
+          valuesFile('labels-values', { ...SECRETS_IN_VALUES, commonLabels, worker: { autoscaling: { enabled: true } } }),
+        ),
       ];
-      expect(new Set(rendered.map((m) => m.kind))).toEqual(new Set(Object.values(installs).flat().map((m) => m.kind)));
+      expect(new Set(rendered.map((m) => m.kind))).toEqual(
+        new Set(
+          Object.values(installs)
+            .flat()
+            .map((m) => m.kind),
+        ),
+      );
       for (const manifest of rendered) {
-        expect({ object: `${manifest.kind}/${manifest.metadata.name}`, labels: manifest.metadata.labels }).toEqual({ object: expect.any(String), labels: expect.objectContaining(commonLabels) });
+        expect({ object: `${manifest.kind}/${manifest.metadata.name}`, labels: manifest.metadata.labels }).toEqual({
+          object: expect.any(String),
+          labels: expect.objectContaining(commonLabels),
+        });
         const template = manifest.spec?.template;
-        if (template) expect({ pod: manifest.metadata.name, labels: template.metadata.labels }).toEqual({ pod: expect.any(String), labels: expect.objectContaining(commonLabels) });
+        if (template)
+          expect({ pod: manifest.metadata.name, labels: template.metadata.labels }).toEqual({
+            pod: expect.any(String),
+            labels: expect.objectContaining(commonLabels),
+          });
         const selector = manifest.spec?.selector?.matchLabels ?? (manifest.kind === 'Service' ? manifest.spec.selector : undefined);
         if (selector) expect(Object.keys(selector)).not.toContain('team');
       }
@@ -1346,19 +1773,24 @@ describe('the switchboard chart', () => {
       // The hook Jobs run where and as the API does.
       expect(podSpec(find(given, 'Job', 'switchboard-migrate')).priorityClassName).toBe('switchboard-critical');
       expect(podSpec(find(given, 'Job', 'switchboard-secret-generator')).priorityClassName).toBe('switchboard-critical');
-      expect(api.initContainers.map((c: any) => c.name)).toEqual(['migrate', 'wait-for-vault']);
+      expect(api.initContainers.map((c: Json) => c.name)).toEqual(['migrate', 'wait-for-vault']);
       expect(api.initContainers[1]).toEqual(init);
-      expect(worker.initContainers.map((c: any) => c.name)).toEqual(['migrate']);
-      expect(api.containers.map((c: any) => c.name)).toEqual(['api', 'proxy']);
+      expect(worker.initContainers.map((c: Json) => c.name)).toEqual(['migrate']);
+      expect(api.containers.map((c: Json) => c.name)).toEqual(['api', 'proxy']);
       expect(api.containers[1]).toEqual(sidecar);
-      expect(worker.containers.map((c: any) => c.name)).toEqual(['worker', 'worker-proxy']);
-      for (const workload of given.filter((m) => ['Deployment', 'StatefulSet'].includes(m.kind))) expect(workload.spec.revisionHistoryLimit).toBe(3);
+      expect(worker.containers.map((c: Json) => c.name)).toEqual(['worker', 'worker-proxy']);
+      for (const workload of given.filter((m) => ['Deployment', 'StatefulSet'].includes(m.kind)))
+        expect(workload.spec.revisionHistoryLimit).toBe(3);
       // Without the chart's migration init container, the given one stands alone.
       const initOnly = renderChart('-f', PRODUCTION_VALUES, '--set-json', `worker.extraInitContainers=${JSON.stringify([init])}`);
       expect(podSpec(deployment(initOnly, 'worker')).initContainers).toEqual([init]);
       expect(podSpec(deployment(initOnly, 'api')).initContainers).toBeUndefined();
       const plain = podSpec(deployment(installs.trial, 'api'));
-      expect([plain.priorityClassName, plain.containers.length, deployment(installs.trial, 'api').spec.revisionHistoryLimit]).toEqual([undefined, 1, 10]);
+      expect([plain.priorityClassName, plain.containers.length, deployment(installs.trial, 'api').spec.revisionHistoryLimit]).toEqual([
+        undefined,
+        1,
+        10,
+      ]);
     });
   });
 });

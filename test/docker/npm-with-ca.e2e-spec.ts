@@ -5,8 +5,8 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:https';
-import { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:https';
+import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 

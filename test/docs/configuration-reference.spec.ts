@@ -13,8 +13,13 @@ import { codeBlocks, ROOT } from './markdown-blocks';
 function keyPaths(node: unknown, prefix = ''): string[] {
   if (typeof node !== 'object' || node === null) return [];
   const schema = node as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] };
-  const own = Object.entries(schema.properties ?? {}).flatMap(([key, value]) => [`${prefix}${key}`, ...keyPaths(value, `${prefix}${key}.`)]);
-  const nested = [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].flatMap((child) => keyPaths(child, prefix));
+  const own = Object.entries(schema.properties ?? {}).flatMap(([key, value]) => [
+    `${prefix}${key}`,
+    ...keyPaths(value, `${prefix}${key}.`),
+  ]);
+  const nested = [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].flatMap((child) =>
+    keyPaths(child, prefix),
+  );
   return [...new Set([...own, ...nested])];
 }
 

@@ -57,28 +57,39 @@ describe('the curl examples of the README and docs/', () => {
     await app?.close();
   });
 
-  it('include the README\'s A2A and MCP calls', () => {
+  it("include the README's A2A and MCP calls", () => {
     const readme = blocks.filter(({ name }) => name.startsWith('README.md:')).flatMap(({ commands }) => commands);
-    for (const call of ['"method":"SendMessage"', '"method":"SendStreamingMessage"', '"method":"message/send"', '/a2a/rest/message:send', '/a2a/tasks/send', '"method":"tools/call"']) {
+    for (const call of [
+      '"method":"SendMessage"',
+      '"method":"SendStreamingMessage"',
+      '"method":"message/send"',
+      '/a2a/rest/message:send',
+      '/a2a/tasks/send',
+      '"method":"tools/call"',
+    ]) {
       expect(readme.filter((command) => command.includes(call))).not.toHaveLength(0);
     }
   });
 
-  it.each(blocks.map((block) => [block.name, block] as const))('%s runs', async (_name, { commands }) => {
-    let taskId: string | undefined;
-    for (const command of commands) {
-      const withId = command.replace(/<(task id|id)>/g, () => taskId ?? 'no-task-yet');
-      const { stdout } = await promisify(execFile)('bash', ['-c', `${withId.replaceAll(LOCAL, host)} -w '\\n%{http_code}'`], {
-        env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY },
-        timeout: 20_000,
-      });
-      const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
-      const body = stdout.slice(0, stdout.lastIndexOf('\n'));
-      expect({ command, status }).toEqual({ command, status: expect.any(Number) });
-      expect({ command, status: status < 400 }).toEqual({ command, status: true });
-      const errors = documents(body).filter((document) => typeof document === 'object' && document !== null && 'error' in document);
-      expect({ command, errors }).toEqual({ command, errors: [] });
-      taskId = taskIdIn(body) ?? taskId;
-    }
-  }, 60_000);
+  it.each(blocks.map((block) => [block.name, block] as const))(
+    '%s runs',
+    async (_name, { commands }) => {
+      let taskId: string | undefined;
+      for (const command of commands) {
+        const withId = command.replace(/<(task id|id)>/g, () => taskId ?? 'no-task-yet');
+        const { stdout } = await promisify(execFile)('bash', ['-c', `${withId.replaceAll(LOCAL, host)} -w '\\n%{http_code}'`], {
+          env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY },
+          timeout: 20_000,
+        });
+        const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
+        const body = stdout.slice(0, stdout.lastIndexOf('\n'));
+        expect({ command, status }).toEqual({ command, status: expect.any(Number) });
+        expect({ command, status: status < 400 }).toEqual({ command, status: true });
+        const errors = documents(body).filter((document) => typeof document === 'object' && document !== null && 'error' in document);
+        expect({ command, errors }).toEqual({ command, errors: [] });
+        taskId = taskIdIn(body) ?? taskId;
+      }
+    },
+    60_000,
+  );
 });

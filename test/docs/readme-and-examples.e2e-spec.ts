@@ -13,7 +13,7 @@ import { assertSafeToListen } from '../../src/security/listen-policy';
 import { writeConfigFile } from '../support/config-file';
 import { codeBlocks, documentationFiles, ROOT } from './markdown-blocks';
 import { startTestApp } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 const EXAMPLES = join(ROOT, 'examples');
 /** Examples that are about durable mode boot against this run's Postgres and Redis. */
@@ -29,7 +29,9 @@ interface Sample {
 
 /** Every `${VAR}` and `api_key_env` a config names, each set to a value long enough for an API key. */
 function referencedVariables(text: string): Record<string, string> {
-  const names = [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g), ...text.matchAll(/api_key_env\s*=\s*"([^"]+)"/g)].map((match) => match[1]);
+  const names = [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g), ...text.matchAll(/api_key_env\s*=\s*"([^"]+)"/g)].map(
+    (match) => match[1],
+  );
   return Object.fromEntries(names.map((name) => [name, `value-of-${name}-for-tests`]));
 }
 
@@ -42,7 +44,11 @@ const manifestsText = readdirSync(join(EXAMPLES, 'subagents'))
   .join('\n');
 const exampleSamples: Sample[] = readdirSync(EXAMPLES)
   .filter((name) => name.endsWith('.toml'))
-  .map((name) => ({ name: `examples/${name}`, text: readFileSync(join(EXAMPLES, name), 'utf8') + manifestsText, file: join(EXAMPLES, name) }));
+  .map((name) => ({
+    name: `examples/${name}`,
+    text: readFileSync(join(EXAMPLES, name), 'utf8') + manifestsText,
+    file: join(EXAMPLES, name),
+  }));
 
 describe('the README, docs/ and examples/', () => {
   let database: TestDatabase | undefined;
@@ -68,30 +74,33 @@ describe('the README, docs/ and examples/', () => {
     ]);
   });
 
-  it.each([...documentationSamples, ...exampleSamples].map((sample) => [sample.name, sample] as const))('%s loads and boots', async (name, sample) => {
-    const durable = DURABLE_EXAMPLES.has(name.replace('examples/', ''));
-    if (durable) database ??= await createTestDatabase();
-    const env = {
-      ...referencedVariables(sample.text),
-      SWITCHBOARD_CONFIG: sample.file,
-      PATH: emptyPath,
-      LOG_LEVEL: 'silent',
-      ...(durable && { DATABASE_URL: database!.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix }),
-    };
-    const { config } = loadConfig(env);
-    assertSafeToListen(config);
-    let app: NestFastifyApplication | undefined;
-    try {
-      const started = await startTestApp(config);
-      app = started.app;
-      const ready = await fetch(`${started.url}/readyz`);
-      expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200 });
-      expect((await fetch(`${started.url}/.well-known/agent-card.json`)).status).toBe(200);
-      const { agents } = (await (await fetch(`${started.url}/a2a/agents`)).json()) as { agents: { name: string }[] };
-      const configured = config.agents.map((agent) => agent.name);
-      expect(agents.map((card) => card.name).sort()).toEqual(configured.length > 0 ? [...configured].sort() : ['echo']);
-    } finally {
-      await app?.close();
-    }
-  });
+  it.each([...documentationSamples, ...exampleSamples].map((sample) => [sample.name, sample] as const))(
+    '%s loads and boots',
+    async (name, sample) => {
+      const durable = DURABLE_EXAMPLES.has(name.replace('examples/', ''));
+      if (durable) database ??= await createTestDatabase();
+      const env = {
+        ...referencedVariables(sample.text),
+        SWITCHBOARD_CONFIG: sample.file,
+        PATH: emptyPath,
+        LOG_LEVEL: 'silent',
+        ...(durable && { DATABASE_URL: database!.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix }),
+      };
+      const { config } = loadConfig(env);
+      assertSafeToListen(config);
+      let app: NestFastifyApplication | undefined;
+      try {
+        const started = await startTestApp(config);
+        app = started.app;
+        const ready = await fetch(`${started.url}/readyz`);
+        expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200 });
+        expect((await fetch(`${started.url}/.well-known/agent-card.json`)).status).toBe(200);
+        const { agents } = (await (await fetch(`${started.url}/a2a/agents`)).json()) as { agents: { name: string }[] };
+        const configured = config.agents.map((agent) => agent.name);
+        expect(agents.map((card) => card.name).sort()).toEqual(configured.length > 0 ? [...configured].sort() : ['echo']);
+      } finally {
+        await app?.close();
+      }
+    },
+  );
 });

@@ -39,7 +39,10 @@ describe("the README's TypeScript example", () => {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY },
     });
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, { status?: { state: string } }>);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, { status?: { state: string } }>);
     expect(Object.keys(events[0])).toEqual(['task']);
     expect(events.at(-1)?.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
   }, 90_000);

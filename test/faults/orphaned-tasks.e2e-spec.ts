@@ -10,18 +10,22 @@ import Redis from 'ioredis';
 import { NOT_QUEUED_TEXT } from '../../src/a2a-server/queued-agent-executor';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
+import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
 import { jsonRpcSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
-const RETRYABLE = { status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } };
+const RETRYABLE = {
+  status: 503,
+  retryAfter: '5',
+  body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } },
+};
 
 describe('orphaned tasks', () => {
   let redis: RedisProcess;
@@ -92,7 +96,12 @@ orphan_sweep_secs = 1
 
     beforeAll(async () => {
       await redis.restart();
-      const env = { SWITCHBOARD_CONFIG: writeConfigFile(CONFIG), DATABASE_URL: database.url, REDIS_URL: redis.url, SWITCHBOARD_REDIS_PREFIX: testRedisPrefix() };
+      const env = {
+        SWITCHBOARD_CONFIG: writeConfigFile(CONFIG),
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(),
+      };
       services = new ServiceProcesses(env);
       // No worker yet: the first turn stays queued.
       api = await services.api('api');
@@ -120,8 +129,13 @@ orphan_sweep_secs = 1
 
     it('leaves a running turn alone however long it goes without a write', async () => {
       const client = await sdkClient(api.baseUrl, 'gaps', 'JSONRPC');
-      const task = asTask(await services.explain(() => within(client.sendMessage(userMessage('two halves')), 20_000, 'a turn with long gaps')));
-      expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'two halves' });
+      const task = asTask(
+        await services.explain(() => within(client.sendMessage(userMessage('two halves')), 20_000, 'a turn with long gaps')),
+      );
+      expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
+        state: TaskState.TASK_STATE_COMPLETED,
+        text: 'two halves',
+      });
       expect(worker.hasLogged(task.id, 'orphaned task failed')).toBe(false);
     });
   });

@@ -6,12 +6,12 @@
  * send that starts a task while Postgres is down is refused at once, and an agent that acts outside
  * its task (a model, a tool) never runs for it: a resend does nothing twice.
  */
-import { Task, TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import { type Client } from '@a2a-js/sdk/client';
 import { NOT_RECORDED_TEXT } from '../../src/tasks/lifecycle/turn-not-recorded.error';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { artifactText, asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
@@ -117,8 +117,14 @@ describe('a Postgres outage mid-turn', () => {
     const task = await services.explain(() => within(answer, 20_000, 'the blocking send after Postgres came back'));
     const stored = await (await client()).getTask({ id: taskId, tenant: '' });
     await services.explain(() => {
-      expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'kept through the outage' });
-      expect({ state: stored.status?.state, text: artifactText(stored) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'kept through the outage' });
+      expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
+        state: TaskState.TASK_STATE_COMPLETED,
+        text: 'kept through the outage',
+      });
+      expect({ state: stored.status?.state, text: artifactText(stored) }).toEqual({
+        state: TaskState.TASK_STATE_COMPLETED,
+        text: 'kept through the outage',
+      });
     });
   });
 
@@ -144,14 +150,27 @@ describe('a Postgres outage mid-turn', () => {
   it('refuses a blocking send whose new task could not be stored at once with a retryable error naming no task', async () => {
     const before = await taskRows(databaseUrl);
     await postgres.stop();
-    const sends = Promise.all([jsonRpcSend(api.baseUrl, 'echo', 'never stored', false), restSend(api.baseUrl, 'echo', 'never stored', false)]);
+    const sends = Promise.all([
+      jsonRpcSend(api.baseUrl, 'echo', 'never stored', false),
+      restSend(api.baseUrl, 'echo', 'never stored', false),
+    ]);
     // Well under `tasks.write_retry_secs`: a task's first write is not retried, as nothing of it is kept.
-    const [jsonRpc, rest] = await services.explain(() => within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'));
+    const [jsonRpc, rest] = await services.explain(() =>
+      within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'),
+    );
     await postgres.restart();
 
     await services.explain(() => {
-      expect(jsonRpc).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } });
-      expect(rest).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(jsonRpc).toMatchObject({
+        status: 503,
+        retryAfter: '5',
+        body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } },
+      });
+      expect(rest).toMatchObject({
+        status: 503,
+        retryAfter: '5',
+        body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } },
+      });
       expect(JSON.stringify([jsonRpc.body, rest.body])).not.toMatch(/"result"|"task"|taskId/);
     });
     expect(await taskRows(databaseUrl)).toEqual(before);
@@ -161,14 +180,27 @@ describe('a Postgres outage mid-turn', () => {
     llm.play({ tokens: ['an answer nobody would hear'] });
     const before = await taskRows(databaseUrl);
     await postgres.stop();
-    const sends = Promise.all([jsonRpcSend(api.baseUrl, 'assistant', 'never stored', false), restSend(api.baseUrl, 'assistant', 'never stored', false)]);
+    const sends = Promise.all([
+      jsonRpcSend(api.baseUrl, 'assistant', 'never stored', false),
+      restSend(api.baseUrl, 'assistant', 'never stored', false),
+    ]);
     // Well under `tasks.write_retry_secs`: the task is written before the agent runs, and not retried.
-    const [jsonRpc, rest] = await services.explain(() => within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'));
+    const [jsonRpc, rest] = await services.explain(() =>
+      within(sends, (WRITE_RETRY_SECS * 1000) / 2, 'the blocking sends while Postgres is down'),
+    );
     await postgres.restart();
 
     await services.explain(() => {
-      expect(jsonRpc).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } });
-      expect(rest).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(jsonRpc).toMatchObject({
+        status: 503,
+        retryAfter: '5',
+        body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } },
+      });
+      expect(rest).toMatchObject({
+        status: 503,
+        retryAfter: '5',
+        body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } },
+      });
       expect(llm.requests).toEqual([]);
     });
     expect(await taskRows(databaseUrl)).toEqual(before);
@@ -177,12 +209,23 @@ describe('a Postgres outage mid-turn', () => {
   it('refuses a non-blocking send while Postgres is down with a retryable error, and stores nothing for it', async () => {
     const before = await taskRows(databaseUrl);
     await postgres.stop();
-    const [jsonRpc, rest] = [await jsonRpcSend(api.baseUrl, 'echo', 'while down', true), await restSend(api.baseUrl, 'echo', 'while down', true)];
+    const [jsonRpc, rest] = [
+      await jsonRpcSend(api.baseUrl, 'echo', 'while down', true),
+      await restSend(api.baseUrl, 'echo', 'while down', true),
+    ];
     await postgres.restart();
 
     await services.explain(() => {
-      expect(jsonRpc).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } } });
-      expect(rest).toMatchObject({ status: 503, retryAfter: '5', body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } } });
+      expect(jsonRpc).toMatchObject({
+        status: 503,
+        retryAfter: '5',
+        body: { error: { code: -32603, message: expect.stringContaining('temporarily unavailable') } },
+      });
+      expect(rest).toMatchObject({
+        status: 503,
+        retryAfter: '5',
+        body: { error: { code: 503, message: expect.stringContaining('temporarily unavailable') } },
+      });
     });
     expect(await taskRows(databaseUrl)).toEqual(before);
   });

@@ -5,19 +5,19 @@
  * failed within seconds, long before the periodic orphaned-task sweep (a minute) would run; so is
  * the task of a send that was answered at once, once a worker is up.
  */
-import { StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { TURN_LOST_TEXT } from '../../src/a2a-server/queued-turn-watch';
 import { QueueName } from '../../src/queue/queue.constants';
 import { ORPHANED_TEXT } from '../../src/tasks/lifecycle/orphaned-task-sweep.job';
 import { collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
+import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
 import { jsonRpcSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
@@ -36,7 +36,12 @@ describe('Redis losing its data while turns are queued', () => {
   beforeAll(async () => {
     [redis, database] = await Promise.all([RedisProcess.start(), createTestDatabase()]);
     prefix = testRedisPrefix();
-    const env = { SWITCHBOARD_CONFIG: writeConfigFile(CONFIG), DATABASE_URL: database.url, REDIS_URL: redis.url, SWITCHBOARD_REDIS_PREFIX: prefix };
+    const env = {
+      SWITCHBOARD_CONFIG: writeConfigFile(CONFIG),
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      SWITCHBOARD_REDIS_PREFIX: prefix,
+    };
     services = new ServiceProcesses(env);
     // No worker: turns stay queued.
     api = await services.api('api');
@@ -54,7 +59,10 @@ describe('Redis losing its data while turns are queued', () => {
     try {
       const blocking = jsonRpcSend(api.baseUrl, 'echo', text);
       const streaming = sdkClient(api.baseUrl, 'echo', 'JSONRPC').then((client) => collect(client.sendMessageStream(userMessage(text))));
-      await eventually(() => queue.getWaitingCount(), (waiting) => waiting === 2);
+      await eventually(
+        () => queue.getWaitingCount(),
+        (waiting) => waiting === 2,
+      );
       return { blocking, streaming };
     } finally {
       await queue.close();
@@ -62,16 +70,22 @@ describe('Redis losing its data while turns are queued', () => {
   }
 
   async function expectAnsweredFailed({ blocking, streaming }: Awaited<ReturnType<typeof queueTwoSends>>): Promise<void> {
-    const [answer, events] = await services.explain(() => within(Promise.all([blocking, streaming]), NOTICED_WITHIN_MS, 'the sends whose turns were lost'));
+    const [answer, events] = await services.explain(() =>
+      within(Promise.all([blocking, streaming]), NOTICED_WITHIN_MS, 'the sends whose turns were lost'),
+    );
     const task = (answer.body.result as { task: { id: string; status: { state: string; message: { parts: { text: string }[] } } } }).task;
     const first = events[0]?.payload?.$case === 'task' ? (events[0].payload.value as Task) : undefined;
     await services.explain(() => {
-      expect({ state: task.status.state, text: task.status.message.parts[0].text }).toEqual({ state: 'TASK_STATE_FAILED', text: TURN_LOST_TEXT });
+      expect({ state: task.status.state, text: task.status.message.parts[0].text }).toEqual({
+        state: 'TASK_STATE_FAILED',
+        text: TURN_LOST_TEXT,
+      });
       expect(first).toBeDefined();
       expect(stateOf(events.at(-1) as StreamResponse)).toBe(TaskState.TASK_STATE_FAILED);
     });
     const rows = await taskRows(database.url);
-    for (const id of [task.id, first!.id]) expect(rows.find((row) => row.id === id)).toEqual({ id, state: 'TASK_STATE_FAILED', statusText: TURN_LOST_TEXT });
+    for (const id of [task.id, first!.id])
+      expect(rows.find((row) => row.id === id)).toEqual({ id, state: 'TASK_STATE_FAILED', statusText: TURN_LOST_TEXT });
   }
 
   it('answers blocking and streaming sends whose queued turns were flushed, and stores their tasks failed', async () => {
@@ -96,7 +110,11 @@ describe('Redis losing its data while turns are queued', () => {
     admin.disconnect();
     await services.worker('worker');
     const row = await services.explain(() =>
-      eventually(async () => (await taskRows(database.url)).find((task) => task.id === id), (task) => task?.state === 'TASK_STATE_FAILED', NOTICED_WITHIN_MS),
+      eventually(
+        async () => (await taskRows(database.url)).find((task) => task.id === id),
+        (task) => task?.state === 'TASK_STATE_FAILED',
+        NOTICED_WITHIN_MS,
+      ),
     );
     expect(row).toEqual({ id, state: 'TASK_STATE_FAILED', statusText: ORPHANED_TEXT });
   });

@@ -6,18 +6,18 @@
  * Redis's data is registered again, without restarting anything.
  */
 import { TaskState } from '@a2a-js/sdk';
-import { Client } from '@a2a-js/sdk/client';
+import { type Client } from '@a2a-js/sdk/client';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { JobName, QueueName } from '../../src/queue/queue.constants';
 import { asTask, collect, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, TestDatabase, testRedisPrefix } from '../support/test-database';
-import { jsonRpcSend, postJson, pushConfigCount, RawAnswer, restSend, taskRows } from './support/store-outage-clients';
+import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
+import { jsonRpcSend, postJson, pushConfigCount, type RawAnswer, restSend, taskRows } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
@@ -50,7 +50,10 @@ describe('a Redis outage', () => {
       SWITCHBOARD_REDIS_PREFIX: prefix,
     });
     [api] = await Promise.all([services.api('api'), services.worker('worker')]);
-    [jsonRpcClient, restClient] = await Promise.all([sdkClient(api.baseUrl, 'echo', 'JSONRPC'), sdkClient(api.baseUrl, 'echo', 'HTTP+JSON')]);
+    [jsonRpcClient, restClient] = await Promise.all([
+      sdkClient(api.baseUrl, 'echo', 'JSONRPC'),
+      sdkClient(api.baseUrl, 'echo', 'HTTP+JSON'),
+    ]);
   });
 
   /** A send completes again, once the service has noticed Redis is back. */
@@ -126,7 +129,12 @@ describe('a Redis outage', () => {
     let answers: [RawAnswer[], PromiseSettledResult<unknown>[]];
     try {
       answers = await Promise.all([
-        Promise.all([false, true].flatMap((immediately) => [jsonRpcSend(api.baseUrl, 'echo', text, immediately), restSend(api.baseUrl, 'echo', text, immediately)])),
+        Promise.all(
+          [false, true].flatMap((immediately) => [
+            jsonRpcSend(api.baseUrl, 'echo', text, immediately),
+            restSend(api.baseUrl, 'echo', text, immediately),
+          ]),
+        ),
         Promise.allSettled([jsonRpcClient.sendMessage(userMessage(text)), collect(jsonRpcClient.sendMessageStream(userMessage(text)))]),
       ]);
     } finally {
@@ -146,7 +154,8 @@ describe('a Redis outage', () => {
   it('registers the maintenance schedule again after Redis restarted without its data', async () => {
     const maintenance = new Queue(QueueName.Maintenance, { connection: { host: '127.0.0.1', port: redis.port }, prefix: `${prefix}bull` });
     try {
-      const scheduled = () => Promise.all([JobName.TaskRetention, JobName.OrphanedTaskSweep].map((name) => maintenance.getJobScheduler(name)));
+      const scheduled = () =>
+        Promise.all([JobName.TaskRetention, JobName.OrphanedTaskSweep].map((name) => maintenance.getJobScheduler(name)));
       await eventually(scheduled, (schedulers) => schedulers.every(Boolean));
       const marker = new Redis(redis.url);
       await marker.set(`${prefix}marker`, 'before the restart');

@@ -4,13 +4,13 @@
  * mode; the snapshot cache leaves a short-lived tombstone), and the API holds no bus for a call that
  * has been answered.
  */
-import { CancelTaskRequest, SendMessageConfiguration, Task, TaskState } from '@a2a-js/sdk';
+import { CancelTaskRequest, SendMessageConfiguration, type Task, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { TaskEventBusManager } from '../../src/a2a-server/task-event-bus.manager';
 import { RedisService } from '../../src/redis/redis.service';
-import { CANCEL_SIGNALS, CancelSignals } from '../../src/tasks/cancel/cancel-signals.interface';
-import { TASK_EVENT_STREAM, TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
+import { CANCEL_SIGNALS, type CancelSignals } from '../../src/tasks/cancel/cancel-signals.interface';
+import { TASK_EVENT_STREAM, type TaskEventStream } from '../../src/tasks/events/task-event-stream.interface';
 import { TaskRetentionJob } from '../../src/tasks/lifecycle/task-retention.job';
 import { startDurableTestApp } from '../a2a/support/durable-test-app';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';

@@ -6,17 +6,17 @@
  * fault the client sees. Real API and worker processes, a Redis of the test's own for the outages,
  * the official A2A and MCP SDK clients.
  */
-import { ListTasksRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { connectV1, TASK_ID_MESSAGE, textOf } from '../mcp-server/support/mcp-clients';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../a2a/support/service-processes';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
-import { follow, Followed, postSse } from './support/followed-streams';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { follow, type Followed, postSse } from './support/followed-streams';
 import { jsonRpcSend, restSend } from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
@@ -137,7 +137,10 @@ describe('streams when Redis fails under them', () => {
     const streamedTask = taskIdOf(sdkStreams['v1.0 JSON-RPC SendStreamingMessage'].events)!;
     sdkStreams['v1.0 SubscribeToTask'] = follow(jsonRpc.resubscribeTask({ id: streamedTask, tenant: '' }));
     await sdkStreams['v1.0 SubscribeToTask'].started;
-    await eventually(() => workingTasks(api.baseUrl), (working) => working >= 5);
+    await eventually(
+      () => workingTasks(api.baseUrl),
+      (working) => working >= 5,
+    );
 
     await redis.restart();
 
@@ -149,18 +152,28 @@ describe('streams when Redis fails under them', () => {
       for (const [name, stream] of Object.entries(rawStreams)) {
         expect(await within(stream.ended, 20_000, name)).toBeUndefined();
         const last = stream.events.at(-1) as { error?: { code: number; message: string } };
-        expect({ name, code: last.error?.code, interrupted: INTERRUPTED.test(last.error?.message ?? '') }).toEqual({ name, code: -32603, interrupted: true });
+        expect({ name, code: last.error?.code, interrupted: INTERRUPTED.test(last.error?.message ?? '') }).toEqual({
+          name,
+          code: -32603,
+          interrupted: true,
+        });
       }
       expect(interruptedTask((await within(blocking, 20_000, 'the blocking call'))?.message)).toBeDefined();
     });
   });
 
   it('ends a stream with an error naming the task when Redis stays unreachable past the retry window', async () => {
-    await expectStreamInterruptedBy(() => redis.stop(), () => redis.restart());
+    await expectStreamInterruptedBy(
+      () => redis.stop(),
+      () => redis.restart(),
+    );
   });
 
   it('ends a stream with an error naming the task when Redis holds its connections open without answering', async () => {
-    await expectStreamInterruptedBy(async () => redis.pause(), async () => redis.resume());
+    await expectStreamInterruptedBy(
+      async () => redis.pause(),
+      async () => redis.resume(),
+    );
   });
 
   /** A stream under way, then `fault` until it ends: it ends with an error that names its task. */
@@ -204,7 +217,10 @@ describe('calls in flight at SIGTERM', () => {
   async function callsInFlight(api: ServiceProcess, agent: string) {
     const jsonRpc = await sdkClient(api.baseUrl, agent, 'JSONRPC');
     const rest = await sdkClient(api.baseUrl, agent, 'HTTP+JSON');
-    const streams = { 'JSON-RPC': follow(jsonRpc.sendMessageStream(userMessage(TEXT))), 'HTTP+JSON': follow(rest.sendMessageStream(userMessage(TEXT))) };
+    const streams = {
+      'JSON-RPC': follow(jsonRpc.sendMessageStream(userMessage(TEXT))),
+      'HTTP+JSON': follow(rest.sendMessageStream(userMessage(TEXT))),
+    };
     const before = await workingTasks(api.baseUrl, agent);
     const blocking = jsonRpc.sendMessage(userMessage(TEXT)).then(
       (result) => asTask(result),
@@ -217,7 +233,10 @@ describe('calls in flight at SIGTERM', () => {
     });
     await Promise.all(Object.values(streams).map((stream) => stream.started));
     await eventually(async () => mcpTask, Boolean);
-    await eventually(() => workingTasks(api.baseUrl, agent), (working) => working >= before + 2);
+    await eventually(
+      () => workingTasks(api.baseUrl, agent),
+      (working) => working >= before + 2,
+    );
     return { streams, blocking, mcpCall, mcpTask: mcpTask!, close: () => mcp.close() };
   }
 
@@ -226,7 +245,11 @@ describe('calls in flight at SIGTERM', () => {
     const calls = await callsInFlight(api, 'steady');
     const exited = api.stop();
     await eventually(
-      () => fetch(`${api.baseUrl}/healthz`).then((response) => response.status, () => 0),
+      () =>
+        fetch(`${api.baseUrl}/healthz`).then(
+          (response) => response.status,
+          () => 0,
+        ),
       (status) => status === 503,
     );
     await patient.explain(async () => {
@@ -268,7 +291,11 @@ describe('calls in flight at SIGTERM', () => {
 
       const client = await sdkClient(other.baseUrl, 'glacial', 'JSONRPC');
       for (const id of tasks) {
-        await eventually(async () => (await client.getTask({ id, tenant: '' })).status?.state, (state) => state === TaskState.TASK_STATE_COMPLETED, 20_000);
+        await eventually(
+          async () => (await client.getTask({ id, tenant: '' })).status?.state,
+          (state) => state === TaskState.TASK_STATE_COMPLETED,
+          20_000,
+        );
       }
     });
     await calls.close();
@@ -278,12 +305,19 @@ describe('calls in flight at SIGTERM', () => {
     const api = await hasty.api('hasty-blocking-api');
     const before = await workingTasks(api.baseUrl);
     const sends = { 'JSON-RPC': jsonRpcSend(api.baseUrl, 'glacial', TEXT), 'HTTP+JSON': restSend(api.baseUrl, 'glacial', TEXT) };
-    await eventually(() => workingTasks(api.baseUrl), (working) => working >= before + 2);
+    await eventually(
+      () => workingTasks(api.baseUrl),
+      (working) => working >= before + 2,
+    );
     const exited = api.stop();
     await hasty.explain(async () => {
       const rpc = await within(sends['JSON-RPC'], 10_000, 'the JSON-RPC send');
       const rpcError = rpc.body.error as { code: number; message: string };
-      expect({ status: rpc.status, retryAfter: rpc.retryAfter, code: rpcError.code }).toEqual({ status: 503, retryAfter: '5', code: -32603 });
+      expect({ status: rpc.status, retryAfter: rpc.retryAfter, code: rpcError.code }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        code: -32603,
+      });
       expect(rpcError.message).toMatch(/this server is shutting down/);
       const rest = await within(sends['HTTP+JSON'], 10_000, 'the HTTP+JSON send');
       expect({ status: rest.status, retryAfter: rest.retryAfter }).toEqual({ status: 503, retryAfter: '5' });

@@ -63,12 +63,22 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
   it('is a Grafana dashboard whose panels query the Prometheus data source chosen in ${datasource}', () => {
     expect(dashboard.title).toBe('Switchboard');
     expect(dashboard.uid).toMatch(/^[a-z0-9-]{1,40}$/);
-    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }),
+    );
     expect(graphs.length).toBeGreaterThan(0);
     for (const panel of graphs) {
-      expect({ panel: panel.title, datasource: panel.datasource }).toEqual({ panel: panel.title, datasource: { type: 'prometheus', uid: '${datasource}' } });
+      expect({ panel: panel.title, datasource: panel.datasource }).toEqual({
+        panel: panel.title,
+        datasource: { type: 'prometheus', uid: '${datasource}' },
+      });
       expect({ panel: panel.title, targets: panel.targets?.length }).toEqual({ panel: panel.title, targets: expect.any(Number) });
-      for (const target of panel.targets!) expect({ panel: panel.title, expr: target.expr.trim().length > 0, refId: target.refId }).toEqual({ panel: panel.title, expr: true, refId: expect.stringMatching(/^[A-Z]$/) });
+      for (const target of panel.targets!)
+        expect({ panel: panel.title, expr: target.expr.trim().length > 0, refId: target.refId }).toEqual({
+          panel: panel.title,
+          expr: true,
+          refId: expect.stringMatching(/^[A-Z]$/),
+        });
     }
   });
 
@@ -94,17 +104,24 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
   });
 
   it('shows every series of Switchboard in a panel', () => {
-    const shown = new Set(graphs.flatMap((panel) => (panel.targets ?? []).flatMap((target) => metricNames(target.expr).map((name) => name.replace(HISTOGRAM_SERIES, '')))));
+    const shown = new Set(
+      graphs.flatMap((panel) =>
+        (panel.targets ?? []).flatMap((target) => metricNames(target.expr).map((name) => name.replace(HISTOGRAM_SERIES, ''))),
+      ),
+    );
     expect(series.own.filter((name) => !shown.has(name))).toEqual([]);
   });
 });
 
 describe('the PromQL reader the checks above rely on', () => {
   it('finds the metric names, and refuses what Prometheus would', () => {
-    expect(metricNames('histogram_quantile(0.95, sum by (le, queue) (rate(switchboard_queue_wait_seconds_bucket[$__rate_interval]))) > 30')).toEqual([
-      'switchboard_queue_wait_seconds_bucket',
+    expect(
+      metricNames('histogram_quantile(0.95, sum by (le, queue) (rate(switchboard_queue_wait_seconds_bucket[$__rate_interval]))) > 30'),
+    ).toEqual(['switchboard_queue_wait_seconds_bucket']);
+    expect(metricNames('max by (queue) (a{state="waiting"}) > 100 and max by (queue) (deriv(b{state="waiting"}[15m])) > 0')).toEqual([
+      'a',
+      'b',
     ]);
-    expect(metricNames('max by (queue) (a{state="waiting"}) > 100 and max by (queue) (deriv(b{state="waiting"}[15m])) > 0')).toEqual(['a', 'b']);
     expect(() => metricNames('sum(rate(a[5m])')).toThrow(/unbalanced/);
     expect(() => metricNames('a{state=waiting}')).toThrow(/quoted label value/);
     expect(() => metricNames('rates(a[5m])')).toThrow(/unknown function rates/);

@@ -1,7 +1,7 @@
 import { Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 
 describe('metrics and request ids', () => {
@@ -10,10 +10,9 @@ describe('metrics and request ids', () => {
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(testConfig()));
-    await app.get<TaskStore>(TASK_STORE).save(
-      Task.fromJSON({ id: 'metrics-task', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }),
-      new ServerCallContext(),
-    );
+    await app
+      .get<TaskStore>(TASK_STORE)
+      .save(Task.fromJSON({ id: 'metrics-task', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }), new ServerCallContext());
   });
 
   afterAll(() => app?.close());

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { startTestApp, testConfig } from '../support/test-app';
-import { adminDatabaseUrl, applyMigrations, createTestDatabase, TestDatabase } from '../support/test-database';
+import { adminDatabaseUrl, applyMigrations, createTestDatabase, type TestDatabase } from '../support/test-database';
 
 interface ReadyzBody {
   message?: string;
@@ -40,14 +40,21 @@ describe('readiness with a Redis outage', () => {
 
   it('turns 503 naming Redis when Redis stops, stays live, and recovers without a restart', async () => {
     await redis.stop();
-    const down = await eventually(() => readyz(url), (r) => r.status === 503);
+    const down = await eventually(
+      () => readyz(url),
+      (r) => r.status === 503,
+    );
     expect(down.body.message).toMatch(/redis/);
     expect(down.body.checks.redis.status).toBe('down');
     expect(down.body.checks.postgres.status).toBe('up');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
     await redis.restart();
-    const up = await eventually(() => readyz(url), (r) => r.status === 200, 15_000);
+    const up = await eventually(
+      () => readyz(url),
+      (r) => r.status === 200,
+      15_000,
+    );
     expect(up.body.checks.redis.status).toBe('up');
   });
 });
@@ -81,7 +88,9 @@ describe('readiness on a database that breaks after boot (its own)', () => {
       expect(status).toBe(503);
       expect(body.message).toBe('not ready: schema down');
       expect(body.checks.postgres).toEqual({ status: 'up' });
-      expect(body.checks.schema.error).toMatch(/^the database is not migrated: none of the \d+ migrations is applied .*; run `switchboard migrate` \(npm run migrate\)/);
+      expect(body.checks.schema.error).toMatch(
+        /^the database is not migrated: none of the \d+ migrations is applied .*; run `switchboard migrate` \(npm run migrate\)/,
+      );
 
       await applyMigrations(database.url);
       expect(await readyz(url)).toMatchObject({ status: 200, body: { checks: { schema: { status: 'up' } } } });
@@ -108,14 +117,23 @@ describe('readiness on a database that breaks after boot (its own)', () => {
       // A full disk or a failover to a standby, as the service sees it: reads answer, every write fails.
       await alterDatabase((name) => `ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
       // The pool may first hand out a session that was just ended; the next one is read-only.
-      const down = await eventually(() => readyz(url), (r) => r.status === 503 && /refuses writes/.test(r.body.checks.postgres.error ?? ''));
+      const down = await eventually(
+        () => readyz(url),
+        (r) => r.status === 503 && /refuses writes/.test(r.body.checks.postgres.error ?? ''),
+      );
       expect(down.body.message).toBe('not ready: postgres down');
-      expect(down.body.checks.postgres).toEqual({ status: 'down', error: 'Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)' });
+      expect(down.body.checks.postgres).toEqual({
+        status: 'down',
+        error: 'Postgres refuses writes: transactions are read-only (default_transaction_read_only is on)',
+      });
       expect(down.body.checks.schema).toEqual({ status: 'up' });
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
       await alterDatabase((name) => `ALTER DATABASE "${name}" RESET default_transaction_read_only`);
-      const up = await eventually(() => readyz(url), (r) => r.status === 200);
+      const up = await eventually(
+        () => readyz(url),
+        (r) => r.status === 200,
+      );
       expect(up.body.checks.postgres).toEqual({ status: 'up' });
     });
   });

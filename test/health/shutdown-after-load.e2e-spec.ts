@@ -6,15 +6,15 @@
  * timeout, then an error naming their task, and the API still exits 0.
  */
 import { Queue } from 'bullmq';
-import { Agent, ClientRequest, request } from 'node:http';
+import { Agent, type ClientRequest, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { QueueName } from '../../src/queue/queue.constants';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 jest.setTimeout(40_000);
 
@@ -33,7 +33,12 @@ const SEND_REQUESTS: Record<SendRoute, () => [string, Record<string, string>, ob
   'JSON-RPC': () => [
     '/a2a',
     { 'a2a-version': '1.0' },
-    { jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } } },
+    {
+      jsonrpc: '2.0',
+      id: randomUUID(),
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+    },
   ],
   seed: () => ['/a2a/tasks/send', {}, { message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }],
 };
@@ -54,7 +59,12 @@ class LoneApi {
 
   static async start(database: TestDatabase, toml: string): Promise<LoneApi> {
     const redisPrefix = testRedisPrefix();
-    const services = new ServiceProcesses({ SWITCHBOARD_CONFIG: writeConfigFile(toml), DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix });
+    const services = new ServiceProcesses({
+      SWITCHBOARD_CONFIG: writeConfigFile(toml),
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+    });
     return new LoneApi(services, await services.api('api'), redisPrefix);
   }
 
@@ -63,7 +73,10 @@ class LoneApi {
     const queued = await this.turns.getWaitingCount();
     const call = this.post(...SEND_REQUESTS[route]());
     call.answer.catch(() => undefined); // a test that destroys the request expects no answer
-    await eventually(() => this.turns.getWaitingCount(), (count) => count > queued);
+    await eventually(
+      () => this.turns.getWaitingCount(),
+      (count) => count > queued,
+    );
     return call;
   }
 
@@ -84,7 +97,14 @@ class LoneApi {
 
   private post(path: string, headers: Record<string, string>, body: object): { sent: ClientRequest; answer: Promise<string> } {
     const { hostname, port } = new URL(this.api.baseUrl);
-    const sent = request({ host: hostname, port, path, method: 'POST', agent: this.keepAlive, headers: { 'content-type': 'application/json', ...bearer(), ...headers } });
+    const sent = request({
+      host: hostname,
+      port,
+      path,
+      method: 'POST',
+      agent: this.keepAlive,
+      headers: { 'content-type': 'application/json', ...bearer(), ...headers },
+    });
     const answer = new Promise<string>((resolve, reject) => {
       sent.once('error', reject);
       sent.once('response', (response) => {
@@ -116,19 +136,22 @@ describe('shutdown after load', () => {
     await database?.drop();
   });
 
-  it.each<SendRoute>(['JSON-RPC', 'seed'])('exits 0 promptly on SIGTERM once the clients of blocking sends (%s) have left', async (route) => {
-    const lone = await startApi(TEST_AGENTS_TOML);
-    const sends = [];
-    for (let n = 0; n < ABANDONED_SENDS; n++) sends.push(await lone.send(route));
-    for (const { sent } of sends) sent.destroy();
+  it.each<SendRoute>(['JSON-RPC', 'seed'])(
+    'exits 0 promptly on SIGTERM once the clients of blocking sends (%s) have left',
+    async (route) => {
+      const lone = await startApi(TEST_AGENTS_TOML);
+      const sends = [];
+      for (let n = 0; n < ABANDONED_SENDS; n++) sends.push(await lone.send(route));
+      for (const { sent } of sends) sent.destroy();
 
-    const { exit, tookMs } = await lone.terminate();
+      const { exit, tookMs } = await lone.terminate();
 
-    await lone.services.explain(() => {
-      expect(exit).toBe(0);
-      expect(tookMs).toBeLessThan(PROMPT_EXIT_MS);
-    });
-  });
+      await lone.services.explain(() => {
+        expect(exit).toBe(0);
+        expect(tookMs).toBeLessThan(PROMPT_EXIT_MS);
+      });
+    },
+  );
 
   it('gives a call whose client stays the whole drain, although longer than Fastify\u2019s close timeout, then exits 0', async () => {
     const lone = await startApi(LONG_SHUTDOWN_TOML);

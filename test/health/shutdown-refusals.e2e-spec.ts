@@ -5,11 +5,11 @@
  * stream that follows a long turn on a real worker.
  */
 import { randomUUID } from 'node:crypto';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -32,7 +32,12 @@ interface RawAnswer {
 
 async function raw(url: string, init: RequestInit = {}): Promise<RawAnswer> {
   const response = await fetch(url, { ...init, headers: { ...bearer(), ...(init.headers as Record<string, string>) } });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), contentType: response.headers.get('content-type'), body: await response.json() };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    contentType: response.headers.get('content-type'),
+    body: await response.json(),
+  };
 }
 
 function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
@@ -65,7 +70,12 @@ describe('new requests while the API shuts down', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    services = new ServiceProcesses({ SWITCHBOARD_CONFIG: writeConfigFile(LONG_TURN), DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix });
+    services = new ServiceProcesses({
+      SWITCHBOARD_CONFIG: writeConfigFile(LONG_TURN),
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+    });
     await services.worker('worker');
   });
 
@@ -79,17 +89,35 @@ describe('new requests while the API shuts down', () => {
     const api = await services.api('api');
     const stream = await streamThatStays(api);
     const exited = api.stop();
-    await eventually(() => fetch(`${api.baseUrl}/healthz`).then((response) => response.status, () => 0), (status) => status === 503);
+    await eventually(
+      () =>
+        fetch(`${api.baseUrl}/healthz`).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      (status) => status === 503,
+    );
 
-    const sendMessage = { jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } } };
+    const sendMessage = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    };
     const jsonRpc = {
       'POST /a2a': await postJson(`${api.baseUrl}/a2a`, sendMessage, { 'a2a-version': '1.0' }),
       'POST /a2a/agents/long': await postJson(`${api.baseUrl}/a2a/agents/long`, sendMessage, { 'a2a-version': '1.0' }),
-      'POST /mcp': await postJson(`${api.baseUrl}/mcp`, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }),
+      'POST /mcp': await postJson(
+        `${api.baseUrl}/mcp`,
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+        { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      ),
     };
     const plain = {
       'GET /healthz': await raw(`${api.baseUrl}/healthz`),
-      'POST /a2a/rest/agents/long/message:send': await postJson(`${api.baseUrl}/a2a/rest/agents/long/message:send`, sendMessage.params, { 'a2a-version': '1.0' }),
+      'POST /a2a/rest/agents/long/message:send': await postJson(`${api.baseUrl}/a2a/rest/agents/long/message:send`, sendMessage.params, {
+        'a2a-version': '1.0',
+      }),
       'GET /api/admin/overview': await raw(`${api.baseUrl}/api/admin/overview`),
     };
 

@@ -1,4 +1,4 @@
-import { connect, Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { eventually } from '../support/eventually';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 
@@ -34,7 +34,10 @@ describe('shutdown', () => {
     );
     await received;
     const closing = app.close();
-    await eventually(async () => server.listening, (listening) => !listening);
+    await eventually(
+      async () => server.listening,
+      (listening) => !listening,
+    );
     socket.end(body.slice(10));
     await closing;
     await ended;

@@ -4,10 +4,10 @@
  * Redis). The worker that ran the turn serves its outcome, tool call, queue wait and MCP server
  * state on its health port; the API serves the request, the task and the open streams.
  */
-import { StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { asTask, sdkClient, userMessage } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, stateOf } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, stateOf } from '../a2a/support/service-processes';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { stdioServer } from '../mcp-client/support/mcp-app';
 import { EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
@@ -15,7 +15,7 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { scrape, valueOf } from './support/scrape';
 
 jest.setTimeout(60_000);
@@ -86,7 +86,9 @@ it("serves a completed turn's outcome, MCP tool call and queue wait on the worke
     expect(valueOf(onWorker, 'switchboard_mcp_server_up', { server: 'everything' })).toBe(1);
 
     const onApi = await scrape(`${api.baseUrl}/metrics`);
-    expect(valueOf(onApi, 'switchboard_http_request_duration_seconds_count', { method: 'POST', route: '/a2a/agents/:name', status: '200' })).toBe(1);
+    expect(
+      valueOf(onApi, 'switchboard_http_request_duration_seconds_count', { method: 'POST', route: '/a2a/agents/:name', status: '200' }),
+    ).toBe(1);
     expect(valueOf(onApi, 'switchboard_tasks', { state: 'TASK_STATE_COMPLETED' })).toBe(1);
     expect(valueOf(onApi, 'switchboard_queue_jobs', { queue: 'agent-turns', state: 'active' })).toBe(0);
     // Turns run on the worker only.
@@ -109,18 +111,37 @@ it('counts an A2A stream as open while its turn runs, and the turn canceled once
   for (let next = await events.next(); !next.done; next = await events.next()) last = next.value;
   expect(stateOf(last)).toBe(TaskState.TASK_STATE_CANCELED);
   await worker.logged('agent turn ended', taskId!);
-  expect(valueOf(await scrape(workerMetrics), 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'canceled' })).toBe(1);
+  expect(
+    valueOf(await scrape(workerMetrics), 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'canceled' }),
+  ).toBe(1);
   // The server hears the stream's close after the client has read its end.
-  await eventually(async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'a2a' }), (open) => open === 0);
+  await eventually(
+    async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'a2a' }),
+    (open) => open === 0,
+  );
   // The first test's send and this cancel; a stream's duration is no latency, so it is left out.
-  const requests = valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_http_request_duration_seconds_count', { method: 'POST', route: '/a2a/agents/:name', status: '200' });
+  const requests = valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_http_request_duration_seconds_count', {
+    method: 'POST',
+    route: '/a2a/agents/:name',
+    status: '200',
+  });
   expect(requests).toBe(2);
 });
 
 it('counts an open 2025-era /mcp session and its GET stream', async () => {
   const mcp = `${api.baseUrl}/mcp`;
-  const headers = { ...bearer(), accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'metrics-test', version: '1.0.0' } } };
+  const headers = {
+    ...bearer(),
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': '2025-06-18',
+  };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'metrics-test', version: '1.0.0' } },
+  };
   const opened = await fetch(mcp, { method: 'POST', headers, body: JSON.stringify(initialize) });
   await opened.text();
   const sessionId = opened.headers.get('mcp-session-id')!;
@@ -136,7 +157,10 @@ it('counts an open 2025-era /mcp session and its GET stream', async () => {
   } finally {
     listening.abort();
   }
-  await eventually(async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'mcp' }), (open) => open === 0);
+  await eventually(
+    async () => valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_open_streams', { protocol: 'mcp' }),
+    (open) => open === 0,
+  );
   await fetch(mcp, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sessionId } });
   expect(valueOf(await scrape(`${api.baseUrl}/metrics`), 'switchboard_mcp_sessions')).toBe(0);
 });

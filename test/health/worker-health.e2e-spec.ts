@@ -1,8 +1,8 @@
 /** A `switchboard worker` with `queue.health_port` answers the probes an orchestrator sends it, and Prometheus's scrapes. */
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { freePort } from '../support/free-port';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 
 jest.setTimeout(40_000);
 
@@ -40,7 +40,10 @@ it('answers /healthz, and /readyz with each store and the queue', async () => {
   expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
   const ready = await fetch(`${base}/readyz`);
   expect(ready.status).toBe(200);
-  expect(await ready.json()).toEqual({ status: 'ok', checks: { queue: { status: 'up' }, postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' } } });
+  expect(await ready.json()).toEqual({
+    status: 'ok',
+    checks: { queue: { status: 'up' }, postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' } },
+  });
   expect((await fetch(`${base}/other`)).status).toBe(404);
 });
 

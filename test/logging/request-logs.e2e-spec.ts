@@ -57,7 +57,12 @@ async function sendMessage(url: string, requestId: string): Promise<string> {
   const response = await fetch(`${url}/a2a`, {
     method: 'POST',
     headers: { ...bearer(), 'content-type': 'application/json', 'a2a-version': '1.0', 'x-request-id': requestId },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: requestId, role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: requestId, role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    }),
   });
   const { result } = (await response.json()) as { result: { task: { id: string } } };
   return result.task.id;
@@ -104,15 +109,26 @@ describe('request logs at info level', () => {
   it("names a /mcp request's MCP method", async () => {
     await fetch(`${started.url}/mcp`, {
       method: 'POST',
-      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-request-id': 'trace-logs.mcp' },
+      headers: {
+        ...bearer(),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-request-id': 'trace-logs.mcp',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
-    expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.mcp' })).toMatchObject({ principal: 'tester', route: '/mcp', rpcMethod: 'tools/list' });
+    expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.mcp' })).toMatchObject({
+      principal: 'tester',
+      route: '/mcp',
+      rpcMethod: 'tools/list',
+    });
   });
 
   it('writes no info line for probes', async () => {
     for (const probe of ['/healthz', '/readyz', '/metrics']) {
-      expect((await fetch(`${started.url}${probe}`, { headers: { ...bearer(), 'x-request-id': `trace-logs.probe${probe}` } })).ok).toBe(true);
+      expect((await fetch(`${started.url}${probe}`, { headers: { ...bearer(), 'x-request-id': `trace-logs.probe${probe}` } })).ok).toBe(
+        true,
+      );
     }
     // Lines are written in the order the requests end: once this one is there, the probes' would be.
     await sendMessage(started.url, 'trace-logs.after-probes');

@@ -78,8 +78,12 @@ describe('MCP servers over Streamable HTTP and SSE', () => {
 
   it('never reaches a cloud metadata address, nor a loopback address that is not allowlisted', async () => {
     const view = await serverState(target.url, 'metadata', 'retrying');
-    expect(view.configured.find((entry) => entry.name === 'metadata')?.status.error).toMatch(/169\.254\.169\.254 is a cloud metadata endpoint/);
-    const loopback = (await serverState(target.url, 'other-loopback', 'retrying')).configured.find((entry) => entry.name === 'other-loopback');
+    expect(view.configured.find((entry) => entry.name === 'metadata')?.status.error).toMatch(
+      /169\.254\.169\.254 is a cloud metadata endpoint/,
+    );
+    const loopback = (await serverState(target.url, 'other-loopback', 'retrying')).configured.find(
+      (entry) => entry.name === 'other-loopback',
+    );
     expect(loopback?.status.error).toMatch(/127\.0\.0\.2 is a loopback address/);
   });
 
@@ -100,7 +104,9 @@ describe('MCP servers over Streamable HTTP and SSE', () => {
     const started = Date.now();
     await expect(target.tools.call('mcp_ev_http_echo', { message: 'anyone?' })).rejects.toThrow(McpServerUnavailableError);
     expect(Date.now() - started).toBeLessThan(2000);
-    await expect(target.tools.call('mcp_ev_http_echo', { message: 'anyone?' })).rejects.toThrow(/MCP server "ev-http" is unavailable: .*reconnecting/);
+    await expect(target.tools.call('mcp_ev_http_echo', { message: 'anyone?' })).rejects.toThrow(
+      /MCP server "ev-http" is unavailable: .*reconnecting/,
+    );
     expect(target.tools.list().map((tool) => tool.name)).not.toContain('mcp_ev_http_echo');
 
     httpServer = await startEverythingServer('streamableHttp', httpPort);

@@ -40,6 +40,11 @@ describe.each(['legacy', 'modern'])('a %s-era server', (era) => {
     expect(tools.filter((tool) => tool.name === `mcp_${era}_do_thing`).map((tool) => tool.serverToolName)).toEqual(['do-thing']);
     expect(firstText(await target.tools.call(`mcp_${era}_do_thing`, {}))).toBe('first');
     const { collisions } = await serversView(target.url);
-    expect(collisions).toContainEqual({ name: `mcp_${era}_do_thing`, server: era, tool: 'do_thing', takenBy: { server: era, tool: 'do-thing' } });
+    expect(collisions).toContainEqual({
+      name: `mcp_${era}_do_thing`,
+      server: era,
+      tool: 'do_thing',
+      takenBy: { server: era, tool: 'do-thing' },
+    });
   });
 });

@@ -2,7 +2,8 @@ import { loadConfig } from '../../src/config/config.loader';
 import { writeConfigFile } from '../support/config-file';
 import { configProblems } from '../support/config-problems';
 
-const problemsOf = (toml: string, env: Record<string, string> = {}) => configProblems(() => loadConfig({ ...env, SWITCHBOARD_CONFIG: writeConfigFile(toml) }));
+const problemsOf = (toml: string, env: Record<string, string> = {}) =>
+  configProblems(() => loadConfig({ ...env, SWITCHBOARD_CONFIG: writeConfigFile(toml) }));
 
 const stdio = (name: string, command: string) => `
 [[mcp_servers]]
@@ -23,7 +24,12 @@ describe('[[mcp_servers]] configuration', () => {
 
   it("resolves a stdio server's PATH and whitelisted variables from the environment at load, leaving out unset ones", () => {
     const toml = stdio('github', 'npx').replace('[mcp_servers.transport]', 'env = ["GITHUB_TOKEN", "NOT_SET"]\n[mcp_servers.transport]');
-    const { config } = loadConfig({ PATH: '/usr/bin:/bin', GITHUB_TOKEN: 'ghp_x', DATABASE_SECRET: 's', SWITCHBOARD_CONFIG: writeConfigFile(toml) });
+    const { config } = loadConfig({
+      PATH: '/usr/bin:/bin',
+      GITHUB_TOKEN: 'ghp_x',
+      DATABASE_SECRET: 's',
+      SWITCHBOARD_CONFIG: writeConfigFile(toml),
+    });
     expect(config.mcp_servers[0].env).toEqual(['GITHUB_TOKEN', 'NOT_SET']);
     expect(config.mcp_servers[0].env_values).toEqual({ PATH: '/usr/bin:/bin', GITHUB_TOKEN: 'ghp_x' });
   });
@@ -48,6 +54,8 @@ headers = { Authorization = "Bearer \${REMOTE_TOKEN}", "X-Team" = "core" }
       env: [],
       transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc', 'X-Team': 'core' } },
     });
-    expect(problemsOf(toml)).toEqual(['mcp_servers[0].transport.headers.Authorization: references ${REMOTE_TOKEN}, which is not set in the environment']);
+    expect(problemsOf(toml)).toEqual([
+      'mcp_servers[0].transport.headers.Authorization: references ${REMOTE_TOKEN}, which is not set in the environment',
+    ]);
   });
 });

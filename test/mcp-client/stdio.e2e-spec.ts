@@ -44,7 +44,11 @@ describe('MCP servers over stdio', () => {
       ]),
     );
     const echo = target.tools.list().find((tool) => tool.name === 'mcp_everything_echo')!;
-    expect(echo).toMatchObject({ server: 'everything', serverToolName: 'echo', description: expect.stringMatching(/^\[MCP:everything\] /) });
+    expect(echo).toMatchObject({
+      server: 'everything',
+      serverToolName: 'echo',
+      description: expect.stringMatching(/^\[MCP:everything\] /),
+    });
     expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { message: expect.any(Object) } });
   });
 
@@ -63,7 +67,9 @@ describe('MCP servers over stdio', () => {
   it('enforces the timeout: the caller’s when shorter, else the server’s timeout_secs', async () => {
     const slow = { duration: 10, steps: 2 };
     let started = Date.now();
-    await expect(target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 300 })).rejects.toThrow(McpToolTimeoutError);
+    await expect(target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 300 })).rejects.toThrow(
+      McpToolTimeoutError,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     started = Date.now();
     await expect(target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 60_000 })).rejects.toMatchObject({
@@ -78,7 +84,11 @@ describe('MCP servers over stdio', () => {
     // Aborted while the server runs the call: at its first progress report, half a second in.
     const onprogress = () => controller.abort(new Error('caller gave up'));
     await expect(
-      target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 10, steps: 20 }, { signal: controller.signal, onprogress }),
+      target.tools.call(
+        'mcp_everything_trigger_long_running_operation',
+        { duration: 10, steps: 20 },
+        { signal: controller.signal, onprogress },
+      ),
     ).rejects.toThrow('caller gave up');
   });
 

@@ -9,16 +9,21 @@
  * plain call (the upstream's `hold`, run as no task) cut off by the kill is not made again: a `/mcp`
  * tool-call task ends failed, and an LLM turn tells the model the call may or may not have taken effect.
  */
-import { SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client as A2aClient } from '@a2a-js/sdk/client';
 import { resultFromTaskOutcome, type SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, CreateTaskResultSchema, RELATED_TASK_META_KEY, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  RELATED_TASK_META_KEY,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { QueueName } from '../../src/queue/queue.constants';
 import { artifactText, asTask, sdkClient } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses, within } from '../a2a/support/service-processes';
 import { QUICK_STALL_TOML } from '../a2a/support/test-agents';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { ExtTaskSessions } from '../mcp-server/support/ext-task-sessions';
@@ -26,7 +31,7 @@ import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { HttpTaskServer } from './fixtures/http-task-server';
 
 jest.setTimeout(90_000);
@@ -89,8 +94,19 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     [a, b, worker] = await Promise.all([services.api('api-a'), services.api('api-b'), nextWorker()]);
     // The model is offered the upstream's tool only once the worker has listed it; /mcp lists it once each replica has.
     await services.explain(async () => {
-      await within(worker.logged('MCP server connected', '"server":"up"'), UPSTREAM_REACHED_MS, `${worker.name} connecting to the upstream`);
-      await Promise.all([a, b].map(async (replica) => eventually(async () => (await (await connect(replica)).listTools()).tools.map(({ name }) => name), (names) => names.includes(TOOL))));
+      await within(
+        worker.logged('MCP server connected', '"server":"up"'),
+        UPSTREAM_REACHED_MS,
+        `${worker.name} connecting to the upstream`,
+      );
+      await Promise.all(
+        [a, b].map(async (replica) =>
+          eventually(
+            async () => (await (await connect(replica)).listTools()).tools.map(({ name }) => name),
+            (names) => names.includes(TOOL),
+          ),
+        ),
+      );
     });
   });
 
@@ -130,7 +146,10 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
 
   /** A message to an agent, answered at once with its task. */
   function ask(text: string): SendMessageRequest {
-    return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } });
+    return SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+      configuration: { returnImmediately: true },
+    });
   }
 
   /** Task `id` once it has ended, completed or failed, read through `client`: the turn taken over by the next worker. */
@@ -158,10 +177,15 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
    */
   async function recordedInJobProgress(upstreamTaskId: string): Promise<void> {
     const { hostname, port } = new URL(testRedisUrl());
-    const queues = Object.values(QueueName).map((name) => new Queue(name, { connection: { host: hostname, port: Number(port || 6379) }, prefix: `${redisPrefix}bull` }));
+    const queues = Object.values(QueueName).map(
+      (name) => new Queue(name, { connection: { host: hostname, port: Number(port || 6379) }, prefix: `${redisPrefix}bull` }),
+    );
     try {
-      const progressOfActiveJobs = async () => (await Promise.all(queues.map((queue) => queue.getJobs(['active'])))).flat().map((job) => JSON.stringify(job.progress ?? null));
-      await services.explain(() => eventually(progressOfActiveJobs, (progress) => progress.some((text) => text.includes(upstreamTaskId)), UPSTREAM_REACHED_MS));
+      const progressOfActiveJobs = async () =>
+        (await Promise.all(queues.map((queue) => queue.getJobs(['active'])))).flat().map((job) => JSON.stringify(job.progress ?? null));
+      await services.explain(() =>
+        eventually(progressOfActiveJobs, (progress) => progress.some((text) => text.includes(upstreamTaskId)), UPSTREAM_REACHED_MS),
+      );
     } finally {
       await Promise.all(queues.map((queue) => queue.close()));
     }
@@ -176,15 +200,23 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     const tasksBefore = upstream.tasksCreated;
     const killedAt = await killWorker();
     const followedAfterKill = () => upstream.requestsFor(upstreamTaskId).filter(({ at }) => at >= killedAt);
-    await services.explain(() => eventually(async () => ({ followed: followedAfterKill().length, created: upstream.tasksCreated }), ({ followed, created }) => followed > 0 || created > tasksBefore, TAKEOVER_MS));
+    await services.explain(() =>
+      eventually(
+        async () => ({ followed: followedAfterKill().length, created: upstream.tasksCreated }),
+        ({ followed, created }) => followed > 0 || created > tasksBefore,
+        TAKEOVER_MS,
+      ),
+    );
     expect(upstream.tasksCreated).toBe(tasksBefore);
     expect(followedAfterKill().map(({ method }) => method)).toContainEqual(expect.stringMatching(/^tasks\/(result|get)$/));
   }
 
-  it('2026-07-28 (ext-tasks): the proxied tool called as a task on replica A is polled on B to the upstream task\'s result', async () => {
+  it("2026-07-28 (ext-tasks): the proxied tool called as a task on replica A is polled on B to the upstream task's result", async () => {
     const tasksBefore = upstream.tasksCreated;
     const upstreamTask = nextUpstreamTask();
-    const made = await (await sessions.open(a.baseUrl, 'modern')).callTool<object>(TOOL, { a: 2, b: 3 }, { task: { preference: 'require' } });
+    const made = await (
+      await sessions.open(a.baseUrl, 'modern')
+    ).callTool<object>(TOOL, { a: 2, b: 3 }, { task: { preference: 'require' } });
     expect(made.kind).toBe('task');
     if (made.kind !== 'task') return;
     let reference: SerializedTaskReference | undefined;
@@ -205,11 +237,20 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
 
   it("answers another key's tasks/get of a proxied tool's task as it answers an absent task", async () => {
     const upstreamTask = nextUpstreamTask();
-    const { task } = await (await connect(a)).request({ method: 'tools/call', params: { name: TOOL, arguments: { a: 1, b: 1 }, task: {} } }, CreateTaskResultSchema);
+    const { task } = await (
+      await connect(a)
+    ).request({ method: 'tools/call', params: { name: TOOL, arguments: { a: 1, b: 1 }, task: {} } }, CreateTaskResultSchema);
     const other = await connect(b, OTHER_KEY);
-    const refusal = (request: Promise<unknown>) => request.then(() => new Error('answered'), (error: Error) => error);
+    const refusal = (request: Promise<unknown>) =>
+      request.then(
+        () => new Error('answered'),
+        (error: Error) => error,
+      );
     const absentId = '00000000-0000-4000-8000-000000000000';
-    const [absent, foreign] = await Promise.all([refusal(other.experimental.tasks.getTask(absentId)), refusal(other.experimental.tasks.getTask(task.taskId))]);
+    const [absent, foreign] = await Promise.all([
+      refusal(other.experimental.tasks.getTask(absentId)),
+      refusal(other.experimental.tasks.getTask(task.taskId)),
+    ]);
     expect(foreign).toMatchObject({ code: -32602 });
     expect(absent).toMatchObject({ code: -32602 });
     expect(foreign.message).toBe(absent.message.replace(absentId, task.taskId));
@@ -244,9 +285,11 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: '5' });
   });
 
-  it('2025-11-25: a task made on replica A for the proxied tool survives its worker\'s SIGKILL, and B gives the upstream\'s result', async () => {
+  it("2025-11-25: a task made on replica A for the proxied tool survives its worker's SIGKILL, and B gives the upstream's result", async () => {
     const upstreamTask = nextUpstreamTask();
-    const { task } = await (await connect(a)).request({ method: 'tools/call', params: { name: TOOL, arguments: { a: 2, b: 3 }, task: {} } }, CreateTaskResultSchema);
+    const { task } = await (
+      await connect(a)
+    ).request({ method: 'tools/call', params: { name: TOOL, arguments: { a: 2, b: 3 }, task: {} } }, CreateTaskResultSchema);
     expect(task.status).toBe('working');
     const onB = await connect(b);
     expect(await onB.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'working' });
@@ -268,14 +311,26 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
   it('2025-11-25: a /mcp tool-call task whose tool ran as no upstream task ends failed after its worker dies', async () => {
     const holdsBefore = upstream.holdsCalled;
     const holdCalled = nextHoldCall();
-    const { task } = await (await connect(a)).request({ method: 'tools/call', params: { name: HOLD_TOOL, arguments: {}, task: {} } }, CreateTaskResultSchema);
+    const { task } = await (
+      await connect(a)
+    ).request({ method: 'tools/call', params: { name: HOLD_TOOL, arguments: {}, task: {} } }, CreateTaskResultSchema);
     await holdCalled;
 
     await killWorker();
 
     const onB = await connect(b);
-    const done = await services.explain(() => eventually(() => onB.experimental.tasks.getTask(task.taskId), ({ status }) => status !== 'working', TAKEOVER_MS));
-    expect(done).toMatchObject({ taskId: task.taskId, status: 'failed', statusMessage: expect.stringMatching(/may or may not have taken effect/) });
+    const done = await services.explain(() =>
+      eventually(
+        () => onB.experimental.tasks.getTask(task.taskId),
+        ({ status }) => status !== 'working',
+        TAKEOVER_MS,
+      ),
+    );
+    expect(done).toMatchObject({
+      taskId: task.taskId,
+      status: 'failed',
+      statusMessage: expect.stringMatching(/may or may not have taken effect/),
+    });
     // Nobody knows whether the cut-off call took effect: it is not made again.
     expect(upstream.holdsCalled).toBe(holdsBefore + 1);
   });

@@ -31,7 +31,7 @@ describe('upstream tools that run as MCP tasks', () => {
     return textOf(await answer);
   }
 
-  it('calls a tool that requires a task as one, and answers with the task\'s result', async () => {
+  it("calls a tool that requires a task as one, and answers with the task's result", async () => {
     expect(await sumOnceReleased(() => target.tools.call('mcp_tasks_sum', { a: 1, b: 2 }))).toBe('3');
   });
 

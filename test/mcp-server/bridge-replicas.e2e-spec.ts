@@ -8,7 +8,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createWorkerApp } from '../../src/app.factory';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { bridgeClientV1, bridgeClientV2, startedTask, statesUntil } from './support/bridge-clients';
 
 const AGENTS_TOML = `
@@ -36,7 +36,6 @@ function only(target: string): typeof fetch {
     return fetch(new URL(url.pathname + url.search, target), init);
   };
 }
-
 
 describe('bridge subscriptions across two API replicas and a worker', () => {
   let database: TestDatabase;
@@ -71,7 +70,9 @@ describe('bridge subscriptions across two API replicas and a worker', () => {
 
   it('deliver a 2025-era subscription made on replica A over the GET stream held by replica B', async () => {
     const { client, updates } = await bridgeClientV1(a, undefined, splitFetch(a, b));
-    const { taskUri } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }));
+    const { taskUri } = startedTask(
+      await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }),
+    );
     await client.subscribeResource({ uri: taskUri });
     await statesUntil(updates, client, taskUri, 'completed');
     // The three artifact chunks and the final status, each announced (in bursts, as the worker records them).
@@ -83,7 +84,9 @@ describe('bridge subscriptions across two API replicas and a worker', () => {
   it('deliver to a 2026-07-28 listen on replica B a task started on replica A', async () => {
     const { client: starter } = await bridgeClientV2(a, undefined, only(a));
     const { client: listener, updates } = await bridgeClientV2(b, undefined, only(b));
-    const { taskUri } = startedTask(await starter.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'xyz' } }));
+    const { taskUri } = startedTask(
+      await starter.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'xyz' } }),
+    );
     const listening = await listener.listen({ resourceSubscriptions: [taskUri] });
     expect(listening.honoredFilter.resourceSubscriptions).toEqual([taskUri]);
     await statesUntil(updates, listener, taskUri, 'completed');

@@ -37,12 +37,19 @@ describe('the bridge over switchboard mcp', () => {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => updates.record(notification.params.uri));
     await client.connect(new StdioTransportV1({ ...command(), stderr: 'ignore' }));
     try {
-      const followed = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }));
-      const other = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'xyz' } }));
+      const followed = startedTask(
+        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }),
+      );
+      const other = startedTask(
+        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'xyz' } }),
+      );
       await client.subscribeResource({ uri: followed.taskUri });
       expect((await statesUntil(updates, client, followed.taskUri, 'completed')).at(-1)).toBe('completed');
       expect(artifactText(await readTask(client, followed.taskUri))).toBe('abc');
-      await eventually(() => readTask(client, other.taskUri), (task) => task.state === 'completed');
+      await eventually(
+        () => readTask(client, other.taskUri),
+        (task) => task.state === 'completed',
+      );
       expect(updates.count(other.taskUri)).toBe(0);
     } finally {
       await client.close();
@@ -55,7 +62,9 @@ describe('the bridge over switchboard mcp', () => {
     client.setNotificationHandler('notifications/resources/updated', (notification) => updates.record(notification.params.uri));
     await client.connect(new StdioTransportV2({ ...command(), stderr: 'ignore' }));
     try {
-      const followed = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }));
+      const followed = startedTask(
+        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text: 'abc' } }),
+      );
       const listening = await client.listen({ resourceSubscriptions: [followed.taskUri] });
       expect(listening.honoredFilter.resourceSubscriptions).toEqual([followed.taskUri]);
       expect((await statesUntil(updates, client, followed.taskUri, 'completed')).at(-1)).toBe('completed');

@@ -7,11 +7,20 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killAllPeers, PeerAgent, startPeer } from '../a2a-client/support/peer-process';
+import { killAllPeers, type PeerAgent, startPeer } from '../a2a-client/support/peer-process';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
-import { artifactText, bridgeClientV1, bridgeClientV2, OTHER_API_KEY, readTask, startedTask, statesUntil, TaskView, UpdateLog } from './support/bridge-clients';
+import {
+  artifactText,
+  bridgeClientV1,
+  bridgeClientV2,
+  OTHER_API_KEY,
+  readTask,
+  startedTask,
+  statesUntil,
+  type TaskView,
+} from './support/bridge-clients';
 import { rawMcp, rpc } from './support/raw-mcp';
 
 const AGENTS_TOML = `
@@ -76,7 +85,9 @@ beforeAll(async () => {
       AGENTS_TOML,
     ].join('\n'),
   );
-  ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: config, SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_API_KEY}` })));
+  ({ app, url } = await startTestApp(
+    testConfig({ SWITCHBOARD_CONFIG: config, SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_API_KEY}` }),
+  ));
 }, 60_000);
 
 afterAll(async () => {
@@ -89,10 +100,19 @@ describe('agents as resources', () => {
     const { client } = await bridgeClientV1(url);
     expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: false });
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri).sort()).toEqual(
-      ['a2a-agent://ask', 'a2a-agent://echo', 'a2a-agent://peer', 'a2a-agent://slow', 'a2a-agent://slower', 'a2a-agent://ventas'],
-    );
-    expect(resources.find((resource) => resource.uri === 'a2a-agent://echo')).toMatchObject({ name: 'echo', mimeType: 'application/json', description: 'Echoes at once' });
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      'a2a-agent://ask',
+      'a2a-agent://echo',
+      'a2a-agent://peer',
+      'a2a-agent://slow',
+      'a2a-agent://slower',
+      'a2a-agent://ventas',
+    ]);
+    expect(resources.find((resource) => resource.uri === 'a2a-agent://echo')).toMatchObject({
+      name: 'echo',
+      mimeType: 'application/json',
+      description: 'Echoes at once',
+    });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(['a2a-agent://{name}', 'a2a://task/{taskId}']);
     await client.close();
@@ -124,10 +144,22 @@ describe('agents as resources', () => {
   it('reads an external agent with its discovered card, and a manifest-loaded one with its manifest as written', async () => {
     const { client } = await bridgeClientV2(url);
     const cardUrl = `${peer.url}/.well-known/agent-card.json`;
-    const read = (uri: string) => client.readResource({ uri }).then(({ contents }) => contents.map((content) => JSON.parse((content as { text: string }).text)));
-    const [manifest, card] = await eventually(() => read('a2a-agent://peer').catch(() => []), ([, found]) => found?.name === 'peer');
-    expect(manifest).toMatchObject({ type: 'subagent', id: 'peer', a2a: { agentCardUri: cardUrl }, taskResourceTemplate: 'a2a://task/{taskId}' });
-    const [written, ventasCard] = await eventually(() => read('a2a-agent://ventas').catch(() => []), ([, found]) => found?.name === 'peer');
+    const read = (uri: string) =>
+      client.readResource({ uri }).then(({ contents }) => contents.map((content) => JSON.parse((content as { text: string }).text)));
+    const [manifest] = await eventually(
+      () => read('a2a-agent://peer').catch(() => []),
+      ([, found]) => found?.name === 'peer',
+    );
+    expect(manifest).toMatchObject({
+      type: 'subagent',
+      id: 'peer',
+      a2a: { agentCardUri: cardUrl },
+      taskResourceTemplate: 'a2a://task/{taskId}',
+    });
+    const [written, ventasCard] = await eventually(
+      () => read('a2a-agent://ventas').catch(() => []),
+      ([, found]) => found?.name === 'peer',
+    );
     expect(written).toEqual({
       type: 'subagent',
       id: 'ventas',
@@ -175,7 +207,9 @@ describe('the subagent tools', () => {
 
   it('runs a conversation with an external agent: start, input-required, send, completed', async () => {
     const { client } = await bridgeClientV2(url);
-    const { taskUri, taskId } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://peer', text: 'ask' } }));
+    const { taskUri, taskId } = startedTask(
+      await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://peer', text: 'ask' } }),
+    );
     const asked = await taskState(client, taskUri, (view) => view.state === 'input-required');
     expect(asked.message).toBe('which city?');
     const sent = await client.callTool({ name: 'subagent_send', arguments: { taskId, text: 'Lisbon' } });
@@ -187,17 +221,27 @@ describe('the subagent tools', () => {
 
   it('continues a hosted agent task with subagent_send', async () => {
     const { client } = await bridgeClientV1(url);
-    const { taskUri, taskId } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://ask', text: 'trip' } }));
+    const { taskUri, taskId } = startedTask(
+      await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://ask', text: 'trip' } }),
+    );
     await taskState(client, taskUri, (view) => view.state === 'input-required');
-    expect((await client.callTool({ name: 'subagent_send', arguments: { taskId, text: 'Porto' } })).structuredContent).toEqual({ ok: true });
-    const task = await taskState(client, taskUri, (view) => view.state === 'input-required' && view.history.filter((m) => m.role === 'ROLE_USER').length === 2);
+    expect((await client.callTool({ name: 'subagent_send', arguments: { taskId, text: 'Porto' } })).structuredContent).toEqual({
+      ok: true,
+    });
+    const task = await taskState(
+      client,
+      taskUri,
+      (view) => view.state === 'input-required' && view.history.filter((m) => m.role === 'ROLE_USER').length === 2,
+    );
     expect(task.agent).toBe('ask');
     await client.close();
   });
 
   it('cancels a running task with subagent_cancel', async () => {
     const { client } = await bridgeClientV1(url);
-    const { taskUri, taskId } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slower', text: 'abcde' } }));
+    const { taskUri, taskId } = startedTask(
+      await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slower', text: 'abcde' } }),
+    );
     await taskState(client, taskUri, (view) => view.state === 'working');
     const canceled = await client.callTool({ name: 'subagent_cancel', arguments: { taskId } });
     expect(canceled.structuredContent).toEqual({ canceled: true });
@@ -213,7 +257,9 @@ describe('the subagent tools', () => {
     const unknownTask = await client.callTool({ name: 'subagent_send', arguments: { taskId: 'no-such-task', text: 'hi' } });
     expect(unknownTask.isError).toBe(true);
     expect(JSON.stringify(unknownTask.content)).toContain('no-such-task');
-    const { taskUri, taskId } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'done' } }));
+    const { taskUri, taskId } = startedTask(
+      await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'done' } }),
+    );
     await taskState(client, taskUri, (view) => view.state === 'completed');
     const ended = await client.callTool({ name: 'subagent_cancel', arguments: { taskId } });
     expect(ended.isError).toBe(true);
@@ -225,7 +271,9 @@ describe('the subagent tools', () => {
 describe("another API key's tasks", () => {
   it('can be neither read, subscribed to, listened to, continued nor canceled', async () => {
     const { client: owner } = await bridgeClientV1(url);
-    const { taskUri, taskId } = startedTask(await owner.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://ask', text: 'mine' } }));
+    const { taskUri, taskId } = startedTask(
+      await owner.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://ask', text: 'mine' } }),
+    );
     const { client: stranger } = await bridgeClientV1(url, OTHER_API_KEY);
     await expect(stranger.readResource({ uri: taskUri })).rejects.toThrow(/not found/i);
     await expect(stranger.subscribeResource({ uri: taskUri })).rejects.toThrow(/not found/i);
@@ -250,7 +298,8 @@ describe("another API key's tasks", () => {
 describe('subscriptions (2025-11-25: resources/subscribe, the GET stream)', () => {
   it('announce every change of a subscribed task until it completes, and nothing of other or unsubscribed tasks', async () => {
     const { client, updates } = await bridgeClientV1(url);
-    const start = async (agent: string, text: string) => startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: `a2a-agent://${agent}`, text } }));
+    const start = async (agent: string, text: string) =>
+      startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: `a2a-agent://${agent}`, text } }));
     // An unsubscribed task: subscribed while waiting for input, unsubscribed, then continued.
     const dropped = await start('ask', 'trip');
     await taskState(client, dropped.taskUri, (view) => view.state === 'input-required');
@@ -265,7 +314,11 @@ describe('subscriptions (2025-11-25: resources/subscribe, the GET stream)', () =
     // Three artifact chunks and the final status at least, each announced.
     await updates.next(followed.taskUri, 3);
     await taskState(client, other.taskUri, (view) => view.state === 'completed');
-    await taskState(client, dropped.taskUri, (view) => view.history.filter((m) => m.role === 'ROLE_USER').length === 2 && view.state === 'input-required');
+    await taskState(
+      client,
+      dropped.taskUri,
+      (view) => view.history.filter((m) => m.role === 'ROLE_USER').length === 2 && view.state === 'input-required',
+    );
     expect(new Set(updates.uris)).toEqual(new Set([followed.taskUri]));
     await client.close();
   });
@@ -273,7 +326,9 @@ describe('subscriptions (2025-11-25: resources/subscribe, the GET stream)', () =
   it('are refused for a task URI in another form, and kept by a session only', async () => {
     const { client } = await bridgeClientV1(url);
     await expect(client.subscribeResource({ uri: 'a2a-agent://echo' })).rejects.toThrow(/task resources/);
-    const stateless = await rawMcp(url, 'POST', rpc('resources/subscribe', { uri: 'a2a://task/anything' }), { 'mcp-protocol-version': '2025-11-25' });
+    const stateless = await rawMcp(url, 'POST', rpc('resources/subscribe', { uri: 'a2a://task/anything' }), {
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(stateless.message?.error?.message).toMatch(/not found|session/i);
     await client.close();
   });
@@ -282,7 +337,8 @@ describe('subscriptions (2025-11-25: resources/subscribe, the GET stream)', () =
 describe('subscriptions (2026-07-28: subscriptions/listen)', () => {
   it('announce every change of a listened task until it completes, and nothing of others', async () => {
     const { client, updates } = await bridgeClientV2(url);
-    const start = async (text: string) => startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text } }));
+    const start = async (text: string) =>
+      startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text } }));
     const followed = await start('abc');
     const other = await start('xyz');
     const listening = await client.listen({ resourceSubscriptions: [followed.taskUri, 'a2a://task/no-such-task', 'a2a-agent://echo'] });
@@ -303,8 +359,15 @@ describe("the seed's curl forms", () => {
     const listed = await rawMcp(url, 'POST', seedBody('resources/list', {}));
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.message?.result)).toContain('a2a-agent://echo');
-    const started = await rawMcp(url, 'POST', seedBody('tools/call', { name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' } }));
-    const result = started.message?.result as { content: { type: string; uri?: string }[]; structuredContent: { taskUri: string; taskId: string } };
+    const started = await rawMcp(
+      url,
+      'POST',
+      seedBody('tools/call', { name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' } }),
+    );
+    const result = started.message?.result as {
+      content: { type: string; uri?: string }[];
+      structuredContent: { taskUri: string; taskId: string };
+    };
     expect(result.content[0]).toMatchObject({ type: 'resource_link', uri: result.structuredContent.taskUri });
     const read = await eventually(
       () => rawMcp(url, 'POST', seedBody('resources/read', { uri: result.structuredContent.taskUri })),
@@ -317,7 +380,12 @@ describe("the seed's curl forms", () => {
     const headers = { 'mcp-protocol-version': '2025-11-25' };
     const listed = await rawMcp(url, 'POST', rpc('resources/list', {}), headers);
     expect(JSON.stringify(listed.message?.result)).toContain('a2a-agent://echo');
-    const started = await rawMcp(url, 'POST', rpc('tools/call', { name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' } }, 2), headers);
+    const started = await rawMcp(
+      url,
+      'POST',
+      rpc('tools/call', { name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' } }, 2),
+      headers,
+    );
     const { taskUri, taskId } = (started.message?.result as { structuredContent: { taskUri: string; taskId: string } }).structuredContent;
     expect(taskUri).toBe(`a2a://task/${taskId}`);
     const read = await eventually(

@@ -56,7 +56,10 @@ function cancelOnceUpstreamCalled(from: number): AbortSignal {
 async function silentServer(): Promise<{ url: string; requested: Promise<void>; closed: Promise<void>; server: Server }> {
   let requested!: () => void;
   let closed!: () => void;
-  const promises = { requested: new Promise<void>((resolve) => (requested = resolve)), closed: new Promise<void>((resolve) => (closed = resolve)) };
+  const promises = {
+    requested: new Promise<void>((resolve) => (requested = resolve)),
+    closed: new Promise<void>((resolve) => (closed = resolve)),
+  };
   const server = createServer((request: IncomingMessage) => {
     requested();
     request.socket.once('close', closed);
@@ -69,7 +72,9 @@ describe('a canceled call', () => {
   it('of an upstream MCP tool is canceled upstream, for a 2025-era client', async () => {
     const before = proxy.bodies.length;
     const { client } = await connectV1(app.url);
-    const call = client.callTool({ name: LONG_RUNNING, arguments: { duration: 20, steps: 20 } }, undefined, { signal: cancelOnceUpstreamCalled(before) });
+    const call = client.callTool({ name: LONG_RUNNING, arguments: { duration: 20, steps: 20 } }, undefined, {
+      signal: cancelOnceUpstreamCalled(before),
+    });
     await expect(call).rejects.toThrow();
     expect(JSON.parse(await proxy.bodyContaining('notifications/cancelled', before))).toMatchObject({ method: 'notifications/cancelled' });
     await client.close();
@@ -78,15 +83,26 @@ describe('a canceled call', () => {
   it('of an upstream MCP tool is canceled upstream, for a 2026-07-28 client', async () => {
     const before = proxy.bodies.length;
     const client = await connectV2(app.url);
-    const call = client.callTool({ name: LONG_RUNNING, arguments: { duration: 20, steps: 20 } }, { signal: cancelOnceUpstreamCalled(before) });
+    const call = client.callTool(
+      { name: LONG_RUNNING, arguments: { duration: 20, steps: 20 } },
+      { signal: cancelOnceUpstreamCalled(before) },
+    );
     await expect(call).rejects.toThrow();
     expect(JSON.parse(await proxy.bodyContaining('notifications/cancelled', before))).toMatchObject({ method: 'notifications/cancelled' });
     await client.close();
   });
 
   it.each([
-    ['2025-era', async (url: string, signal: AbortSignal) => (await connectV1(app.url)).client.callTool({ name: 'web_fetch', arguments: { url } }, undefined, { signal })],
-    ['2026-07-28', async (url: string, signal: AbortSignal) => (await connectV2(app.url)).callTool({ name: 'web_fetch', arguments: { url } }, { signal })],
+    [
+      '2025-era',
+      async (url: string, signal: AbortSignal) =>
+        (await connectV1(app.url)).client.callTool({ name: 'web_fetch', arguments: { url } }, undefined, { signal }),
+    ],
+    [
+      '2026-07-28',
+      async (url: string, signal: AbortSignal) =>
+        (await connectV2(app.url)).callTool({ name: 'web_fetch', arguments: { url } }, { signal }),
+    ],
   ])('of web_fetch drops the fetch, for a %s client', async (_era, callWebFetch) => {
     const page = await silentServer();
     const abort = new AbortController();

@@ -5,7 +5,12 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { bearer } from '../support/test-app';
 import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
 import { startMcpApp, stdioServer, toolsListed, type McpTestApp } from '../mcp-client/support/mcp-app';
@@ -19,7 +24,8 @@ let target: McpTestApp;
 
 beforeAll(async () => {
   target = await startMcpApp(
-    stdioServer('everything', EVERYTHING_SERVER, ['stdio'], 'timeout_secs = 30') + `\n[tools]\ntimeout_secs = 2\nmax_result_chars = ${MAX_RESULT_CHARS}\n`,
+    stdioServer('everything', EVERYTHING_SERVER, ['stdio'], 'timeout_secs = 30') +
+      `\n[tools]\ntimeout_secs = 2\nmax_result_chars = ${MAX_RESULT_CHARS}\n`,
   );
   await toolsListed(target.tools, ['mcp_everything_echo']);
 });
@@ -32,13 +38,22 @@ afterAll(async () => {
 });
 
 describe('re-exposed upstream tools', () => {
-  it.each<Era>(['legacy', 'modern'])('run as durable tasks when asked (%s era): the task handle, then the upstream result, checked against its output schema', async (era) => {
-    const session = await taskSessions.open(target.url, era);
-    const execution = await session.callTool<object>('mcp_everything_get_structured_content', { location: 'Chicago' }, { task: { preference: 'require' } });
-    expect(execution.kind).toBe('task');
-    const { outcome } = await (execution as typeof execution & { kind: 'task' }).settle();
-    expect(resultFromTaskOutcome(outcome)).toMatchObject({ structuredContent: { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 } });
-  });
+  it.each<Era>(['legacy', 'modern'])(
+    'run as durable tasks when asked (%s era): the task handle, then the upstream result, checked against its output schema',
+    async (era) => {
+      const session = await taskSessions.open(target.url, era);
+      const execution = await session.callTool<object>(
+        'mcp_everything_get_structured_content',
+        { location: 'Chicago' },
+        { task: { preference: 'require' } },
+      );
+      expect(execution.kind).toBe('task');
+      const { outcome } = await (execution as typeof execution & { kind: 'task' }).settle();
+      expect(resultFromTaskOutcome(outcome)).toMatchObject({
+        structuredContent: { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 },
+      });
+    },
+  );
 
   it.each([
     ['1.x', connectV1Client],
@@ -50,7 +65,10 @@ describe('re-exposed upstream tools', () => {
     expect(tool).toMatchObject({
       title: 'Get Structured Content Tool',
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      outputSchema: { type: 'object', properties: { temperature: { type: 'number' }, conditions: { type: 'string' }, humidity: { type: 'number' } } },
+      outputSchema: {
+        type: 'object',
+        properties: { temperature: { type: 'number' }, conditions: { type: 'string' }, humidity: { type: 'number' } },
+      },
     });
     const result = await client.callTool({ name: 'mcp_everything_get_structured_content', arguments: { location: 'Chicago' } });
     expect(result.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
@@ -63,7 +81,9 @@ describe('tools.max_result_chars and tools.timeout_secs', () => {
     const client = await connectV1Client(target.url);
     const message = 'x'.repeat(MAX_RESULT_CHARS * 2);
     const result = await client.callTool({ name: 'mcp_everything_echo', arguments: { message } });
-    expect(textOf(result)).toBe(`${`Echo: ${message}`.slice(0, MAX_RESULT_CHARS)}\n[truncated: ${MAX_RESULT_CHARS} of ${message.length + 6} characters shown]`);
+    expect(textOf(result)).toBe(
+      `${`Echo: ${message}`.slice(0, MAX_RESULT_CHARS)}\n[truncated: ${MAX_RESULT_CHARS} of ${message.length + 6} characters shown]`,
+    );
     await client.close();
   });
 
@@ -135,10 +155,17 @@ describe('upstream resources, resource templates, prompts and completions', () =
     expect(read.contents).toEqual([expect.objectContaining({ uri: document!.uri, text: expect.any(String) })]);
 
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(expect.arrayContaining([TEXT_TEMPLATE, 'a2a://task/{taskId}']));
-    expect(resourceTemplates.find((template) => template.uriTemplate === TEXT_TEMPLATE)).toMatchObject({ name: expect.stringMatching(/^mcp_everything_dynamic_text_resource/), mimeType: 'text/plain' });
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(
+      expect.arrayContaining([TEXT_TEMPLATE, 'a2a://task/{taskId}']),
+    );
+    expect(resourceTemplates.find((template) => template.uriTemplate === TEXT_TEMPLATE)).toMatchObject({
+      name: expect.stringMatching(/^mcp_everything_dynamic_text_resource/),
+      mimeType: 'text/plain',
+    });
     const dynamic = await client.readResource({ uri: 'mcp://everything/demo://resource/dynamic/text/7' });
-    expect(dynamic.contents).toEqual([expect.objectContaining({ uri: 'mcp://everything/demo://resource/dynamic/text/7', text: expect.stringContaining('7') })]);
+    expect(dynamic.contents).toEqual([
+      expect.objectContaining({ uri: 'mcp://everything/demo://resource/dynamic/text/7', text: expect.stringContaining('7') }),
+    ]);
 
     await expect(client.readResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toMatchObject({ code: -32602 });
     await client.close();
@@ -147,38 +174,51 @@ describe('upstream resources, resource templates, prompts and completions', () =
   it.each([
     ['1.x', connectV1Client],
     ['2.x', connectV2],
-  ])('lists and gets upstream prompts as mcp_{server}_{prompt}, and completes their arguments and template variables (%s client)', async (_era, connect) => {
-    const client = await connect(target.url);
-    expect(client.getServerCapabilities()).toMatchObject({ prompts: expect.any(Object), completions: expect.any(Object) });
-    const { prompts } = await client.listPrompts();
-    expect(prompts.find((prompt) => prompt.name === 'mcp_everything_args_prompt')).toMatchObject({
-      arguments: expect.arrayContaining([expect.objectContaining({ name: 'city', required: true })]),
-    });
-    const prompt = await client.getPrompt({ name: 'mcp_everything_args_prompt', arguments: { city: 'Lisbon' } });
-    expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
+  ])(
+    'lists and gets upstream prompts as mcp_{server}_{prompt}, and completes their arguments and template variables (%s client)',
+    async (_era, connect) => {
+      const client = await connect(target.url);
+      expect(client.getServerCapabilities()).toMatchObject({ prompts: expect.any(Object), completions: expect.any(Object) });
+      const { prompts } = await client.listPrompts();
+      expect(prompts.find((prompt) => prompt.name === 'mcp_everything_args_prompt')).toMatchObject({
+        arguments: expect.arrayContaining([expect.objectContaining({ name: 'city', required: true })]),
+      });
+      const prompt = await client.getPrompt({ name: 'mcp_everything_args_prompt', arguments: { city: 'Lisbon' } });
+      expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
 
-    const department = await client.complete({ ref: { type: 'ref/prompt', name: 'mcp_everything_completable_prompt' }, argument: { name: 'department', value: 'S' } });
-    expect(department.completion.values).toEqual(['Sales', 'Support']);
-    const member = await client.complete({
-      ref: { type: 'ref/prompt', name: 'mcp_everything_completable_prompt' },
-      argument: { name: 'name', value: '' },
-      context: { arguments: { department: 'Sales' } },
-    });
-    expect(member.completion.values).toEqual(['David', 'Eve', 'Frank']);
-    const resourceId = await client.complete({ ref: { type: 'ref/resource', uri: TEXT_TEMPLATE }, argument: { name: 'resourceId', value: '3' } });
-    expect(resourceId.completion.values).toEqual(['3']);
+      const department = await client.complete({
+        ref: { type: 'ref/prompt', name: 'mcp_everything_completable_prompt' },
+        argument: { name: 'department', value: 'S' },
+      });
+      expect(department.completion.values).toEqual(['Sales', 'Support']);
+      const member = await client.complete({
+        ref: { type: 'ref/prompt', name: 'mcp_everything_completable_prompt' },
+        argument: { name: 'name', value: '' },
+        context: { arguments: { department: 'Sales' } },
+      });
+      expect(member.completion.values).toEqual(['David', 'Eve', 'Frank']);
+      const resourceId = await client.complete({
+        ref: { type: 'ref/resource', uri: TEXT_TEMPLATE },
+        argument: { name: 'resourceId', value: '3' },
+      });
+      expect(resourceId.completion.values).toEqual(['3']);
 
-    await expect(client.getPrompt({ name: 'mcp_nowhere_prompt' })).rejects.toMatchObject({ code: -32602 });
-    // Same input, same error: completing an argument of a prompt no server offers (it was -32603).
-    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'mcp_nowhere_prompt' }, argument: { name: 'x', value: '' } })).rejects.toMatchObject({ code: -32602 });
-    await client.close();
-  });
+      await expect(client.getPrompt({ name: 'mcp_nowhere_prompt' })).rejects.toMatchObject({ code: -32602 });
+      // Same input, same error: completing an argument of a prompt no server offers (it was -32603).
+      await expect(
+        client.complete({ ref: { type: 'ref/prompt', name: 'mcp_nowhere_prompt' }, argument: { name: 'x', value: '' } }),
+      ).rejects.toMatchObject({ code: -32602 });
+      await client.close();
+    },
+  );
 
   it("subscribes a 2025-era session to an upstream resource and passes the upstream's updates on", async () => {
     const client = await connectV1Client(target.url);
     const { resources } = await client.listResources();
     const uri = resources.find((resource) => resource.uri.startsWith('mcp://everything/'))!.uri;
-    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => resolve(params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => resolve(params.uri)),
+    );
     await client.subscribeResource({ uri });
     // server-everything announces a change of every subscribed resource at once, then every 5 s until toggled off.
     await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
@@ -194,7 +234,9 @@ describe('upstream resources, resource templates, prompts and completions', () =
     await client.connect(new TransportV2(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
     const { resources } = await client.listResources();
     const uri = resources.find((resource) => resource.uri.startsWith('mcp://everything/'))!.uri;
-    const updated = new Promise<string>((resolve) => client.setNotificationHandler('notifications/resources/updated', ({ params }) => resolve(params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler('notifications/resources/updated', ({ params }) => resolve(params.uri)),
+    );
     const listening = await client.listen({ resourceSubscriptions: [uri] });
     expect(listening.honoredFilter.resourceSubscriptions).toEqual([uri]);
     await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
@@ -253,7 +295,10 @@ describe("upstream servers' sampling and elicitation", () => {
 
   /** A 2.x client that declares both and answers as `callerAnswers(text)` does. */
   const answeringV2Client = async (text: string) => {
-    const client = new ClientV2({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: {}, elicitation: {} } });
+    const client = new ClientV2(
+      { name: 'gateway-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: {}, elicitation: {} } },
+    );
     const answers = callerAnswers(text);
     client.setRequestHandler('sampling/createMessage', answers.sample);
     client.setRequestHandler('elicitation/create', answers.elicit);
@@ -286,12 +331,25 @@ describe("upstream servers' sampling and elicitation", () => {
 
   it('answer a 2026-07-28 caller that did not declare them with -32021 naming what it lacks (HTTP 400), and stop the upstream call', async () => {
     const undeclared = await connectV2(target.url);
-    await expect(undeclared.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
-    await expect(undeclared.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    await expect(
+      undeclared.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } }),
+    ).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    await expect(undeclared.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
     await undeclared.close();
     const name = 'mcp_everything_trigger_sampling_request';
-    const raw = await rawMcp(target.url, 'POST', rpc('tools/call', { name, arguments: { prompt: 'hello' }, _meta: modernMeta() }), modernHeaders('tools/call', name));
-    expect({ status: raw.status, error: raw.message?.error }).toEqual({ status: 400, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { sampling: {} } } } });
+    const raw = await rawMcp(
+      target.url,
+      'POST',
+      rpc('tools/call', { name, arguments: { prompt: 'hello' }, _meta: modernMeta() }),
+      modernHeaders('tools/call', name),
+    );
+    expect({ status: raw.status, error: raw.message?.error }).toEqual({
+      status: 400,
+      error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { sampling: {} } } },
+    });
     // The refused calls are over: the next caller's requests are relayed (only while one call to the upstream is in flight).
     const { client, asked } = await answeringV2Client('sampled after the refusals');
     await expectRelayed(client, 'sampled after the refusals', asked);

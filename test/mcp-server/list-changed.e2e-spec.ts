@@ -33,7 +33,10 @@ function toolListWatch() {
   const announced = (name: string, timeoutMs = 10_000) =>
     new Promise<void>((found, failed) => {
       if (seen.some((names) => names.includes(name))) return found();
-      const timer = setTimeout(() => failed(new Error(`no tools/list_changed announced ${name}; lists seen: ${JSON.stringify(seen)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => failed(new Error(`no tools/list_changed announced ${name}; lists seen: ${JSON.stringify(seen)}`)),
+        timeoutMs,
+      );
       waiters.push({ name, found: () => (clearTimeout(timer), found()) });
     });
   return { listChanged: { tools: { onChanged } }, announced };

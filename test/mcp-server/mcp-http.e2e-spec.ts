@@ -2,7 +2,7 @@
  * `/mcp` through the official SDK clients of both eras (1.x: 2025-era sessions; v2 in `auto`
  * negotiation: 2026-07-28, stateless), against the test agents running real turns on the queue.
  */
-import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { TaskState } from '@a2a-js/sdk';
@@ -18,7 +18,9 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
 
   beforeAll(async () => {
     app = await startDurableTestApp({
-      SWITCHBOARD_CONFIG: writeConfigFile(`${TEST_AGENTS_TOML}\n[mcp_server]\nallowed_origins = ["app.example.com"]\n[outbound]\nallow_hosts = ["127.0.0.1"]\n`),
+      SWITCHBOARD_CONFIG: writeConfigFile(
+        `${TEST_AGENTS_TOML}\n[mcp_server]\nallowed_origins = ["app.example.com"]\n[outbound]\nallow_hosts = ["127.0.0.1"]\n`,
+      ),
     });
   });
 
@@ -59,7 +61,9 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     it('cancels the task when the client cancels the call', async () => {
       const { client } = await connectV1(app.url);
       const cancel = cancelOnFirstChunk();
-      await expect(client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel)).rejects.toThrow();
+      await expect(
+        client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel),
+      ).rejects.toThrow();
       await expectCanceled(app.url, cancel.taskId());
       await client.close();
     });
@@ -86,7 +90,12 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       const init = await rawMcp(
         app.url,
         'POST',
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '0' } } }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+        }),
       );
       expect(init.status).toBe(200);
       expect(init.message?.result).toMatchObject({ protocolVersion: '2024-11-05', capabilities: { tools: {} } });
@@ -94,8 +103,15 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       // 2024-11-05 predates the MCP-Protocol-Version header: the session alone carries the version.
       const headers = { 'mcp-session-id': session };
-      expect((await rawMcp(app.url, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers)).status).toBe(202);
-      const call = await rawMcp(app.url, 'POST', rpc('tools/call', { name: 'switchboard_agent_echo', arguments: { message: 'from 2024' } }, 2), headers);
+      expect((await rawMcp(app.url, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers)).status).toBe(
+        202,
+      );
+      const call = await rawMcp(
+        app.url,
+        'POST',
+        rpc('tools/call', { name: 'switchboard_agent_echo', arguments: { message: 'from 2024' } }, 2),
+        headers,
+      );
       expect(call.message?.result).toMatchObject({ content: [{ type: 'text', text: 'from 2024' }] });
     });
   });
@@ -162,7 +178,10 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       const client = await connectV2(app.url);
       try {
         expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('web_fetch');
-        const fetched = await client.callTool({ name: 'web_fetch', arguments: { url: `http://127.0.0.1:${(page.address() as AddressInfo).port}/` } });
+        const fetched = await client.callTool({
+          name: 'web_fetch',
+          arguments: { url: `http://127.0.0.1:${(page.address() as AddressInfo).port}/` },
+        });
         expect(fetched.isError).toBeFalsy();
         expect(textOf(fetched)).toContain('Hello from a page');
         const refused = await client.callTool({ name: 'web_fetch', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } });

@@ -69,7 +69,13 @@ describe('MCP tasks with the ext-tasks client', () => {
     });
 
     it("runs subagent_start as a task, its handle passing the tool's output schema", async () => {
-      const execution = await (await session(era)).callTool<object>('subagent_start', { subagentUri: 'a2a-agent://echo', text: `bridged in ${era}` }, { task: { preference: 'require' } });
+      const execution = await (
+        await session(era)
+      ).callTool<object>(
+        'subagent_start',
+        { subagentUri: 'a2a-agent://echo', text: `bridged in ${era}` },
+        { task: { preference: 'require' } },
+      );
       expect(execution.kind).toBe('task');
       const { outcome } = await (execution as typeof execution & { kind: 'task' }).settle();
       expect(textOf(resultFromTaskOutcome(outcome))).toBe(`bridged in ${era}`);
@@ -79,7 +85,11 @@ describe('MCP tasks with the ext-tasks client', () => {
       const tasks = await session(era);
       const execution = await callAsTask(tasks, 'echo', 'by id');
       await execution.settle({ close: false });
-      expect(await tasks.task(execution.handle.taskId).snapshot()).toMatchObject({ taskId: execution.handle.taskId, status: 'completed', retentionMs: expect.any(Number) });
+      expect(await tasks.task(execution.handle.taskId).snapshot()).toMatchObject({
+        taskId: execution.handle.taskId,
+        status: 'completed',
+        retentionMs: expect.any(Number),
+      });
       await expect(tasks.task(taskId('no-such-task')).snapshot()).rejects.toMatchObject({ code: -32602 });
     });
   });
@@ -92,7 +102,7 @@ describe('MCP tasks with the ext-tasks client', () => {
   });
 
   it.each<[string, Era]>([
-    ['a question pushed on the session\'s GET stream (2025-11-25)', 'legacy'],
+    ["a question pushed on the session's GET stream (2025-11-25)", 'legacy'],
     ['tasks/get and tasks/update (2026-07-28)', 'modern'],
   ])('answers the question of a task waiting for input through %s: the answer is the next A2A message', async (_how, era) => {
     const questions: string[] = [];
@@ -105,45 +115,61 @@ describe('MCP tasks with the ext-tasks client', () => {
     expect(questions).toEqual(['Which city?']);
     expect(textOf(resultFromTaskOutcome(outcome))).toBe('Booked.');
     const task = await a2aTask('booker', execution.handle.taskId);
-    expect(task.history.filter(({ role }) => role === Role.ROLE_USER).map(({ parts }) => partsText(parts))).toEqual(['book a flight', 'Lisbon']);
+    expect(task.history.filter(({ role }) => role === Role.ROLE_USER).map(({ parts }) => partsText(parts))).toEqual([
+      'book a flight',
+      'Lisbon',
+    ]);
   });
 
   describe('2026-07-28 requests that do not declare what they need', () => {
     const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
     /** One 2026-07-28 request for task `taskId`, as sent byte for byte by a client declaring `capabilities`. */
     const taskRequest = (method: string, taskId: string, capabilities: object, params: object = {}) =>
-      rawMcp(url, 'POST', rpc(method, { taskId, ...params, _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities } }), modernHeaders(method, taskId));
+      rawMcp(
+        url,
+        'POST',
+        rpc(method, { taskId, ...params, _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities } }),
+        modernHeaders(method, taskId),
+      );
     const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
     let waiting: string;
 
     beforeAll(async () => {
       // A real task that waits for its caller's answer for the rest of this file.
       waiting = (await callAsTask(await session('modern'), 'booker', 'book a flight')).handle.taskId;
-      await eventually(async () => (await taskRequest('tasks/get', waiting, declaring)).message?.result, (task) => (task as { status?: string })?.status === 'input_required');
+      await eventually(
+        async () => (await taskRequest('tasks/get', waiting, declaring)).message?.result,
+        (task) => (task as { status?: string })?.status === 'input_required',
+      );
     });
 
     it.each<[string, object]>([
       ['no capabilities', {}],
       ['only the 2025-11-25 tasks capability', { elicitation: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }],
-    ])('tasks/get, tasks/update and tasks/cancel from a client declaring %s: -32021 naming the extension (HTTP 400), the task neither shown nor touched', async (_declared, capabilities) => {
-      for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-        const answer = await taskRequest(method, waiting, capabilities, method === 'tasks/update' ? { inputResponses: {} } : {});
-        expect({ method, status: answer.status, error: answer.message?.error }).toEqual({
-          method,
-          status: 400,
-          error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
-        });
-        expect(answer.body).not.toContain('Which city?');
-      }
-      expect((await a2aTask('booker', waiting)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    });
+    ])(
+      'tasks/get, tasks/update and tasks/cancel from a client declaring %s: -32021 naming the extension (HTTP 400), the task neither shown nor touched',
+      async (_declared, capabilities) => {
+        for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+          const answer = await taskRequest(method, waiting, capabilities, method === 'tasks/update' ? { inputResponses: {} } : {});
+          expect({ method, status: answer.status, error: answer.message?.error }).toEqual({
+            method,
+            status: 400,
+            error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+          });
+          expect(answer.body).not.toContain('Which city?');
+        }
+        expect((await a2aTask('booker', waiting)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      },
+    );
 
     it('tasks/get of a task waiting for input, from a client that did not declare elicitation: -32021 naming form elicitation; declared, the question', async () => {
       const refused = await taskRequest('tasks/get', waiting, { extensions: { [TASKS_EXTENSION]: {} } });
-      expect({ status: refused.status, error: refused.message?.error }).toEqual({ status: 400, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { elicitation: { form: {} } } } } });
+      expect({ status: refused.status, error: refused.message?.error }).toEqual({
+        status: 400,
+        error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { elicitation: { form: {} } } } },
+      });
       const asked = await taskRequest('tasks/get', waiting, declaring);
       expect(asked.message?.result).toMatchObject({ status: 'input_required', inputRequests: expect.any(Object) });
     });
   });
 });
-

@@ -11,9 +11,9 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { sdkClient } from '../a2a/support/sdk-client';
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { LONG_AGENT_TOML, QUICK_STALL_TOML, TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { callAsTask, ExtTaskSessions } from './support/ext-task-sessions';
 import { connectV1, textOf } from './support/mcp-clients';
@@ -69,7 +69,10 @@ describe('MCP tasks across two API replicas and worker processes', () => {
 
   /** Calls agent `agent` as a task on `client`'s replica: the task as the call's answer. */
   async function startTask(client: Client, agent: string, message: string): Promise<TaskStatus> {
-    const { task } = await client.request({ method: 'tools/call', params: { name: `switchboard_agent_${agent}`, arguments: { message }, task: {} } }, CreateTaskResultSchema);
+    const { task } = await client.request(
+      { method: 'tools/call', params: { name: `switchboard_agent_${agent}`, arguments: { message }, task: {} } },
+      CreateTaskResultSchema,
+    );
     return task;
   }
 
@@ -81,7 +84,12 @@ describe('MCP tasks across two API replicas and worker processes', () => {
   /** Resolves once the worker has streamed a chunk of task `taskId`: its turn is running. */
   async function running(taskId: string): Promise<void> {
     const a2a = await sdkClient(a.baseUrl, 'long', 'JSONRPC');
-    await services.explain(() => eventually(() => a2a.getTask({ id: taskId, tenant: '' }), (task) => task.artifacts.length > 0));
+    await services.explain(() =>
+      eventually(
+        () => a2a.getTask({ id: taskId, tenant: '' }),
+        (task) => task.artifacts.length > 0,
+      ),
+    );
   }
 
   it('makes a task on replica A whose status and result replica B answers', async () => {
@@ -124,7 +132,11 @@ describe('MCP tasks across two API replicas and worker processes', () => {
     const task = await startTask(await connect(a), 'echo', 'not yours');
     const other = await connect(b, OTHER_KEY);
     /** The error a request ends with (an answer would be a leak, so it is an error without a code). */
-    const refusal = (request: Promise<unknown>) => request.then(() => new Error('answered'), (error: Error) => error);
+    const refusal = (request: Promise<unknown>) =>
+      request.then(
+        () => new Error('answered'),
+        (error: Error) => error,
+      );
     const refusals = (taskId: string) =>
       Promise.all([
         refusal(other.experimental.tasks.getTask(taskId)),
@@ -149,7 +161,10 @@ describe('MCP tasks across two API replicas and worker processes', () => {
     const ended = await statusOn(await connect(b), task.taskId, ({ status }) => status !== 'working', ORPHAN_ENDED_MS);
     expect(ended.status).toBe('failed');
     expect(ended.statusMessage).toBe('The worker running this task stopped before the turn finished.');
-    expect(await (await connect(a)).experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'failed', statusMessage: ended.statusMessage });
+    expect(await (await connect(a)).experimental.tasks.getTask(task.taskId)).toMatchObject({
+      status: 'failed',
+      statusMessage: ended.statusMessage,
+    });
     const result = await (await connect(a)).experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result.isError).toBe(true);
   });

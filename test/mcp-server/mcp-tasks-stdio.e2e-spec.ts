@@ -48,7 +48,8 @@ describe('MCP tasks over switchboard mcp', () => {
 
     async function stream(tool: string, message: string): Promise<Streamed[]> {
       const seen: Streamed[] = [];
-      for await (const item of client.experimental.tasks.callToolStream({ name: tool, arguments: { message } })) seen.push(item as Streamed);
+      for await (const item of client.experimental.tasks.callToolStream({ name: tool, arguments: { message } }))
+        seen.push(item as Streamed);
       return seen;
     }
 
@@ -76,7 +77,10 @@ describe('MCP tasks over switchboard mcp', () => {
   describe('2026-07-28, spoken raw', () => {
     let stdio: StdioExchange;
     /** Every request's envelope: this era's `_meta`, its client taking the tasks extension. */
-    const envelope = () => ({ ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } } });
+    const envelope = () => ({
+      ...modernMeta(),
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    });
     const request = (method: string, params: Record<string, unknown>) => stdio.request(method, { ...params, _meta: envelope() });
 
     beforeAll(async () => {
@@ -90,7 +94,12 @@ describe('MCP tasks over switchboard mcp', () => {
 
     async function startTask(agent: string, message: string): Promise<string> {
       const answer = await request('tools/call', { name: `switchboard_agent_${agent}`, arguments: { message } });
-      expect(answer.result).toMatchObject({ resultType: 'task', status: 'working', taskId: expect.any(String), pollIntervalMs: expect.any(Number) });
+      expect(answer.result).toMatchObject({
+        resultType: 'task',
+        status: 'working',
+        taskId: expect.any(String),
+        pollIntervalMs: expect.any(Number),
+      });
       return answer.result!.taskId as string;
     }
 
@@ -98,19 +107,31 @@ describe('MCP tasks over switchboard mcp', () => {
 
     it('answers a task-taking tools/call with a task handle, and tasks/get with the outcome once it ends', async () => {
       const taskId = await startTask('echo', 'raw 2026');
-      const ended = await eventually(() => taskGet(taskId), (task) => task.status !== 'working');
+      const ended = await eventually(
+        () => taskGet(taskId),
+        (task) => task.status !== 'working',
+      );
       expect(ended).toMatchObject({ resultType: 'complete', taskId, status: 'completed', result: { resultType: 'complete' } });
       expect(textOf(ended.result as object)).toBe('raw 2026');
     });
 
     it('asks a question in tasks/get and takes the answer from tasks/update', async () => {
       const taskId = await startTask('booker', 'book a flight');
-      const waiting = await eventually(() => taskGet(taskId), (task) => task.status === 'input_required');
+      const waiting = await eventually(
+        () => taskGet(taskId),
+        (task) => task.status === 'input_required',
+      );
       const [[key, question]] = Object.entries(waiting.inputRequests as Record<string, { method: string; params: { message: string } }>);
       expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Which city?' } });
-      const updated = await request('tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { answer: 'Lisbon' } } } });
+      const updated = await request('tasks/update', {
+        taskId,
+        inputResponses: { [key]: { action: 'accept', content: { answer: 'Lisbon' } } },
+      });
       expect(updated.result).toMatchObject({ resultType: 'complete' });
-      const ended = await eventually(() => taskGet(taskId), (task) => task.status !== 'working' && task.status !== 'input_required');
+      const ended = await eventually(
+        () => taskGet(taskId),
+        (task) => task.status !== 'working' && task.status !== 'input_required',
+      );
       expect(textOf(ended.result as object)).toBe('Booked.');
     });
 
@@ -125,10 +146,23 @@ describe('MCP tasks over switchboard mcp', () => {
       const taskId = await startTask('booker', 'book a flight');
       const undeclared = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
       for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-        const { result, error } = await stdio.request(method, { taskId, ...(method === 'tasks/update' && { inputResponses: {} }), _meta: undeclared });
-        expect({ method, result, error }).toEqual({ method, result: undefined, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } });
+        const { result, error } = await stdio.request(method, {
+          taskId,
+          ...(method === 'tasks/update' && { inputResponses: {} }),
+          _meta: undeclared,
+        });
+        expect({ method, result, error }).toEqual({
+          method,
+          result: undefined,
+          error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+        });
       }
-      expect(await eventually(() => taskGet(taskId), (task) => task.status !== 'working')).toMatchObject({ status: 'input_required' });
+      expect(
+        await eventually(
+          () => taskGet(taskId),
+          (task) => task.status !== 'working',
+        ),
+      ).toMatchObject({ status: 'input_required' });
     });
   });
 });

@@ -25,7 +25,12 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML), SWITCHBOARD_API_KEYS: `tester=test-key-0123456789abcdef,other=${OTHER_KEY}` })));
+    ({ app, url } = await startTestApp(
+      testConfig({
+        SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML),
+        SWITCHBOARD_API_KEYS: `tester=test-key-0123456789abcdef,other=${OTHER_KEY}`,
+      }),
+    ));
   });
 
   afterAll(async () => {
@@ -35,7 +40,11 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
 
   async function connect(key?: string, answer?: (message: string) => string): Promise<Client> {
     const client = new Client({ name: 'tasks-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-    if (answer) client.setRequestHandler(ElicitRequestSchema, async (request) => ({ action: 'accept', content: { answer: answer(request.params.message) } }));
+    if (answer)
+      client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+        action: 'accept',
+        content: { answer: answer(request.params.message) },
+      }));
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer(key) } }));
     // The client learns which tools may run as tasks from the list.
     await client.listTools();
@@ -64,7 +73,12 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     expect(result.type).toBe('result');
     expect(textOf(result.result!)).toBe('as a task');
     const taskId = seen[0].task!.taskId;
-    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed', ttl: expect.any(Number), pollInterval: 1000 });
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({
+      taskId,
+      status: 'completed',
+      ttl: expect.any(Number),
+      pollInterval: 1000,
+    });
     const a2a = await sdkClient(url, 'echo', 'JSONRPC');
     expect((await a2a.getTask(GetTaskRequest.fromJSON({ id: taskId }))).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toContain(taskId);
@@ -75,7 +89,11 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     const { tools } = await client.listTools();
     expect(tools.find(({ name }) => name === 'subagent_start')?.execution).toEqual({ taskSupport: 'optional' });
     const seen: Message[] = [];
-    for await (const item of client.experimental.tasks.callToolStream({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'through the bridge' } })) seen.push(item as Message);
+    for await (const item of client.experimental.tasks.callToolStream({
+      name: 'subagent_start',
+      arguments: { subagentUri: 'a2a-agent://echo', text: 'through the bridge' },
+    }))
+      seen.push(item as Message);
     expect(seen[0]).toMatchObject({ type: 'taskCreated' });
     expect(textOf(seen.at(-1)!.result!)).toBe('through the bridge');
     const resource = await client.readResource({ uri: `a2a://task/${seen[0].task!.taskId}` });
@@ -101,7 +119,10 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     const a2a = await sdkClient(url, 'booker', 'JSONRPC');
     const task = await a2a.getTask(GetTaskRequest.fromJSON({ id: seen[0].task!.taskId }));
     const sent = task.history.filter((message) => message.role === Role.ROLE_USER);
-    expect(sent.map((message) => message.parts[0]?.content?.$case === 'text' && message.parts[0].content.value)).toEqual(['book a flight', 'Lisbon']);
+    expect(sent.map((message) => message.parts[0]?.content?.$case === 'text' && message.parts[0].content.value)).toEqual([
+      'book a flight',
+      'Lisbon',
+    ]);
   });
 
   it('tells the session of each status change of a task it started, on its GET stream', async () => {
@@ -122,7 +143,10 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
 
   it('cancels a task', async () => {
     const client = await connect();
-    const created = (await client.request({ method: 'tools/call', params: { name: 'switchboard_agent_slow', arguments: { message: 'long' }, task: {} } }, CreateTaskResultSchema));
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'switchboard_agent_slow', arguments: { message: 'long' }, task: {} } },
+      CreateTaskResultSchema,
+    );
     const cancelled = await client.experimental.tasks.cancelTask(created.task.taskId);
     expect(cancelled).toMatchObject({ taskId: created.task.taskId, status: 'cancelled' });
   });
@@ -134,7 +158,10 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     const absent = await other.experimental.tasks.getTask('no-such-task').catch((error: Error & { code: number }) => error);
     const foreign = await other.experimental.tasks.getTask(created.task!.taskId).catch((error: Error & { code: number }) => error);
     expect(absent).toMatchObject({ code: -32602 });
-    expect(foreign).toMatchObject({ code: -32602, message: (absent as Error & { code: number }).message.replace('no-such-task', created.task!.taskId) });
+    expect(foreign).toMatchObject({
+      code: -32602,
+      message: (absent as Error & { code: number }).message.replace('no-such-task', created.task!.taskId),
+    });
     expect((await other.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).not.toContain(created.task!.taskId);
   });
 });

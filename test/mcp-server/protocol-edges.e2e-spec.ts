@@ -40,16 +40,31 @@ describe('/mcp at the edges of the protocol', () => {
   });
 
   it('answers a body that is not valid UTF-8 with -32700 saying so', async () => {
-    const response = await rawBytes(url, Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]));
+    const response = await rawBytes(
+      url,
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}}'),
+      ]),
+    );
     expect(response.status).toBe(400);
-    expect(response.message).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'request body is not valid UTF-8' } });
+    expect(response.message).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'request body is not valid UTF-8' },
+    });
   });
 
   it.each(['2025-06-18', '2025-11-25'])('refuses a JSON-RPC batch under %s (batching was removed in 2025-06-18)', async (version) => {
     const batch = `[${rpc('tools/list', undefined, 1)},${rpc('ping', undefined, 2)}]`;
     const response = await rawMcp(url, 'POST', batch, { 'mcp-protocol-version': version });
     expect(response.status).toBe(400);
-    expect(response.message).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(version) } });
+    expect(response.message).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining(version) },
+    });
   });
 
   it('still serves a batch under 2025-03-26, which had them', async () => {
@@ -71,12 +86,14 @@ describe('/mcp at the edges of the protocol', () => {
   });
 
   describe("an agent's tool name", () => {
-    it('follows the seeds\' rule (hyphens become underscores) in the list, for clients of both eras', async () => {
+    it("follows the seeds' rule (hyphens become underscores) in the list, for clients of both eras", async () => {
       const { client } = await connectV1(url);
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('switchboard_agent_code_reviewer');
       expect(names).not.toContain('switchboard_agent_code-reviewer');
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_code_reviewer', arguments: { message: 'review me' } }))).toBe('review me');
+      expect(textOf(await client.callTool({ name: 'switchboard_agent_code_reviewer', arguments: { message: 'review me' } }))).toBe(
+        'review me',
+      );
       await client.close();
       const modern = await connectV2(url);
       expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('switchboard_agent_code_reviewer');
@@ -85,10 +102,14 @@ describe('/mcp at the edges of the protocol', () => {
 
     it('keeps the former name (hyphens kept) callable, unlisted, for clients that call it by name', async () => {
       const { client } = await connectV1(url);
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name' } }))).toBe('old name');
+      expect(textOf(await client.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name' } }))).toBe(
+        'old name',
+      );
       await client.close();
       const modern = await connectV2(url);
-      expect(textOf(await modern.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name, new era' } }))).toBe('old name, new era');
+      expect(textOf(await modern.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name, new era' } }))).toBe(
+        'old name, new era',
+      );
       await modern.close();
     });
   });
@@ -103,7 +124,15 @@ function rawBytes(baseUrl: string, body: Buffer): ReturnType<typeof rawMcp> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       new URL('/mcp', baseUrl),
-      { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'content-length': body.length, ...bearer() } },
+      {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'content-length': body.length,
+          ...bearer(),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -6,7 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { TaskState } from '@a2a-js/sdk';
 import { expectResumedCall } from './support/cutting-fetch';
 import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
@@ -17,7 +17,13 @@ type Message = { id?: unknown; method?: string; params?: { message?: string } };
 async function* postInSession(baseUrl: string, sessionId: string, message: object): AsyncGenerator<Message> {
   const response = await fetch(new URL('/mcp', baseUrl), {
     method: 'POST',
-    headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      ...bearer(),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify(message),
   });
   // A request is answered on a stream (empty when it was canceled before it was served); a notification is accepted.
@@ -106,7 +112,9 @@ describe('MCP clients across two API replicas', () => {
   it('cancels, from replica B, a call running on replica A', async () => {
     const { client } = await connectV1(b, { fetch: splitFetch(a, b) });
     const cancel = cancelOnFirstChunk();
-    await expect(client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel)).rejects.toThrow();
+    await expect(
+      client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, cancel),
+    ).rejects.toThrow();
     await expectCanceled(b, cancel.taskId());
     await client.close();
   });
@@ -140,11 +148,25 @@ describe('MCP clients across two API replicas', () => {
     const { client, transport } = await connectV1(b);
     await drain(postInSession(b, transport.sessionId!, cancelOf(42)));
     const text = `canceled first ${Date.now()}`;
-    const answer = await drain(postInSession(a, transport.sessionId!, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: text } } }));
+    const answer = await drain(
+      postInSession(a, transport.sessionId!, {
+        jsonrpc: '2.0',
+        id: 42,
+        method: 'tools/call',
+        params: { name: 'switchboard_agent_echo', arguments: { message: text } },
+      }),
+    );
     expect(answer).toEqual([]);
     // The same id in another session is another request: it runs.
     const other = await connectV1(b);
-    const served = await drain(postInSession(a, other.transport.sessionId!, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: text } } }));
+    const served = await drain(
+      postInSession(a, other.transport.sessionId!, {
+        jsonrpc: '2.0',
+        id: 42,
+        method: 'tools/call',
+        params: { name: 'switchboard_agent_echo', arguments: { message: text } },
+      }),
+    );
     expect(served.at(-1)).toMatchObject({ id: 42, result: { content: [{ type: 'text', text }] } });
     // It ran as a task of its own.
     expect((await taskWithMessage(b, 'echo', text, TaskState.TASK_STATE_COMPLETED))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -159,8 +181,19 @@ describe('MCP clients across two API replicas', () => {
     const first = await connectV1(b);
     const response = await fetch(new URL('/mcp', a), {
       method: 'POST',
-      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': first.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 52, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'primed' } } }),
+      headers: {
+        ...bearer(),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': first.transport.sessionId!,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 52,
+        method: 'tools/call',
+        params: { name: 'switchboard_agent_echo', arguments: { message: 'primed' } },
+      }),
     });
     const text = await response.text();
     // A priming event first: an id to resume from, and how soon to come back.
@@ -168,7 +201,13 @@ describe('MCP clients across two API replicas', () => {
     const eventId = /^id: (.+)$/m.exec(text)?.[1];
     const other = await connectV1(b);
     const resumed = await fetch(new URL('/mcp', b), {
-      headers: { ...bearer(), accept: 'text/event-stream', 'mcp-session-id': other.transport.sessionId!, 'mcp-protocol-version': '2025-11-25', 'last-event-id': eventId! },
+      headers: {
+        ...bearer(),
+        accept: 'text/event-stream',
+        'mcp-session-id': other.transport.sessionId!,
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': eventId!,
+      },
     });
     expect(resumed.status).toBe(404);
     await Promise.all([first.client.close(), other.client.close()]);
@@ -178,7 +217,13 @@ describe('MCP clients across two API replicas', () => {
     const { client, transport } = await connectV1(b);
     const response = await fetch(new URL('/mcp', a), {
       method: 'POST',
-      headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        ...bearer(),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 53, method: 'ping' }),
     });
     const text = await response.text();

@@ -8,13 +8,14 @@ import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { ScriptedLlmServer } from '../agents/support/scripted-llm-server';
 import { stdioServer, toolsListed } from '../mcp-client/support/mcp-app';
 import { childProcesses, EVERYTHING_SERVER } from '../mcp-client/support/mcp-servers';
-import { DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
+import { type DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
+import { MCP_TOOL_SOURCE, type McpToolSource } from '../../src/mcp-client/mcp-tool-source.interface';
 import { adminCall, SseReader, sendMessage } from './support/admin-client';
+import type { Json } from '../support/json';
 
 const OPS_KEY = 'ops-key-0123456789abcdef';
 const OTHER_KEY = 'other-key-0123456789abcd';
@@ -88,8 +89,8 @@ describe('admin API (durable)', () => {
   });
 
   describe("every owner's tasks", () => {
-    let mine: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    let theirs: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let mine: Json;
+    let theirs: Json;
 
     beforeAll(async () => {
       mine = await sendMessage(url, 'echo', TEST_API_KEY, 'hello');
@@ -100,7 +101,14 @@ describe('admin API (durable)', () => {
       const ids = async (query: string) => (await admin(`/api/admin/tasks${query}`)).body.tasks.map((task: { id: string }) => task.id);
       const { body } = await admin('/api/admin/tasks');
       expect(body.tasks.slice(0, 2).map((task: { id: string }) => task.id)).toEqual([theirs.id, mine.id]);
-      expect(body.tasks[0]).toMatchObject({ id: theirs.id, contextId: theirs.contextId, state: 'TASK_STATE_INPUT_REQUIRED', agent: 'ask', owner: 'other', statusText: 'Which city?' });
+      expect(body.tasks[0]).toMatchObject({
+        id: theirs.id,
+        contextId: theirs.contextId,
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        agent: 'ask',
+        owner: 'other',
+        statusText: 'Which city?',
+      });
       expect(await ids('?owner=other')).toEqual([theirs.id]);
       expect(await ids('?agent=echo')).toEqual([mine.id]);
       expect(await ids('?state=TASK_STATE_COMPLETED&owner=tester')).toEqual([mine.id]);
@@ -116,7 +124,12 @@ describe('admin API (durable)', () => {
       expect(body.tasks.byState).toMatchObject({ TASK_STATE_INPUT_REQUIRED: expect.any(Number), TASK_STATE_COMPLETED: expect.any(Number) });
       expect(body.tasks.byState.TASK_STATE_INPUT_REQUIRED).toBeGreaterThanOrEqual(1);
       expect(body.processes).toEqual([expect.objectContaining({ role: 'api', pid: process.pid, version: expect.any(String) })]);
-      expect(body.queues['agent-turns']).toEqual({ waiting: expect.any(Number), active: expect.any(Number), delayed: expect.any(Number), failed: expect.any(Number) });
+      expect(body.queues['agent-turns']).toEqual({
+        waiting: expect.any(Number),
+        active: expect.any(Number),
+        delayed: expect.any(Number),
+        failed: expect.any(Number),
+      });
       expect(body.queueWait['agent-turns']).toEqual(expect.any(Number));
       expect(body.errors).toMatchObject({ turnsFailedLastHour: expect.any(Number), turnsLastHour: expect.any(Number) });
       expect(body.errors.turnsLastHour).toBeGreaterThanOrEqual(2);
@@ -124,7 +137,10 @@ describe('admin API (durable)', () => {
 
     it("cancels another owner's task, as its owner then sees it, and answers 409 once it has ended", async () => {
       const canceled = await admin(`/api/admin/tasks/${theirs.id}/cancel`, { method: 'POST' });
-      expect(canceled).toMatchObject({ status: 200, body: { task: { id: theirs.id, status: { state: 'TASK_STATE_CANCELED' } }, owner: 'other', agent: 'ask' } });
+      expect(canceled).toMatchObject({
+        status: 200,
+        body: { task: { id: theirs.id, status: { state: 'TASK_STATE_CANCELED' } }, owner: 'other', agent: 'ask' },
+      });
       const again = await admin(`/api/admin/tasks/${theirs.id}/cancel`, { method: 'POST' });
       expect(again).toMatchObject({ status: 409, body: { statusCode: 409, message: expect.stringContaining('ended') } });
       expect((await admin(`/api/admin/tasks/${mine.id}/cancel`, { method: 'POST' })).status).toBe(409);
@@ -137,7 +153,10 @@ describe('admin API (durable)', () => {
     });
 
     it('answers 404 JSON for a task no owner has', async () => {
-      expect(await admin('/api/admin/tasks/no-such-task')).toMatchObject({ status: 404, body: { statusCode: 404, message: expect.stringContaining('no-such-task') } });
+      expect(await admin('/api/admin/tasks/no-such-task')).toMatchObject({
+        status: 404,
+        body: { statusCode: 404, message: expect.stringContaining('no-such-task') },
+      });
     });
   });
 
@@ -182,8 +201,16 @@ describe('admin API (durable)', () => {
         );
         const deliveries = body.activity.filter((entry: { kind: string }) => entry.kind === 'webhook_delivery');
         const host = new URL(receiver.url).host;
-        expect(deliveries[0]).toMatchObject({ summary: expect.stringContaining(host), outcome: expect.stringMatching(/^HTTP 5\d\d$/), detail: { host, attempt: 1 } });
-        expect(deliveries.at(-1)).toMatchObject({ outcome: 'HTTP 204', durationMs: expect.any(Number), detail: { host, configId: expect.any(String) } });
+        expect(deliveries[0]).toMatchObject({
+          summary: expect.stringContaining(host),
+          outcome: expect.stringMatching(/^HTTP 5\d\d$/),
+          detail: { host, attempt: 1 },
+        });
+        expect(deliveries.at(-1)).toMatchObject({
+          outcome: 'HTTP 204',
+          durationMs: expect.any(Number),
+          detail: { host, configId: expect.any(String) },
+        });
         expect(JSON.stringify(body.activity)).not.toMatch(/\/hook|secret-query/);
       } finally {
         receiver.close();
@@ -198,7 +225,13 @@ describe('admin API (durable)', () => {
         expect(changes.response.headers.get('content-type')).toContain('text/event-stream');
         const task = await sendMessage(url, 'echo', OTHER_KEY, 'live');
         const change = await changes.next((data) => data.taskId === task.id && data.state === 'TASK_STATE_COMPLETED');
-        expect(change).toEqual({ taskId: task.id, state: 'TASK_STATE_COMPLETED', agent: 'echo', owner: 'other', updatedAt: expect.any(String) });
+        expect(change).toEqual({
+          taskId: task.id,
+          state: 'TASK_STATE_COMPLETED',
+          agent: 'echo',
+          owner: 'other',
+          updatedAt: expect.any(String),
+        });
       } finally {
         changes.close();
       }
@@ -210,7 +243,9 @@ describe('admin API (durable)', () => {
       try {
         expect(await timeline.next(() => true)).toMatchObject({ kind: 'snapshot', detail: { task: { id: task.id }, agent: 'ask' } });
         await admin(`/api/admin/tasks/${task.id}/cancel`, { method: 'POST' });
-        const event = await timeline.next((data) => data.kind === 'event' && data.event.statusUpdate?.status?.state === 'TASK_STATE_CANCELED');
+        const event = await timeline.next(
+          (data) => data.kind === 'event' && data.event.statusUpdate?.status?.state === 'TASK_STATE_CANCELED',
+        );
         expect(event.event.statusUpdate.taskId).toBe(task.id);
       } finally {
         timeline.close();
@@ -233,7 +268,10 @@ describe('admin API (durable)', () => {
         () => admin('/api/admin/mcp-servers'),
         ({ body }) => body.configured?.[0]?.status?.state === 'connected',
       );
-      expect(await admin('/api/mcp/servers/nowhere/reconnect', { method: 'POST' })).toMatchObject({ status: 404, body: { statusCode: 404, message: expect.stringContaining('nowhere') } });
+      expect(await admin('/api/mcp/servers/nowhere/reconnect', { method: 'POST' })).toMatchObject({
+        status: 404,
+        body: { statusCode: 404, message: expect.stringContaining('nowhere') },
+      });
       expect((await admin('/api/admin/mcp-servers/everything/reconnect', { method: 'POST' })).status).toBe(202);
     });
   });

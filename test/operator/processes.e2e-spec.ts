@@ -3,12 +3,12 @@
  * a worker (`switchboard worker`) on the real Postgres and Redis. Both announce themselves, and a
  * turn run on the worker reaches the API's live change feed and the operator's task list.
  */
-import { ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
+import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { adminCall, SseReader, sendMessage } from './support/admin-client';
 
 const OPS_KEY = 'ops-key-0123456789abcdef';
@@ -44,11 +44,24 @@ describe('operator view across API and worker processes', () => {
       () => adminCall(api.baseUrl, '/api/admin/overview', { key: OPS_KEY }),
       ({ body }) => body.processes?.length === 2,
     );
-    expect(body.processes.map(({ role, pid }: { role: string; pid: number }) => ({ role, pid })).sort((a: { role: string }, b: { role: string }) => a.role.localeCompare(b.role))).toEqual([
+    expect(
+      body.processes
+        .map(({ role, pid }: { role: string; pid: number }) => ({ role, pid }))
+        .sort((a: { role: string }, b: { role: string }) => a.role.localeCompare(b.role)),
+    ).toEqual([
       { role: 'api', pid: api.pid },
       { role: 'worker', pid: worker.pid },
     ]);
-    for (const info of body.processes) expect(info).toEqual({ id: expect.any(String), role: info.role, host: expect.any(String), pid: info.pid, version: expect.any(String), startedAt: expect.any(String), lastSeenAt: expect.any(String) });
+    for (const info of body.processes)
+      expect(info).toEqual({
+        id: expect.any(String),
+        role: info.role,
+        host: expect.any(String),
+        pid: info.pid,
+        version: expect.any(String),
+        startedAt: expect.any(String),
+        lastSeenAt: expect.any(String),
+      });
   });
 
   it("hears on the API's change feed a turn the worker ran, and lists its task with its agent", async () => {
@@ -56,7 +69,10 @@ describe('operator view across API and worker processes', () => {
     try {
       const task = await sendMessage(api.baseUrl, 'echo', TEST_API_KEY, 'across');
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-      expect(await changes.next((data) => data.taskId === task.id && data.state === 'TASK_STATE_COMPLETED')).toMatchObject({ agent: 'echo', owner: 'tester' });
+      expect(await changes.next((data) => data.taskId === task.id && data.state === 'TASK_STATE_COMPLETED')).toMatchObject({
+        agent: 'echo',
+        owner: 'tester',
+      });
       const { body } = await adminCall(api.baseUrl, '/api/admin/tasks?agent=echo', { key: OPS_KEY });
       expect(body.tasks).toEqual([expect.objectContaining({ id: task.id, agent: 'echo', owner: 'tester', state: 'TASK_STATE_COMPLETED' })]);
     } finally {

@@ -45,7 +45,10 @@ async function expectRetentionThroughQueue(api: INestApplicationContext, runWork
   await api.get<JobQueue>(JOB_QUEUE).enqueue(JobName.TaskRetention, {});
   await runWorker();
 
-  await eventually(() => store.load('finished', context), (loaded) => loaded === undefined);
+  await eventually(
+    () => store.load('finished', context),
+    (loaded) => loaded === undefined,
+  );
   expect(await store.load('running', context)).toBeDefined();
 }
 
@@ -83,7 +86,14 @@ describe('job queue', () => {
       const queue = api.get<JobQueue>(JOB_QUEUE);
       const taskId = randomUUID();
       const request = { message: { messageId: 'm1', taskId, role: 'ROLE_USER', parts: [{ text: 'once' }] } };
-      const payload = { agent: 'echo', taskId, contextId: 'ctx', request, caller: { tenant: '', userName: 'tester', authenticated: true }, announced: false };
+      const payload = {
+        agent: 'echo',
+        taskId,
+        contextId: 'ctx',
+        request,
+        caller: { tenant: '', userName: 'tester', authenticated: true },
+        announced: false,
+      };
       const jobId = agentTurnJobId(taskId, 'm1');
       expect(await queue.isPending(JobName.AgentTurn, jobId)).toBe(false);
       await queue.enqueue(JobName.AgentTurn, payload, { jobId });
@@ -113,7 +123,12 @@ describe('job queue', () => {
 
     beforeAll(async () => {
       [redis, database] = await Promise.all([RedisProcess.start(), createTestDatabase()]);
-      const config = testConfig({ DATABASE_URL: database.url, REDIS_URL: redis.url, SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(), SWITCHBOARD_WORKER_IN_API: 'false' });
+      const config = testConfig({
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        SWITCHBOARD_REDIS_PREFIX: testRedisPrefix(),
+        SWITCHBOARD_WORKER_IN_API: 'false',
+      });
       ({ app: api } = await startTestApp(config));
     });
 
@@ -127,7 +142,10 @@ describe('job queue', () => {
       const queue = api.get<JobQueue>(JOB_QUEUE);
       expect(queue.isReachable(JobName.AgentTurn)).toBe(true);
       await redis.stop();
-      await eventually(async () => queue.isReachable(JobName.AgentTurn), (reachable) => !reachable);
+      await eventually(
+        async () => queue.isReachable(JobName.AgentTurn),
+        (reachable) => !reachable,
+      );
 
       await redis.restart();
       await eventually(async () => queue.isReachable(JobName.AgentTurn), Boolean);
@@ -177,7 +195,9 @@ describe('job queue', () => {
           QueueModule.forRoot({ tasks: 'memory', shared: 'memory' }, true, config.queue),
         ],
       });
-      await expect(module.compile().then((m) => m.init())).rejects.toThrow(/No handler for job\(s\) task-retention, orphaned-task-sweep, agent-turn, push-delivery: mark one/);
+      await expect(module.compile().then((m) => m.init())).rejects.toThrow(
+        /No handler for job\(s\) task-retention, orphaned-task-sweep, agent-turn, push-delivery: mark one/,
+      );
     });
   });
 });

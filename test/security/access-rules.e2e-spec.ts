@@ -6,7 +6,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { sendWithToken } from '../support/send-with-token';
 import { bearer, startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
 
@@ -30,7 +30,12 @@ describe('access rules over keys and tokens', () => {
       clients: [ALICE, BOB, CAROL, DROPOUT, INTROSPECTOR],
       scopes: ['a2a'],
       opaque: '/opaque',
-      claims: { alice: { tid: 'acme', groups: ['eng'] }, bob: { tid: 'acme', groups: ['sales'] }, carol: { tid: 'globex', groups: ['eng'] }, dropout: { groups: ['eng'] } },
+      claims: {
+        alice: { tid: 'acme', groups: ['eng'] },
+        bob: { tid: 'acme', groups: ['sales'] },
+        carol: { tid: 'globex', groups: ['eng'] },
+        dropout: { groups: ['eng'] },
+      },
     });
     host = new URL(provider.issuer).host;
     const config = `
@@ -79,7 +84,7 @@ keys = ["tester"]
     }
   };
 
-  it("lets a token whose principal and claims match a rule reach what it grants, over A2A and /mcp", async () => {
+  it('lets a token whose principal and claims match a rule reach what it grants, over A2A and /mcp', async () => {
     const token = await provider.token(ALICE, RESOURCE);
     const sent = await send(token);
     expect(sent.status).toBe(200);
@@ -89,7 +94,9 @@ keys = ["tester"]
     expect(await listedTools(token)).toEqual(['switchboard_agent_echo']);
     const { client: mcp } = await connectV1(url, { key: token });
     try {
-      expect(textOf(await mcp.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'through a rule' } }))).toContain('through a rule');
+      expect(textOf(await mcp.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'through a rule' } }))).toContain(
+        'through a rule',
+      );
     } finally {
       await mcp.close();
     }

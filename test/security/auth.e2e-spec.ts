@@ -2,7 +2,7 @@ import crypto = require('node:crypto');
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from '../../src/app.factory';
 import { bearer, TEST_API_KEY, testConfig } from '../support/test-app';
-import { callableRoutes, label, recordRoutes, Route, samplePath } from './routes';
+import { callableRoutes, label, recordRoutes, type Route, samplePath } from './routes';
 import { startAppWithTestRoutes } from './test-routes';
 
 /** Routes that answer without a key. Each one is open to anyone who reaches the port: probes, agent cards, and the console's login and assets. */
@@ -21,7 +21,14 @@ const PUBLIC_ROUTES = [
   'GET /console/assets/:file',
 ];
 /** Routes that must exist, so that an empty enumeration cannot pass. */
-const KNOWN_ROUTES = [...PUBLIC_ROUTES, 'GET /metrics', 'POST /a2a', 'POST /a2a/agents/:name', 'POST /a2a/tasks/send', 'GET /a2a/tasks/:id'];
+const KNOWN_ROUTES = [
+  ...PUBLIC_ROUTES,
+  'GET /metrics',
+  'POST /a2a',
+  'POST /a2a/agents/:name',
+  'POST /a2a/tasks/send',
+  'GET /a2a/tasks/:id',
+];
 const WRONG_KEY = 'wrong-key-0123456789abcdef';
 const CHALLENGE = 'Bearer realm="switchboard"';
 
@@ -114,7 +121,11 @@ describe('bearer authentication', () => {
     for (const route of protectedRoutes()) {
       const response = await request(url, route, bearer());
       const operatorOnly = OPERATOR_ROUTE.test(route.url);
-      const answered = isConsolePage(route) ? sentToLogin(response) : operatorOnly ? response.status === 403 && /admin = true/.test(((await response.json()) as ErrorBody).message) : response.status !== 401 && response.status !== 403;
+      const answered = isConsolePage(route)
+        ? sentToLogin(response)
+        : operatorOnly
+          ? response.status === 403 && /admin = true/.test(((await response.json()) as ErrorBody).message)
+          : response.status !== 401 && response.status !== 403;
       if (!answered) refused.push(`${label(route)} -> ${response.status}`);
     }
     expect(refused).toEqual([]);
@@ -140,7 +151,9 @@ describe('bearer authentication', () => {
   });
 
   it('treats another scheme as missing bearer credentials', async () => {
-    const response = await fetch(`${url}/metrics`, { headers: { authorization: `Basic ${Buffer.from(`u:${TEST_API_KEY}`).toString('base64')}` } });
+    const response = await fetch(`${url}/metrics`, {
+      headers: { authorization: `Basic ${Buffer.from(`u:${TEST_API_KEY}`).toString('base64')}` },
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(CHALLENGE);
     expect(((await response.json()) as ErrorBody).message).toMatch(/must use the Bearer scheme/);

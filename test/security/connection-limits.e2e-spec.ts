@@ -5,7 +5,7 @@
  * send, an SSE stream) are not cut.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { connect, Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
@@ -45,7 +45,10 @@ async function open(url: string): Promise<RawConnection> {
   socket.on('data', (chunk: string) => (received += chunk));
   socket.on('error', () => undefined);
   const closed = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`connection still open after ${CLOSE_WAIT_MS} ms; received: ${received}`)), CLOSE_WAIT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`connection still open after ${CLOSE_WAIT_MS} ms; received: ${received}`)),
+      CLOSE_WAIT_MS,
+    );
     socket.once('close', () => {
       clearTimeout(timer);
       resolve();
@@ -65,7 +68,11 @@ function requestHead(method: string, path: string, headers: Record<string, strin
 async function healthz(connection: RawConnection): Promise<void> {
   const before = connection.received().length;
   connection.socket.write(requestHead('GET', '/healthz', { connection: 'keep-alive' }));
-  await eventually(async () => connection.received().slice(before), (text) => /^HTTP\/1\.1 200 [\s\S]*\r\n\r\n\{[^}]*\}$/.test(text), CLOSE_WAIT_MS);
+  await eventually(
+    async () => connection.received().slice(before),
+    (text) => /^HTTP\/1\.1 200 [\s\S]*\r\n\r\n\{[^}]*\}$/.test(text),
+    CLOSE_WAIT_MS,
+  );
 }
 
 describe('connection limits', () => {
@@ -89,7 +96,9 @@ describe('connection limits', () => {
 
   it('answers 408 and closes the connection when a body does not arrive within request_timeout_ms', async () => {
     const connection = await open(url);
-    connection.socket.write(requestHead('POST', '/a2a', { 'content-type': 'application/json', 'content-length': 100, ...bearer() }) + '{"jsonrpc":');
+    connection.socket.write(
+      requestHead('POST', '/a2a', { 'content-type': 'application/json', 'content-length': 100, ...bearer() }) + '{"jsonrpc":',
+    );
     await connection.closed;
     expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
@@ -119,7 +128,12 @@ describe('connection limits', () => {
       fetch(`${url}/a2a/agents/silent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...bearer() },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message: { messageId: method, role: 'ROLE_USER', parts: [{ text: 'quiet please' }] } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: { message: { messageId: method, role: 'ROLE_USER', parts: [{ text: 'quiet please' }] } },
+        }),
       });
     const [blocking, streaming] = await Promise.all([send('SendMessage'), send('SendStreamingMessage')]);
     const task = ((await blocking.json()) as { result: { task: { status: { state: string } } } }).result.task;

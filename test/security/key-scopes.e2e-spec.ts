@@ -29,7 +29,9 @@ const SCOPED_TOOLS = ['mcp_everything_echo', 'subagent_start', 'switchboard_agen
 let target: McpTestApp;
 
 beforeAll(async () => {
-  target = await startMcpApp(KEYS_TOML + TEST_AGENTS_TOML + stdioServer('everything', EVERYTHING_SERVER, ['stdio']), { SWITCHBOARD_API_KEYS: undefined as never });
+  target = await startMcpApp(KEYS_TOML + TEST_AGENTS_TOML + stdioServer('everything', EVERYTHING_SERVER, ['stdio']), {
+    SWITCHBOARD_API_KEYS: undefined as never,
+  });
   await toolsListed(target.tools, ['mcp_everything_echo', 'mcp_everything_get_env']);
 });
 
@@ -38,7 +40,11 @@ afterAll(async () => {
 });
 
 /** A call's outcome as text, whether the server answers with an error result or a protocol error. */
-async function callOutcome(client: Pick<ClientV1, 'callTool'>, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
+async function callOutcome(
+  client: Pick<ClientV1, 'callTool'>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; text: string }> {
   try {
     const result = await client.callTool({ name, arguments: args });
     return { isError: Boolean(result.isError), text: textOf(result) };
@@ -99,14 +105,19 @@ describe("per-key access to the connected servers' resources and prompts", () =>
   /** What a key is offered of server-everything's catalog. */
   async function catalogOf(key: string): Promise<{ resources: string[]; prompts: string[] }> {
     const { client } = await connectV1(target.url, { key });
-    const resources = (await client.listResources()).resources.map((resource) => resource.uri).filter((uri) => uri.startsWith('mcp://everything/'));
+    const resources = (await client.listResources()).resources
+      .map((resource) => resource.uri)
+      .filter((uri) => uri.startsWith('mcp://everything/'));
     const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
     await client.close();
     return { resources, prompts };
   }
 
   it("offers them to a key covering all of the server's tools, and hides them from one that names some", async () => {
-    const whole = await eventually(() => catalogOf(SERVER_KEY), ({ resources, prompts }) => resources.length > 0 && prompts.length > 0);
+    const whole = await eventually(
+      () => catalogOf(SERVER_KEY),
+      ({ resources, prompts }) => resources.length > 0 && prompts.length > 0,
+    );
     expect(await catalogOf(FULL_KEY)).toEqual(whole);
     expect(await catalogOf(SCOPED_KEY)).toEqual({ resources: [], prompts: [] });
 
@@ -134,7 +145,12 @@ describe('per-key access over A2A', () => {
   });
 
   it('answers 403 naming the key and agent on the primary, named and seed routes', async () => {
-    const body = { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'x' }] } } };
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'x' }] } },
+    };
     for (const path of ['/a2a', '/a2a/agents/echo', '/a2a/tasks/send']) {
       const response = await fetch(`${target.url}${path}`, {
         method: 'POST',

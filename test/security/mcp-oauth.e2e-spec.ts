@@ -4,7 +4,11 @@
  * protected resource metadata (RFC 9728), then the issuer's metadata, runs the authorization code
  * flow with PKCE for this resource (RFC 8707) and calls a tool with the token.
  */
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+  UnauthorizedError as UnauthorizedErrorV2,
+} from '@modelcontextprotocol/client';
 import { UnauthorizedError as UnauthorizedErrorV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,13 +18,18 @@ import { createHttpApp } from '../../src/app.factory';
 import { textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { PreRegisteredOAuthClient } from '../support/pre-registered-oauth-client';
 import { testConfig } from '../support/test-app';
 
 const REDIRECT = 'http://127.0.0.1:1/oauth/callback';
 const PUBLIC_HOST: OidcClient = { client_id: 'public-host', scope: 'a2a', redirect_uris: [REDIRECT] };
-const CONFIDENTIAL_HOST: OidcClient = { client_id: 'confidential-host', client_secret: 'confidential-host-secret-0123', scope: 'a2a', redirect_uris: [REDIRECT] };
+const CONFIDENTIAL_HOST: OidcClient = {
+  client_id: 'confidential-host',
+  client_secret: 'confidential-host-secret-0123',
+  scope: 'a2a',
+  redirect_uris: [REDIRECT],
+};
 const SERVICE: OidcClient = { client_id: 'service', client_secret: 'service-secret-0123456789', scope: 'a2a' };
 
 describe('MCP hosts authorizing by OAuth 2.1', () => {
@@ -53,7 +62,9 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
 
   /** The token endpoint requests of the host's client; its token for this resource, as the SDK keeps it. */
   async function expectTokenForThisResource(oauth: PreRegisteredOAuthClient, client: OidcClient): Promise<void> {
-    expect(await provider.tokenRequests(client.client_id)).toEqual([expect.objectContaining({ grant_type: 'authorization_code', resource: mcpUrl, status: 200 })]);
+    expect(await provider.tokenRequests(client.client_id)).toEqual([
+      expect.objectContaining({ grant_type: 'authorization_code', resource: mcpUrl, status: 200 }),
+    ]);
     expect(decodeJwt(oauth.tokens()!.access_token)).toMatchObject({ iss: provider.issuer, aud: mcpUrl, sub: 'alice', scope: 'a2a' });
   }
 
@@ -68,7 +79,9 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
     await client.connect(new TransportV1(new URL(mcpUrl), { authProvider: oauth }));
     try {
       expect((await client.listTools()).tools.map(({ name }) => name)).toContain('switchboard_agent_echo');
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v1' } }))).toBe('authorized v1');
+      expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v1' } }))).toBe(
+        'authorized v1',
+      );
     } finally {
       await client.close();
     }
@@ -90,7 +103,9 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       expect((await client.listTools()).tools.map(({ name }) => name)).toContain('switchboard_agent_echo');
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v2' } }))).toBe('authorized v2');
+      expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v2' } }))).toBe(
+        'authorized v2',
+      );
     } finally {
       await client.close();
     }
@@ -98,9 +113,15 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
 
   it('refuses a token for another resource, naming the metadata, and the host is sent to authorize for this one', async () => {
     const elsewhere = await provider.token(SERVICE, 'http://elsewhere.test/mcp');
-    const refused = await fetch(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${elsewhere}`, 'content-type': 'application/json' }, body: '{}' });
+    const refused = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${elsewhere}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toMatch(/resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"$/);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"$/,
+    );
 
     const oauth = new PreRegisteredOAuthClient(PUBLIC_HOST);
     oauth.saveTokens({ access_token: elsewhere, token_type: 'Bearer', issuer: provider.issuer });

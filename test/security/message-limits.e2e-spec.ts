@@ -5,8 +5,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 const MAX_PARTS = 3;
 const MAX_TEXT_CHARS = 20;
@@ -21,7 +20,12 @@ const v1Send = (parts: Json[], method = 'SendMessage') => ({
   params: { message: { messageId: 'm1', role: 'ROLE_USER', parts } },
 });
 
-async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
+async function post(
+  url: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(url + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...bearer(), ...headers },
@@ -75,12 +79,19 @@ describe('message limits', () => {
 
     it('v0.3 JSON-RPC: -32602', async () => {
       const parts = ['a', 'b', 'c', 'd'].map((text) => ({ kind: 'text', text }));
-      const { body } = await post(url, '/a2a', { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { messageId: 'm1', role: 'user', parts } } });
+      const { body } = await post(url, '/a2a', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: { messageId: 'm1', role: 'user', parts } },
+      });
       expect(body.error).toMatchObject({ code: -32602, message: expect.stringMatching(PARTS_LIMIT) });
     });
 
     it('v1.0 HTTP+JSON: 400 with a JSON error', async () => {
-      const { status, body } = await post(url, '/a2a/rest/message:send', v1Send(texts('123456789012345678901')).params, { 'a2a-version': '1.0' });
+      const { status, body } = await post(url, '/a2a/rest/message:send', v1Send(texts('123456789012345678901')).params, {
+        'a2a-version': '1.0',
+      });
       expect(status).toBe(400);
       expect(JSON.stringify(body)).toMatch(TEXT_LIMIT);
     });
@@ -104,7 +115,10 @@ describe('message limits', () => {
       const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: '123456789012345678901' } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(TEXT_LIMIT);
-      const started = await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: '123456789012345678901' } });
+      const started = await client.callTool({
+        name: 'subagent_start',
+        arguments: { subagentUri: 'a2a-agent://echo', text: '123456789012345678901' },
+      });
       expect(started.isError).toBe(true);
       expect(textOf(started)).toMatch(TEXT_LIMIT);
       await client.close();
@@ -134,7 +148,10 @@ describe('a send of 100,000 parts under the default limits', () => {
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
     const { body } = await sent;
-    expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining('100000 parts, more than the 1000 a message may have (a2a.max_message_parts)') });
+    expect(body.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('100000 parts, more than the 1000 a message may have (a2a.max_message_parts)'),
+    });
     expect(await taskCount(url)).toBe(0);
   });
 });

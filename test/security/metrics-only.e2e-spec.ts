@@ -9,11 +9,12 @@ import { createHttpApp } from '../../src/app.factory';
 import { grpcClient } from '../a2a/support/grpc-client';
 import { freePort } from '../support/free-port';
 import { bearer, testConfig } from '../support/test-app';
-import { callableRoutes, label, recordRoutes, Route, samplePath } from './routes';
+import { callableRoutes, label, recordRoutes, type Route, samplePath } from './routes';
 
 const METRICS_KEY = 'metrics-key-0123456789abcdef';
 /** Answered without any key (test/security/auth.e2e-spec.ts lists them). */
-const PUBLIC = /^(GET|HEAD) \/(healthz|readyz|\.well-known\/|a2a\/agents(\/:name\/(agent-card\.json|\.well-known\/.*))?$|console\/(login|assets\/))|^POST \/console\/log(in|out)$/;
+const PUBLIC =
+  /^(GET|HEAD) \/(healthz|readyz|\.well-known\/|a2a\/agents(\/:name\/(agent-card\.json|\.well-known\/.*))?$|console\/(login|assets\/))|^POST \/console\/log(in|out)$/;
 
 describe('a metrics-only key', () => {
   let app: NestFastifyApplication;
@@ -23,7 +24,9 @@ describe('a metrics-only key', () => {
 
   beforeAll(async () => {
     grpcPort = await freePort();
-    app = await createHttpApp(testConfig({ SWITCHBOARD_METRICS_KEYS: `prometheus=${METRICS_KEY}`, SWITCHBOARD_GRPC_PORT: String(grpcPort) }));
+    app = await createHttpApp(
+      testConfig({ SWITCHBOARD_METRICS_KEYS: `prometheus=${METRICS_KEY}`, SWITCHBOARD_GRPC_PORT: String(grpcPort) }),
+    );
     const recorded = recordRoutes(app);
     await app.listen({ host: '127.0.0.1', port: 0 });
     url = await app.getUrl();
@@ -53,18 +56,26 @@ describe('a metrics-only key', () => {
       });
       // The console's pages answer a refusal by sending the browser to the login form.
       if (/^\/console(\/|$)/.test(route.url)) {
-        if (response.status !== 303 || response.headers.get('location') !== '/console/login') wrong.push(`${label(route)} -> ${response.status}`);
+        if (response.status !== 303 || response.headers.get('location') !== '/console/login')
+          wrong.push(`${label(route)} -> ${response.status}`);
         continue;
       }
       const body = (route.method === 'HEAD' ? {} : await response.json().catch(() => ({}))) as { message?: string };
-      const refused = response.status === 403 && (route.method === 'HEAD' || /"prometheus" may read \/metrics only \(metrics_only\)/.test(body.message ?? ''));
+      const refused =
+        response.status === 403 &&
+        (route.method === 'HEAD' || /"prometheus" may read \/metrics only \(metrics_only\)/.test(body.message ?? ''));
       if (!refused) wrong.push(`${label(route)} -> ${response.status} ${JSON.stringify(body)}`);
     }
     expect(wrong).toEqual([]);
   });
 
   it('cannot open the console', async () => {
-    const login = await fetch(`${url}/console/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `api_key=${METRICS_KEY}`, redirect: 'manual' });
+    const login = await fetch(`${url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `api_key=${METRICS_KEY}`,
+      redirect: 'manual',
+    });
     expect(login.status).toBe(403);
     expect(login.headers.get('set-cookie')).toBeNull();
   });

@@ -11,12 +11,11 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { forgedToken, unsignedToken, withBadSignature } from '../support/forged-tokens';
 import { oauthConfigToml } from '../support/oauth-config';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { sendWithToken } from '../support/send-with-token';
 import { freePort } from '../support/free-port';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 const RESOURCE = 'http://switchboard.test/mcp';
 const SHORT_LIVED = 'http://switchboard.test/short';
@@ -33,7 +32,13 @@ describe('OAuth 2.1 access tokens', () => {
 
   beforeAll(async () => {
     provider = await OidcProvider.start({ clients: [ALICE, BOB, NO_SCOPE], scopes: ['a2a', 'other'], shortLived: '/short' });
-    const config = oauthConfigToml({ resource: RESOURCE, issuer: provider.issuer, audiences: [SHORT_LIVED], scopes: ['a2a'], clockSkewSecs: 0 });
+    const config = oauthConfigToml({
+      resource: RESOURCE,
+      issuer: provider.issuer,
+      audiences: [SHORT_LIVED],
+      scopes: ['a2a'],
+      clockSkewSecs: 0,
+    });
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config) })));
   });
 
@@ -50,14 +55,23 @@ describe('OAuth 2.1 access tokens', () => {
     expect(refused.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard", resource_metadata="${METADATA_URL}"`);
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const metadata = (await (await fetch(`${url}${path}`)).json()) as Json;
-      expect(metadata).toEqual({ resource: RESOURCE, authorization_servers: [provider.issuer], scopes_supported: ['a2a'], bearer_methods_supported: ['header'], resource_name: 'Switchboard' });
+      expect(metadata).toEqual({
+        resource: RESOURCE,
+        authorization_servers: [provider.issuer],
+        scopes_supported: ['a2a'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Switchboard',
+      });
     }
   });
 
   it("serves the A2A SDK client with the provider's token: send, stream, get; another subject cannot see the task", async () => {
     const alice = await sdkClient(url, 'echo', 'JSONRPC', await provider.token(ALICE, RESOURCE));
     const task = asTask(await alice.sendMessage(userMessage('with a token')));
-    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'with a token' });
+    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
+      state: TaskState.TASK_STATE_COMPLETED,
+      text: 'with a token',
+    });
     const streamed = await collect(alice.sendMessageStream(userMessage('streamed')));
     expect(streamed.at(-1)?.payload?.$case).toBe('statusUpdate');
     expect((await alice.getTask(GetTaskRequest.fromJSON({ id: task.id }))).id).toBe(task.id);
@@ -72,7 +86,11 @@ describe('OAuth 2.1 access tokens', () => {
     const card = (await (await fetch(`${url}/a2a/agents/echo/agent-card.json`)).json()) as Json;
     const name = `oidc-${new URL(provider.issuer).host}`;
     const discovery = `${provider.issuer}/.well-known/openid-configuration`;
-    expect(card.securitySchemes[name]).toMatchObject({ openIdConnectSecurityScheme: { openIdConnectUrl: discovery }, type: 'openIdConnect', openIdConnectUrl: discovery });
+    expect(card.securitySchemes[name]).toMatchObject({
+      openIdConnectSecurityScheme: { openIdConnectUrl: discovery },
+      type: 'openIdConnect',
+      openIdConnectUrl: discovery,
+    });
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { [name]: { list: ['a2a'] } } }]);
     expect(card.security).toEqual([{ bearer: [] }, { [name]: ['a2a'] }]);
     // The official resolver reads the card as a v1.0 client would.
@@ -88,16 +106,26 @@ describe('OAuth 2.1 access tokens', () => {
   it('answers 403 insufficient_scope, naming the scope, to a token without it', async () => {
     const response = await send(await provider.token(NO_SCOPE, RESOURCE));
     expect(response.status).toBe(403);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="insufficient_scope", scope="a2a"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="insufficient_scope", scope="a2a"`,
+    );
   });
 
   describe('refuses with 401 invalid_token', () => {
     const refused = async (token: string) => {
       const response = await send(token);
-      return { status: response.status, challenge: response.headers.get('www-authenticate'), echoed: (await response.text()).includes(token) };
+      return {
+        status: response.status,
+        challenge: response.headers.get('www-authenticate'),
+        echoed: (await response.text()).includes(token),
+      };
     };
     const expectRefused = async (token: string) =>
-      expect(await refused(token)).toEqual({ status: 401, challenge: `Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="invalid_token"`, echoed: false });
+      expect(await refused(token)).toEqual({
+        status: 401,
+        challenge: `Bearer realm="switchboard", resource_metadata="${METADATA_URL}", error="invalid_token"`,
+        echoed: false,
+      });
     const aliceClaims = () => ({ sub: 'alice', scope: 'a2a', iss: provider.issuer, aud: RESOURCE });
 
     it('a token for another resource (audience)', async () => {
@@ -120,7 +148,11 @@ describe('OAuth 2.1 access tokens', () => {
     it('an expired token, once it expires', async () => {
       const token = await provider.token(ALICE, SHORT_LIVED);
       expect((await send(token)).status).toBe(200);
-      await eventually(async () => (await send(token)).status, (status) => status === 401, 5_000);
+      await eventually(
+        async () => (await send(token)).status,
+        (status) => status === 401,
+        5_000,
+      );
       await expectRefused(token);
     });
   });
@@ -142,7 +174,10 @@ describe('an issuer whose keys cannot be had', () => {
     const response = await fetch(`${url}/readyz`);
     const readiness = (await response.json()) as Json;
     expect(response.status).toBe(200);
-    expect(readiness.checks.issuers).toMatchObject({ status: 'down', error: expect.stringMatching(/^signing keys unavailable from http:\/\/127\.0\.0\.1:\d+: /) });
+    expect(readiness.checks.issuers).toMatchObject({
+      status: 'down',
+      error: expect.stringMatching(/^signing keys unavailable from http:\/\/127\.0\.0\.1:\d+: /),
+    });
     expect((await fetch(`${url}/a2a/agents`, { headers: bearer() })).status).toBe(200);
   });
 });

@@ -45,7 +45,12 @@ describe.each<[string, () => Promise<OpenedStorage>]>([
   it('blocks the request past the limit and those after it, for the block duration, without counting them', async () => {
     const key = newClient();
     for (let i = 1; i <= LIMIT; i++) expect(await hit(key)).toMatchObject({ totalHits: i, isBlocked: false });
-    expect(await hit(key)).toEqual({ totalHits: LIMIT + 1, timeToExpire: WINDOW_MS / 1000, isBlocked: true, timeToBlockExpire: BLOCK_MS / 1000 });
+    expect(await hit(key)).toEqual({
+      totalHits: LIMIT + 1,
+      timeToExpire: WINDOW_MS / 1000,
+      isBlocked: true,
+      timeToBlockExpire: BLOCK_MS / 1000,
+    });
     expect(await hit(key)).toMatchObject({ totalHits: LIMIT + 1, isBlocked: true, timeToBlockExpire: BLOCK_MS / 1000 });
   });
 
@@ -116,7 +121,10 @@ describe('rate-limit storage in Redis, its script', () => {
 
     await client.script('FLUSH');
     // Blocked since its fourth request: those after it are not counted.
-    expect(await storage.increment('client', WINDOW_MS, LIMIT, BLOCK_MS, 'default')).toMatchObject({ totalHits: LIMIT + 1, isBlocked: true });
+    expect(await storage.increment('client', WINDOW_MS, LIMIT, BLOCK_MS, 'default')).toMatchObject({
+      totalHits: LIMIT + 1,
+      isBlocked: true,
+    });
   });
 
   it('ends a window when Redis expires its counter', async () => {

@@ -124,7 +124,10 @@ describe('rate limiting with Redis', () => {
     await fetch(`${first}/metrics`, { headers: bearer() });
     const keys = await keysOf(redis, sharedPrefix);
     expect(keys).toEqual(
-      expect.arrayContaining([`{${sharedPrefix}ratelimit:key:tester:default}:hits`, `{${sharedPrefix}ratelimit:ip:127.0.0.1:default}:hits`]),
+      expect.arrayContaining([
+        `{${sharedPrefix}ratelimit:key:tester:default}:hits`,
+        `{${sharedPrefix}ratelimit:ip:127.0.0.1:default}:hits`,
+      ]),
     );
     expect(keys.filter((key) => key.startsWith(`{${otherPrefix}`))).toEqual([]);
   });

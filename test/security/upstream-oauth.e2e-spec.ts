@@ -16,7 +16,7 @@ import { serversView, startMcpApp, toolsListed, type McpTestApp } from '../mcp-c
 import { killProcess, startEverythingServer } from '../mcp-client/support/mcp-servers';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { OidcClient, OidcProvider } from '../support/oidc-provider-process';
+import { type OidcClient, OidcProvider } from '../support/oidc-provider-process';
 import { bearer, startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
 import { TokenCheckingProxy } from '../support/token-checking-proxy';
 
@@ -123,7 +123,9 @@ ${client}
   it('gets a token of its own by client credentials, for the upstream as audience, and keeps it', async () => {
     for (const text of ['one', 'two', 'three']) expect(textOf(await echo('mcp_own_echo', TEST_API_KEY, text))).toBe(`Echo: ${text}`);
     const requests = await upstreamIdp.tokenRequests(SWITCHBOARD.client_id);
-    expect(requests.filter(({ resource }) => resource === ownToken.url)).toEqual([expect.objectContaining({ grant_type: 'client_credentials', status: 200 })]);
+    expect(requests.filter(({ resource }) => resource === ownToken.url)).toEqual([
+      expect.objectContaining({ grant_type: 'client_credentials', status: 200 }),
+    ]);
     expect(new Set(ownToken.accepted.map(({ token }) => token)).size).toBe(1);
     expect(ownToken.accepted[0].claims).toMatchObject({ aud: ownToken.url, sub: SWITCHBOARD.client_id, iss: upstreamIdp.issuer });
   });
@@ -139,7 +141,18 @@ ${client}
   it('asks for a new token shortly before the one it has expires (the clock injected)', async () => {
     let now = Date.now();
     const resource = 'http://renewal.test';
-    const credentials = new UpstreamCredentials('test upstream', { type: 'oauth_client_credentials', issuer: upstreamIdp.issuer, client_id: SWITCHBOARD.client_id, client_secret: SWITCHBOARD.client_secret!, resource }, fetch, () => now);
+    const credentials = new UpstreamCredentials(
+      'test upstream',
+      {
+        type: 'oauth_client_credentials',
+        issuer: upstreamIdp.issuer,
+        client_id: SWITCHBOARD.client_id,
+        client_secret: SWITCHBOARD.client_secret!,
+        resource,
+      },
+      fetch,
+      () => now,
+    );
     const first = await credentials.authorization();
     const expiresAt = decodeJwt(first.slice('Bearer '.length)).exp! * 1000;
     now = expiresAt - 31_000;
@@ -162,7 +175,9 @@ ${client}
   it('refuses a call on behalf of a caller that has no token to exchange, and says why', async () => {
     const result = await echo('mcp_obo_echo', TEST_API_KEY, 'as a key');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/MCP server "obo" is reached on behalf of the caller \(token exchange\), and this call has no caller access token/);
+    expect(textOf(result)).toMatch(
+      /MCP server "obo" is reached on behalf of the caller \(token exchange\), and this call has no caller access token/,
+    );
   });
 
   it('names the upstream and what it asked for when it refuses Switchboard', async () => {
@@ -175,17 +190,25 @@ ${client}
     );
   });
 
-  it('discovers an external agent with a token of its own, and delegates to it with the caller\'s exchanged token', async () => {
+  it("discovers an external agent with a token of its own, and delegates to it with the caller's exchanged token", async () => {
     await eventually(
-      () => fetch(`${target.url}/api/a2a/agents`, { headers: bearer() }).then((response) => response.json() as Promise<{ agents: { name: string; status: { state: string } }[] }>),
+      () =>
+        fetch(`${target.url}/api/a2a/agents`, { headers: bearer() }).then(
+          (response) => response.json() as Promise<{ agents: { name: string; status: { state: string } }[] }>,
+        ),
       ({ agents }) => agents.some(({ name, status }) => name === 'remote' && status.state === 'ready'),
     );
     expect(agentProxy.accepted[0].claims.sub).toBe(SWITCHBOARD.client_id);
     const token = await aliceToken();
     const { client } = await bridgeClientV1(target.url, token);
     try {
-      const { taskUri } = startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://remote', text: 'delegated' } }));
-      const task = await eventually(() => readTask(client, taskUri), (view) => view.state === 'completed');
+      const { taskUri } = startedTask(
+        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://remote', text: 'delegated' } }),
+      );
+      const task = await eventually(
+        () => readTask(client, taskUri),
+        (view) => view.state === 'completed',
+      );
       expect(artifactText(task)).toBe('delegated');
     } finally {
       await client.close();

@@ -7,8 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../support/json';
 
 const V1 = { 'a2a-version': '1.0' };
 const LOOPBACK = 'http://127.0.0.1:9/hook';
@@ -27,11 +26,13 @@ describe('webhook registration', () => {
     });
     return { status: response.status, body: (await response.json()) as Json };
   };
-  const rpc = (method: string, params: unknown, headers: Record<string, string> = V1) => post('/a2a', { jsonrpc: '2.0', id: 1, method, params }, headers);
+  const rpc = (method: string, params: unknown, headers: Record<string, string> = V1) =>
+    post('/a2a', { jsonrpc: '2.0', id: 1, method, params }, headers);
   const send = (text: string, configuration?: Json) =>
     rpc('SendMessage', { message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] }, configuration });
   const taskCount = async () => ((await rpc('ListTasks', {})).body.result.tasks as unknown[]).length;
-  const createConfig = (webhookUrl: string) => rpc('CreateTaskPushNotificationConfig', { taskId, id: 'hook', url: webhookUrl, token: 'secret' });
+  const createConfig = (webhookUrl: string) =>
+    rpc('CreateTaskPushNotificationConfig', { taskId, id: 'hook', url: webhookUrl, token: 'secret' });
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(testConfig()));
@@ -56,7 +57,11 @@ describe('webhook registration', () => {
   });
 
   it('v0.3 tasks/pushNotificationConfig/set refuses it with -32602', async () => {
-    const { body } = await rpc('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { url: LOOPBACK, token: 'secret' } }, {});
+    const { body } = await rpc(
+      'tasks/pushNotificationConfig/set',
+      { taskId, pushNotificationConfig: { url: LOOPBACK, token: 'secret' } },
+      {},
+    );
     expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(LOOPBACK_RULE) });
   });
 
@@ -87,7 +92,12 @@ describe('webhook registration', () => {
     it('v1.0 SendMessage with a taskPushNotificationConfig', async () => {
       const before = await taskCount();
       const { body } = await send('notify a loopback', { taskPushNotificationConfig: { url: LOOPBACK, token: 'secret' } });
-      expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(`params.configuration.taskPushNotificationConfig.url: webhook ${LOOPBACK} refused: ${LOOPBACK_RULE}`) });
+      expect(body.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(
+          `params.configuration.taskPushNotificationConfig.url: webhook ${LOOPBACK} refused: ${LOOPBACK_RULE}`,
+        ),
+      });
       expect(await taskCount()).toBe(before);
     });
 

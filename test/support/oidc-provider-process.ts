@@ -1,6 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import type { Json } from './json';
 
 const SCRIPT = join(__dirname, 'oidc-provider.mjs');
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -43,8 +44,6 @@ export interface TokenRequest {
   status: number;
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 /**
  * A real OpenID provider (`oidc-provider`) in a child process of its own, issuing access tokens for
  * a resource (RFC 8707): by client credentials, by the authorization code flow with PKCE (the
@@ -59,7 +58,9 @@ export class OidcProvider {
 
   static async start(settings: OidcProviderSettings): Promise<OidcProvider> {
     const port = await freePort();
-    const child = spawn(process.execPath, [SCRIPT, JSON.stringify({ ...settings, port, clients: settings.clients.map(clientMetadata) })], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SCRIPT, JSON.stringify({ ...settings, port, clients: settings.clients.map(clientMetadata) })], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const issuer = await new Promise<string>((resolve, reject) => {
       child.stdout!.once('data', (line: Buffer) => resolve((JSON.parse(line.toString()) as { issuer: string }).issuer));
       child.once('exit', (code) => reject(new Error(`the OpenID provider exited (${code}) before it listened`)));
@@ -101,7 +102,10 @@ export class OidcProvider {
     const cookies = new Map<string, string>();
     let url = authorizationUrl;
     for (let hop = 0; hop < 10; hop++) {
-      const response = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+      const response = await fetch(url, {
+        redirect: 'manual',
+        headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      });
       for (const cookie of response.headers.getSetCookie()) {
         const [pair] = cookie.split(';');
         const split = pair.indexOf('=');
@@ -129,7 +133,9 @@ export class OidcProvider {
   }
 
   private async post(path: string, client: OidcClient, params: Record<string, string>): Promise<{ status: number; body: Json }> {
-    const authorization = client.client_secret && { authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` };
+    const authorization = client.client_secret && {
+      authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+    };
     const response = await fetch(`${this.issuer}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...authorization },
@@ -148,7 +154,10 @@ function clientMetadata({ redirect_uris = [], ...client }: OidcClient): Json {
     scope: browser ? `${client.scope} offline_access` : client.scope,
     redirect_uris,
     response_types: browser ? ['code'] : [],
-    grant_types: [...(confidential ? ['client_credentials', TOKEN_EXCHANGE] : []), ...(browser ? ['authorization_code', 'refresh_token'] : [])],
+    grant_types: [
+      ...(confidential ? ['client_credentials', TOKEN_EXCHANGE] : []),
+      ...(browser ? ['authorization_code', 'refresh_token'] : []),
+    ],
     token_endpoint_auth_method: confidential ? 'client_secret_basic' : 'none',
   };
 }

@@ -76,9 +76,21 @@ provider.registerGrantType(
     }
     const resourceServer = new provider.ResourceServer(resource, resourceServerInfo(resource));
     const wanted = (scope ?? subject.scope ?? '').split(' ').filter((name) => resourceServer.scopes.has(name));
-    const token = new provider.AccessToken({ accountId: subject.sub, client: ctx.oidc.client, gty: TOKEN_EXCHANGE, scope: wanted.join(' ') || undefined, resourceServer });
+    const token = new provider.AccessToken({
+      accountId: subject.sub,
+      client: ctx.oidc.client,
+      gty: TOKEN_EXCHANGE,
+      scope: wanted.join(' ') || undefined,
+      resourceServer,
+    });
     ctx.oidc.entity('AccessToken', token);
-    ctx.body = { access_token: await token.save(), issued_token_type: ACCESS_TOKEN, token_type: 'Bearer', expires_in: token.expiration, scope: token.scope };
+    ctx.body = {
+      access_token: await token.save(),
+      issued_token_type: ACCESS_TOKEN,
+      token_type: 'Bearer',
+      expires_in: token.expiration,
+      scope: token.scope,
+    };
   },
   ['subject_token', 'subject_token_type', 'resource', 'audience', 'scope'],
 );
@@ -89,7 +101,14 @@ provider.use(async (ctx, next) => {
   await next();
   if (ctx.oidc?.route !== 'token') return;
   const { grant_type, resource, audience, scope } = ctx.oidc.params ?? {};
-  tokenRequests.push({ client_id: ctx.oidc.client?.clientId ?? ctx.oidc.params?.client_id, grant_type, resource, audience, scope, status: ctx.status });
+  tokenRequests.push({
+    client_id: ctx.oidc.client?.clientId ?? ctx.oidc.params?.client_id,
+    grant_type,
+    resource,
+    audience,
+    scope,
+    status: ctx.status,
+  });
 });
 
 /** The user's part, done at once: they log in as the client's subject, and consent to all that was asked. */
@@ -100,7 +119,9 @@ async function interact(req, res) {
     if (!accountId) throw new Error(`no subject to log in as for ${params.client_id}: set loginAs`);
     return provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
   }
-  const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+  const grant = grantId
+    ? await provider.Grant.find(grantId)
+    : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
   const { missingOIDCScope, missingOIDCClaims, missingResourceScopes = {} } = prompt.details;
   if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(' '));
   if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims);
@@ -117,7 +138,9 @@ createServer((req, res) => {
     });
   } else if (pathname === '/debug/token-requests') {
     const clientId = searchParams.get('client_id');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(tokenRequests.filter((request) => request.client_id === clientId)));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(tokenRequests.filter((request) => request.client_id === clientId)));
   } else {
     handleProvider(req, res);
   }

@@ -7,7 +7,7 @@
  * .proto files to fetch (field numbers from opentelemetry/proto/trace/v1/trace.proto).
  */
 import { EventEmitter } from 'node:events';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseProto } from 'protobufjs';
@@ -113,10 +113,9 @@ export class OtlpReceiver {
   ) {}
 
   static async start(): Promise<OtlpReceiver> {
-    let self: OtlpReceiver | undefined;
-    const server = createServer((request, response) => void self!.handle(request, response));
+    const server = createServer((request, response) => void self.handle(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new OtlpReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const self = new OtlpReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return self;
   }
 
@@ -152,7 +151,8 @@ export class OtlpReceiver {
 
   /** Waits until the spans of `traceId` include one named by each of `names` (a string or a pattern). */
   waitForTrace(traceId: string, names: (string | RegExp)[], timeoutMs?: number): Promise<ReceivedSpan[]> {
-    const has = (spans: ReceivedSpan[]) => names.every((name) => spans.some((span) => span.traceId === traceId && matches(span.name, name)));
+    const has = (spans: ReceivedSpan[]) =>
+      names.every((name) => spans.some((span) => span.traceId === traceId && matches(span.name, name)));
     return this.waitFor(has, timeoutMs, `spans ${names.map(String).join(', ')} of trace ${traceId}`).then(() => this.trace(traceId));
   }
 

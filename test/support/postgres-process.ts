@@ -1,4 +1,4 @@
-import { execFileSync, SpawnOptions } from 'node:child_process';
+import { execFileSync, type SpawnOptions } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,11 @@ export class PostgresProcess extends StoreProcess {
 
   protected command(): [string, string[], SpawnOptions] {
     const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${this.dataDir}`, 'fsync=off', 'max_connections=200'];
-    return [`${PG_BIN}/postgres`, ['-D', this.dataDir, '-p', String(this.port), ...settings.flatMap((setting) => ['-c', setting])], { ...this.user }];
+    return [
+      `${PG_BIN}/postgres`,
+      ['-D', this.dataDir, '-p', String(this.port), ...settings.flatMap((setting) => ['-c', setting])],
+      { ...this.user },
+    ];
   }
 
   /** Fast shutdown: every client connection is cut, as in an outage. */

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
+import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
 import { freePort } from './free-port';
 
 const START_TIMEOUT_MS = 20_000;

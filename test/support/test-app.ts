@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from '../../src/app.factory';
-import { Environment, loadConfig } from '../../src/config/config.loader';
+import { type Environment, loadConfig } from '../../src/config/config.loader';
 import type { SwitchboardConfig } from '../../src/config/config.schema';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdef';

@@ -33,17 +33,23 @@ export class TokenCheckingProxy {
       void this.check(token).then((claims) => {
         if (!claims) {
           if (token) this.refused.push(token);
-          outgoing.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${this.url}/.well-known/oauth-protected-resource", error="invalid_token"`, 'content-type': 'application/json' });
+          outgoing.writeHead(401, {
+            'www-authenticate': `Bearer resource_metadata="${this.url}/.well-known/oauth-protected-resource", error="invalid_token"`,
+            'content-type': 'application/json',
+          });
           outgoing.end('{"error":"invalid_token"}');
           return;
         }
         this.accepted.push({ token: token!, claims });
         const headers = { ...incoming.headers };
         delete headers.authorization;
-        const upstream = request({ port: this.target.port, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers }, (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        });
+        const upstream = request(
+          { port: this.target.port, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers },
+          (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(outgoing);
+          },
+        );
         upstream.on('error', () => outgoing.destroy());
         incoming.pipe(upstream);
       });

@@ -1,5 +1,5 @@
-import { createServer, IncomingHttpHeaders } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { type AddressInfo } from 'node:net';
 
 export interface ReceivedNotification<Body> {
   headers: IncomingHttpHeaders;

@@ -19,7 +19,10 @@ describeTaskStoreContract('postgres + redis cache', async () => {
   return {
     fresh: async () => {
       await Promise.all([postgres.truncate(), deleteRedisKeys(namespace.prefix)]);
-      return { store: new CachedTaskStore(new PostgresTaskStore(postgres.prisma), redis), pushConfigs: new PostgresPushConfigStore(postgres.prisma) };
+      return {
+        store: new CachedTaskStore(new PostgresTaskStore(postgres.prisma), redis),
+        pushConfigs: new PostgresPushConfigStore(postgres.prisma),
+      };
     },
     close: async () => {
       await Promise.all([postgres.close(), namespace.close()]);
@@ -116,7 +119,10 @@ describe('CachedTaskStore consistency', () => {
     const degraded = new CachedTaskStore(new PostgresTaskStore(postgres.prisma), broken);
     await degraded.save(makeTask('t1'), alice);
     expect((await degraded.load('t1', alice))?.id).toBe('t1');
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ operation: 'read', err: 'Connection is closed.' }), 'task cache unavailable');
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ operation: 'read', err: 'Connection is closed.' }),
+      'task cache unavailable',
+    );
     warn.mockRestore();
   });
 });

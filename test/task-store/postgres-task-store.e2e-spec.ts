@@ -12,7 +12,10 @@ async function aliveBackends(url: string, pids: number[]): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ alive: number }>('SELECT count(*)::int AS alive FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]);
+    const { rows } = await client.query<{ alive: number }>(
+      'SELECT count(*)::int AS alive FROM pg_stat_activity WHERE pid = ANY($1::int[])',
+      [pids],
+    );
     return rows[0].alive;
   } finally {
     await client.end();
@@ -41,7 +44,11 @@ describe('PostgresTaskStore', () => {
   beforeEach(() => postgres.truncate());
 
   it('removes push configs whose task never appeared, once they are older than the TTL', async () => {
-    const [store, pushConfigs, alice] = [new PostgresTaskStore(postgres.prisma), new PostgresPushConfigStore(postgres.prisma), callContext()];
+    const [store, pushConfigs, alice] = [
+      new PostgresTaskStore(postgres.prisma),
+      new PostgresPushConfigStore(postgres.prisma),
+      callContext(),
+    ];
     const hook = { tenant: '', id: 'hook', taskId: '', url: 'https://example.com/hook', token: '', authentication: undefined };
     await store.save(makeTask('running'), alice);
     await pushConfigs.save('running', alice, { ...hook });
@@ -68,7 +75,10 @@ describe('PostgresTaskStore', () => {
       expect(terminated.length).toBeGreaterThan(0);
       // pg_terminate_backend only signals: wait until the backends are gone (asking on a connection of its own).
       const pids = terminated.map(({ pid }) => pid);
-      await eventually(() => aliveBackends(postgres.database.url, pids), (alive) => alive === 0);
+      await eventually(
+        () => aliveBackends(postgres.database.url, pids),
+        (alive) => alive === 0,
+      );
       expect((await store.load('t1', alice))?.id).toBe('t1');
     } finally {
       await service.onApplicationShutdown();

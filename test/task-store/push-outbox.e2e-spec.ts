@@ -10,5 +10,9 @@ describePushOutboxContract('memory', async () => {
 
 describePushOutboxContract('redis', async () => {
   const namespace = new RedisNamespace();
-  return { first: new RedisPushOutbox(namespace.connect()), second: new RedisPushOutbox(namespace.connect()), close: () => namespace.close() };
+  return {
+    first: new RedisPushOutbox(namespace.connect()),
+    second: new RedisPushOutbox(namespace.connect()),
+    close: () => namespace.close(),
+  };
 });

@@ -43,7 +43,10 @@ describe('RedisPushConfigChanges', () => {
       await redis.restart();
       const watch = await changes.watch('t1');
       // Announcements may have been missed while no subscriber was up: changed at first, then no more.
-      await eventually(async () => watch.takeChanged(), (changed) => !changed);
+      await eventually(
+        async () => watch.takeChanged(),
+        (changed) => !changed,
+      );
       watch.dispose();
       await service.onApplicationShutdown();
     });

@@ -31,7 +31,11 @@ describe('RedisTaskChannel', () => {
     try {
       await channel.subscribed();
       await publisherSide.client.client('KILL', 'TYPE', 'pubsub');
-      await eventually(async () => [...received], (messages) => messages.includes('published when connected again'), 3_000);
+      await eventually(
+        async () => [...received],
+        (messages) => messages.includes('published when connected again'),
+        3_000,
+      );
     } finally {
       await Promise.all([subscriberSide.onApplicationShutdown(), publisherSide.onApplicationShutdown()]);
     }

@@ -56,10 +56,18 @@ describe('RedisTaskEventStream reads at scale', () => {
     try {
       const taskIds = Array.from({ length: READS }, (_, i) => `task-${i}`);
       const reads = taskIds.map(async (taskId) => {
-        for await (const { event } of stream.read(taskId, {})) return event.payload?.$case === 'statusUpdate' ? event.payload.value.taskId : undefined;
+        for await (const { event } of stream.read(taskId, {}))
+          return event.payload?.$case === 'statusUpdate' ? event.payload.value.taskId : undefined;
       });
-      await eventually(async () => redis.streams.waiting, (waiting) => waiting === READS, 30_000);
-      for (const taskId of taskIds) void stream.publish(taskId, [StreamResponse.fromJSON({ statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })]);
+      await eventually(
+        async () => redis.streams.waiting,
+        (waiting) => waiting === READS,
+        30_000,
+      );
+      for (const taskId of taskIds)
+        void stream.publish(taskId, [
+          StreamResponse.fromJSON({ statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } }),
+        ]);
       expect(await Promise.all(reads)).toEqual(taskIds);
       // At most 1,000 streams per reader connection, plus the command connection.
       const readers = await clientsNamed('switchboard:blocking-reads');
@@ -79,14 +87,19 @@ describe('RedisTaskEventStream reads at scale', () => {
       const read = (async () => {
         for await (const { event } of stream.read('fresh', {})) return event.payload?.$case;
       })();
-      await eventually(async () => redis.streams.waiting, (waiting) => waiting === 1);
+      await eventually(
+        async () => redis.streams.waiting,
+        (waiting) => waiting === 1,
+      );
       const readerIds = ((await admin.client('LIST')) as string)
         .split('\n')
         .filter((line) => line.includes(' name=switchboard:blocking-reads '))
         .map((line) => /^id=(\d+) /.exec(line)![1]);
       expect(readerIds).toHaveLength(1);
       await admin.client('KILL', 'ID', readerIds[0]);
-      await stream.publish('fresh', [StreamResponse.fromJSON({ statusUpdate: { taskId: 'fresh', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })]);
+      await stream.publish('fresh', [
+        StreamResponse.fromJSON({ statusUpdate: { taskId: 'fresh', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } }),
+      ]);
       expect(await read).toBe('statusUpdate');
     } finally {
       admin.disconnect();

@@ -1,5 +1,5 @@
 import { ConfigModule } from '@nestjs/config';
-import { Test, TestingModule } from '@nestjs/testing';
+import { Test, type TestingModule } from '@nestjs/testing';
 import { configSchema } from '../../src/config/config.schema';
 import { storageMode } from '../../src/config/storage-mode';
 import { DatabaseModule } from '../../src/database/database.module';
@@ -18,14 +18,14 @@ import { RedisPushConfigChanges } from '../../src/tasks/push/redis-push-config-c
 import { RedisTaskEventStream } from '../../src/tasks/events/redis-task-event-stream';
 import { TASK_EVENT_STREAM } from '../../src/tasks/events/task-event-stream.interface';
 import { TaskRetentionJob } from '../../src/tasks/lifecycle/task-retention.job';
-import { TASK_STORE, TaskStore } from '../../src/task-store/task-store.interface';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
 import { TaskStoreModule } from '../../src/task-store/task-store.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { QueueModule } from '../../src/queue/queue.module';
 import { OutboundModule } from '../../src/security/outbound.module';
 import { PUSH_CONFIGS } from '../../src/tasks/push/push-configs.token';
 import { TasksModule } from '../../src/tasks/tasks.module';
-import { createTestDatabase, deleteRedisKeys, TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
 import { callContext, makeTask } from './support/fixtures';
 
 describe('TaskStoreModule', () => {
@@ -58,10 +58,26 @@ describe('TaskStoreModule', () => {
   }
 
   const cases = [
-    { name: 'embedded', urls: {}, expected: [MemoryTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges] },
-    { name: 'Postgres only', urls: { database: 'db' }, expected: [PostgresTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges] },
-    { name: 'Redis only', urls: { redis: 'redis' }, expected: [MemoryTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges] },
-    { name: 'Postgres and Redis', urls: { database: 'db', redis: 'redis' }, expected: [CachedTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges] },
+    {
+      name: 'embedded',
+      urls: {},
+      expected: [MemoryTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges],
+    },
+    {
+      name: 'Postgres only',
+      urls: { database: 'db' },
+      expected: [PostgresTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges],
+    },
+    {
+      name: 'Redis only',
+      urls: { redis: 'redis' },
+      expected: [MemoryTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges],
+    },
+    {
+      name: 'Postgres and Redis',
+      urls: { database: 'db', redis: 'redis' },
+      expected: [CachedTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges],
+    },
   ];
 
   it.each(cases)('binds every token for $name and serves tasks through it', async ({ urls, expected }) => {

@@ -44,7 +44,9 @@ export class A2aGrpcServer implements OnApplicationBootstrap, BeforeApplicationS
     this.server.addService(A2AService, grpcService(options));
     if (this.legacyCompat) this.server.addService(LegacyA2AService, legacyGrpcService(options));
     const address = `${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.grpc.port}`;
-    await new Promise<number>((resolve, reject) => this.server.bindAsync(address, this.credentials(), (error, port) => (error ? reject(error) : resolve(port))));
+    await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(address, this.credentials(), (error, port) => (error ? reject(error) : resolve(port))),
+    );
     this.logger.log({ address, tls: this.grpc.tls !== undefined }, 'A2A over gRPC is listening');
   }
 

@@ -80,11 +80,17 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     return this.unary(params, context, (handler, own) => handler.createTaskPushNotificationConfig(own, context));
   }
 
-  getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return this.unary(params, context, (handler, own) => handler.getTaskPushNotificationConfig(own, context));
   }
 
-  listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest, context: ServerCallContext): Promise<ListTaskPushNotificationConfigsResponse> {
+  listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.unary(params, context, (handler, own) => handler.listTaskPushNotificationConfigs(own, context));
   }
 
@@ -93,17 +99,25 @@ export class AgentRoutingHandler implements A2ARequestHandler {
   }
 
   /** In a server span continuing the caller's trace (`traceparent` metadata) when tracing is on. */
-  private unary<P extends { tenant: string }, R>(params: P, context: ServerCallContext, call: (handler: SwitchboardRequestHandler, own: P) => Promise<R>): Promise<R> {
+  private unary<P extends { tenant: string }, R>(
+    params: P,
+    context: ServerCallContext,
+    call: (handler: SwitchboardRequestHandler, own: P) => Promise<R>,
+  ): Promise<R> {
     const grpcCall = context.user instanceof GrpcCaller ? context.user.call : undefined;
     const method = grpcCall?.getPath().split('/').pop() ?? 'unknown';
-    return inSpan(method, () => serverSpanOf(grpcCall, method, params.tenant), async () => {
-      const endpoint = this.endpointFor(params.tenant, context);
-      try {
-        return await call(endpoint.handler, { ...params, tenant: '' });
-      } catch (error) {
-        throw inGrpcTerms(error);
-      }
-    });
+    return inSpan(
+      method,
+      () => serverSpanOf(grpcCall, method, params.tenant),
+      async () => {
+        const endpoint = this.endpointFor(params.tenant, context);
+        try {
+          return await call(endpoint.handler, { ...params, tenant: '' });
+        } catch (error) {
+          throw inGrpcTerms(error);
+        }
+      },
+    );
   }
 
   private async *stream<P extends { tenant: string }>(
@@ -122,7 +136,8 @@ export class AgentRoutingHandler implements A2ARequestHandler {
 
   private endpointFor(tenant: string, context: ServerCallContext): AgentEndpoint {
     const endpoint = tenant ? this.endpoints.find(tenant) : this.endpoints.primary();
-    if (!endpoint) throw new GrpcRefusal(status.NOT_FOUND, `No agent named "${tenant}" (a gRPC request's tenant names its agent).`, 'AGENT_NOT_FOUND');
+    if (!endpoint)
+      throw new GrpcRefusal(status.NOT_FOUND, `No agent named "${tenant}" (a gRPC request's tenant names its agent).`, 'AGENT_NOT_FOUND');
     const principal = context.user instanceof GrpcCaller ? context.user.principal : undefined;
     const agent = endpoint.agent.config.name;
     if (principal && !principal.scope.allowsAgent(agent)) {

@@ -27,14 +27,21 @@ export class GrpcCallGate {
     const tracker = verdict.kind === 'valid' ? `${verdict.by}:${verdict.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
     const waitSecs = await this.limiter.secondsToWait(tracker);
     if (waitSecs !== undefined) {
-      throw new GrpcRefusal(status.RESOURCE_EXHAUSTED, `rate limit exceeded; retry in ${waitSecs} s`, 'RATE_LIMITED', { retryAfterSecs: String(waitSecs) });
+      throw new GrpcRefusal(status.RESOURCE_EXHAUSTED, `rate limit exceeded; retry in ${waitSecs} s`, 'RATE_LIMITED', {
+        retryAfterSecs: String(waitSecs),
+      });
     }
     if (!this.callers.required) return new GrpcCaller(undefined, call);
-    if (verdict.kind === 'valid' && verdict.principal.scope.metricsOnly) throw new GrpcRefusal(status.PERMISSION_DENIED, metricsOnlyRefusal(verdict.principal.name), 'METRICS_ONLY');
+    if (verdict.kind === 'valid' && verdict.principal.scope.metricsOnly)
+      throw new GrpcRefusal(status.PERMISSION_DENIED, metricsOnlyRefusal(verdict.principal.name), 'METRICS_ONLY');
     if (verdict.kind === 'valid') return new GrpcCaller(verdict.principal, call);
-    if (verdict.kind === 'insufficient_scope') throw new GrpcRefusal(status.PERMISSION_DENIED, `the access token lacks the scope ${verdict.scope}`, 'INSUFFICIENT_SCOPE');
+    if (verdict.kind === 'insufficient_scope')
+      throw new GrpcRefusal(status.PERMISSION_DENIED, `the access token lacks the scope ${verdict.scope}`, 'INSUFFICIENT_SCOPE');
     if (verdict.kind === 'invalid') this.logger.warn({ peer: call.getPeer() }, 'rejected an invalid API key (gRPC)');
-    const message = verdict.kind === 'invalid' ? this.callers.invalidMessage : 'missing bearer token: send the metadata "authorization: Bearer <api key>"';
+    const message =
+      verdict.kind === 'invalid'
+        ? this.callers.invalidMessage
+        : 'missing bearer token: send the metadata "authorization: Bearer <api key>"';
     throw new GrpcRefusal(status.UNAUTHENTICATED, message, 'UNAUTHENTICATED');
   };
 }

@@ -1,4 +1,4 @@
-import { status } from '@grpc/grpc-js';
+import { type status } from '@grpc/grpc-js';
 import { A2AError } from '@a2a-js/sdk/errors';
 
 /**

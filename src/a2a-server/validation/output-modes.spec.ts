@@ -20,7 +20,10 @@ describe('acceptsOutputOf', () => {
     expect(acceptsOutputOf(['json'], ['application/a2a+json'])).toBe(true);
   });
 
-  it.each([[['image/png']], [['image/*']], [['image']], [['text/html']], [['xml']]])('refuses %j, which the agent does not produce', (accepted) => {
-    expect(acceptsOutputOf(accepted, OFFERED)).toBe(false);
-  });
+  it.each([[['image/png']], [['image/*']], [['image']], [['text/html']], [['xml']]])(
+    'refuses %j, which the agent does not produce',
+    (accepted) => {
+      expect(acceptsOutputOf(accepted, OFFERED)).toBe(false);
+    },
+  );
 });

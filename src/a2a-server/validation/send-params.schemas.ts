@@ -23,7 +23,11 @@ const sharedMessageFields = {
 /** Send options shared by the versions, with the one each spells its own way (returnImmediately, blocking). */
 function configuration(flag: 'returnImmediately' | 'blocking') {
   return z
-    .looseObject({ acceptedOutputModes: strings.optional(), historyLength: z.number().int().min(0).optional(), [flag]: z.boolean().optional() })
+    .looseObject({
+      acceptedOutputModes: strings.optional(),
+      historyLength: z.number().int().min(0).optional(),
+      [flag]: z.boolean().optional(),
+    })
     .optional();
 }
 

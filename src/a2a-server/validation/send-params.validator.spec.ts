@@ -5,8 +5,16 @@ const valid = { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: '
 describe('sendParamsProblem (v1.0)', () => {
   it('accepts a v1.0 send, with options', () => {
     expect(sendParamsProblem('v1', valid, 'params')).toBeUndefined();
-    expect(sendParamsProblem('v1', { ...valid, configuration: { acceptedOutputModes: ['text/plain'], historyLength: 2, returnImmediately: true } }, 'params')).toBeUndefined();
-    expect(sendParamsProblem('v1', { message: { ...valid.message, role: 1, parts: [{ data: { a: 1 } }, { url: 'https://x/y' }] } }, 'params')).toBeUndefined();
+    expect(
+      sendParamsProblem(
+        'v1',
+        { ...valid, configuration: { acceptedOutputModes: ['text/plain'], historyLength: 2, returnImmediately: true } },
+        'params',
+      ),
+    ).toBeUndefined();
+    expect(
+      sendParamsProblem('v1', { message: { ...valid.message, role: 1, parts: [{ data: { a: 1 } }, { url: 'https://x/y' }] } }, 'params'),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -15,8 +23,14 @@ describe('sendParamsProblem (v1.0)', () => {
     [{ message: { ...valid.message, messageId: 7 } }, 'params.message.messageId: Invalid input: expected string, received number'],
     [{ message: { ...valid.message, messageId: '' } }, 'params.message.messageId: Too small: expected string to have >=1 characters'],
     [{ message: { ...valid.message, parts: [] } }, 'params.message.parts: Too small: expected array to have >=1 items'],
-    [{ message: { ...valid.message, parts: [{ text: 'a', url: 'b' }] } }, 'params.message.parts[0]: a part needs exactly one of text, raw, url or data'],
-    [{ message: { ...valid.message, parts: [{ text: 3 }] } }, 'params.message.parts[0].text: Invalid input: expected string, received number'],
+    [
+      { message: { ...valid.message, parts: [{ text: 'a', url: 'b' }] } },
+      'params.message.parts[0]: a part needs exactly one of text, raw, url or data',
+    ],
+    [
+      { message: { ...valid.message, parts: [{ text: 3 }] } },
+      'params.message.parts[0].text: Invalid input: expected string, received number',
+    ],
     [{ ...valid, configuration: { historyLength: -1 } }, 'params.configuration.historyLength: Too small: expected number to be >=0'],
   ])('names the field that is wrong in %j', (params, problem) => {
     expect(sendParamsProblem('v1', params, 'params')).toBe(problem);
@@ -33,9 +47,13 @@ describe('sendParamsProblem (v0.3 JSON-RPC and HTTP+JSON)', () => {
 
   it('accepts v0.3 sends', () => {
     expect(sendParamsProblem('v03', v03, 'params')).toBeUndefined();
-    expect(sendParamsProblem('v03', { message: { messageId: 'm2', role: 'agent', parts: [{ kind: 'data', data: { a: 1 } }] } }, 'params')).toBeUndefined();
+    expect(
+      sendParamsProblem('v03', { message: { messageId: 'm2', role: 'agent', parts: [{ kind: 'data', data: { a: 1 } }] } }, 'params'),
+    ).toBeUndefined();
     expect(sendParamsProblem('v03-rest', v03Rest, '')).toBeUndefined();
-    expect(sendParamsProblem('v03-rest', { message: { ...v03Rest.request, content: [{ file: { fileWithUri: 'https://x/y' } }] } }, '')).toBeUndefined();
+    expect(
+      sendParamsProblem('v03-rest', { message: { ...v03Rest.request, content: [{ file: { fileWithUri: 'https://x/y' } }] } }, ''),
+    ).toBeUndefined();
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SEND_PARAMS_SCHEMAS, SendDialect } from './send-params.schemas';
+import { SEND_PARAMS_SCHEMAS, type SendDialect } from './send-params.schemas';
 
 export type { SendDialect } from './send-params.schemas';
 

@@ -1,4 +1,4 @@
-import { Part, TaskState } from '@a2a-js/sdk';
+import { type Part, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';

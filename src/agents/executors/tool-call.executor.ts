@@ -1,4 +1,4 @@
-import { Message, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { type Message, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -20,7 +20,12 @@ const RESULT_ARTIFACT_ID = 'result';
  */
 export function toolCallRequest(tool: string, args: Record<string, unknown>, metadata: Record<string, unknown>): SendMessageRequest {
   return SendMessageRequest.fromJSON({
-    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { tool, arguments: args }, mediaType: 'application/json' }], metadata: { ...metadata, [TOOL_CALL_METADATA_KEY]: tool } },
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ data: { tool, arguments: args }, mediaType: 'application/json' }],
+      metadata: { ...metadata, [TOOL_CALL_METADATA_KEY]: tool },
+    },
     configuration: { returnImmediately: true },
   });
 }
@@ -63,7 +68,10 @@ export class ToolCallExecutor implements AgentTurnExecutor {
     const publish = new TurnPublisher(bus, turn.context);
     const upstreamTask = (turn.progress.saved as { upstreamTask?: unknown } | undefined)?.upstreamTask;
     if (typeof upstreamTask !== 'string') {
-      publish.status(TaskState.TASK_STATE_FAILED, 'The worker running this tool call stopped before it returned, so it may or may not have taken effect.');
+      publish.status(
+        TaskState.TASK_STATE_FAILED,
+        'The worker running this tool call stopped before it returned, so it may or may not have taken effect.',
+      );
       return;
     }
     await this.call(turn, publish, upstreamTask);
@@ -82,8 +90,12 @@ export class ToolCallExecutor implements AgentTurnExecutor {
 }
 
 function toolCallOf(message: Message): { tool: string; args: Record<string, unknown> } {
-  const value = message.parts[0]?.content?.$case === 'data' ? (message.parts[0].content.value as { tool?: unknown; arguments?: unknown }) : undefined;
+  const value =
+    message.parts[0]?.content?.$case === 'data' ? (message.parts[0].content.value as { tool?: unknown; arguments?: unknown }) : undefined;
   if (typeof value?.tool !== 'string') throw new Error('the message names no tool to call');
-  const args = value.arguments && typeof value.arguments === 'object' && !Array.isArray(value.arguments) ? (value.arguments as Record<string, unknown>) : {};
+  const args =
+    value.arguments && typeof value.arguments === 'object' && !Array.isArray(value.arguments)
+      ? (value.arguments as Record<string, unknown>)
+      : {};
   return { tool: value.tool, args };
 }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { ResultLimiter, truncated } from './tool-limits';
+import { type ResultLimiter, truncated } from './tool-limits';
 
 /**
  * `tools.max_result_chars` for an MCP client's whole result: the text blocks share the budget, in

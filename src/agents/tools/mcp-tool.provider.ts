@@ -1,5 +1,16 @@
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
-import type { McpToolSource, UpstreamRequest, UpstreamRequestHandler, UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/client';
+import type {
+  McpToolSource,
+  UpstreamRequest,
+  UpstreamRequestHandler,
+  UpstreamTaskRecord,
+} from '../../mcp-client/mcp-tool-source.interface';
 import type { Sampler, ToolCallContext, ToolDefinition, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 
 /** The tools of the connected MCP servers (`mcp_{server}_{tool}`), for the agents' pipeline. */
@@ -20,7 +31,13 @@ export class McpToolProvider implements ToolProvider {
     return server === undefined ? undefined : { kind: 'mcp', server };
   }
 
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext, upstreamTask?: UpstreamTaskRecord): Promise<ToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context?: ToolCallContext,
+    upstreamTask?: UpstreamTaskRecord,
+  ): Promise<ToolResult> {
     const onrequest = context && answeredBy(context.agent, context.sample);
     const result = await this.source.call(name, args, { signal, onrequest, upstreamTask });
     return { text: textOf(result), isError: result.isError === true };

@@ -36,7 +36,14 @@ export function callWithinLimits(
   context?: ToolCallContext,
   upstreamTask?: UpstreamTaskRecord,
 ): Promise<[ToolCallOutcome, ToolResult]> {
-  return runWithinLimits(name, signal, limits, TEXT_RESULT_LIMITER, (bounded) => provider.call(name, args, bounded, context, upstreamTask), provider.originOf(name));
+  return runWithinLimits(
+    name,
+    signal,
+    limits,
+    TEXT_RESULT_LIMITER,
+    (bounded) => provider.call(name, args, bounded, context, upstreamTask),
+    provider.originOf(name),
+  );
 }
 
 /**
@@ -56,11 +63,15 @@ export function runWithinLimits<R extends { isError?: boolean }>(
     'gen_ai.tool.name': name,
     ...(origin && { 'switchboard.tool.source': origin.server ? `${origin.kind}:${origin.server}` : origin.kind }),
   });
-  return inSpan(`execute_tool ${name}`, () => ({ attributes: attributes() }), async (span) => {
-    const [outcome, result] = await withinLimits(name, signal, limits, limiter, run);
-    span?.setAttributes({ 'switchboard.tool.outcome': outcome, 'switchboard.tool.result_chars': limiter.size(result) });
-    return [outcome, result];
-  });
+  return inSpan(
+    `execute_tool ${name}`,
+    () => ({ attributes: attributes() }),
+    async (span) => {
+      const [outcome, result] = await withinLimits(name, signal, limits, limiter, run);
+      span?.setAttributes({ 'switchboard.tool.outcome': outcome, 'switchboard.tool.result_chars': limiter.size(result) });
+      return [outcome, result];
+    },
+  );
 }
 
 async function withinLimits<R extends { isError?: boolean }>(

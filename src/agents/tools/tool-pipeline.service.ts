@@ -71,7 +71,13 @@ export class ToolPipeline {
    * `run`, a call of tool `name` from outside any agent turn, under the same limits and with the
    * same log line, for results of any kind (an MCP client of `/mcp` gets the upstream's whole result).
    */
-  async bounded<R extends { isError?: boolean }>(name: string, caller: string, signal: AbortSignal, limiter: ResultLimiter<R>, run: (signal: AbortSignal) => Promise<R>): Promise<R> {
+  async bounded<R extends { isError?: boolean }>(
+    name: string,
+    caller: string,
+    signal: AbortSignal,
+    limiter: ResultLimiter<R>,
+    run: (signal: AbortSignal) => Promise<R>,
+  ): Promise<R> {
     const started = performance.now();
     const origin = this.originOf(name);
     const [outcome, result] = await runWithinLimits(name, signal, this.limits, limiter, run, origin);

@@ -55,7 +55,13 @@ export interface ToolProvider {
    * ToolPipeline.call). `upstreamTask` records (or follows) the call's MCP task on its server, for
    * tools that run as one; other tools ignore it.
    */
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext, upstreamTask?: UpstreamTaskRecord): Promise<ToolResult>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context?: ToolCallContext,
+    upstreamTask?: UpstreamTaskRecord,
+  ): Promise<ToolResult>;
 }
 
 export const TOOL_PROVIDERS = Symbol('TOOL_PROVIDERS');

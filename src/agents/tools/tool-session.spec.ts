@@ -32,7 +32,12 @@ describe('ToolSession', () => {
 
   it("tells the provider which turn calls: the agent, the task and the caller's call context", async () => {
     let seen: ToolCallContext | undefined;
-    const session = new ToolSession([provider({ mcp_fs_read: async (_args, _signal, context) => ((seen = context), { text: '', isError: false }) })], scope, limits, unrecorded);
+    const session = new ToolSession(
+      [provider({ mcp_fs_read: async (_args, _signal, context) => ((seen = context), { text: '', isError: false }) })],
+      scope,
+      limits,
+      unrecorded,
+    );
     await session.call('mcp_fs_read', {}, live());
     expect(seen).toEqual({ taskId: 't1', agent: 'a1', callContext });
     expect(seen?.callContext).toBe(callContext);

@@ -1,6 +1,6 @@
 import { NamePatterns } from '../../common/name-patterns';
 import type { UpstreamTaskRecord } from '../../mcp-client/mcp-tool-source.interface';
-import { callWithinLimits, failure, ToolCallOutcome, ToolLimits } from './tool-limits';
+import { callWithinLimits, failure, type ToolCallOutcome, type ToolLimits } from './tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolProvider, ToolResult } from './tool-provider.interface';
 
 /** The turn whose calls the session runs (what each call's provider is told), and what the agent may call. */
@@ -52,7 +52,12 @@ export class ToolSession {
     return result;
   }
 
-  private async run(name: string, args: Record<string, unknown>, signal: AbortSignal, upstreamTask: UpstreamTaskRecord | undefined): Promise<[ToolCallOutcome, ToolResult]> {
+  private async run(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    upstreamTask: UpstreamTaskRecord | undefined,
+  ): Promise<[ToolCallOutcome, ToolResult]> {
     const provider = this.allowlist.allows(name) ? this.providers.find((candidate) => candidate.has(name)) : undefined;
     if (!provider) return ['refused', failure(`Tool "${name}" is not available to this agent.`)];
     const key = callKey(name, args);

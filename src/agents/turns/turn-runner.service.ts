@@ -25,7 +25,8 @@ function outcomeOf(recorder: TurnRecorder): TurnOutcome {
 }
 
 /** What a client is told when the process running a turn stopped with it: nothing else can take it over (embedded mode). */
-export const STOPPED_TEXT = 'Switchboard stopped before this turn ended; in embedded mode a turn lives in that process only, so it cannot go on: send the message again.';
+export const STOPPED_TEXT =
+  'Switchboard stopped before this turn ended; in embedded mode a turn lives in that process only, so it cannot go on: send the message again.';
 
 /**
  * Runs agent turns on a worker: rebuilds the SDK's request context from the job, runs the agent's
@@ -50,8 +51,17 @@ export class TurnRunner {
 
   @OnJob(JobName.AgentTurn)
   run(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
-    const attributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': payload.agent, 'gen_ai.conversation.id': payload.contextId, 'switchboard.task.id': payload.taskId };
-    return inSpan(`invoke_agent ${payload.agent}`, () => ({ attributes }), () => this.runMeasured(payload, attempt));
+    const attributes = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': payload.agent,
+      'gen_ai.conversation.id': payload.contextId,
+      'switchboard.task.id': payload.taskId,
+    };
+    return inSpan(
+      `invoke_agent ${payload.agent}`,
+      () => ({ attributes }),
+      () => this.runMeasured(payload, attempt),
+    );
   }
 
   private async runMeasured(payload: AgentTurnPayload, attempt: JobAttempt): Promise<void> {
@@ -67,7 +77,10 @@ export class TurnRunner {
       const agent = this.agents.find(payload.agent) ? payload.agent : UNKNOWN_AGENT;
       this.metrics.turnEnded(agent, outcome, (performance.now() - started) / 1000);
     }
-    this.logger.log({ taskId: payload.taskId, agent: payload.agent, durationMs: Math.round(performance.now() - started), outcome }, 'agent turn ended');
+    this.logger.log(
+      { taskId: payload.taskId, agent: payload.agent, durationMs: Math.round(performance.now() - started), outcome },
+      'agent turn ended',
+    );
   }
 
   /** Runs the turn; resolves with how it ended. */
@@ -80,7 +93,8 @@ export class TurnRunner {
     let recorder: TurnRecorder | undefined;
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
-      const unstored = newTaskFirstTurn && !cancel.signal.aborted ? new RequestContext(request, payload.taskId, payload.contextId, context) : undefined;
+      const unstored =
+        newTaskFirstTurn && !cancel.signal.aborted ? new RequestContext(request, payload.taskId, payload.contextId, context) : undefined;
       const withoutWebhooks = unstored && payload.withWebhook === false;
       const storeBeforeRun = this.agents.find(payload.agent)?.executor.actsOutsideTask ?? false;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, {
@@ -121,13 +135,16 @@ export class TurnRunner {
     const stops = { cancel, stopping: attempt.stopping };
     if (rerun) {
       const executor = agent?.executor;
-      if (!executor?.resume || !recorder.task) return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
+      if (!executor?.resume || !recorder.task)
+        return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
       this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');
       const resumed = new RequestContext(request, payload.taskId, payload.contextId, context, recorder.task);
       return this.execute(payload, recorder, end, stops, (signal) => executor.resume!({ context: resumed, signal, progress }, recorder));
     }
     if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
-    return this.execute(payload, recorder, end, stops, (signal) => agent.executor.run({ context: requestContext, signal, progress }, recorder));
+    return this.execute(payload, recorder, end, stops, (signal) =>
+      agent.executor.run({ context: requestContext, signal, progress }, recorder),
+    );
   }
 
   /**
@@ -143,7 +160,8 @@ export class TurnRunner {
   ): Promise<void> {
     const signal = stopping ? AbortSignal.any([cancel, stopping]) : cancel;
     // Told to stop: canceled, or the process stops.
-    const stopped = () => (cancel.aborted ? end(TaskState.TASK_STATE_CANCELED, 'Task canceled.') : end(TaskState.TASK_STATE_FAILED, STOPPED_TEXT));
+    const stopped = () =>
+      cancel.aborted ? end(TaskState.TASK_STATE_CANCELED, 'Task canceled.') : end(TaskState.TASK_STATE_FAILED, STOPPED_TEXT);
     if (signal.aborted) return stopped();
     try {
       await executor(signal);

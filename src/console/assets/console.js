@@ -11,7 +11,12 @@ function el(tag, attributes, ...children) {
   for (const [name, value] of Object.entries(attributes || {})) {
     if (value !== undefined && value !== null && value !== false) element.setAttribute(name, value === true ? '' : String(value));
   }
-  element.append(...children.flat().filter((child) => child !== undefined && child !== null).map((child) => (child instanceof Node ? child : String(child))));
+  element.append(
+    ...children
+      .flat()
+      .filter((child) => child !== undefined && child !== null)
+      .map((child) => (child instanceof Node ? child : String(child))),
+  );
   return element;
 }
 
@@ -30,7 +35,10 @@ function say(text, problem) {
 }
 
 function stateLabel(state) {
-  return String(state || 'unknown').replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+  return String(state || 'unknown')
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }
 
 function stateBadge(state) {
@@ -40,7 +48,9 @@ function stateBadge(state) {
 function when(value) {
   if (!value) return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value) : el('time', { datetime: date.toISOString(), title: date.toISOString() }, date.toLocaleString());
+  return Number.isNaN(date.getTime())
+    ? String(value)
+    : el('time', { datetime: date.toISOString(), title: date.toISOString() }, date.toLocaleString());
 }
 
 /**
@@ -54,7 +64,12 @@ function syncRows(table, items, keyOf, cellsOf) {
   items.forEach((item, index) => {
     const key = String(keyOf(item));
     let row = rows.get(key);
-    if (!row) row = el('tr', { 'data-key': key }, labels.map((label) => el('td', { 'data-label': label })));
+    if (!row)
+      row = el(
+        'tr',
+        { 'data-key': key },
+        labels.map((label) => el('td', { 'data-label': label })),
+      );
     rows.delete(key);
     cellsOf(item).forEach((content, column) => setContent(row.cells[column], content));
     if (body.rows[index] !== row) body.insertBefore(row, body.rows[index] || null);
@@ -96,18 +111,42 @@ function keepLoading(load) {
 function overviewPage() {
   keepLoading(async () => {
     const overview = await api('/api/admin/overview');
-    syncRows(document.getElementById('processes'), overview.processes, (process) => process.id, (process) => [
-      process.role, process.host, process.pid, process.version, when(process.startedAt), when(process.lastSeenAt),
-    ]);
-    syncRows(document.getElementById('queues'), Object.entries(overview.queues), ([name]) => name, ([name, counts]) => {
-      const wait = overview.queueWait[name];
-      return [name, counts.waiting, counts.active, counts.delayed, counts.failed, wait === null || wait === undefined ? '—' : `${wait} s`];
-    });
+    syncRows(
+      document.getElementById('processes'),
+      overview.processes,
+      (process) => process.id,
+      (process) => [process.role, process.host, process.pid, process.version, when(process.startedAt), when(process.lastSeenAt)],
+    );
+    syncRows(
+      document.getElementById('queues'),
+      Object.entries(overview.queues),
+      ([name]) => name,
+      ([name, counts]) => {
+        const wait = overview.queueWait[name];
+        return [
+          name,
+          counts.waiting,
+          counts.active,
+          counts.delayed,
+          counts.failed,
+          wait === null || wait === undefined ? '—' : `${wait} s`,
+        ];
+      },
+    );
     document.getElementById('queue-wait-note').textContent = `Median wait: ${overview.queueWaitScope.note}.`;
-    syncRows(document.getElementById('task-states'), Object.entries(overview.tasks.byState), ([state]) => state, ([state, count]) => [stateBadge(state), count]);
+    syncRows(
+      document.getElementById('task-states'),
+      Object.entries(overview.tasks.byState),
+      ([state]) => state,
+      ([state, count]) => [stateBadge(state), count],
+    );
     const { turnsFailedLastHour, turnsLastHour } = overview.errors;
     const rate = turnsLastHour > 0 ? `${((100 * turnsFailedLastHour) / turnsLastHour).toFixed(1)} %` : 'no turns';
-    facts(document.getElementById('errors'), [['Turns in the last hour', turnsLastHour], ['Failed', turnsFailedLastHour], ['Error rate', rate]]);
+    facts(document.getElementById('errors'), [
+      ['Turns in the last hour', turnsLastHour],
+      ['Failed', turnsFailedLastHour],
+      ['Error rate', rate],
+    ]);
     document.getElementById('errors-note').textContent = `Counted from ${overview.errors.basis}.`;
   });
 }
@@ -120,16 +159,33 @@ function agentsPage() {
     // Hosted agents change only with the config: the cards are built again only then, so the focus and open cards stay.
     if (JSON.stringify(hosted) !== shown) {
       shown = JSON.stringify(hosted);
-      document.getElementById('hosted-agents').replaceChildren(...hosted.map((agent) => el('li', { class: 'card' },
-        el('h3', {}, agent.name),
-        el('p', {}, agent.description || 'No description.'),
-        el('p', {}, el('a', { href: agent.cardUrl }, 'Agent card (JSON)')),
-        el('details', {}, el('summary', {}, `Card of ${agent.name}`), el('pre', {}, JSON.stringify(agent.card, null, 2))),
-      )));
+      document
+        .getElementById('hosted-agents')
+        .replaceChildren(
+          ...hosted.map((agent) =>
+            el(
+              'li',
+              { class: 'card' },
+              el('h3', {}, agent.name),
+              el('p', {}, agent.description || 'No description.'),
+              el('p', {}, el('a', { href: agent.cardUrl }, 'Agent card (JSON)')),
+              el('details', {}, el('summary', {}, `Card of ${agent.name}`), el('pre', {}, JSON.stringify(agent.card, null, 2))),
+            ),
+          ),
+        );
     }
-    syncRows(document.getElementById('external-agents'), external.agents, (agent) => agent.name, (agent) => [
-      agent.name, agent.url, agent.source, discovery(agent.status), agent.card ? `${agent.card.name} ${agent.card.version}` : '—',
-    ]);
+    syncRows(
+      document.getElementById('external-agents'),
+      external.agents,
+      (agent) => agent.name,
+      (agent) => [
+        agent.name,
+        agent.url,
+        agent.source,
+        discovery(agent.status),
+        agent.card ? `${agent.card.name} ${agent.card.version}` : '—',
+      ],
+    );
   });
 }
 
@@ -143,14 +199,19 @@ function mcpPage() {
   const load = async () => {
     const view = await api('/api/admin/mcp-servers');
     const tools = new Map(view.connected.map((server) => [server.name, server.tools]));
-    syncRows(table, view.configured, (server) => server.name, (server) => [
-      server.name,
-      endpoint(server.transport),
-      el('span', { class: `state state-${server.status.state}` }, server.status.state),
-      toolList(server.name, tools.get(server.name)),
-      upstreamProblem(server.name, server.status),
-      el('button', { type: 'button', 'data-reconnect': server.name, 'aria-label': `Reconnect ${server.name}` }, 'Reconnect'),
-    ]);
+    syncRows(
+      table,
+      view.configured,
+      (server) => server.name,
+      (server) => [
+        server.name,
+        endpoint(server.transport),
+        el('span', { class: `state state-${server.status.state}` }, server.status.state),
+        toolList(server.name, tools.get(server.name)),
+        upstreamProblem(server.name, server.status),
+        el('button', { type: 'button', 'data-reconnect': server.name, 'aria-label': `Reconnect ${server.name}` }, 'Reconnect'),
+      ],
+    );
   };
   table.addEventListener('click', async (event) => {
     const button = event.target.closest('button[data-reconnect]');
@@ -183,10 +244,18 @@ function upstreamProblem(server, status) {
   const failures = status.failures || 0;
   const next = status.nextRetryAt
     ? el('span', { class: 'next-attempt' }, '; next attempt at ', when(status.nextRetryAt))
-    : status.state === 'connecting' ? '; trying again now' : undefined;
-  const stderr = status.stderr && status.stderr.length > 0
-    ? el('details', { class: 'problem-detail' }, el('summary', {}, `Last stderr lines (${status.stderr.length})`), el('pre', { 'aria-label': `stderr of ${server}` }, status.stderr.join('\n')))
-    : undefined;
+    : status.state === 'connecting'
+      ? '; trying again now'
+      : undefined;
+  const stderr =
+    status.stderr && status.stderr.length > 0
+      ? el(
+          'details',
+          { class: 'problem-detail' },
+          el('summary', {}, `Last stderr lines (${status.stderr.length})`),
+          el('pre', { 'aria-label': `stderr of ${server}` }, status.stderr.join('\n')),
+        )
+      : undefined;
   return [
     status.error,
     failures > 0 ? el('p', { class: 'problem-detail' }, `Failed ${failures} time${failures === 1 ? '' : 's'} in a row`, next) : undefined,
@@ -196,7 +265,16 @@ function upstreamProblem(server, status) {
 
 function toolList(server, tools) {
   if (!tools || tools.length === 0) return 'none';
-  return el('details', {}, el('summary', {}, `${tools.length} tools`), el('ul', { 'aria-label': `Tools of ${server}` }, tools.map((tool) => el('li', { title: tool.description || '' }, tool.name))));
+  return el(
+    'details',
+    {},
+    el('summary', {}, `${tools.length} tools`),
+    el(
+      'ul',
+      { 'aria-label': `Tools of ${server}` },
+      tools.map((tool) => el('li', { title: tool.description || '' }, tool.name)),
+    ),
+  );
 }
 
 // Tasks: the filtered list, updated live from the changes stream.
@@ -210,10 +288,20 @@ function tasksPage() {
 
   const render = () => {
     const ordered = [...tasks.values()].sort((a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt)));
-    syncRows(table, ordered, (task) => task.id, (task) => [
-      el('a', { href: `/console/tasks/${encodeURIComponent(task.id)}` }, task.id),
-      task.agent || '—', task.owner, stateBadge(task.state), when(task.createdAt), when(task.updatedAt), task.statusText || '',
-    ]);
+    syncRows(
+      table,
+      ordered,
+      (task) => task.id,
+      (task) => [
+        el('a', { href: `/console/tasks/${encodeURIComponent(task.id)}` }, task.id),
+        task.agent || '—',
+        task.owner,
+        stateBadge(task.state),
+        when(task.createdAt),
+        when(task.updatedAt),
+        task.statusText || '',
+      ],
+    );
   };
   const fetchPage = async (pageToken) => {
     const query = new URLSearchParams(filters);
@@ -332,11 +420,14 @@ function throttled(run) {
   let last = -Infinity;
   return () => {
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      last = Date.now();
-      run();
-    }, Math.max(0, last + 1000 - Date.now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        last = Date.now();
+        run();
+      },
+      Math.max(0, last + 1000 - Date.now()),
+    );
   };
 }
 
@@ -349,9 +440,20 @@ function traceLink(template, traceId) {
 function timelineEntry(entry) {
   switch (entry.kind) {
     case 'status':
-      return { kind: 'status', state: stateLabel(entry.state), title: `Status: ${stateLabel(entry.state)}`, at: entry.at, text: entry.parts ? partsText(entry.parts) : undefined };
+      return {
+        kind: 'status',
+        state: stateLabel(entry.state),
+        title: `Status: ${stateLabel(entry.state)}`,
+        at: entry.at,
+        text: entry.parts ? partsText(entry.parts) : undefined,
+      };
     case 'message':
-      return { kind: 'message', title: entry.role === 'ROLE_USER' ? 'Message from the caller' : 'Message from the agent', at: entry.at, text: partsText(entry.parts) };
+      return {
+        kind: 'message',
+        title: entry.role === 'ROLE_USER' ? 'Message from the caller' : 'Message from the agent',
+        at: entry.at,
+        text: partsText(entry.parts),
+      };
     case 'artifact':
       return { kind: 'artifact', title: `Artifact ${entry.name || entry.artifactId}`, at: entry.at, text: partsText(entry.parts) };
     default:
@@ -372,8 +474,16 @@ function activityEntry(item) {
 }
 
 function timelineItem(entry) {
-  return el('li', { class: `event event-${entry.kind}${entry.state ? ` state-${entry.state}` : ''}` },
-    el('p', { class: 'event-title' }, entry.at ? when(entry.at) : el('span', { class: 'no-time' }, 'time not kept'), ' ', el('strong', {}, entry.title)),
+  return el(
+    'li',
+    { class: `event event-${entry.kind}${entry.state ? ` state-${entry.state}` : ''}` },
+    el(
+      'p',
+      { class: 'event-title' },
+      entry.at ? when(entry.at) : el('span', { class: 'no-time' }, 'time not kept'),
+      ' ',
+      el('strong', {}, entry.title),
+    ),
     entry.text ? el('p', { class: 'event-text' }, entry.text) : undefined,
     entry.detail ? el('details', {}, el('summary', {}, 'Details'), el('pre', {}, entry.detail)) : undefined,
   );
@@ -382,7 +492,13 @@ function timelineItem(entry) {
 /** The parts of a message or artifact as one text: a streamed artifact's parts are pieces of one text, so they join with nothing between. */
 function partsText(parts) {
   return (parts || [])
-    .map((part) => (part.text !== undefined ? part.text : part.data !== undefined ? JSON.stringify(part.data) : part.url || (part.filename ? `[file ${part.filename}]` : '[file]')))
+    .map((part) =>
+      part.text !== undefined
+        ? part.text
+        : part.data !== undefined
+          ? JSON.stringify(part.data)
+          : part.url || (part.filename ? `[file ${part.filename}]` : '[file]'),
+    )
     .join('');
 }
 

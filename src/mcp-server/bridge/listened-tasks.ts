@@ -40,7 +40,12 @@ export async function followListenedTasks(
   for (const uri of new Set(requested)) {
     if (typeof uri === 'string' && catalog.subscribable(uri)) {
       // Subscribed upstream before the listen is acknowledged, so no change after it is missed.
-      const followed = await catalog.followResource(uri, () => notify(uri), signal).then(() => true, () => false);
+      const followed = await catalog
+        .followResource(uri, () => notify(uri), signal)
+        .then(
+          () => true,
+          () => false,
+        );
       if (followed) accepted.push(uri);
       continue;
     }

@@ -8,7 +8,15 @@ import { AgentCardFactory } from '../../a2a-server/agent-card.factory';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import type { McpCaller } from '../mcp-caller';
-import { agentOfTask, agentNameOf, agentUri, BRIDGE_AGENT_METADATA_KEY, BRIDGE_STARTED_AT_METADATA_KEY, TASK_URI_TEMPLATE, taskUri } from './task-resource';
+import {
+  agentOfTask,
+  agentNameOf,
+  agentUri,
+  BRIDGE_AGENT_METADATA_KEY,
+  BRIDGE_STARTED_AT_METADATA_KEY,
+  TASK_URI_TEMPLATE,
+  taskUri,
+} from './task-resource';
 import { agentRefusal } from '../../security/access-scope';
 import { toolOfTask } from '../../agents/executors/tool-call.executor';
 
@@ -21,7 +29,6 @@ export interface BridgedAgent {
   uri: string;
   description: string;
 }
-
 
 /**
  * The ARDF `subagent@v0.1` bridge's logic: hosted agents and external agents (through their
@@ -50,7 +57,10 @@ export class SubagentBridge {
   agents(): BridgedAgent[] {
     const hosted = this.handlers.all().map(({ agent }) => agent.config);
     const names = new Set(hosted.map((agent) => agent.name));
-    const external = this.handlers.delegates().map(({ agent }) => agent.config).filter((agent) => !names.has(agent.name));
+    const external = this.handlers
+      .delegates()
+      .map(({ agent }) => agent.config)
+      .filter((agent) => !names.has(agent.name));
     return [...hosted, ...external].map((agent) => ({ name: agent.name, uri: agentUri(agent.name), description: agent.description }));
   }
 
@@ -71,18 +81,24 @@ export class SubagentBridge {
     if (!agent || !this.handlers.findDelegate(name)) return undefined;
     const status = agent.status();
     const cardUrl = status.card_url ?? agent.config.url;
-    const manifest = agent.config.manifest ?? synthesizedManifest(name, this.handlers.findDelegate(name)!.agent.config.description, cardUrl);
+    const manifest =
+      agent.config.manifest ?? synthesizedManifest(name, this.handlers.findDelegate(name)!.agent.config.description, cardUrl);
     const card = agent.cardDocument;
     const cardContent = card
       ? jsonContent(cardUrl, card)
-      : { uri: cardUrl, mimeType: 'text/plain', text: `The agent card of "${name}" is not available (${status.state}${status.error ? `: ${status.error}` : ''}).` };
+      : {
+          uri: cardUrl,
+          mimeType: 'text/plain',
+          text: `The agent card of "${name}" is not available (${status.state}${status.error ? `: ${status.error}` : ''}).`,
+        };
     return { contents: [jsonContent(uri, manifest), cardContent] };
   }
 
   /** Starts a task with `text` (a non-blocking send: the task is returned as soon as it exists). */
   async start(subagentUri: string, text: string, caller: McpCaller): Promise<CallToolResult> {
     const name = agentNameOf(subagentUri);
-    if (name === undefined || !this.endpointOf(name)) return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
+    if (name === undefined || !this.endpointOf(name))
+      return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
     try {
       const task = await this.startTask(name, text, caller);
       const payload = { taskUri: taskUri(task.id), taskId: task.id };
@@ -94,7 +110,9 @@ export class SubagentBridge {
         structuredContent: payload,
       };
     } catch (error) {
-      return this.failed(error instanceof AgentNotAllowedError ? 'No task started' : `Agent "${name}" could not start a task`, error, { agent: name });
+      return this.failed(error instanceof AgentNotAllowedError ? 'No task started' : `Agent "${name}" could not start a task`, error, {
+        agent: name,
+      });
     }
   }
 
@@ -166,7 +184,8 @@ export class SubagentBridge {
     }
     const name = agentOfTask(task);
     const endpoint = name === undefined ? undefined : this.endpointOf(name);
-    if (name === undefined || !endpoint) throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);
+    if (name === undefined || !endpoint)
+      throw new Error(`its agent is not known here (tasks not started with subagent_start are reached over A2A)`);
     if (!caller.scope.allowsAgent(name)) throw new AgentNotAllowedError(agentRefusal(caller.owner, name));
     return endpoint;
   }
@@ -205,7 +224,10 @@ function sendRequest(text: string, endpoint: AgentHandler, task?: Task): SendMes
       role: 'ROLE_USER',
       parts: [{ text }],
       ...(task && { taskId: task.id, contextId: task.contextId }),
-      metadata: { [BRIDGE_AGENT_METADATA_KEY]: endpoint.agent.config.name, ...(!task && { [BRIDGE_STARTED_AT_METADATA_KEY]: new Date().toISOString() }) },
+      metadata: {
+        [BRIDGE_AGENT_METADATA_KEY]: endpoint.agent.config.name,
+        ...(!task && { [BRIDGE_STARTED_AT_METADATA_KEY]: new Date().toISOString() }),
+      },
     },
     configuration: { returnImmediately: true },
   });

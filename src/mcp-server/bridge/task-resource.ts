@@ -1,4 +1,4 @@
-import { Message, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { type Message, type StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { remoteTaskLinkOf } from '../../agents/executors/a2a/remote-task-link';
 import { messageText } from '../../tasks/task-text';
 

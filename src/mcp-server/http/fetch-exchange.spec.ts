@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { getEventListeners, once } from 'node:events';
-import { createServer, Server, ServerResponse } from 'node:http';
-import { AddressInfo, connect } from 'node:net';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { clientGoneSignal } from './fetch-exchange';
 
 /** A server that hands its one request's response to the test, and a raw client that can leave whenever the test says. */

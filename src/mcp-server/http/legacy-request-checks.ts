@@ -34,8 +34,14 @@ export async function refusedLegacyRequest(request: Request, body: unknown): Pro
   const schema = REQUEST_SCHEMAS[body.method];
   const outcome = schema && (await schema['~standard'].validate(body));
   if (!outcome?.issues) return undefined;
-  const issues = outcome.issues.slice(0, MAX_ISSUES).map(({ path, message }) => `${(path ?? []).map((key) => (typeof key === 'object' ? key.key : key)).join('.')}: ${message}`);
-  return Response.json({ jsonrpc: '2.0', id: body.id, error: { code: INVALID_PARAMS, message: `Invalid params for ${body.method}: ${issues.join('; ')}` } });
+  const issues = outcome.issues
+    .slice(0, MAX_ISSUES)
+    .map(({ path, message }) => `${(path ?? []).map((key) => (typeof key === 'object' ? key.key : key)).join('.')}: ${message}`);
+  return Response.json({
+    jsonrpc: '2.0',
+    id: body.id,
+    error: { code: INVALID_PARAMS, message: `Invalid params for ${body.method}: ${issues.join('; ')}` },
+  });
 }
 
 /** A client that negotiated 2025-06-18 or later names it in every request's header; older ones may still batch. */

@@ -96,7 +96,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     this.publicUrl = config.get('server', { infer: true }).public_url;
     this.policy = requestOriginPolicy({ server: config.get('server', { infer: true }), mcp_server: mcpServer });
     this.sessionTtlMs = mcpServer.session_ttl_secs * 1000;
-    const create = (ctx: McpRequestContext) => factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', serverNeedsOf(ctx.authInfo));
+    const create = (ctx: McpRequestContext) =>
+      factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', serverNeedsOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
     this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
@@ -116,7 +117,9 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const body = fromSeedEnvelope(request.body);
     const signal = clientGoneSignal(reply, isStream(request.method, body) ? this.stopping.signal : undefined);
     // Upstreams that take the caller's token in exchange find it here, for the whole of the request's work.
-    const response = await onBehalfOf(await this.accessTokenOf(request), () => this.respond(forwardedRequest(request, signal), body, caller));
+    const response = await onBehalfOf(await this.accessTokenOf(request), () =>
+      this.respond(forwardedRequest(request, signal), body, caller),
+    );
     if (isEventStream(response)) this.metrics.streamOpened('mcp', reply.raw);
     await sendFetchResponse(reply, response);
   }
@@ -140,7 +143,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   private async respond(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const rejected = hostHeaderValidationResponse(request, this.policy.hosts) ?? originValidationResponse(request, this.policy.origins);
     if (rejected) {
-      this.logger.warn({ host: request.headers.get('host'), origin: request.headers.get('origin') }, 'rejected an MCP request from a host or origin not allowed');
+      this.logger.warn(
+        { host: request.headers.get('host'), origin: request.headers.get('origin') },
+        'rejected an MCP request from a host or origin not allowed',
+      );
       return rejected;
     }
     const refused = request.method === 'POST' ? await refusedLegacyRequest(request, body) : undefined;
@@ -159,7 +165,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** A request of a 2025-era session from the shared store: nothing of it is kept in this process between requests. */
   private async inSession(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADER)!;
-    const [owner, earlyWatch] = await Promise.allSettled([this.sessions.owner(sessionId), this.cancelWatchBeside(request, body, sessionId)]);
+    const [owner, earlyWatch] = await Promise.allSettled([
+      this.sessions.owner(sessionId),
+      this.cancelWatchBeside(request, body, sessionId),
+    ]);
     // A session of another caller is as unknown as an expired one.
     if (owner.status === 'rejected' || owner.value !== caller.owner) {
       if (earlyWatch.status === 'fulfilled') earlyWatch.value?.dispose();
@@ -176,7 +185,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     if (request.method === 'GET' && lastEventId) return resumedStream(this.events, sessionId, lastEventId, request.signal);
     if (request.method === 'GET') return this.openStream(request, sessionId, caller);
     // The caller's answer to a request relayed to it in the middle of one of its calls.
-    if (this.callerRequests.answer(sessionId, body) || (await takeSessionAnswer(this.mcpTasks, body, { ...caller, sessionId }))) return new Response(null, { status: 202 });
+    if (this.callerRequests.answer(sessionId, body) || (await takeSessionAnswer(this.mcpTasks, body, { ...caller, sessionId })))
+      return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
     const inSession = { ...caller, sessionId };
@@ -208,7 +218,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** A GET stream for the session's server-initiated notifications. */
   private openStream(request: Request, sessionId: string, caller: McpCaller): Response {
     if (!request.headers.get('accept')?.includes('text/event-stream')) {
-      return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' }, id: null }, { status: 406 });
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' }, id: null },
+        { status: 406 },
+      );
     }
     const stream = sessionEventStream(this.handler.bus, {
       sessionTtlMs: this.sessionTtlMs,
@@ -222,7 +235,16 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const open = this.streams.get(sessionId) ?? new Set<SessionEventStream>();
     this.streams.set(sessionId, open.add(stream));
     const following = new AbortController();
-    followSessionSubscriptions(this.sessions, this.subscriptionChanges, this.updates, this.catalog, sessionId, stream.send, following.signal, async (taskId) => sessionMessagesOf(await this.mcpTasks.get(taskId, caller), this.mcpTasks.terms()));
+    followSessionSubscriptions(
+      this.sessions,
+      this.subscriptionChanges,
+      this.updates,
+      this.catalog,
+      sessionId,
+      stream.send,
+      following.signal,
+      async (taskId) => sessionMessagesOf(await this.mcpTasks.get(taskId, caller), this.mcpTasks.terms()),
+    );
     const end = () => {
       following.abort();
       stream.close();
@@ -238,7 +260,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   /** A 2026-07-28 listen, kept to the caller's own tasks, which this replica follows while the listen is open. */
   private async listenToOwnTasks(listen: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
     const notify = (uri: string) => this.handler.notify.resourceUpdated(uri);
-    return withResourceSubscriptions(listen, await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal));
+    return withResourceSubscriptions(
+      listen,
+      await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal),
+    );
   }
 
   private closeStreams(sessionId: string): void {
@@ -283,7 +308,16 @@ function sessionNotFound(): Response {
 }
 
 /** Requests answered from what this process holds or one store read, at once. */
-const QUICK_METHODS = new Set(['ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'logging/setLevel', 'tasks/get', 'tasks/list']);
+const QUICK_METHODS = new Set([
+  'ping',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/list',
+]);
 
 /** Whether a POST body has a request that may take a while (a call, a read, a wait for a task): one served on a resumable stream. */
 function mayRunLong(body: unknown): boolean {

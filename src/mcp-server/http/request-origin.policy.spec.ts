@@ -1,7 +1,14 @@
 import { requestOriginPolicy } from './request-origin.policy';
 
 const base = { mcp_server: { enabled: true, allowed_hosts: [], allowed_origins: [], session_ttl_secs: 3600 } };
-const server = (host: string, public_url?: string) => ({ host, port: 8080, body_limit_bytes: 1, trust_proxy: false, shutdown_timeout_secs: 1, public_url });
+const server = (host: string, public_url?: string) => ({
+  host,
+  port: 8080,
+  body_limit_bytes: 1,
+  trust_proxy: false,
+  shutdown_timeout_secs: 1,
+  public_url,
+});
 
 describe('requestOriginPolicy', () => {
   it('accepts loopback names and the configured listen host', () => {

@@ -2,7 +2,12 @@ import { fromSeedEnvelope } from './seed-envelope';
 
 describe('fromSeedEnvelope', () => {
   it("reads the ARDF seed's type-tagged request as JSON-RPC 2.0", () => {
-    expect(fromSeedEnvelope({ type: 'request', method: 'resources/list', params: {}, id: 1 })).toEqual({ jsonrpc: '2.0', method: 'resources/list', params: {}, id: 1 });
+    expect(fromSeedEnvelope({ type: 'request', method: 'resources/list', params: {}, id: 1 })).toEqual({
+      jsonrpc: '2.0',
+      method: 'resources/list',
+      params: {},
+      id: 1,
+    });
   });
 
   it('leaves JSON-RPC messages, batches and other bodies alone', () => {

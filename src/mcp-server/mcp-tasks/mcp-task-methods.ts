@@ -1,5 +1,13 @@
 import type { Task } from '@a2a-js/sdk';
-import { CallToolResult, ClientCapabilities, INTERNAL_ERROR, McpServer, MissingRequiredClientCapabilityError, RELATED_TASK_META_KEY, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  INTERNAL_ERROR,
+  type McpServer,
+  MissingRequiredClientCapabilityError,
+  RELATED_TASK_META_KEY,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
 import { toolCallResultOf } from '../../agents/executors/tool-call.executor';
@@ -24,7 +32,11 @@ export type McpEra = 'legacy' | 'modern';
 /** Asks the caller of the request in `ctx` (elicitation), for a 2025-era task waiting for input. */
 export type AskCallerOf = (request: UpstreamRequest, ctx: ServerContext) => Promise<object>;
 
-const ANSWER_SCHEMA = { type: 'object' as const, properties: { answer: { type: 'string' as const, description: 'Your answer to the agent' } }, required: ['answer'] };
+const ANSWER_SCHEMA = {
+  type: 'object' as const,
+  properties: { answer: { type: 'string' as const, description: 'Your answer to the agent' } },
+  required: ['answer'],
+};
 const byTaskId = z.object({ taskId: z.string() }).passthrough();
 const byCursor = z.object({ cursor: z.string().optional() }).passthrough();
 
@@ -50,7 +62,10 @@ function declaresTasksExtension(capabilities: ClientCapabilities): boolean {
 function tasksExtensionClient(ctx: ServerContext, method: string): ClientCapabilities {
   const declared = modernClientCapabilities(ctx) ?? {};
   if (!declaresTasksExtension(declared)) {
-    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, `${method} needs the ${TASKS_EXTENSION} extension declared in the request's client capabilities`);
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      `${method} needs the ${TASKS_EXTENSION} extension declared in the request's client capabilities`,
+    );
   }
   return declared;
 }
@@ -66,7 +81,12 @@ export function isTaskHandleContent(value: unknown): boolean {
 }
 
 /** Starts a task (`start`: an agent's turn, a tool call) for a tool call that asked for one: the era's task handle at once, the task going on; a start refused is the tool's error. */
-export async function startAsTask(tasks: McpTasks, start: () => Promise<Task>, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
+export async function startAsTask(
+  tasks: McpTasks,
+  start: () => Promise<Task>,
+  caller: McpCaller,
+  ctx: ServerContext,
+): Promise<CallToolResult> {
   let task: Task;
   try {
     task = await start();
@@ -80,7 +100,9 @@ export async function startAsTask(tasks: McpTasks, start: () => Promise<Task>, c
   // task answers are what their clients read.
   const structuredContent = { taskUri: taskUri(task.id), taskId: task.id };
   taskHandleContents.add(structuredContent);
-  return (modern ? { resultType: 'task', ...taskV2(task, tasks.terms()), structuredContent } : { content: [], structuredContent, task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
+  return (modern
+    ? { resultType: 'task', ...taskV2(task, tasks.terms()), structuredContent }
+    : { content: [], structuredContent, task: taskV1(task, tasks.terms()) }) as unknown as CallToolResult;
 }
 
 /**
@@ -90,7 +112,13 @@ export async function startAsTask(tasks: McpTasks, start: () => Promise<Task>, c
  * or the question of a task waiting for input), `tasks/update` (answers), `tasks/cancel`. `era`
  * says which a request is of (a stdio connection learns it at `initialize`).
  */
-export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks: McpTasks, caller: McpCaller, askCaller: AskCallerOf): void {
+export function registerTaskMethods(
+  server: McpServer,
+  era: () => McpEra,
+  tasks: McpTasks,
+  caller: McpCaller,
+  askCaller: AskCallerOf,
+): void {
   const terms = tasks.terms();
   server.server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }, ctx) => {
     if (era() === 'legacy') return taskV1(await tasks.get(taskId, caller), terms);
@@ -110,7 +138,10 @@ export function registerTaskMethods(server: McpServer, era: () => McpEra, tasks:
   });
   server.server.setRequestHandler('tasks/result', { params: byTaskId }, async ({ taskId }, ctx) => {
     const ask = async (waiting: Task) => {
-      const answer = (await askCaller({ method: 'elicitation/create', params: { ...question(waiting), _meta: { [RELATED_TASK_META_KEY]: { taskId } } } }, ctx)) as ElicitAnswer;
+      const answer = (await askCaller(
+        { method: 'elicitation/create', params: { ...question(waiting), _meta: { [RELATED_TASK_META_KEY]: { taskId } } } },
+        ctx,
+      )) as ElicitAnswer;
       await answerTask(tasks, taskId, answer, caller);
     };
     // A session is asked on its GET stream (sessionMessagesOf), where clients that never call tasks/result early listen too.
@@ -137,7 +168,10 @@ export function sessionMessagesOf(task: Task, terms: McpTaskTerms): object[] {
   const notification = { jsonrpc: '2.0', method: 'notifications/tasks/status', params: taskV1(task, terms) };
   if (mcpTaskStatus(task) !== 'input_required') return [notification];
   const params = { ...question(task), _meta: { [RELATED_TASK_META_KEY]: { taskId: task.id } } };
-  return [notification, { jsonrpc: '2.0', id: `${QUESTION_ID_PREFIX}${task.id}:${task.status?.timestamp ?? ''}`, method: 'elicitation/create', params }];
+  return [
+    notification,
+    { jsonrpc: '2.0', id: `${QUESTION_ID_PREFIX}${task.id}:${task.status?.timestamp ?? ''}`, method: 'elicitation/create', params },
+  ];
 }
 
 /** Takes a session's answer to a question `sessionMessagesOf` asked; false for any other message. */
@@ -147,7 +181,8 @@ export async function takeSessionAnswer(tasks: McpTasks, message: unknown, calle
   const task = await tasks.get(asked.taskId, caller).catch(() => undefined);
   const result = (message as { result?: ElicitAnswer }).result;
   // An error answer, or one to a wait already over, changes nothing.
-  if (task && result && mcpTaskStatus(task) === 'input_required' && task.status?.timestamp === asked.waitingSince) await answerTask(tasks, task.id, result, caller);
+  if (task && result && mcpTaskStatus(task) === 'input_required' && task.status?.timestamp === asked.waitingSince)
+    await answerTask(tasks, task.id, result, caller);
   return true;
 }
 
@@ -155,7 +190,8 @@ const QUESTION_ID_PREFIX = 'switchboard-task:';
 
 function questionOf(message: unknown): { taskId: string; waitingSince: string } | undefined {
   const id = (message as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' || !id.startsWith(QUESTION_ID_PREFIX) || (message as { method?: unknown }).method !== undefined) return undefined;
+  if (typeof id !== 'string' || !id.startsWith(QUESTION_ID_PREFIX) || (message as { method?: unknown }).method !== undefined)
+    return undefined;
   const rest = id.slice(QUESTION_ID_PREFIX.length);
   const split = rest.indexOf(':');
   return split < 0 ? undefined : { taskId: rest.slice(0, split), waitingSince: rest.slice(split + 1) };
@@ -189,7 +225,11 @@ function outcomeV2(task: Task, declared: ClientCapabilities): Record<string, unk
     case 'input_required': {
       const asked = { method: 'elicitation/create' as const, params: question(task) };
       const missing = missingCapabilities(asked, declared);
-      if (missing) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: missing }, `Task ${task.id} waits for an answer, asked by elicitation, which the request's client capabilities do not declare`);
+      if (missing)
+        throw new MissingRequiredClientCapabilityError(
+          { requiredCapabilities: missing },
+          `Task ${task.id} waits for an answer, asked by elicitation, which the request's client capabilities do not declare`,
+        );
       return { inputRequests: { [questionKey(task)]: asked } };
     }
     default:

@@ -1,4 +1,4 @@
-import { Message, Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type Task, TaskState } from '@a2a-js/sdk';
 import { messageText } from '../../tasks/task-text';
 import { BRIDGE_STARTED_AT_METADATA_KEY } from '../bridge/task-resource';
 
@@ -27,10 +27,22 @@ export interface McpTaskTerms {
 }
 
 /** What both eras say of a task: its status (with the A2A status message), and when it began and last changed. */
-export function mcpTaskFields(task: Task): { taskId: string; status: McpTaskStatus; statusMessage?: string; createdAt: string; lastUpdatedAt: string } {
+export function mcpTaskFields(task: Task): {
+  taskId: string;
+  status: McpTaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+} {
   const statusMessage = messageText(task.status?.message as Message | undefined);
   const lastUpdatedAt = task.status?.timestamp ?? new Date().toISOString();
-  return { taskId: task.id, status: mcpTaskStatus(task), ...(statusMessage && { statusMessage }), createdAt: startedAt(task) ?? lastUpdatedAt, lastUpdatedAt };
+  return {
+    taskId: task.id,
+    status: mcpTaskStatus(task),
+    ...(statusMessage && { statusMessage }),
+    createdAt: startedAt(task) ?? lastUpdatedAt,
+    lastUpdatedAt,
+  };
 }
 
 /** The 2025-11-25 `Task` object (`tools/call` with `task`, `tasks/get`, `tasks/list`, `tasks/cancel`). */

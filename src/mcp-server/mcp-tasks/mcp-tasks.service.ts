@@ -72,15 +72,21 @@ export class McpTasks {
 
   /** A page of the caller's tasks, newest first; `cursor` is the page token the previous page gave. */
   async list(cursor: string | undefined, caller: McpCaller): Promise<{ tasks: Task[]; nextCursor?: string }> {
-    const page = await this.tasks.list(ListTasksRequest.fromJSON({ pageSize: LIST_PAGE_SIZE, ...(cursor && { pageToken: cursor }) }), caller.context).catch((error: Error) => {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${error.message}`);
-    });
-    return { tasks: page.tasks.filter((task) => this.visible(task, caller)), ...(page.nextPageToken && { nextCursor: page.nextPageToken }) };
+    const page = await this.tasks
+      .list(ListTasksRequest.fromJSON({ pageSize: LIST_PAGE_SIZE, ...(cursor && { pageToken: cursor }) }), caller.context)
+      .catch((error: Error) => {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${error.message}`);
+      });
+    return {
+      tasks: page.tasks.filter((task) => this.visible(task, caller)),
+      ...(page.nextPageToken && { nextCursor: page.nextPageToken }),
+    };
   }
 
   async cancel(taskId: string, caller: McpCaller): Promise<Task> {
     const task = await this.get(taskId, caller);
-    if (isTerminal(task)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has ended already; it cannot be cancelled`);
+    if (isTerminal(task))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has ended already; it cannot be cancelled`);
     await this.bridge.cancelTask(taskId, caller);
     return this.get(taskId, caller);
   }

@@ -1,4 +1,4 @@
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { isTerminal } from '../../common/task-states';
 import type { McpCaller } from '../mcp-caller';
@@ -16,7 +16,10 @@ const startInput = z.object({
   subagentUri: z.string().min(1).describe('The subagent, as a2a-agent://{name} (see resources/list)'),
   text: z.string().min(1).describe('The first message of the task'),
 });
-const sendInput = z.object({ taskId: z.string().min(1).describe('The task, from subagent_start'), text: z.string().min(1).describe('The next message') });
+const sendInput = z.object({
+  taskId: z.string().min(1).describe('The task, from subagent_start'),
+  text: z.string().min(1).describe('The next message'),
+});
 const cancelInput = z.object({ taskId: z.string().min(1).describe('The task, from subagent_start') });
 /** `state` when run as an MCP task: its result is the ended task's. */
 const startOutput = z.object({ taskUri: z.string(), taskId: z.string(), state: z.string().optional() });
@@ -32,29 +35,67 @@ export function registerBridge(
   mcpTasks: McpTasks,
 ): void {
   const agents = new ResourceTemplate(AGENT_URI_TEMPLATE, {
-    list: () => ({ resources: bridge.agents().filter(({ name }) => caller.scope.allowsAgent(name)).map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })) }),
+    list: () => ({
+      resources: bridge
+        .agents()
+        .filter(({ name }) => caller.scope.allowsAgent(name))
+        .map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })),
+    }),
   });
-  server.registerResource('subagent', agents, { description: 'An agent (hosted or external): its ARDF subagent@v0.1 manifest, then its A2A agent card', mimeType: 'application/json' }, (uri, variables) => {
-    const contents = bridge.readAgent(String(variables.name), caller.baseUrl);
-    if (!contents) throw new ResourceNotFoundError(uri.href);
-    return contents;
-  });
+  server.registerResource(
+    'subagent',
+    agents,
+    {
+      description: 'An agent (hosted or external): its ARDF subagent@v0.1 manifest, then its A2A agent card',
+      mimeType: 'application/json',
+    },
+    (uri, variables) => {
+      const contents = bridge.readAgent(String(variables.name), caller.baseUrl);
+      if (!contents) throw new ResourceNotFoundError(uri.href);
+      return contents;
+    },
+  );
   const tasks = new ResourceTemplate(TASK_URI_TEMPLATE, { list: undefined });
-  server.registerResource('task', tasks, { description: "A task of yours: its state, status message, history and artifacts (subscribe to hear of changes)", mimeType: 'application/json' }, async (uri) => {
-    const taskId = taskIdOf(uri.href);
-    const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, caller);
-    if (!task) throw new ResourceNotFoundError(uri.href);
-    return { contents: [{ uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) }] };
-  });
+  server.registerResource(
+    'task',
+    tasks,
+    {
+      description: 'A task of yours: its state, status message, history and artifacts (subscribe to hear of changes)',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const taskId = taskIdOf(uri.href);
+      const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, caller);
+      if (!task) throw new ResourceNotFoundError(uri.href);
+      return { contents: [{ uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) }] };
+    },
+  );
 
   const tools = {
-    subagent_start: server.registerTool('subagent_start', { description: 'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to', inputSchema: startInput, outputSchema: startOutput }, ({ subagentUri, text }, ctx) => {
-      const agent = agentNameOf(subagentUri);
-      // Asked as an MCP task, the subagent's task is that task.
-      return agent !== undefined && taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(mcpTasks, () => mcpTasks.start(agent, text, caller), caller, ctx) : bridge.start(subagentUri, text, caller);
-    }),
-    subagent_send: server.registerTool('subagent_send', { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput }, ({ taskId, text }) => bridge.send(taskId, text, caller)),
-    subagent_cancel: server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) => bridge.cancel(taskId, caller)),
+    subagent_start: server.registerTool(
+      'subagent_start',
+      {
+        description:
+          'Starts a task of a subagent (a2a-agent://{name}) with a message; answers at once with the task resource to read or subscribe to',
+        inputSchema: startInput,
+        outputSchema: startOutput,
+      },
+      ({ subagentUri, text }, ctx) => {
+        const agent = agentNameOf(subagentUri);
+        // Asked as an MCP task, the subagent's task is that task.
+        return agent !== undefined && taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
+          ? startAsTask(mcpTasks, () => mcpTasks.start(agent, text, caller), caller, ctx)
+          : bridge.start(subagentUri, text, caller);
+      },
+    ),
+    subagent_send: server.registerTool(
+      'subagent_send',
+      { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput },
+      ({ taskId, text }) => bridge.send(taskId, text, caller),
+    ),
+    subagent_cancel: server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) =>
+      bridge.cancel(taskId, caller),
+    ),
   };
   tools.subagent_start.execution = { taskSupport: 'optional' };
   for (const [name, tool] of Object.entries(tools)) if (!caller.scope.allowsTool(name)) tool.remove();
@@ -81,6 +122,10 @@ export function registerBridge(
 
 function subscribableTask(uri: string): string {
   const taskId = taskIdOf(uri);
-  if (taskId === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Only task resources (a2a://task/{taskId}) and resources of connected servers that offer subscriptions (mcp://{server}/{uri}) can be subscribed to, not ${uri}`);
+  if (taskId === undefined)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Only task resources (a2a://task/{taskId}) and resources of connected servers that offer subscriptions (mcp://{server}/{uri}) can be subscribed to, not ${uri}`,
+    );
   return taskId;
 }

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { PooledServers, TrackCall } from './pooled-servers';
+import { PooledServers, type TrackCall } from './pooled-servers';
 
 describe('PooledServers', () => {
   let tracks: Map<McpServer, TrackCall>;

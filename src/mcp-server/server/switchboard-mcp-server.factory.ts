@@ -8,7 +8,14 @@ import { BuiltinToolProvider } from '../../agents/tools/builtin-tool.provider';
 import { ToolPipeline } from '../../agents/tools/tool-pipeline.service';
 import { AgentToolCall } from '../tools/agent-tool-call';
 import { AskCaller } from '../tools/ask-caller';
-import { isTaskHandleContent, MCP_TASK_CAPABILITIES, McpEra, registerTaskMethods, startAsTask, taskRequested } from '../mcp-tasks/mcp-task-methods';
+import {
+  isTaskHandleContent,
+  MCP_TASK_CAPABILITIES,
+  McpEra,
+  registerTaskMethods,
+  startAsTask,
+  taskRequested,
+} from '../mcp-tasks/mcp-task-methods';
 import { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge } from './bridge-registration';
 import type { ResourceSubscriptions } from '../bridge/resource-subscriptions';
@@ -107,7 +114,15 @@ export class SwitchboardMcpServerFactory {
     else this.registerUnlisted(server, caller, onlyTool, this.mcpTools.get(onlyTool) !== undefined);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
-      registerBridge(server, this.bridge, this.updates, caller, sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId), catalog, this.mcpTasks);
+      registerBridge(
+        server,
+        this.bridge,
+        this.updates,
+        caller,
+        sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId),
+        catalog,
+        this.mcpTasks,
+      );
       registerUpstreamCatalog(server, catalog);
     }
     return server;
@@ -186,7 +201,13 @@ export class SwitchboardMcpServerFactory {
     // (`logging/setLevel`); the SDK answers it and filters what is sent.
     const logging = this.catalog.declares('logging') ? { logging: {} } : {};
     return new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true }, ...logging, ...BRIDGE_RESOURCE_CAPABILITIES, ...upstreamCatalogCapabilities(this.catalog), ...MCP_TASK_CAPABILITIES },
+      capabilities: {
+        tools: { listChanged: true },
+        ...logging,
+        ...BRIDGE_RESOURCE_CAPABILITIES,
+        ...upstreamCatalogCapabilities(this.catalog),
+        ...MCP_TASK_CAPABILITIES,
+      },
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     });
   }
@@ -196,14 +217,23 @@ export class SwitchboardMcpServerFactory {
    * tools the caller may reach, of those `wanted`.
    */
   private newServer(caller: McpCaller, era: () => McpEra, wanted: (name: string) => boolean = () => true): McpServer {
-    const agents = this.handlers.all().filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
+    const agents = this.handlers
+      .all()
+      .filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
     const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     const server = this.bareServer();
-    registerTaskMethods(server, era, this.mcpTasks, caller, (request, ctx) => this.askCaller.ask(request, caller, ctx, server.server, ctx.mcpReq.signal));
+    registerTaskMethods(server, era, this.mcpTasks, caller, (request, ctx) =>
+      this.askCaller.ask(request, caller, ctx, server.server, ctx.mcpReq.signal),
+    );
     for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
     for (const tool of builtins) {
       server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
-        const { text, isError } = await this.toolPipeline.call(tool.name, args as Record<string, unknown>, ctx.mcpReq.signal, `mcp:${caller.owner}`);
+        const { text, isError } = await this.toolPipeline.call(
+          tool.name,
+          args as Record<string, unknown>,
+          ctx.mcpReq.signal,
+          `mcp:${caller.owner}`,
+        );
         return { content: [{ type: 'text', text }], isError };
       });
     }
@@ -218,9 +248,20 @@ export class SwitchboardMcpServerFactory {
       .map((tool) => this.registerMcpTool(server, tool, () => caller));
   }
 
-  private registerMcpTool(server: McpServer, tool: McpTool, callerOf: (ctx: ServerContext) => McpCaller, track: TrackCall = (call) => call()): RegisteredTool {
+  private registerMcpTool(
+    server: McpServer,
+    tool: McpTool,
+    callerOf: (ctx: ServerContext) => McpCaller,
+    track: TrackCall = (call) => call(),
+  ): RegisteredTool {
     const { title, annotations, outputSchema } = tool;
-    const config = { description: tool.description, title, annotations, inputSchema: this.schemaOf(tool.inputSchema), outputSchema: outputSchema && this.outputSchemaOf(outputSchema) };
+    const config = {
+      description: tool.description,
+      title,
+      annotations,
+      inputSchema: this.schemaOf(tool.inputSchema),
+      outputSchema: outputSchema && this.outputSchemaOf(outputSchema),
+    };
     const registered = server.registerTool(tool.name, config, (args, ctx) => {
       const caller = callerOf(ctx);
       return track(() =>
@@ -239,13 +280,17 @@ export class SwitchboardMcpServerFactory {
    * name, or a tool of a connected MCP server that is down (to say so), when the caller may reach it.
    */
   private registerUnlisted(server: McpServer, caller: McpCaller, name: string, listedMcpTool: boolean): void {
-    const formerlyNamed = this.handlers.all().find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
+    const formerlyNamed = this.handlers
+      .all()
+      .find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
     if (formerlyNamed) {
       if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, caller);
       return;
     }
     if (!listedMcpTool && caller.scope.allowsTool(name)) {
-      registerUnavailableMcpTool(server, name, this.mcpTools, (args, ctx) => this.upstreamCalls.run(name, args, caller, ctx, server.server));
+      registerUnavailableMcpTool(server, name, this.mcpTools, (args, ctx) =>
+        this.upstreamCalls.run(name, args, caller, ctx, server.server),
+      );
     }
   }
 
@@ -260,7 +305,9 @@ export class SwitchboardMcpServerFactory {
     const agent = endpoint.agent.config.name;
     const description = endpoint.agent.config.description || `Switchboard agent "${agent}"`;
     const tool = server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) =>
-      taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id)) ? startAsTask(this.mcpTasks, () => this.mcpTasks.start(agent, message, caller), caller, ctx) : this.agentCalls.run(endpoint, message, caller, ctx),
+      taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
+        ? startAsTask(this.mcpTasks, () => this.mcpTasks.start(agent, message, caller), caller, ctx)
+        : this.agentCalls.run(endpoint, message, caller, ctx),
     );
     // The SDK's registerTool drops `execution`; tools/list sends what the registered tool holds.
     tool.execution = { taskSupport: 'optional' };
@@ -277,7 +324,9 @@ export class SwitchboardMcpServerFactory {
     let schema = this.outputSchemas.get(jsonSchema);
     if (!schema) {
       const standard = this.schemaOf(jsonSchema)['~standard'];
-      schema = { '~standard': { ...standard, validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)) } } as ReturnType<typeof fromJsonSchema>;
+      schema = {
+        '~standard': { ...standard, validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)) },
+      } as ReturnType<typeof fromJsonSchema>;
       this.outputSchemas.set(jsonSchema, schema);
     }
     return schema;

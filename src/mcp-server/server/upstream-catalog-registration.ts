@@ -1,4 +1,13 @@
-import { McpServer, ProtocolError, ServerCapabilities, ProtocolErrorCode, RegisteredResource, RegisteredResourceTemplate, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import {
+  type McpServer,
+  ProtocolError,
+  type ServerCapabilities,
+  ProtocolErrorCode,
+  type RegisteredResource,
+  type RegisteredResourceTemplate,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { McpUnknownPromptError, McpUnknownResourceError } from '../../mcp-client/mcp-client.errors';
 import type { McpCatalogSource } from '../../mcp-client/mcp-catalog-source.interface';
 
@@ -22,19 +31,27 @@ export function upstreamCatalogCapabilities(catalog: McpCatalogSource): Pick<Ser
  */
 export function registerUpstreamCatalog(server: McpServer, catalog: McpCatalogSource): (RegisteredResource | RegisteredResourceTemplate)[] {
   const read = (uri: string, signal: AbortSignal) => catalog.readResource(uri, signal).catch(asProtocolError);
-  const resources = catalog.resources().map(({ uri, name, ...metadata }) => server.registerResource(name, uri, metadata, (_uri, ctx) => read(uri, ctx.mcpReq.signal)));
+  const resources = catalog
+    .resources()
+    .map(({ uri, name, ...metadata }) => server.registerResource(name, uri, metadata, (_uri, ctx) => read(uri, ctx.mcpReq.signal)));
   const templates = catalog
     .resourceTemplates()
     .map(({ uriTemplate, name, ...metadata }) =>
-      server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, (uri, _variables, ctx) => read(uri.href, ctx.mcpReq.signal)),
+      server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, (uri, _variables, ctx) =>
+        read(uri.href, ctx.mcpReq.signal),
+      ),
     );
   const capabilities = server.server.getCapabilities();
   if (capabilities.prompts) {
     server.server.setRequestHandler('prompts/list', () => ({ prompts: catalog.prompts() }));
-    server.server.setRequestHandler('prompts/get', (request, ctx) => catalog.getPrompt(request.params.name, request.params.arguments, ctx.mcpReq.signal).catch(asProtocolError));
+    server.server.setRequestHandler('prompts/get', (request, ctx) =>
+      catalog.getPrompt(request.params.name, request.params.arguments, ctx.mcpReq.signal).catch(asProtocolError),
+    );
   }
   if (capabilities.completions) {
-    server.server.setRequestHandler('completion/complete', (request, ctx) => catalog.complete(request.params, ctx.mcpReq.signal).catch(asProtocolError));
+    server.server.setRequestHandler('completion/complete', (request, ctx) =>
+      catalog.complete(request.params, ctx.mcpReq.signal).catch(asProtocolError),
+    );
   }
   return [...resources, ...templates];
 }

@@ -1,4 +1,9 @@
-import { JSONRPCMessage, McpHandlerRequestOptions, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  type JSONRPCMessage,
+  type McpHandlerRequestOptions,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { CancelWatch } from '../../tasks/cancel/cancel-signals.interface';
 import { isAnswerMessage } from '../json-rpc-shapes';
 import type { McpEventStore } from '../stores/mcp-event-store.interface';
@@ -26,7 +31,11 @@ export async function serveResumably(
   const unanswered = new Set(requestIds);
   const isLast = (message: JSONRPCMessage) => isAnswerMessage(message) && unanswered.size === 1 && unanswered.has(String(message.id));
   const events = store.forRequest(sessionId, isLast);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, eventStore: events, retryInterval: RECONNECT_AFTER_MS });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    eventStore: events,
+    retryInterval: RECONNECT_AFTER_MS,
+  });
   await server.connect(transport);
   const teardown = () => {
     canceled.dispose();
@@ -68,5 +77,7 @@ export async function resumedStream(store: McpEventStore, sessionId: string, las
     },
     cancel: () => void iterator.return?.(),
   });
-  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
+  return new Response(body, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+  });
 }

@@ -36,10 +36,17 @@ export class LocalSubscriptionChanges {
 }
 
 /** A 2025-era HTTP session's subscriptions, kept in the shared session store. */
-export function sessionSubscriptions(store: McpSessionStore, changes: LocalSubscriptionChanges, sessionId: string | undefined): ResourceSubscriptions {
+export function sessionSubscriptions(
+  store: McpSessionStore,
+  changes: LocalSubscriptionChanges,
+  sessionId: string | undefined,
+): ResourceSubscriptions {
   const session = () => {
     if (sessionId === undefined) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'resources/subscribe needs a session (initialize first); 2026-07-28 clients subscribe in subscriptions/listen');
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        'resources/subscribe needs a session (initialize first); 2026-07-28 clients subscribe in subscriptions/listen',
+      );
     }
     return sessionId;
   };
@@ -122,7 +129,8 @@ export function followSessionSubscriptions(
       }
       const notify = () => send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
       // Subscribed upstream before the subscribe is answered, when the stream is on this replica.
-      if (taskId === undefined) await catalog.followResource(uri, notify, following).catch(() => followed.delete(uri)); // tried again at the next refresh
+      if (taskId === undefined)
+        await catalog.followResource(uri, notify, following).catch(() => followed.delete(uri)); // tried again at the next refresh
       else void updates.follow(taskId, position, following, notify);
     }
   };

@@ -1,5 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
-import { INVALID_REQUEST, JSONRPCMessage, PARSE_ERROR, parseJSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
+import {
+  INVALID_REQUEST,
+  type JSONRPCMessage,
+  PARSE_ERROR,
+  parseJSONRPCMessage,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
 
 /** The largest message accepted on stdin; a larger one is skipped and answered with an error. */
 export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -195,11 +202,16 @@ export class FramedStdioTransport implements Transport {
       message = parseJSONRPCMessage(value);
     } catch {
       const id = (value as { id?: unknown } | null)?.id;
-      return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+      return this.answerError(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        INVALID_REQUEST,
+        'Invalid Request: not a JSON-RPC 2.0 message',
+      );
     }
     if ('id' in message && 'method' in message) this.requestFraming.set(message.id, this.framing);
     // A canceled request gets no answer: it is not waited for.
-    if ('method' in message && message.method === 'notifications/cancelled') this.requestFraming.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+    if ('method' in message && message.method === 'notifications/cancelled')
+      this.requestFraming.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
     this.observe?.(message);
     this.onmessage?.(message);
   }

@@ -6,8 +6,8 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
   isJSONRPCResultResponse,
-  JSONRPCMessage,
-  RequestId,
+  type JSONRPCMessage,
+  type RequestId,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { callContextFor } from '../../a2a-server/call-context';
@@ -51,7 +51,8 @@ export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = 
   });
   wire.observe = (message) => {
     // A 2026-07-28 client names the tasks it wants to hear of in `subscriptions/listen`, which the SDK answers alone.
-    if (isListen(message)) void factory.followListened(message, caller, (uri) => live.at(-1)?.notifyResourceUpdated(uri), connection.signal);
+    if (isListen(message))
+      void factory.followListened(message, caller, (uri) => live.at(-1)?.notifyResourceUpdated(uri), connection.signal);
     if (isJSONRPCRequest(message) && message.method === 'tools/call') {
       const task = (message.params as { task?: unknown } | undefined)?.task;
       if (task !== undefined) taskParams.set(message.id, task);
@@ -95,7 +96,11 @@ export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire =
   const failed = (message: JSONRPCMessage) => (error: Error) => {
     logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP request to Switchboard failed');
     if (isJSONRPCRequest(message)) {
-      toClient({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: `Switchboard at ${mcpUrl.origin}: ${error.message}` } });
+      toClient({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: INTERNAL_ERROR, message: `Switchboard at ${mcpUrl.origin}: ${error.message}` },
+      });
     }
   };
   wire.onmessage = (message) => {

@@ -1,5 +1,15 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
+import {
+  EVENT_STREAM_TTL_SECS,
+  eventId,
+  type IsLastEvent,
+  MAX_EVENTS_PER_STREAM,
+  type McpEventStore,
+  notResumedBySdk,
+  parseEventId,
+  type RequestEventStore,
+  type StoredEvent,
+} from './mcp-event-store.interface';
 
 /** Streams held at once; the oldest goes first. */
 const MAX_STREAMS = 10_000;
@@ -54,7 +64,13 @@ export class MemoryMcpEventStore implements McpEventStore {
     return this.read(stream, sessionId, id.streamId, after, signal);
   }
 
-  private async *read(stream: MemoryStream, sessionId: string, streamId: string, after: number, signal: AbortSignal): AsyncGenerator<StoredEvent> {
+  private async *read(
+    stream: MemoryStream,
+    sessionId: string,
+    streamId: string,
+    after: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<StoredEvent> {
     let next = after + 1;
     while (!signal.aborted) {
       for (; next < stream.first + stream.events.length; next++) {

@@ -4,7 +4,10 @@ import type { McpSessionStore } from './mcp-session-store.interface';
 
 /** Sessions of one process: embedded mode, where one process is the whole service. */
 export class MemoryMcpSessionStore implements McpSessionStore {
-  private readonly sessions = new Map<string, { owner: string; clientCapabilities: ClientCapabilities; expiresAt: number; subscriptions: Map<string, string> }>();
+  private readonly sessions = new Map<
+    string,
+    { owner: string; clientCapabilities: ClientCapabilities; expiresAt: number; subscriptions: Map<string, string> }
+  >();
 
   constructor(private readonly ttlMs: number) {}
 

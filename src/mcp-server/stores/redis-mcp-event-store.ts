@@ -1,7 +1,17 @@
 import { Logger } from '@nestjs/common';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { RedisService } from '../../redis/redis.service';
-import { EVENT_STREAM_TTL_SECS, eventId, IsLastEvent, MAX_EVENTS_PER_STREAM, McpEventStore, notResumedBySdk, parseEventId, RequestEventStore, StoredEvent } from './mcp-event-store.interface';
+import { type RedisService } from '../../redis/redis.service';
+import {
+  EVENT_STREAM_TTL_SECS,
+  eventId,
+  type IsLastEvent,
+  MAX_EVENTS_PER_STREAM,
+  type McpEventStore,
+  notResumedBySdk,
+  parseEventId,
+  type RequestEventStore,
+  type StoredEvent,
+} from './mcp-event-store.interface';
 
 const MESSAGE_FIELD = 'message';
 const END_FIELD = 'end';
@@ -45,22 +55,40 @@ export class RedisMcpEventStore implements McpEventStore {
   forRequest(sessionId: string, isLast: IsLastEvent): RequestEventStore {
     const streams = new Map<string, WrittenStream>();
     /** Appends `entries` to the stream; `ends`: they complete it. Returns the first entry's position, and the write. */
-    const append = (streamId: string, entries: [field: string, value: string][], ends: boolean): { position: string; written: Promise<void> } => {
+    const append = (
+      streamId: string,
+      entries: [field: string, value: string][],
+      ends: boolean,
+    ): { position: string; written: Promise<void> } => {
       const stream = streams.get(streamId) ?? { entries: 0, ended: false };
       streams.set(streamId, stream);
       stream.ended ||= ends;
       const key = this.key(sessionId, streamId);
       const position = `0-${stream.entries + 1}`;
-      const written = this.appendEvents(key, MAX_EVENTS_PER_STREAM, EVENT_STREAM_TTL_SECS, ...entries.flatMap(([field, value]) => [`0-${++stream.entries}`, field, value])).then(
+      const written = this.appendEvents(
+        key,
+        MAX_EVENTS_PER_STREAM,
+        EVENT_STREAM_TTL_SECS,
+        ...entries.flatMap(([field, value]) => [`0-${++stream.entries}`, field, value]),
+      ).then(
         () => undefined,
-        (error: Error) => this.logger.warn({ sessionId, streamId, err: error.message }, 'MCP answer stream event not stored: the stream cannot be resumed past it'),
+        (error: Error) =>
+          this.logger.warn(
+            { sessionId, streamId, err: error.message },
+            'MCP answer stream event not stored: the stream cannot be resumed past it',
+          ),
       );
       return { position, written };
     };
     return {
       storeEvent: async (streamId, message) => {
         const last = isLast(message);
-        const entries: [string, string][] = last ? [[MESSAGE_FIELD, JSON.stringify(message)], [END_FIELD, '1']] : [[MESSAGE_FIELD, JSON.stringify(message)]];
+        const entries: [string, string][] = last
+          ? [
+              [MESSAGE_FIELD, JSON.stringify(message)],
+              [END_FIELD, '1'],
+            ]
+          : [[MESSAGE_FIELD, JSON.stringify(message)]];
         return eventId(sessionId, streamId, append(streamId, entries, last).position);
       },
       replayEventsAfter: notResumedBySdk,

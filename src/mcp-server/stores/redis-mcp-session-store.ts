@@ -1,7 +1,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ChainableCommander } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { RedisService } from '../../redis/redis.service';
+import { type RedisService } from '../../redis/redis.service';
 import { execTransaction } from '../../redis/redis-transaction';
 import type { McpSessionStore } from './mcp-session-store.interface';
 
@@ -40,10 +40,16 @@ export class RedisMcpSessionStore implements McpSessionStore {
   async owner(sessionId: string): Promise<string | undefined> {
     const key = this.sessionKey(sessionId);
     const now = Date.now();
-    if (now - (this.refreshedAt.get(sessionId) ?? -Infinity) < this.ttlSecs * 1000 * REFRESH_SHARE_OF_TTL) return (await this.redis.client.get(key)) ?? undefined;
+    if (now - (this.refreshedAt.get(sessionId) ?? -Infinity) < this.ttlSecs * 1000 * REFRESH_SHARE_OF_TTL)
+      return (await this.redis.client.get(key)) ?? undefined;
     if (this.refreshedAt.size >= MAX_REMEMBERED_REFRESHES) this.refreshedAt.clear();
     this.refreshedAt.set(sessionId, now);
-    const multi = this.redis.client.multi().get(key).expire(key, this.ttlSecs).expire(this.subscriptionsKey(sessionId), this.ttlSecs).expire(this.capabilitiesKey(sessionId), this.ttlSecs);
+    const multi = this.redis.client
+      .multi()
+      .get(key)
+      .expire(key, this.ttlSecs)
+      .expire(this.subscriptionsKey(sessionId), this.ttlSecs)
+      .expire(this.capabilitiesKey(sessionId), this.ttlSecs);
     // In the same round trip (so without knowing whether the session is alive): an expired session
     // not yet pruned from the set, named again, stays counted for one more TTL.
     const [owner] = await execTransaction(multi.zadd(this.expiriesKey(), 'XX', this.expiry(), sessionId));
@@ -52,7 +58,9 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   async close(sessionId: string): Promise<void> {
     this.refreshedAt.delete(sessionId);
-    const multi = this.redis.client.multi().del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId), this.capabilitiesKey(sessionId));
+    const multi = this.redis.client
+      .multi()
+      .del(this.sessionKey(sessionId), this.subscriptionsKey(sessionId), this.capabilitiesKey(sessionId));
     await execTransaction(multi.zrem(this.expiriesKey(), sessionId));
   }
 

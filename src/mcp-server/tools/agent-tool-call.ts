@@ -70,7 +70,10 @@ export class AgentToolCall {
       this.logger.log({ agent: endpoint.agent.config.name, taskId }, 'MCP client canceled an agent tool call');
     } catch (error) {
       // Typically the task ended first.
-      this.logger.debug({ agent: endpoint.agent.config.name, taskId, err: (error as Error).message }, 'could not cancel the task of an MCP call');
+      this.logger.debug(
+        { agent: endpoint.agent.config.name, taskId, err: (error as Error).message },
+        'could not cancel the task of an MCP call',
+      );
     }
   }
 }
@@ -105,7 +108,12 @@ function eventText(event: StreamResponse): string {
 }
 
 function stateText(state: TaskState | undefined, text: string): string {
-  return text || taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED).replace('TASK_STATE_', '').toLowerCase();
+  return (
+    text ||
+    taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED)
+      .replace('TASK_STATE_', '')
+      .toLowerCase()
+  );
 }
 
 /** An ended task as a tool's result: its answer (artifacts, status text), an error when it failed, was rejected or canceled. */
@@ -113,7 +121,10 @@ export function taskResult(task: Task): CallToolResult {
   const failed = isTerminal(task) && FAILED_STATES.includes(task.status!.state);
   const text = taskText(task) || (failed ? `The task ended ${stateText(task.status?.state, '')}.` : '');
   // The task's resource too: the result of `subagent_start` run as a task has its output schema to keep.
-  return { ...textResult(text, failed), structuredContent: { taskUri: taskUri(task.id), taskId: task.id, state: taskStateToJSON(task.status!.state) } };
+  return {
+    ...textResult(text, failed),
+    structuredContent: { taskUri: taskUri(task.id), taskId: task.id, state: taskStateToJSON(task.status!.state) },
+  };
 }
 
 function textResult(text: string, isError: boolean): CallToolResult {

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLIENT_CAPABILITIES_META_KEY, ClientCapabilities, PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ClientCapabilities,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import type { UpstreamRequest, UpstreamRequestHandler } from '../../mcp-client/mcp-tool-source.interface';
 import { CallerRequests } from '../sessions/caller-requests';
 import type { McpCaller } from '../mcp-caller';
@@ -25,7 +33,9 @@ export class AskCaller {
   async ask(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
     if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
     const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
-    return refusedUnless(capabilities ?? {}, (checked) => this.callerRequests.ask(caller.sessionId!, server.transport!, ctx.mcpReq.id, checked, signal))(request, signal);
+    return refusedUnless(capabilities ?? {}, (checked) =>
+      this.callerRequests.ask(caller.sessionId!, server.transport!, ctx.mcpReq.id, checked, signal),
+    )(request, signal);
   }
 }
 
@@ -33,7 +43,11 @@ export class AskCaller {
 export function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamRequestHandler): UpstreamRequestHandler {
   return (request, signal) => {
     const missing = missingCapabilities(request, capabilities);
-    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The caller (through Switchboard) does not support ${capabilityNames(missing)}, which ${request.method} needs`);
+    if (missing)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `The caller (through Switchboard) does not support ${capabilityNames(missing)}, which ${request.method} needs`,
+      );
     return ask(request, signal);
   };
 }

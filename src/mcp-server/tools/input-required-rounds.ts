@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { CallToolResult, inputRequired, InputRequiredResult, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, ServerContext } from '@modelcontextprotocol/server';
+import {
+  CallToolResult,
+  inputRequired,
+  InputRequiredResult,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import type { UpstreamRequest, UpstreamRequestHandler } from '../../mcp-client/mcp-tool-source.interface';
@@ -47,7 +55,13 @@ export class InputRequiredRounds {
     const missing = missingCapabilities(request, modernClientCapabilities(ctx) ?? {});
     if (missing) {
       // No answer will come: the SDK answers this round with -32021 naming what is missing (its gate on input requests).
-      this.abandon(id, new MissingRequiredClientCapabilityError({ requiredCapabilities: missing }, `The caller did not declare what ${request.method} needs`));
+      this.abandon(
+        id,
+        new MissingRequiredClientCapabilityError(
+          { requiredCapabilities: missing },
+          `The caller did not declare what ${request.method} needs`,
+        ),
+      );
     } else {
       call.idle = setTimeout(() => this.abandon(id, new Error(`the caller did not answer within ${this.idleMs} ms`)), this.idleMs);
       call.idle.unref();
@@ -66,7 +80,10 @@ export class InputRequiredRounds {
     const call = this.calls.get(id);
     // Another caller's state is as unknown as an expired one.
     if (!call || call.owner !== owner || !call.asking) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState names no tool call waiting for input here: it ended, expired, or waits on another replica');
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'requestState names no tool call waiting for input here: it ended, expired, or waits on another replica',
+      );
     }
     clearTimeout(call.idle);
     const answer = ctx.mcpReq.inputResponses?.[call.asking.key];

@@ -1,4 +1,10 @@
-import { CallToolResult, fromJsonSchema, InputRequiredResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  fromJsonSchema,
+  type InputRequiredResult,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { McpToolSource } from '../../mcp-client/mcp-tool-source.interface';
 
 const ANY_ARGUMENTS = fromJsonSchema({ type: 'object' });

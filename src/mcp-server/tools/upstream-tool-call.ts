@@ -31,7 +31,13 @@ export class UpstreamToolCall {
   ) {}
 
   /** `server`: the server instance answering the call. */
-  async run(name: string, args: Record<string, unknown>, caller: McpCaller, ctx: ServerContext, server: Server): Promise<CallToolResult | InputRequiredResult> {
+  async run(
+    name: string,
+    args: Record<string, unknown>,
+    caller: McpCaller,
+    ctx: ServerContext,
+    server: Server,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const relay = new NotificationRelay(ctx);
     const call = async (onrequest: UpstreamRequestHandler, signal: AbortSignal) => {
       const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, signal, CALL_TOOL_RESULT_LIMITER, (bounded) =>
@@ -42,10 +48,12 @@ export class UpstreamToolCall {
       return result;
     };
     if (modernClientCapabilities(ctx)) return this.rounds.round(ctx, caller.owner, call);
-    return call((request, signal) => this.askCaller.ask(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])), ctx.mcpReq.signal);
+    return call(
+      (request, signal) => this.askCaller.ask(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])),
+      ctx.mcpReq.signal,
+    );
   }
 }
-
 
 /** Passes an upstream call's notifications on to the caller of `ctx`'s request. */
 class NotificationRelay {
@@ -56,7 +64,8 @@ class NotificationRelay {
   /** `onprogress` only when the caller asked for progress: the upstream's progress goes on under the caller's own token. */
   options(): Pick<McpCallOptions, 'onprogress' | 'onlog'> {
     const progressToken = this.ctx.mcpReq._meta?.progressToken;
-    const onprogress = (progress: Progress) => this.send(this.ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }));
+    const onprogress = (progress: Progress) =>
+      this.send(this.ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }));
     // At the level the caller set: the SDK filters.
     const onlog = ({ level, data, logger }: LoggingMessageNotificationParams) => this.send(this.ctx.mcpReq.log(level, data, logger));
     return { onprogress: progressToken === undefined ? undefined : onprogress, onlog };

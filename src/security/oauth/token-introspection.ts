@@ -52,7 +52,11 @@ export class TokenIntrospection {
     for (const issuer of this.issuers) {
       const response = await this.fetchImpl(await this.endpointOf(issuer), {
         method: 'POST',
-        headers: { authorization: clientBasicAuthorization(issuer.introspection), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: clientBasicAuthorization(issuer.introspection),
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
       });
       if (!response.ok) {
@@ -68,6 +72,8 @@ export class TokenIntrospection {
 
   private endpointOf(issuer: IntrospectingIssuer): Promise<string> {
     const { endpoint } = issuer.introspection;
-    return endpoint ? Promise.resolve(endpoint) : this.endpoints.get(issuer.issuer, () => issuerEndpoint(this.fetchImpl, issuer.issuer, 'introspection_endpoint'));
+    return endpoint
+      ? Promise.resolve(endpoint)
+      : this.endpoints.get(issuer.issuer, () => issuerEndpoint(this.fetchImpl, issuer.issuer, 'introspection_endpoint'));
   }
 }

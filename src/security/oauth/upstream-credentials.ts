@@ -14,7 +14,6 @@ const DEFAULT_LIFETIME_MS = 5 * 60_000;
 /** Exchanged tokens kept at most, one per caller token; beyond it the oldest go first. */
 const MAX_EXCHANGED = 1_000;
 
-
 interface Issued {
   token: string;
   renewAt: number;
@@ -83,16 +82,36 @@ export class UpstreamCredentials {
     const grant: Record<string, string> =
       subject === undefined
         ? { grant_type: 'client_credentials' }
-        : { grant_type: TOKEN_EXCHANGE, subject_token: subject, subject_token_type: ACCESS_TOKEN_TYPE, requested_token_type: ACCESS_TOKEN_TYPE, ...(config.type === 'oauth_token_exchange' && config.audience && { audience: config.audience }) };
+        : {
+            grant_type: TOKEN_EXCHANGE,
+            subject_token: subject,
+            subject_token_type: ACCESS_TOKEN_TYPE,
+            requested_token_type: ACCESS_TOKEN_TYPE,
+            ...(config.type === 'oauth_token_exchange' && config.audience && { audience: config.audience }),
+          };
     const requestedAt = this.now();
     const response = await this.fetchImpl(await this.tokenEndpoint(), {
       method: 'POST',
-      headers: { authorization: clientBasicAuthorization(config), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...grant, ...(config.scope && { scope: config.scope }), ...(config.resource && { resource: config.resource }) }),
+      headers: {
+        authorization: clientBasicAuthorization(config),
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams({
+        ...grant,
+        ...(config.scope && { scope: config.scope }),
+        ...(config.resource && { resource: config.resource }),
+      }),
     });
-    const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
+    const body = (await response.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    };
     if (!response.ok || typeof body.access_token !== 'string') {
-      const reason = [body.error, body.error_description].filter((part) => typeof part === 'string').join(': ') || 'no access token in the answer';
+      const reason =
+        [body.error, body.error_description].filter((part) => typeof part === 'string').join(': ') || 'no access token in the answer';
       throw new UpstreamAuthError(`${this.upstream}: its authorization server gave no token (${response.status}, ${reason})`);
     }
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in * 1000 : DEFAULT_LIFETIME_MS;
@@ -101,7 +120,9 @@ export class UpstreamCredentials {
 
   private tokenEndpoint(): Promise<string> {
     const { issuer, token_endpoint: endpoint } = this.config;
-    return endpoint ? Promise.resolve(endpoint) : this.endpoint.get(issuer!, () => issuerEndpoint(this.fetchImpl, issuer!, 'token_endpoint'));
+    return endpoint
+      ? Promise.resolve(endpoint)
+      : this.endpoint.get(issuer!, () => issuerEndpoint(this.fetchImpl, issuer!, 'token_endpoint'));
   }
 }
 

@@ -24,7 +24,9 @@ export function upstreamFetch(fetchImpl: typeof fetch, upstream: string, credent
     if (response.status !== 401) return response;
     const challenge = response.headers.get('www-authenticate');
     await response.body?.cancel();
-    throw new UpstreamAuthError(`${upstream} refused ${credentials ? "Switchboard's token" : 'the request'} (401): ${challenge ? `it asks for ${challenge}` : 'it sent no WWW-Authenticate challenge'}`);
+    throw new UpstreamAuthError(
+      `${upstream} refused ${credentials ? "Switchboard's token" : 'the request'} (401): ${challenge ? `it asks for ${challenge}` : 'it sent no WWW-Authenticate challenge'}`,
+    );
   };
 }
 

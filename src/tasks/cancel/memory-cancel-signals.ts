@@ -1,4 +1,4 @@
-import { CANCEL_REQUEST_TTL_SECS, CancelSignals, CancelWatch } from './cancel-signals.interface';
+import { CANCEL_REQUEST_TTL_SECS, type CancelSignals, type CancelWatch } from './cancel-signals.interface';
 import { CancelWatchers } from './cancel-watchers';
 
 /** Cancel signals within one process (embedded mode). */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { RedisService } from '../../redis/redis.service';
-import { CANCEL_REQUEST_TTL_SECS, CancelSignals, CancelWatch } from './cancel-signals.interface';
+import { type RedisService } from '../../redis/redis.service';
+import { CANCEL_REQUEST_TTL_SECS, type CancelSignals, type CancelWatch } from './cancel-signals.interface';
 import { CancelWatchers } from './cancel-watchers';
 import { execTransaction } from '../../redis/redis-transaction';
 import { RedisTaskChannel } from '../events/redis-task-channel';
@@ -22,7 +22,9 @@ export class RedisCancelSignals implements CancelSignals {
   }
 
   async request(taskId: string): Promise<void> {
-    await execTransaction(this.redis.client.multi().set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS).publish(this.channel.key, taskId));
+    await execTransaction(
+      this.redis.client.multi().set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS).publish(this.channel.key, taskId),
+    );
   }
 
   async isRequested(taskId: string): Promise<boolean> {

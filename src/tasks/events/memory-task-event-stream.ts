@@ -1,12 +1,12 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import { LiveChannel, MemoryLiveChannel } from './live-channel';
+import { type LiveChannel, MemoryLiveChannel } from './live-channel';
 import type { TaskChange } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
-  KeptTaskEvent,
-  PublishOptions,
-  TaskEventStream,
-  TaskEventStreamEntry,
+  type KeptTaskEvent,
+  type PublishOptions,
+  type TaskEventStream,
+  type TaskEventStreamEntry,
   TaskEventStreamInterruptedError,
   UNCLOSED_STREAM_TTL_SECS,
 } from './task-event-stream.interface';

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { RedisService } from '../../redis/redis.service';
+import { type RedisService } from '../../redis/redis.service';
 
 export interface TaskChannelListener {
   /** A task id published on the channel, by this process or another. */

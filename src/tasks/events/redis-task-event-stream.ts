@@ -1,14 +1,14 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, StreamFollowError } from '../../redis/stream-entries';
-import { RedisService } from '../../redis/redis.service';
+import { type RedisService } from '../../redis/redis.service';
 import { execTransaction } from '../../redis/redis-transaction';
 import { TASK_CHANGES_CHANNEL } from './task-change';
 import {
   CLOSED_STREAM_TTL_SECS,
-  KeptTaskEvent,
-  PublishOptions,
-  TaskEventStream,
-  TaskEventStreamEntry,
+  type KeptTaskEvent,
+  type PublishOptions,
+  type TaskEventStream,
+  type TaskEventStreamEntry,
   TaskEventStreamInterruptedError,
   UNCLOSED_STREAM_TTL_SECS,
 } from './task-event-stream.interface';
@@ -40,7 +40,8 @@ export class RedisTaskEventStream implements TaskEventStream {
   async publish(taskId: string, events: StreamResponse[], { close = false, change }: PublishOptions = {}): Promise<string[]> {
     const key = this.key(taskId);
     const transaction = this.redis.client.multi();
-    for (const event of events) transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event)));
+    for (const event of events)
+      transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', EVENT_FIELD, JSON.stringify(StreamResponse.toJSON(event)));
     if (close) transaction.xadd(key, 'MAXLEN', '~', this.maxLen, '*', CLOSED_FIELD, '1');
     transaction.expire(key, close ? CLOSED_STREAM_TTL_SECS : UNCLOSED_STREAM_TTL_SECS);
     if (change) transaction.publish(this.redis.key(TASK_CHANGES_CHANNEL), JSON.stringify(change));
@@ -86,17 +87,20 @@ export class RedisTaskEventStream implements TaskEventStream {
         }
       }
     } catch (error) {
-      if (error instanceof StreamFollowError) throw new TaskEventStreamInterruptedError(taskId, INTERRUPTIONS[error.reason], { cause: error });
+      if (error instanceof StreamFollowError)
+        throw new TaskEventStreamInterruptedError(taskId, INTERRUPTIONS[error.reason], { cause: error });
       throw error;
     }
   }
 
   async kept(taskId: string): Promise<KeptTaskEvent[]> {
     const entries = (await this.redis.client.xrange(this.key(taskId), '-', '+')) as [string, string[]][];
-    return entries
-      .filter(([, [field]]) => field === EVENT_FIELD)
-      // An entry's id begins with the Redis server's clock, in milliseconds, when it was appended.
-      .map(([id, [, value]]) => ({ id, event: StreamResponse.fromJSON(JSON.parse(value)), at: new Date(Number(id.split('-')[0])) }));
+    return (
+      entries
+        .filter(([, [field]]) => field === EVENT_FIELD)
+        // An entry's id begins with the Redis server's clock, in milliseconds, when it was appended.
+        .map(([id, [, value]]) => ({ id, event: StreamResponse.fromJSON(JSON.parse(value)), at: new Date(Number(id.split('-')[0])) }))
+    );
   }
 
   async remove(taskIds: string[]): Promise<void> {

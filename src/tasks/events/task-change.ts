@@ -25,7 +25,13 @@ export type TaskChanges = LiveChannel<TaskChange>;
 
 /** The change `task`'s latest state makes, written in the call of `context`. */
 export function taskChangeOf(task: Task, context: ServerCallContext): TaskChange {
-  return { taskId: task.id, state: stateName(task), agent: taskAgentOf(context) ?? null, owner: taskScope(context).owner, updatedAt: new Date().toISOString() };
+  return {
+    taskId: task.id,
+    state: stateName(task),
+    agent: taskAgentOf(context) ?? null,
+    owner: taskScope(context).owner,
+    updatedAt: new Date().toISOString(),
+  };
 }
 
 /** Whether publishing `events` tells of a new state of their task (a whole task, or a status update). */

@@ -15,7 +15,8 @@ import { TaskLifecycle } from './task-lifecycle.service';
 const TURN_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
 /** Tasks looked at per run; more wait for the next run. */
 const SWEEP_BATCH = 500;
-export const ORPHANED_TEXT = 'The task was left without a turn to run it (a store was unavailable, or its worker stopped); send the message again.';
+export const ORPHANED_TEXT =
+  'The task was left without a turn to run it (a store was unavailable, or its worker stopped); send the message again.';
 
 /**
  * The periodic sweep of orphaned tasks: a task submitted or working that has not been written for
@@ -60,9 +61,14 @@ export class OrphanedTaskSweepJob {
 
   private async sweepAfterLoss(epoch: string): Promise<void> {
     const sweep = { writtenBefore: Date.now() };
-    await this.queue.enqueue(JobName.OrphanedTaskSweep, sweep, { jobId: `orphans-after-loss-${epoch}`, delayMs: REDIS_COMMAND_TIMEOUT_MS }).catch((error: Error) => {
-      this.logger.warn({ err: error.message }, 'could not queue the sweep of tasks whose turns the queue lost; the periodic sweep settles them');
-    });
+    await this.queue
+      .enqueue(JobName.OrphanedTaskSweep, sweep, { jobId: `orphans-after-loss-${epoch}`, delayMs: REDIS_COMMAND_TIMEOUT_MS })
+      .catch((error: Error) => {
+        this.logger.warn(
+          { err: error.message },
+          'could not queue the sweep of tasks whose turns the queue lost; the periodic sweep settles them',
+        );
+      });
   }
 
   private async turnPending(task: Task): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { TaskScopeConflictError } from '../../task-store/task-store.errors';
-import { retryStoreCall, StoreRetryClock, StoreRetryPolicy } from './store-retry';
+import { retryStoreCall, type StoreRetryClock, type StoreRetryPolicy } from './store-retry';
 
 /** A clock whose sleeps pass at once, adding to its time. */
 function fakeClock(): StoreRetryClock & { slept: number[] } {

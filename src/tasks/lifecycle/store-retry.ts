@@ -1,5 +1,5 @@
 import { spanEvent } from '../../tracing/spans';
-import { backoffDelayMs, BackoffSettings } from '../../common/backoff';
+import { backoffDelayMs, type BackoffSettings } from '../../common/backoff';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
 import { TaskScopeConflictError } from '../../task-store/task-store.errors';
 
@@ -35,7 +35,7 @@ export async function retryStoreCall<T>(
   clock: StoreRetryClock = REAL_CLOCK,
 ): Promise<T> {
   let deadline: number | undefined;
-  for (let failures = 0; ; ) {
+  for (let failures = 0; ;) {
     try {
       return await call();
     } catch (error) {
@@ -62,7 +62,12 @@ export function countedStoreCall<T>(
 ): Promise<T> {
   const retried = (error: unknown, failures: number, delayMs: number) => {
     metrics.storeRetried(operation);
-    spanEvent('store retry', () => ({ 'db.operation.name': operation, 'switchboard.store.failures': failures, 'switchboard.store.delay_ms': delayMs, 'error.type': (error as Error)?.name ?? 'Error' }));
+    spanEvent('store retry', () => ({
+      'db.operation.name': operation,
+      'switchboard.store.failures': failures,
+      'switchboard.store.delay_ms': delayMs,
+      'error.type': (error as Error)?.name ?? 'Error',
+    }));
     onRetry(error, failures, delayMs);
   };
   return retryStoreCall(call, policy, retried).catch((error: unknown) => {

@@ -94,11 +94,23 @@ export class TaskLifecycle {
    * writes are tried again while the stores are unreachable, up to `tasks.write_retry_secs`, then
    * fail with TurnNotRecordedError.
    */
-  async recordTurn(taskId: string, context: ServerCallContext, { announced = false, unstored, storeBeforeRun, idUnknownUntil }: TurnOptions = {}): Promise<TurnRecorder> {
+  async recordTurn(
+    taskId: string,
+    context: ServerCallContext,
+    { announced = false, unstored, storeBeforeRun, idUnknownUntil }: TurnOptions = {},
+  ): Promise<TurnRecorder> {
     const existing = !unstored ? await this.loadForTurn(taskId, context) : storeBeforeRun ? await this.storeFirst(unstored) : undefined;
     const webhooks =
-      idUnknownUntil === undefined ? this.push.forTurn(taskId, context) : await this.push.forTurnWithoutWebhooks(taskId, context, idUnknownUntil);
-    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry, metrics: this.metrics }, taskId, context, existing, announced);
+      idUnknownUntil === undefined
+        ? this.push.forTurn(taskId, context)
+        : await this.push.forTurnWithoutWebhooks(taskId, context, idUnknownUntil);
+    return new TurnRecorder(
+      { store: this.store, stream: this.stream, webhooks, writeRetry: this.turnRetry, metrics: this.metrics },
+      taskId,
+      context,
+      existing,
+      announced,
+    );
   }
 
   /** Marks a task canceled (stream and webhooks too), unless it ended meanwhile. */
@@ -158,6 +170,11 @@ export class TaskLifecycle {
   /** A recorder of one-off events (an end, an abandon), written once. */
   private recorder(taskId: string, context: ServerCallContext, existing: Task | undefined): TurnRecorder {
     const webhooks = this.push.forEvents(taskId, context);
-    return new TurnRecorder({ store: this.store, stream: this.stream, webhooks, writeRetry: NO_RETRY, metrics: this.metrics }, taskId, context, existing);
+    return new TurnRecorder(
+      { store: this.store, stream: this.stream, webhooks, writeRetry: NO_RETRY, metrics: this.metrics },
+      taskId,
+      context,
+      existing,
+    );
   }
 }

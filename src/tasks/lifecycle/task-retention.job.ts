@@ -37,8 +37,12 @@ export class TaskRetentionJob {
    * request); activity rows it could not delete stay behind, which the log line tells.
    */
   private async forget(taskIds: string[]): Promise<void> {
-    await Promise.all([this.stream.remove(taskIds), this.cancelSignals.forget(taskIds), this.activity.remove(taskIds)]).catch((error: Error) =>
-      this.logger.warn({ tasks: taskIds.length, err: error.message }, 'could not remove the event streams, cancel requests and activity of evicted tasks'),
+    await Promise.all([this.stream.remove(taskIds), this.cancelSignals.forget(taskIds), this.activity.remove(taskIds)]).catch(
+      (error: Error) =>
+        this.logger.warn(
+          { tasks: taskIds.length, err: error.message },
+          'could not remove the event streams, cancel requests and activity of evicted tasks',
+        ),
     );
   }
 }

@@ -1,5 +1,5 @@
-import { Artifact, Message, Part, Role, Task, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { type Artifact, type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { activeTraceId, TRACE_ID_METADATA_KEY } from '../../tracing/trace-context';
 
@@ -38,7 +38,10 @@ export const OWNER_METADATA_KEY = 'switchboard/owner';
  * into the task's, an authenticated caller is named as its owner, and the turn's trace (when
  * tracing is on) as its latest.
  */
-export function submittedTask({ taskId, contextId, task, userMessage, context }: RequestContext, metadata: Record<string, unknown> = {}): Task {
+export function submittedTask(
+  { taskId, contextId, task, userMessage, context }: RequestContext,
+  metadata: Record<string, unknown> = {},
+): Task {
   const owner = context?.user?.isAuthenticated ? { [OWNER_METADATA_KEY]: context.user.userName } : {};
   const traceId = activeTraceId();
   const trace = traceId ? { [TRACE_ID_METADATA_KEY]: traceId } : {};

@@ -1,4 +1,4 @@
-import { Message, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
+import { Message, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { RequestContext, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { MetricsService } from '../../metrics/metrics.service';
 import { MemoryTaskStore } from '../../task-store/memory-task-store';
@@ -26,7 +26,13 @@ describe('TurnRecorder', () => {
   /** A recorder of the turn of task t1 on the memory stores. */
   const recorder = () =>
     new TurnRecorder(
-      { store: new MemoryTaskStore(), stream, webhooks: { notify: async () => undefined, close: () => undefined }, writeRetry: { baseMs: 0, maxMs: 0, deadlineMs: 0 }, metrics },
+      {
+        store: new MemoryTaskStore(),
+        stream,
+        webhooks: { notify: async () => undefined, close: () => undefined },
+        writeRetry: { baseMs: 0, maxMs: 0, deadlineMs: 0 },
+        metrics,
+      },
       't1',
       context,
       undefined,
@@ -44,14 +50,20 @@ describe('TurnRecorder', () => {
     it('tells the stream a task never stored failed, saying so in its metadata as well as in its text', async () => {
       await recorder().abandon(requestContext, { neverStored: true });
       const task = await taskFromStream();
-      expect({ state: task.status?.state, text: partsText(task.status?.message?.parts ?? []) }).toEqual({ state: TaskState.TASK_STATE_FAILED, text: NOT_STORED_TEXT });
+      expect({ state: task.status?.state, text: partsText(task.status?.message?.parts ?? []) }).toEqual({
+        state: TaskState.TASK_STATE_FAILED,
+        text: NOT_STORED_TEXT,
+      });
       expect(wasNeverStored(task)).toBe(true);
     });
 
     it('tells the stream a task whose turn could not be recorded failed, not marking it never stored', async () => {
       await recorder().abandon(requestContext, { neverStored: false });
       const task = await taskFromStream();
-      expect({ state: task.status?.state, text: partsText(task.status?.message?.parts ?? []) }).toEqual({ state: TaskState.TASK_STATE_FAILED, text: NOT_RECORDED_TEXT });
+      expect({ state: task.status?.state, text: partsText(task.status?.message?.parts ?? []) }).toEqual({
+        state: TaskState.TASK_STATE_FAILED,
+        text: NOT_RECORDED_TEXT,
+      });
       expect(wasNeverStored(task)).toBe(false);
     });
   });

@@ -1,11 +1,11 @@
-import { Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
-  AgentExecutionEvent,
+  type AgentExecutionEvent,
   DefaultExecutionEventBus,
-  RequestContext,
+  type RequestContext,
   ResultManager,
-  ServerCallContext,
+  type ServerCallContext,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import type { MetricsService, StoreOperation } from '../../metrics/metrics.service';
@@ -18,7 +18,7 @@ import { TurnPublisher } from './turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { NEVER_STORED_METADATA_KEY, NOT_RECORDED_TEXT, NOT_STORED_TEXT, TurnNotRecordedError } from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';
-import { countedStoreCall, StoreRetryPolicy } from './store-retry';
+import { countedStoreCall, type StoreRetryPolicy } from './store-retry';
 import { afterThisTick } from '../../common/after-this-tick';
 
 /** The events `build` publishes, captured rather than recorded. */
@@ -179,7 +179,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (!withTask && savedThisTurn) this.publish(AgentEvent.task(copyOf(saved)));
     if (!ended) return false;
     const endStreamed = withTask && last?.kind === 'statusUpdate' && last.data.status?.state === state;
-    if (!endStreamed) this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
+    if (!endStreamed)
+      this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
     return true;
   }
 
@@ -303,7 +304,10 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private write<T>(what: StoreOperation, operation: () => Promise<T>): Promise<T> {
     const retry = what === 'task_save' && !this.persisted ? { ...this.deps.writeRetry, deadlineMs: 0 } : this.deps.writeRetry;
     return countedStoreCall(operation, retry, this.deps.metrics, what, (error, failures, delayMs) => {
-      this.logger.warn({ taskId: this.taskId, write: what, failures, retryInMs: delayMs, err: (error as Error).message }, 'task write failed; retrying');
+      this.logger.warn(
+        { taskId: this.taskId, write: what, failures, retryInMs: delayMs, err: (error as Error).message },
+        'task write failed; retrying',
+      );
     });
   }
 
@@ -317,7 +321,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
       this.announced = false;
       // The task was already recorded and announced as submitted; a direct answer then completes it.
       if (event.kind === 'task') return void (await this.results.processEvent(event));
-      if (event.kind === 'message') return this.apply(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
+      if (event.kind === 'message')
+        return this.apply(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
     }
     if (event.kind === 'message') {
       this.closing = 'message';

@@ -26,7 +26,11 @@ export async function replayTurn(stream: TaskEventFeed, taskId: string, results:
   let withTask = false;
   for await (const { id, event } of stream.read(taskId, { afterId: start })) {
     const agentEvent = toAgentEvent(event);
-    if (agentEvent?.kind === 'task' && messageId !== undefined && !agentEvent.data.history.some((message) => message.messageId === messageId)) {
+    if (
+      agentEvent?.kind === 'task' &&
+      messageId !== undefined &&
+      !agentEvent.data.history.some((message) => message.messageId === messageId)
+    ) {
       return { end, withTask: false };
     }
     if (agentEvent) last = agentEvent;

@@ -82,11 +82,19 @@ export class PushDeliveryJob {
   }
 
   /** Whether the notification is done with: delivered, or its URL blocked (it stays blocked: no retry). */
-  private async post(taskId: string, webhook: TaskPushNotificationConfig, { body, contentType, attempts }: PendingNotification): Promise<boolean> {
+  private async post(
+    taskId: string,
+    webhook: TaskPushNotificationConfig,
+    { body, contentType, attempts }: PendingNotification,
+  ): Promise<boolean> {
     const started = Date.now();
     const attempt = attempts + 1;
     try {
-      const response = await this.fetch(webhook.url, { method: 'POST', headers: { 'content-type': contentType, ...credentialHeaders(webhook) }, body });
+      const response = await this.fetch(webhook.url, {
+        method: 'POST',
+        headers: { 'content-type': contentType, ...credentialHeaders(webhook) },
+        body,
+      });
       await response.body?.cancel();
       await this.activity.record(taskId, deliveryEntry(webhook, started, attempt, `HTTP ${response.status}`));
       if (response.ok) return true;
@@ -97,7 +105,8 @@ export class PushDeliveryJob {
       const origin = URL.canParse(webhook.url) ? new URL(webhook.url).origin : undefined;
       const err = blocked ? error.reason : (error as Error).message;
       this.logger.warn({ taskId, configId: webhook.id, origin, attempt, err }, 'push notification not delivered');
-      if (!(error instanceof WebhookRefusal)) await this.activity.record(taskId, deliveryEntry(webhook, started, attempt, blocked ? 'blocked' : 'error', err));
+      if (!(error instanceof WebhookRefusal))
+        await this.activity.record(taskId, deliveryEntry(webhook, started, attempt, blocked ? 'blocked' : 'error', err));
       return blocked;
     }
   }
@@ -110,7 +119,9 @@ export class PushDeliveryJob {
       await this.outbox.shift(taskId, configId);
       return;
     }
-    const retryAt = Date.now() + backoffDelayMs(attempts - 1, { baseMs: this.push.backoff_ms, maxMs: this.push.backoff_ms * 2 ** (this.push.max_attempts - 1) });
+    const retryAt =
+      Date.now() +
+      backoffDelayMs(attempts - 1, { baseMs: this.push.backoff_ms, maxMs: this.push.backoff_ms * 2 ** (this.push.max_attempts - 1) });
     await this.outbox.updateHead(taskId, configId, { ...head, attempts, retryAt });
   }
 
@@ -127,7 +138,13 @@ class WebhookRefusal extends Error {
 }
 
 /** A delivery attempt on its task's timeline: the config and the webhook's host, never its path or query (they often carry a secret). */
-function deliveryEntry(webhook: TaskPushNotificationConfig, startedMs: number, attempt: number, outcome: string, error?: string): TaskActivityEntry {
+function deliveryEntry(
+  webhook: TaskPushNotificationConfig,
+  startedMs: number,
+  attempt: number,
+  outcome: string,
+  error?: string,
+): TaskActivityEntry {
   const host = URL.canParse(webhook.url) ? new URL(webhook.url).host : 'an unparsable URL';
   return {
     at: new Date(startedMs).toISOString(),

@@ -1,12 +1,7 @@
 import { StreamResponse, Task } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
-import {
-  PushNotificationSerializer,
-  PushNotificationStore,
-  ServerCallContext,
-  V1PushNotificationSerializer,
-} from '@a2a-js/sdk/server';
+import { PushNotificationSerializer, PushNotificationStore, ServerCallContext, V1PushNotificationSerializer } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
@@ -85,7 +80,11 @@ export class PushNotifier {
   private async deliver({ caller, configs }: PushTargets, events: StreamResponse[], task: Task): Promise<void> {
     for (const { config, wireVersion } of configs) {
       const serializer = this.serializers[wireVersion] ?? this.current;
-      await this.outbox.append(task.id, config.id, events.map((event) => serializer.serialize(event, task)));
+      await this.outbox.append(
+        task.id,
+        config.id,
+        events.map((event) => serializer.serialize(event, task)),
+      );
       await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller }, { retry: this.retry });
     }
   }

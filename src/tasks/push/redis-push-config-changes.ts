@@ -1,4 +1,4 @@
-import { RedisService } from '../../redis/redis.service';
+import { type RedisService } from '../../redis/redis.service';
 import type { PushConfigChanges, PushConfigWatch } from './push-config-changes.interface';
 import { PushConfigWatchers } from './push-config-watchers';
 import { RedisTaskChannel } from '../events/redis-task-channel';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { execTransaction } from '../../redis/redis-transaction';
 import type { RedisService } from '../../redis/redis.service';
-import { PendingNotification, PUSH_OUTBOX_TTL_SECS, PushOutbox } from './push-outbox.interface';
+import { type PendingNotification, PUSH_OUTBOX_TTL_SECS, type PushOutbox } from './push-outbox.interface';
 
 /** Renews or deletes the claim only for the holder that has it. */
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
@@ -14,7 +14,12 @@ export class RedisPushOutbox implements PushOutbox {
   async append(taskId: string, configId: string, notifications: Pick<PendingNotification, 'body' | 'contentType'>[]): Promise<void> {
     const key = this.listKey(taskId, configId);
     const entries = notifications.map((notification) => JSON.stringify({ ...notification, attempts: 0, retryAt: 0 }));
-    await execTransaction(this.redis.client.multi().rpush(key, ...entries).expire(key, PUSH_OUTBOX_TTL_SECS));
+    await execTransaction(
+      this.redis.client
+        .multi()
+        .rpush(key, ...entries)
+        .expire(key, PUSH_OUTBOX_TTL_SECS),
+    );
   }
 
   async claim(taskId: string, configId: string, holder: string, ttlMs: number): Promise<boolean> {

@@ -1,12 +1,20 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { MemoryPushConfigChanges } from './memory-push-config-changes';
-import { PushTargets, TurnWebhooks } from './turn-webhooks';
+import { type PushTargets, TurnWebhooks } from './turn-webhooks';
 
 const task = { id: 't1' } as Task;
 const events: StreamResponse[] = [];
 const caller = { tenant: '', userName: 'alice', authenticated: true };
 const none: PushTargets = { caller, configs: [] };
-const stored: PushTargets = { caller, configs: [{ config: { tenant: '', id: 'c1', taskId: 't1', url: 'https://hooks.example/1', token: '', authentication: undefined }, wireVersion: '1.0' }] };
+const stored: PushTargets = {
+  caller,
+  configs: [
+    {
+      config: { tenant: '', id: 'c1', taskId: 't1', url: 'https://hooks.example/1', token: '', authentication: undefined },
+      wireVersion: '1.0',
+    },
+  ],
+};
 
 /** A turn's webhooks whose store holds `stored`, counting its reads and recording what each batch was delivered to. */
 function turnWebhooks(changes = new MemoryPushConfigChanges()) {

@@ -7,14 +7,22 @@
  *
  * It imports nothing from src/: it stands for someone else's agent, not for Switchboard.
  */
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard, Message, Part, Role, TaskState } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard, type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { legacyRestRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
-import { AgentEvent, AgentExecutor, DefaultRequestHandler, ExecutionEventBus, InMemoryTaskStore, RequestContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  DefaultRequestHandler,
+  type ExecutionEventBus,
+  InMemoryTaskStore,
+  type RequestContext,
+  UnauthenticatedUser,
+} from '@a2a-js/sdk/server';
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import * as grpc from '@grpc/grpc-js';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import express, { RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -41,7 +49,12 @@ const settingsSchema = z.strictObject({
   /** 0 picks a free port; a fixed one lets a test bring an agent up late at an address already configured. */
   port: z.number().int().min(0).max(65535).default(0),
   streaming: z.boolean().default(true),
-  auth: z.union([z.strictObject({ bearer: z.string().min(1) }), z.strictObject({ apiKey: z.strictObject({ header: z.string().min(1), value: z.string().min(1) }) })]).optional(),
+  auth: z
+    .union([
+      z.strictObject({ bearer: z.string().min(1) }),
+      z.strictObject({ apiKey: z.strictObject({ header: z.string().min(1), value: z.string().min(1) }) }),
+    ])
+    .optional(),
   card: z.enum(['garbage', 'oversized', 'missing-fields', 'metadata-url']).optional(),
   rpc: z.enum(['500', 'garbage', 'hang']).optional(),
   cardPath: z.enum([CARD_PATH, LEGACY_CARD_PATH]).default(CARD_PATH),
@@ -65,7 +78,12 @@ export interface PeerRequest {
   traceparent?: string;
 }
 
-const BINDINGS: Record<Settings['mode'], Binding[]> = { v1: ['JSONRPC', 'HTTP+JSON'], 'v1-rest': ['HTTP+JSON'], v03: ['JSONRPC', 'HTTP+JSON'], 'v1-grpc': ['GRPC', 'JSONRPC'] };
+const BINDINGS: Record<Settings['mode'], Binding[]> = {
+  v1: ['JSONRPC', 'HTTP+JSON'],
+  'v1-rest': ['HTTP+JSON'],
+  v03: ['JSONRPC', 'HTTP+JSON'],
+  'v1-grpc': ['GRPC', 'JSONRPC'],
+};
 
 /** Where a binding is served: under the HTTP base URL; gRPC's address is known once its server is bound, and set then (listen). */
 function interfaceUrl(binding: Binding, baseUrl: string): string {
@@ -121,7 +139,16 @@ function statusEvent(taskId: string, contextId: string, state: TaskState, text?:
 }
 
 function agentMessage(taskId: string, contextId: string, text: string): Message {
-  return { messageId: randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: {}, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    taskId,
+    contextId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: {},
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 /** The agent's behaviours, chosen by the first word of the user's text: echo, slow, ask, fail, hang, late, message. */
@@ -133,7 +160,10 @@ class PeerExecutor implements AgentExecutor {
     const stop = new AbortController();
     this.tasks.set(context.taskId, { contextId: context.contextId, stop });
     const publish = new Publisher(bus, context);
-    const text = context.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('').trim();
+    const text = context.userMessage.parts
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('')
+      .trim();
     if (context.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
       publish.task();
       publish.artifact(`weather in ${text}: sunny`);
@@ -189,9 +219,14 @@ function inThree(text: string): string[] {
 }
 
 function securityScheme(auth: Auth): { name: string; v1: object; v03: object } {
-  if ('bearer' in auth) return { name: 'bearer', v1: { httpAuthSecurityScheme: { scheme: 'Bearer' } }, v03: { type: 'http', scheme: 'bearer' } };
+  if ('bearer' in auth)
+    return { name: 'bearer', v1: { httpAuthSecurityScheme: { scheme: 'Bearer' } }, v03: { type: 'http', scheme: 'bearer' } };
   const { header } = auth.apiKey;
-  return { name: 'apiKey', v1: { apiKeySecurityScheme: { location: 'header', name: header } }, v03: { type: 'apiKey', in: 'header', name: header } };
+  return {
+    name: 'apiKey',
+    v1: { apiKeySecurityScheme: { location: 'header', name: header } },
+    v03: { type: 'apiKey', in: 'header', name: header },
+  };
 }
 
 /** The v1.0 card the SDK's handlers check requests against; v03 declares its interfaces at version 0.3. */
@@ -260,7 +295,14 @@ function apiKeyHeader(auth: Auth | undefined): string {
 function recordRequests(requests: PeerRequest[], auth: Auth | undefined): RequestHandler {
   return (req, _res, next) => {
     const { 'user-agent': userAgent, authorization, traceparent } = req.headers;
-    requests.push({ method: req.method, path: req.path, userAgent, authorization, apiKey: req.header(apiKeyHeader(auth)), traceparent: traceparent as string | undefined });
+    requests.push({
+      method: req.method,
+      path: req.path,
+      userAgent,
+      authorization,
+      apiKey: req.header(apiKeyHeader(auth)),
+      traceparent: traceparent as string | undefined,
+    });
     next();
   };
 }
@@ -268,7 +310,8 @@ function recordRequests(requests: PeerRequest[], auth: Auth | undefined): Reques
 function authenticate(auth: Auth | undefined): RequestHandler {
   return (req, res, next) => {
     if (!auth) return next();
-    const presented = 'bearer' in auth ? req.header('authorization') === `Bearer ${auth.bearer}` : req.header(auth.apiKey.header) === auth.apiKey.value;
+    const presented =
+      'bearer' in auth ? req.header('authorization') === `Bearer ${auth.bearer}` : req.header(auth.apiKey.header) === auth.apiKey.value;
     if (presented) return next();
     if ('bearer' in auth) res.setHeader('WWW-Authenticate', 'Bearer');
     res.status(401).json({ error: 'unauthorized', message: 'missing or wrong credentials' });
@@ -317,7 +360,9 @@ async function listenGrpc(settings: Settings, requestHandler: DefaultRequestHand
     return new UnauthenticatedUser();
   };
   server.addService(A2AService, grpcService({ requestHandler, userBuilder }));
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
   return `127.0.0.1:${port}`;
 }
 
@@ -334,7 +379,9 @@ function listen(settings: Settings): Promise<number> {
       const card = coreCard(settings, `http://127.0.0.1:${port}`);
       const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new PeerExecutor());
       const grpcInterface = card.supportedInterfaces.find(({ protocolBinding }) => protocolBinding === 'GRPC');
-      const grpcBound = grpcInterface ? listenGrpc(settings, requestHandler).then((address) => (grpcInterface.url = address)) : Promise.resolve();
+      const grpcBound = grpcInterface
+        ? listenGrpc(settings, requestHandler).then((address) => (grpcInterface.url = address))
+        : Promise.resolve();
       grpcBound.then(() => {
         server.on('request', peerApp(settings, card, requestHandler));
         resolvePort(port);

@@ -63,31 +63,95 @@ type Json = Record<string, unknown>;
 
 const NUL = '\u0000';
 const ODD_STRINGS = [
-  '', ' ', 'x', NUL, `a${NUL}b`, '\ud800', '\udfff\ud800', '\u202egnp.exe', '😀', 'e\u0301', '\uffff', '\ufeff', '%00', '%ZZ',
-  "' OR '1'='1", '${jndi:ldap://127.0.0.1/a}', '{{7*7}}', '__proto__', 'constructor', '../../etc/passwd', '\r\n\t', 'null', '0', '[]',
+  '',
+  ' ',
+  'x',
+  NUL,
+  `a${NUL}b`,
+  '\ud800',
+  '\udfff\ud800',
+  '\u202egnp.exe',
+  '😀',
+  'e\u0301',
+  '\uffff',
+  '\ufeff',
+  '%00',
+  '%ZZ',
+  "' OR '1'='1",
+  '${jndi:ldap://127.0.0.1/a}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  '../../etc/passwd',
+  '\r\n\t',
+  'null',
+  '0',
+  '[]',
 ];
 const WRONG_TYPES: unknown[] = [null, true, false, 0, -1, 1.5, 2 ** 53 + 2, 1e308, -1e308, [], [null], [[]], {}, { a: 1 }, [1, 'a', {}]];
 const NOT_OBJECTS: unknown[] = [null, 5, 'text', [], [{ text: 'x' }], true];
 const ODD_NUMBERS: unknown[] = [-1, 0, 101, -(2 ** 31), 2 ** 31, 2 ** 53, 1e308, 1.5, '5', 'abc', '', null, true, [], {}, [3]];
 const TASK_IDS = [
-  'no-such-task', '00000000-0000-0000-0000-000000000000', ' ', '', '../../etc/passwd', '..\\..\\boot.ini', `a${NUL}b`, NUL, '\ud800',
-  '😀', "' OR '1'='1", '*', '%', '_', 'null', 'undefined', '__proto__', 'constructor', 'a/b', 'a:b', '?', '#', ':cancel', 'x'.repeat(10_000),
+  'no-such-task',
+  '00000000-0000-0000-0000-000000000000',
+  ' ',
+  '',
+  '../../etc/passwd',
+  '..\\..\\boot.ini',
+  `a${NUL}b`,
+  NUL,
+  '\ud800',
+  '😀',
+  "' OR '1'='1",
+  '*',
+  '%',
+  '_',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  'a/b',
+  'a:b',
+  '?',
+  '#',
+  ':cancel',
+  'x'.repeat(10_000),
 ];
 /** Unparsable dates, and dates that JavaScript parses but Postgres cannot store. */
 const BAD_DATES: unknown[] = [
-  'not a date', '2020-13-45T00:00:00Z', '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '-004714-01-01T00:00:00Z', '0000-00-00',
-  '1e20', `2020-01-01T00:00:00Z${NUL}`, 5, true, {},
+  'not a date',
+  '2020-13-45T00:00:00Z',
+  '-271821-04-20T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '-004714-01-01T00:00:00Z',
+  '0000-00-00',
+  '1e20',
+  `2020-01-01T00:00:00Z${NUL}`,
+  5,
+  true,
+  {},
 ];
 /** Page tokens are base64 of `timestamp|id`: garbage, and well-formed tokens holding bad timestamps and ids. */
 const PAGE_TOKENS = [
-  '!!!', 'x', '%00', 'x'.repeat(2000),
+  '!!!',
+  'x',
+  '%00',
+  'x'.repeat(2000),
   ...['no separator', `2020-01-01T00:00:00Z|a${NUL}b`, '-271821-04-20T00:00:00Z|x', '+275760-09-13T00:00:00Z|x', '|', `${NUL}|${NUL}`].map(
     (text) => Buffer.from(text).toString('base64'),
   ),
 ];
 const STATES: unknown[] = ['TASK_STATE_BOGUS', 'completed', 99, -1, `TASK_STATE_COMPLETED${NUL}`, '', null, {}, 'TASK_STATE_COMPLETED'];
 const PUSH_URLS: unknown[] = [
-  'not a url', '', 'file:///etc/passwd', 'javascript:alert(1)', 'http://169.254.169.254/latest/meta-data', 'http://[::1', 5, null, {},
+  'not a url',
+  '',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'http://169.254.169.254/latest/meta-data',
+  'http://[::1',
+  5,
+  null,
+  {},
 ];
 
 function junk(rng: Rng): unknown {
@@ -100,7 +164,13 @@ function junk(rng: Rng): unknown {
 
 /** Up to ~50 KB once in JSON: NUL and backslash grow six- and twofold when escaped. */
 function hugeString(rng: Rng): string {
-  const [unit, width] = rng.pick([['x', 1], ['é', 2], ['😀', 4], [NUL, 6], ['\\', 2]] as const);
+  const [unit, width] = rng.pick([
+    ['x', 1],
+    ['é', 2],
+    ['😀', 4],
+    [NUL, 6],
+    ['\\', 2],
+  ] as const);
   return unit.repeat(Math.floor((1000 + rng.int(50_000)) / width));
 }
 
@@ -151,20 +221,58 @@ const GOOD_PART: Record<Dialect, Json> = {
 };
 const BAD_PARTS: Record<Dialect, unknown[]> = {
   v1: [
-    ...NOT_OBJECTS, {}, { text: null }, { text: 5 }, { text: {} }, { text: ['a'] }, { url: 7 }, { raw: 5 }, { filename: 'x' },
-    { mediaType: 'text/plain' }, { text: 'x', metadata: 'm' }, { kind: 'text', text: 5 },
+    ...NOT_OBJECTS,
+    {},
+    { text: null },
+    { text: 5 },
+    { text: {} },
+    { text: ['a'] },
+    { url: 7 },
+    { raw: 5 },
+    { filename: 'x' },
+    { mediaType: 'text/plain' },
+    { text: 'x', metadata: 'm' },
+    { kind: 'text', text: 5 },
   ],
   v03: [
-    ...NOT_OBJECTS, {}, { kind: 'bogus', text: 'x' }, { kind: 'text' }, { kind: 'text', text: 5 }, { kind: 'text', text: null },
-    { kind: 'text', text: {} }, { kind: 'file' }, { kind: 'file', file: null }, { kind: 'file', file: 'f' }, { kind: 'file', file: {} },
-    { kind: 'file', file: { uri: 5 } }, { kind: 'data' }, { kind: 'data', data: 'd' }, { kind: 5 }, { text: 'no kind' },
+    ...NOT_OBJECTS,
+    {},
+    { kind: 'bogus', text: 'x' },
+    { kind: 'text' },
+    { kind: 'text', text: 5 },
+    { kind: 'text', text: null },
+    { kind: 'text', text: {} },
+    { kind: 'file' },
+    { kind: 'file', file: null },
+    { kind: 'file', file: 'f' },
+    { kind: 'file', file: {} },
+    { kind: 'file', file: { uri: 5 } },
+    { kind: 'data' },
+    { kind: 'data', data: 'd' },
+    { kind: 5 },
+    { text: 'no kind' },
   ],
   seed: [
-    ...NOT_OBJECTS, {}, { type: 'bogus' }, { type: 'text' }, { type: 'text', text: 5 }, { type: 'file', mime_type: 'text/plain' },
-    { type: 'file', data: 5 }, { type: 'data', data: 'd' }, { type: 5, text: 'x' }, { text: 'no type' },
+    ...NOT_OBJECTS,
+    {},
+    { type: 'bogus' },
+    { type: 'text' },
+    { type: 'text', text: 5 },
+    { type: 'file', mime_type: 'text/plain' },
+    { type: 'file', data: 5 },
+    { type: 'data', data: 'd' },
+    { type: 5, text: 'x' },
+    { text: 'no type' },
   ],
   v03rest: [
-    ...NOT_OBJECTS, {}, { text: null }, { text: 5 }, { file: 'f' }, { file: {} }, { file: { fileWithUri: 5 } }, { data: 'd' },
+    ...NOT_OBJECTS,
+    {},
+    { text: null },
+    { text: 5 },
+    { file: 'f' },
+    { file: {} },
+    { file: { fileWithUri: 5 } },
+    { data: 'd' },
     { data: { data: 'd' } },
   ],
 };
@@ -234,19 +342,56 @@ function sendParams(rng: Rng, dialect: Dialect): { params: Json; note: string } 
 // ---- JSON-RPC ----------------------------------------------------------------------------------
 
 const V1_METHODS = [
-  'SendMessage', 'SendStreamingMessage', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask', 'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig', 'GetExtendedAgentCard',
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
 ];
 /** v0.3's methods, with the seeds' aliases `tasks/send` and `tasks/sendSubscribe`. */
 const V03_METHODS = [
-  'message/send', 'message/stream', 'tasks/send', 'tasks/sendSubscribe', 'tasks/get', 'tasks/cancel', 'tasks/resubscribe',
-  'tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list',
-  'tasks/pushNotificationConfig/delete', 'agent/getAuthenticatedExtendedCard',
+  'message/send',
+  'message/stream',
+  'tasks/send',
+  'tasks/sendSubscribe',
+  'tasks/get',
+  'tasks/cancel',
+  'tasks/resubscribe',
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete',
+  'agent/getAuthenticatedExtendedCard',
 ];
-const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream', 'tasks/send', 'tasks/sendSubscribe']);
+const SEND_METHODS = new Set([
+  'SendMessage',
+  'SendStreamingMessage',
+  'message/send',
+  'message/stream',
+  'tasks/send',
+  'tasks/sendSubscribe',
+]);
 const BAD_METHODS: unknown[] = [
-  'unknown/method', 'sendmessage', 'SENDMESSAGE', 'message/send ', 'rpc.discover', '__proto__', 'constructor', 'toString', 'x'.repeat(5000),
-  '', 5, null, [], {},
+  'unknown/method',
+  'sendmessage',
+  'SENDMESSAGE',
+  'message/send ',
+  'rpc.discover',
+  '__proto__',
+  'constructor',
+  'toString',
+  'x'.repeat(5000),
+  '',
+  5,
+  null,
+  [],
+  {},
 ];
 
 /** Params for a method, every field wrong-typed or pointing at nothing. */
@@ -328,12 +473,40 @@ function validId(id: unknown): id is string | number {
 // ---- Bodies and headers ------------------------------------------------------------------------
 
 const WRONG_TOP_LEVEL = [
-  '[]', '[{}]', '[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]', '5', '"str"', 'null', 'true', '-0', '1e999',
+  '[]',
+  '[{}]',
+  '[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]',
+  '5',
+  '"str"',
+  'null',
+  'true',
+  '-0',
+  '1e999',
 ];
 const MALFORMED: Buffer[] = [
   ...[
-    '{', '}', '[', '{"a":}', "{'a':1}", '{"a":1,}', '{"a" 1}', 'NaN', 'undefined', '{"a":1}{"b":2}', '{"a":1} trailing', NUL, '\ufeff{}',
-    'nul', '{"a":"\\x41"}', '{"a":"\\u12"}', '{"a":"unterminated', '[1,2', '01', '.5', '+1', '{"a":"\t"}',
+    '{',
+    '}',
+    '[',
+    '{"a":}',
+    "{'a':1}",
+    '{"a":1,}',
+    '{"a" 1}',
+    'NaN',
+    'undefined',
+    '{"a":1}{"b":2}',
+    '{"a":1} trailing',
+    NUL,
+    '\ufeff{}',
+    'nul',
+    '{"a":"\\x41"}',
+    '{"a":"\\u12"}',
+    '{"a":"unterminated',
+    '[1,2',
+    '01',
+    '.5',
+    '+1',
+    '{"a":"\t"}',
   ].map((text) => Buffer.from(text)),
   Buffer.from([0xff, 0xfe, 0x7b, 0x7d]),
   Buffer.from([0xc0, 0xaf]),
@@ -341,8 +514,18 @@ const MALFORMED: Buffer[] = [
 ];
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/a2a+json'];
 const ODD_TYPES = [
-  '', 'APPLICATION/JSON', 'text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
-  'application/xml', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/jsonx', '*/*', ';',
+  '',
+  'APPLICATION/JSON',
+  'text/plain',
+  'text/plain; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'application/json; charset=latin1',
+  'application/jsonx',
+  '*/*',
+  ';',
   'application/a2a+json; version=2',
 ];
 const BAD_VERSIONS = ['2.0', '0.2', 'abc', '1.0.0', '1', '1.0, 0.3', 'null', '99999999999999999999', '-1.0', '1.0;q=1', '%31.0'];
@@ -376,7 +559,8 @@ function body(rng: Rng, value: unknown, limit: number): Body {
     const over = Buffer.byteLength(padded) - limit;
     return sent(padded, `${over} bytes over the limit`, over <= 0);
   }
-  const polluted = text.startsWith('{') && text.length > 2 ? `{"__proto__":{"x":1},${text.slice(1)}` : '{"constructor":{"prototype":{"x":1}}}';
+  const polluted =
+    text.startsWith('{') && text.length > 2 ? `{"__proto__":{"x":1},${text.slice(1)}` : '{"constructor":{"prototype":{"x":1}}}';
   return sent(polluted, 'prototype keys');
 }
 
@@ -398,11 +582,45 @@ function bodyHeaders(rng: Rng, plan: FuzzPlan, current: boolean, bytes: Buffer |
 
 /** Path segments sent raw: traversal, bad or truncated escapes, encoded separators, a latin-1 byte. */
 const RAW_SEGMENTS = [
-  '..', '.', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', '%2F', '%00', '%ZZ', '%', '%E0%A4%A', '%C0%AE%C0%AE', '%FF', '\u00e9', ';', '*', '~',
-  '%20', '%0d%0aX-Injected:%201', "'", '"', '<script>', '{id}', ':id', '$', '!', '@',
+  '..',
+  '.',
+  '%2e%2e',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2F',
+  '%00',
+  '%ZZ',
+  '%',
+  '%E0%A4%A',
+  '%C0%AE%C0%AE',
+  '%FF',
+  '\u00e9',
+  ';',
+  '*',
+  '~',
+  '%20',
+  '%0d%0aX-Injected:%201',
+  "'",
+  '"',
+  '<script>',
+  '{id}',
+  ':id',
+  '$',
+  '!',
+  '@',
 ];
 const UNKNOWN_AGENTS = [
-  'nosuch', 'ECHO', 'echo%20', '%00', '..', '%2e%2e', 'echo%2F..', 'a'.repeat(300), '__proto__', 'constructor', 'toString', '%ZZ',
+  'nosuch',
+  'ECHO',
+  'echo%20',
+  '%00',
+  '..',
+  '%2e%2e',
+  'echo%2F..',
+  'a'.repeat(300),
+  '__proto__',
+  'constructor',
+  'toString',
+  '%ZZ',
 ];
 const TENANTS = ['t1', 'v1', '%00', 'tasks', '..', 'x'.repeat(300), '%ZZ', 'message:send'];
 
@@ -484,7 +702,15 @@ interface Endpoint {
   send?: boolean;
 }
 
-function httpCase(rng: Rng, plan: FuzzPlan, endpoint: Endpoint, route: string, prefix: string, current: boolean, unknownAgent = false): FuzzCase {
+function httpCase(
+  rng: Rng,
+  plan: FuzzPlan,
+  endpoint: Endpoint,
+  route: string,
+  prefix: string,
+  current: boolean,
+  unknownAgent = false,
+): FuzzCase {
   const path = capped(`${prefix}${spelling(rng, endpoint.path(rng))}${endpoint.query ? query(rng, endpoint.query) : ''}`);
   const fuzz = { route, protocol: 'http' as const, method: endpoint.method, path, send: endpoint.send ?? false, unknownAgent };
   if (!endpoint.body) return { ...fuzz, headers: { ...plan.auth, ...versionHeader(rng, current) }, note: 'path and query' };
@@ -554,7 +780,11 @@ function restEndpoints(legacy: boolean): Endpoint[] {
     });
   }
   const v = legacy ? '/v1' : '';
-  return endpoints.map((endpoint) => ({ ...endpoint, route: endpoint.route.replace(' /', ` ${v}/`), path: (rng) => v + endpoint.path(rng) }));
+  return endpoints.map((endpoint) => ({
+    ...endpoint,
+    route: endpoint.route.replace(' /', ` ${v}/`),
+    path: (rng) => v + endpoint.path(rng),
+  }));
 }
 
 /** Under the primary agent or a named one (sometimes not hosted), in v1.0 sometimes under a tenant. */
@@ -614,11 +844,25 @@ function cardCase(rng: Rng, plan: FuzzPlan, endpoint: Endpoint | undefined): Fuz
 }
 
 const STRAY_REQUESTS = [
-  ['GET', '/a2a/rest'], ['GET', '/a2a/rest/'], ['GET', '/a2a/rest/nope'], ['POST', '/a2a/rest/message:bogus'],
-  ['GET', '/a2a/rest/message:send'], ['DELETE', '/a2a/rest/message:send'], ['POST', '/a2a/rest/tasks/x:bogus'], ['GET', '/a2a/rest/v1/tasks'],
-  ['GET', '/a2a/rest/agents/echo/'], ['PUT', '/a2a'], ['PATCH', '/a2a'], ['GET', '/a2a'], ['PUT', '/a2a/agents/echo'],
-  ['PATCH', '/a2a/rest/message:send'], ['PUT', '/a2a/rest/tasks/x'], ['DELETE', '/a2a/tasks/x'], ['PUT', '/a2a/tasks/send'],
-  ['POST', '/.well-known/agent-card.json'], ['DELETE', '/a2a/rest/v1/message:send'],
+  ['GET', '/a2a/rest'],
+  ['GET', '/a2a/rest/'],
+  ['GET', '/a2a/rest/nope'],
+  ['POST', '/a2a/rest/message:bogus'],
+  ['GET', '/a2a/rest/message:send'],
+  ['DELETE', '/a2a/rest/message:send'],
+  ['POST', '/a2a/rest/tasks/x:bogus'],
+  ['GET', '/a2a/rest/v1/tasks'],
+  ['GET', '/a2a/rest/agents/echo/'],
+  ['PUT', '/a2a'],
+  ['PATCH', '/a2a'],
+  ['GET', '/a2a'],
+  ['PUT', '/a2a/agents/echo'],
+  ['PATCH', '/a2a/rest/message:send'],
+  ['PUT', '/a2a/rest/tasks/x'],
+  ['DELETE', '/a2a/tasks/x'],
+  ['PUT', '/a2a/tasks/send'],
+  ['POST', '/.well-known/agent-card.json'],
+  ['DELETE', '/a2a/rest/v1/message:send'],
 ] as const;
 
 /** Paths under the REST prefix that no route of the binding serves, and methods that no route takes. */

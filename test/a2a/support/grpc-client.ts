@@ -1,4 +1,4 @@
-import { Client, ClientFactory, DefaultAgentCardResolver, type CallInterceptor } from '@a2a-js/sdk/client';
+import { type Client, ClientFactory, DefaultAgentCardResolver, type CallInterceptor } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { TEST_API_KEY } from '../../support/test-app';

@@ -1,5 +1,5 @@
-import { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { type Message, SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { TEST_API_KEY } from '../../support/test-app';
 

@@ -1,5 +1,5 @@
 import type { StreamResponse, TaskState } from '@a2a-js/sdk';
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '../../support/free-port';
 import { TEST_API_KEY } from '../../support/test-app';
@@ -65,7 +65,8 @@ export class ServiceProcess {
     return new Promise((found, failed) => {
       const check = () => {
         if (this.hasLogged(...texts)) settle(found);
-        else if (!this.running) settle(() => failed(new Error(`${this.name} exited before it logged ${JSON.stringify(texts)}\n${this.report()}`)));
+        else if (!this.running)
+          settle(() => failed(new Error(`${this.name} exited before it logged ${JSON.stringify(texts)}\n${this.report()}`)));
       };
       const settle = (outcome: () => void) => {
         for (const stream of streams) stream.off('data', check);
@@ -142,7 +143,12 @@ export class ServiceProcesses {
   async api(name: string, { grpc = false }: { grpc?: boolean } = {}): Promise<ServiceProcess> {
     const port = await freePort();
     const grpcPort: Record<string, string> = grpc ? { SWITCHBOARD_GRPC_PORT: String(await freePort()) } : {};
-    return this.start(name, 'serve', { PORT: String(port), SWITCHBOARD_WORKER_IN_API: 'false', LOG_LEVEL: 'warn', ...grpcPort }, `http://127.0.0.1:${port}`);
+    return this.start(
+      name,
+      'serve',
+      { PORT: String(port), SWITCHBOARD_WORKER_IN_API: 'false', LOG_LEVEL: 'warn', ...grpcPort },
+      `http://127.0.0.1:${port}`,
+    );
   }
 
   /** A worker process; resolves once it logs that its queue workers run (so its logs are at info level). */

@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What one model call answers: streamed tokens, tool calls, an HTTP error, or a pause between tokens. */
@@ -9,7 +9,12 @@ export type ScriptedReply =
 
 export interface RecordedRequest {
   headers: IncomingMessage['headers'];
-  body: { model: string; messages: { role: string; content: string | null; tool_call_id?: string }[]; tools?: { function: { name: string } }[]; stream?: boolean };
+  body: {
+    model: string;
+    messages: { role: string; content: string | null; tool_call_id?: string }[];
+    tools?: { function: { name: string } }[];
+    stream?: boolean;
+  };
 }
 
 /**
@@ -27,10 +32,9 @@ export class ScriptedLlmServer {
   ) {}
 
   static async start(): Promise<ScriptedLlmServer> {
-    let self: ScriptedLlmServer | undefined;
-    const server = createServer((request, response) => void self!.answer(request, response));
+    const server = createServer((request, response) => void self.answer(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new ScriptedLlmServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+    const self = new ScriptedLlmServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
     return self;
   }
 

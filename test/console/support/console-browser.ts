@@ -5,7 +5,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium (`apt-get install -y chromium`; .ci/run installs it): playwright-core never downloads a browser. */
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const LAPTOP = { width: 1366, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -23,7 +32,11 @@ export interface ConsoleBrowser {
 /** Headless chromium with a profile of its own, one page at laptop width, its errors collected. */
 export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'switchboard-chromium-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: LAPTOP });
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    viewport: LAPTOP,
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   // Below Jest's 30 s, so that a wait that fails says what it waited for.
   page.setDefaultTimeout(15_000);
@@ -49,7 +62,10 @@ export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
 /** Saves the page as `<name>-laptop.png` and `<name>-phone.png`, and goes back to laptop width. */
 export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const [width, size] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+  for (const [width, size] of [
+    ['laptop', LAPTOP],
+    ['phone', PHONE],
+  ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
   }
@@ -82,5 +98,7 @@ export async function openLoggedInConsole(baseUrl: string, key: string): Promise
 /** A computed style property of the element `selector` matches, or of its `::before`. (An expression: see hasFocus.) */
 export function computedStyle(page: Page, selector: string, property: string, pseudo?: '::before'): Promise<string> {
   const element = `document.querySelector(${JSON.stringify(selector)})`;
-  return page.evaluate<string>(`getComputedStyle(${element}, ${JSON.stringify(pseudo ?? null)}).getPropertyValue(${JSON.stringify(property)})`);
+  return page.evaluate<string>(
+    `getComputedStyle(${element}, ${JSON.stringify(pseudo ?? null)}).getPropertyValue(${JSON.stringify(property)})`,
+  );
 }

@@ -4,7 +4,7 @@
  * resourceVersion that is no longer current), each refused without the expected bearer token. It
  * records every request, so a test can say what the generator did.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface StoredSecret {

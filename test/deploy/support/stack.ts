@@ -2,14 +2,16 @@
  * The compose stack under test, as run.sh hands it over (DEPLOY_URL, DEPLOY_API_KEY,
  * DEPLOY_ADMIN_KEY, COMPOSE_PROJECT_NAME), and the official clients the deploy specs drive it with from outside.
  */
-import { SendMessageRequest, Task } from '@a2a-js/sdk';
-import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 
 const { DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, DEPLOY_ADMIN_KEY, COMPOSE_PROJECT_NAME } = process.env;
 if (!DEPLOY_URL || !DEPLOY_OIDC_URL || !DEPLOY_API_KEY || !DEPLOY_ADMIN_KEY || !COMPOSE_PROJECT_NAME) {
-  throw new Error('run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, DEPLOY_ADMIN_KEY and COMPOSE_PROJECT_NAME are unset');
+  throw new Error(
+    'run through test/deploy/run.sh (npm run test:deploy): DEPLOY_URL, DEPLOY_OIDC_URL, DEPLOY_API_KEY, DEPLOY_ADMIN_KEY and COMPOSE_PROJECT_NAME are unset',
+  );
 }
 export const url = DEPLOY_URL;
 /** The examples profile's OpenID provider, where the host publishes it. */
@@ -37,7 +39,9 @@ export function a2a(agent: string): Promise<Client> {
 /** The official MCP client, connected to the stack's `/mcp` with the key (or an access token); closed by the caller. */
 export async function mcp(bearer = apiKey): Promise<McpClient> {
   const client = new McpClient({ name: 'deploy-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }),
+  );
   return client;
 }
 
@@ -46,5 +50,8 @@ export function message(text: string): SendMessageRequest {
 }
 
 export function artifactText(task: Task): string {
-  return task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+  return task.artifacts
+    .flatMap((artifact) => artifact.parts)
+    .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+    .join('');
 }

@@ -18,7 +18,11 @@ function sendBody(text: string, returnImmediately: boolean, webhookUrl?: string)
 }
 
 async function answerOf(response: Response): Promise<RawAnswer> {
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 /** POSTs `body` as JSON with the API key; the answer with its HTTP status and headers. */
@@ -32,14 +36,22 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 }
 
 /** A v1.0 JSON-RPC SendMessage as it travels, so the test sees the HTTP status and headers too. */
-export function jsonRpcSend(baseUrl: string, agent: string, text: string, returnImmediately = false, webhookUrl?: string): Promise<RawAnswer> {
+export function jsonRpcSend(
+  baseUrl: string,
+  agent: string,
+  text: string,
+  returnImmediately = false,
+  webhookUrl?: string,
+): Promise<RawAnswer> {
   const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendBody(text, returnImmediately, webhookUrl) };
   return postJson(`${baseUrl}/a2a/agents/${agent}`, body, { 'a2a-version': '1.0' });
 }
 
 /** A v1.0 HTTP+JSON `message:send`. */
 export function restSend(baseUrl: string, agent: string, text: string, returnImmediately = false, webhookUrl?: string): Promise<RawAnswer> {
-  return postJson(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, sendBody(text, returnImmediately, webhookUrl), { 'a2a-version': '1.0' });
+  return postJson(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, sendBody(text, returnImmediately, webhookUrl), {
+    'a2a-version': '1.0',
+  });
 }
 
 export interface TaskRow {

@@ -5,12 +5,58 @@
  * returns the metric names the expression selects. Grafana's `$variables` are taken as durations.
  */
 const FUNCTIONS = new Set([
-  'abs', 'absent', 'absent_over_time', 'avg_over_time', 'ceil', 'changes', 'clamp', 'clamp_max', 'clamp_min', 'count_over_time', 'delta', 'deriv',
-  'exp', 'floor', 'histogram_quantile', 'holt_winters', 'idelta', 'increase', 'irate', 'label_replace', 'last_over_time', 'ln', 'max_over_time',
-  'min_over_time', 'predict_linear', 'quantile_over_time', 'rate', 'resets', 'round', 'scalar', 'sort', 'sort_desc', 'sqrt', 'sum_over_time', 'time',
-  'timestamp', 'vector',
+  'abs',
+  'absent',
+  'absent_over_time',
+  'avg_over_time',
+  'ceil',
+  'changes',
+  'clamp',
+  'clamp_max',
+  'clamp_min',
+  'count_over_time',
+  'delta',
+  'deriv',
+  'exp',
+  'floor',
+  'histogram_quantile',
+  'holt_winters',
+  'idelta',
+  'increase',
+  'irate',
+  'label_replace',
+  'last_over_time',
+  'ln',
+  'max_over_time',
+  'min_over_time',
+  'predict_linear',
+  'quantile_over_time',
+  'rate',
+  'resets',
+  'round',
+  'scalar',
+  'sort',
+  'sort_desc',
+  'sqrt',
+  'sum_over_time',
+  'time',
+  'timestamp',
+  'vector',
 ]);
-const AGGREGATIONS = new Set(['sum', 'min', 'max', 'avg', 'count', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values', 'group']);
+const AGGREGATIONS = new Set([
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'stddev',
+  'stdvar',
+  'topk',
+  'bottomk',
+  'quantile',
+  'count_values',
+  'group',
+]);
 /** Keywords followed by a parenthesized list of label names. */
 const LABEL_LISTS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
 const BINARY_KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset']);
@@ -18,7 +64,8 @@ const MATCH_OPERATORS = new Set(['=', '!=', '=~', '!~']);
 
 type Token = { kind: 'ident' | 'number' | 'duration' | 'string' | 'op' | 'punct'; text: string };
 
-const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(\$\{?\w+\}?)|(\d+(?:\.\d+)?(?:ms|[smhdwy])(?:\d+(?:ms|[smhdwy]))*)|(\d+(?:\.\d+)?(?:e[+-]?\d+)?)|([a-zA-Z_:][a-zA-Z0-9_:]*)|(==|!=|>=|<=|=~|!~|[-+*/%^<>=])|([(){}[\],]))/y;
+const TOKEN =
+  /\s*(?:("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(\$\{?\w+\}?)|(\d+(?:\.\d+)?(?:ms|[smhdwy])(?:\d+(?:ms|[smhdwy]))*)|(\d+(?:\.\d+)?(?:e[+-]?\d+)?)|([a-zA-Z_:][a-zA-Z0-9_:]*)|(==|!=|>=|<=|=~|!~|[-+*/%^<>=])|([(){}[\],]))/y;
 
 function tokenize(expr: string): Token[] {
   const tokens: Token[] = [];

@@ -19,7 +19,9 @@ export async function scrape(url: string): Promise<MetricSample[]> {
  * match); undefined when there is none.
  */
 export function valueOf(samples: MetricSample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const matching = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const matching = samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   if (matching.length > 1) throw new Error(`${matching.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return matching[0]?.value;
 }

@@ -40,7 +40,11 @@ args = ${JSON.stringify([script, ...args])}
 }
 
 /** `[[mcp_servers]]` for a server over Streamable HTTP at `url`; `extra` goes in its transport table (headers). */
-export function httpMcpServer(name: string, url: string, { timeoutSecs = 5, extra = '' }: { timeoutSecs?: number; extra?: string } = {}): string {
+export function httpMcpServer(
+  name: string,
+  url: string,
+  { timeoutSecs = 5, extra = '' }: { timeoutSecs?: number; extra?: string } = {},
+): string {
   return `
 [[mcp_servers]]
 name = "${name}"

@@ -9,7 +9,10 @@ export const DYNAMIC_SERVER = join(__dirname, '../fixtures/dynamic-server.cjs');
 
 /** server-everything over HTTP (`streamableHttp` at /mcp, `sse` at /sse), ready once it says it listens. */
 export function startEverythingServer(kind: 'streamableHttp' | 'sse', port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [EVERYTHING_SERVER, kind], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING_SERVER, kind], {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     const listening = (chunk: Buffer) => {
       if (String(chunk).includes(String(port))) resolve(child);
@@ -29,7 +32,7 @@ export async function killProcess(child: ChildProcess): Promise<void> {
 
 /** Live child processes of this (Jest worker) process whose command line contains `marker`. */
 export function childProcesses(marker: string): number[] {
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
   } catch {

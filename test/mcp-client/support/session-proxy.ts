@@ -26,12 +26,15 @@ export class SessionProxy {
         outgoing.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
-      const upstream = request({ port: this.upstreamPort, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
-        const issued = answer.headers['mcp-session-id'];
-        if (typeof issued === 'string') this.sessions.add(issued);
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const upstream = request(
+        { port: this.upstreamPort, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers: incoming.headers },
+        (answer) => {
+          const issued = answer.headers['mcp-session-id'];
+          if (typeof issued === 'string') this.sessions.add(issued);
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       upstream.on('error', () => outgoing.destroy());
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

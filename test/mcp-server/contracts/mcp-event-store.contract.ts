@@ -1,4 +1,4 @@
-import { MAX_EVENTS_PER_STREAM, McpEventStore, StoredEvent } from '../../../src/mcp-server/stores/mcp-event-store.interface';
+import { MAX_EVENTS_PER_STREAM, type McpEventStore, type StoredEvent } from '../../../src/mcp-server/stores/mcp-event-store.interface';
 
 export interface McpEventStoreFixture {
   /**

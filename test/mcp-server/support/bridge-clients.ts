@@ -36,7 +36,11 @@ export class UpdateLog {
 }
 
 /** The 1.x SDK client (2025-11-25, a session and its GET stream), logging resource updates. */
-export async function bridgeClientV1(baseUrl: string, key = TEST_API_KEY, fetchImpl?: typeof fetch): Promise<{ client: ClientV1; transport: TransportV1; updates: UpdateLog }> {
+export async function bridgeClientV1(
+  baseUrl: string,
+  key = TEST_API_KEY,
+  fetchImpl?: typeof fetch,
+): Promise<{ client: ClientV1; transport: TransportV1; updates: UpdateLog }> {
   const transport = new TransportV1(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(key) }, fetch: fetchImpl });
   const client = new ClientV1({ name: 'bridge-test-v1', version: '1.0.0' });
   const updates = new UpdateLog();
@@ -46,7 +50,11 @@ export async function bridgeClientV1(baseUrl: string, key = TEST_API_KEY, fetchI
 }
 
 /** The 2.x client pinned to 2026-07-28 (stateless; `subscriptions/listen`), logging resource updates. */
-export async function bridgeClientV2(baseUrl: string, key = TEST_API_KEY, fetchImpl?: typeof fetch): Promise<{ client: ClientV2; updates: UpdateLog }> {
+export async function bridgeClientV2(
+  baseUrl: string,
+  key = TEST_API_KEY,
+  fetchImpl?: typeof fetch,
+): Promise<{ client: ClientV2; updates: UpdateLog }> {
   const transport = new TransportV2(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(key) }, fetch: fetchImpl });
   const client = new ClientV2({ name: 'bridge-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   const updates = new UpdateLog();

@@ -12,7 +12,10 @@ export function fetchRawDispatch(baseUrl: string, key?: string): RawClientDispat
   let nextId = 0;
   return async (request, options) => {
     const { method, params } = request as { method: string; params?: { name?: string; taskId?: string } };
-    const headers: Record<string, string> = { ...modernHeaders(method, method === 'tools/call' ? params?.name : params?.taskId), ...bearer(key) };
+    const headers: Record<string, string> = {
+      ...modernHeaders(method, method === 'tools/call' ? params?.name : params?.taskId),
+      ...bearer(key),
+    };
     for (const [name, value] of Object.entries(options?.context?.headers ?? {})) headers[name.toLowerCase()] = value;
     const body = JSON.stringify({ jsonrpc: '2.0', id: `raw-${++nextId}`, ...(request as object) });
     const response = await fetch(new URL('/mcp', baseUrl), { method: 'POST', headers, body, signal: options?.signal });

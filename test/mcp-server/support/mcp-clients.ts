@@ -1,7 +1,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListTasksRequest, Role, Task, TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, Role, type Task, TaskState } from '@a2a-js/sdk';
 import { partsText } from '../../../src/tasks/lifecycle/turn-publisher';
 import { sdkClient } from '../../a2a/support/sdk-client';
 import { eventually } from '../../support/eventually';
@@ -27,7 +27,10 @@ export async function connectV1(baseUrl: string, options: ClientOptions = {}): P
 /** The v2 SDK's client negotiating the era (`auto`): 2026-07-28, stateless, against Switchboard. */
 export async function connectV2(baseUrl: string, options: ClientOptions = {}): Promise<ClientV2> {
   const transport = new TransportV2(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(options.key) }, fetch: options.fetch });
-  const client = new ClientV2({ name: 'switchboard-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, listChanged: options.listChanged });
+  const client = new ClientV2(
+    { name: 'switchboard-test-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' }, listChanged: options.listChanged },
+  );
   await client.connect(transport);
   return client;
 }
@@ -61,7 +64,10 @@ export function cancelOnFirstChunk() {
 export async function expectCanceled(baseUrl: string, taskId: string | undefined): Promise<void> {
   expect(taskId).toBeDefined();
   const client = await sdkClient(baseUrl, 'slow', 'JSONRPC');
-  await eventually(async () => (await client.getTask({ id: taskId!, tenant: '' })).status?.state, (state) => state === TaskState.TASK_STATE_CANCELED);
+  await eventually(
+    async () => (await client.getTask({ id: taskId!, tenant: '' })).status?.state,
+    (state) => state === TaskState.TASK_STATE_CANCELED,
+  );
 }
 
 /** The task of agent `agent` whose first message is `text`, read over A2A once it has reached `state`. */

@@ -58,7 +58,12 @@ export function modernHeaders(method: string, name?: string): Record<string, str
 
 /** The JSON-RPC message of an answer body: JSON, or the last SSE `data:` line. */
 export function messageOf(text: string): RawResponse['message'] {
-  const data = text.split('\n').filter((line) => line.startsWith('data:')).at(-1)?.slice(5) ?? text;
+  const data =
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .at(-1)
+      ?.slice(5) ?? text;
   try {
     return JSON.parse(data) as RawResponse['message'];
   } catch {

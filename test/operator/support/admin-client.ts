@@ -1,9 +1,12 @@
 import { bearer } from '../../support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from '../../support/json';
 
 /** An admin API caller: GET or POST with a bearer key (or other headers), answering status and JSON body. */
-export async function adminCall(url: string, path: string, { method = 'GET', headers = {} as Record<string, string>, key }: { method?: string; headers?: Record<string, string>; key?: string } = {}): Promise<{ status: number; body: Json }> {
+export async function adminCall(
+  url: string,
+  path: string,
+  { method = 'GET', headers = {} as Record<string, string>, key }: { method?: string; headers?: Record<string, string>; key?: string } = {},
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${url}${path}`, { method, headers: { ...(key && bearer(key)), ...headers } });
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Json) : {} };
@@ -55,7 +58,11 @@ export class SseReader {
         if (end >= 0) {
           const block = this.buffer.slice(0, end);
           this.buffer = this.buffer.slice(end + 2);
-          const data = block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+          const data = block
+            .split('\n')
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6))
+            .join('\n');
           if (data && accept(JSON.parse(data) as Json)) return JSON.parse(data) as Json;
           continue;
         }

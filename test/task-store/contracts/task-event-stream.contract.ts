@@ -1,5 +1,9 @@
 import { StreamResponse } from '@a2a-js/sdk';
-import { TaskEventStream, TaskEventStreamEntry, TaskEventStreamInterruptedError } from '../../../src/tasks/events/task-event-stream.interface';
+import {
+  type TaskEventStream,
+  type TaskEventStreamEntry,
+  TaskEventStreamInterruptedError,
+} from '../../../src/tasks/events/task-event-stream.interface';
 import { eventually } from '../../support/eventually';
 
 export interface TaskEventStreamFixture {
@@ -10,7 +14,11 @@ export interface TaskEventStreamFixture {
 
 function event(text: string): StreamResponse {
   return StreamResponse.fromJSON({
-    statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING', message: { messageId: text, role: 'ROLE_AGENT', parts: [{ text }] } } },
+    statusUpdate: {
+      taskId: 't',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_WORKING', message: { messageId: text, role: 'ROLE_AGENT', parts: [{ text }] } },
+    },
   });
 }
 
@@ -207,7 +215,10 @@ export function describeTaskEventStreamContract(name: string, fixture: () => Pro
       const reading = (async () => {
         for await (const entry of reader.read(id, {})) entries.push(entry);
       })();
-      await eventually(async () => entries.length, (read) => read === 1);
+      await eventually(
+        async () => entries.length,
+        (read) => read === 1,
+      );
       await publisher.remove([id]);
       await expect(reading).rejects.toBeInstanceOf(TaskEventStreamInterruptedError);
       await expect(reading).rejects.toThrow(id);

@@ -1,4 +1,4 @@
-import { ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
+import { type ListTasksRequest, Task, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore, ServerCallContext } from '@a2a-js/sdk/server';
 import { attachEndpointAgents, attachTaskAgent } from '../../../src/task-store/task-agent';
@@ -114,7 +114,7 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       });
     });
 
-    describe("scoping by the agent whose endpoint a call came to", () => {
+    describe('scoping by the agent whose endpoint a call came to', () => {
       /** A call of alice's whose task agent `agent` writes (a send to it, or its turn). */
       const writtenBy = (agent: string) => withTaskAgent(callContext('alice', 'acme'), agent);
       /** A call of alice's to an A2A endpoint that reads the tasks of `agents`. */
@@ -135,7 +135,10 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         const page = await store.list(listRequest(), atEndpointOf('slow'));
         expect({ ids: page.tasks.map((task) => task.id), total: page.totalSize }).toEqual({ ids: ['of-slow'], total: 1 });
         expect((await store.list(listRequest(), atEndpointOf('echo'))).tasks.map((task) => task.id)).toEqual(['of-echo']);
-        expect((await store.list(listRequest(), atEndpointOf('echo', 'slow'))).tasks.map((task) => task.id)).toEqual(['of-slow', 'of-echo']);
+        expect((await store.list(listRequest(), atEndpointOf('echo', 'slow'))).tasks.map((task) => task.id)).toEqual([
+          'of-slow',
+          'of-echo',
+        ]);
       });
 
       it("shows every agent's tasks to a call that came to no agent's endpoint", async () => {
@@ -245,10 +248,14 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         expect(await store.load('t1', alice)).toEqual(kept.task);
       });
 
-      it('never undoes a cancel that races with the turn\'s writes', async () => {
+      it("never undoes a cancel that races with the turn's writes", async () => {
         await store.save(makeTask('t1'), alice);
         const writes = Array.from({ length: 20 }, (_, i) => store.saveUnlessEnded(makeTask('t1', { history: [`w${i}`] }), alice));
-        await Promise.all([...writes.slice(0, 10), store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice), ...writes.slice(10)]);
+        await Promise.all([
+          ...writes.slice(0, 10),
+          store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice),
+          ...writes.slice(10),
+        ]);
         expect((await store.load('t1', alice))!.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
       });
 
@@ -264,7 +271,10 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       const submitted = (history: string[]) => makeTask('t1', { state: TaskState.TASK_STATE_SUBMITTED, history });
 
       it('creates a task, and submits a later message of it', async () => {
-        expect(await store.saveUnlessTurnRecorded(submitted(['a']), 'm-t1-a', alice)).toMatchObject({ written: true, task: { history: [{ messageId: 'm-t1-a' }] } });
+        expect(await store.saveUnlessTurnRecorded(submitted(['a']), 'm-t1-a', alice)).toMatchObject({
+          written: true,
+          task: { history: [{ messageId: 'm-t1-a' }] },
+        });
         await store.save(makeTask('t1', { state: TaskState.TASK_STATE_INPUT_REQUIRED, history: ['a'] }), alice);
         const next = await store.saveUnlessTurnRecorded(submitted(['a', 'b']), 'm-t1-b', alice);
         expect(next).toMatchObject({ written: true, task: { status: { state: TaskState.TASK_STATE_SUBMITTED } } });
@@ -282,7 +292,10 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
       it('never rewrites a terminal task', async () => {
         await store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice);
-        expect(await store.saveUnlessTurnRecorded(submitted(['b']), 'm-t1-b', alice)).toMatchObject({ written: false, task: { status: { state: TaskState.TASK_STATE_CANCELED } } });
+        expect(await store.saveUnlessTurnRecorded(submitted(['b']), 'm-t1-b', alice)).toMatchObject({
+          written: false,
+          task: { status: { state: TaskState.TASK_STATE_CANCELED } },
+        });
       });
 
       it('refuses a task id of another scope', async () => {
@@ -311,7 +324,8 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         TaskState.TASK_STATE_INPUT_REQUIRED,
         TaskState.TASK_STATE_AUTH_REQUIRED,
       ];
-      const ids = async (context = alice) => (await store.list(listRequest({ pageSize: 100 }), context)).tasks.map((task) => task.id).sort();
+      const ids = async (context = alice) =>
+        (await store.list(listRequest({ pageSize: 100 }), context)).tasks.map((task) => task.id).sort();
 
       it('evicts only terminal tasks, leaving active ones even above the cap', async () => {
         for (const [i, state] of [...terminalStates, ...activeStates].entries()) await store.save(makeTask(`t${i}`, { state }), alice);
@@ -342,7 +356,14 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
       it('removes the push configs of evicted tasks', async () => {
         await store.save(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED }), alice);
-        await pushConfigs?.save('t1', alice, { tenant: '', id: 'hook', taskId: 't1', url: 'https://example.com/hook', token: '', authentication: undefined });
+        await pushConfigs?.save('t1', alice, {
+          tenant: '',
+          id: 'hook',
+          taskId: 't1',
+          url: 'https://example.com/hook',
+          token: '',
+          authentication: undefined,
+        });
         expect(await store.applyRetention({ maxTasks: 0, ttlMs: HOUR })).toBe(1);
         expect(await store.load('t1', alice)).toBeUndefined();
         if (pushConfigs) expect(await pushConfigs.load('t1', alice)).toEqual([]);

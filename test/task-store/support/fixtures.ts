@@ -1,5 +1,5 @@
 import { Message, Role, roleToJSON, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
-import { ServerCallContext, User } from '@a2a-js/sdk/server';
+import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 
 /** A call context as a transport would build it for `owner`, authenticated, under `tenant`. */
 export function callContext(owner = 'alice', tenant = 'acme', requestedVersion?: string): ServerCallContext {
@@ -26,7 +26,11 @@ export function makeTask(id: string, spec: TaskSpec = {}): Task {
   return Task.fromJSON({
     id,
     contextId,
-    status: { state: taskStateToJSON(state), timestamp, message: { messageId: `s-${id}`, role: 'ROLE_AGENT', parts: [{ text: 'status' }] } },
+    status: {
+      state: taskStateToJSON(state),
+      timestamp,
+      message: { messageId: `s-${id}`, role: 'ROLE_AGENT', parts: [{ text: 'status' }] },
+    },
     history: history.map((text) => ({ messageId: `m-${id}-${text}`, role: 'ROLE_USER', parts: [{ text }] })),
     artifacts: artifacts.map((name) => ({ artifactId: `a-${id}-${name}`, name, parts: [{ data: { name, values: [1, 2] } }] })),
     metadata: { source: 'test', nested: { n: 1 } },

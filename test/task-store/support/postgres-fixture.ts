@@ -1,5 +1,5 @@
 import type { PrismaService } from '../../../src/database/prisma.service';
-import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { connectPrisma } from './services';
 
 /** This test file's own migrated database and a client on it. */

@@ -1,4 +1,4 @@
-import { Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { type Message, type SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { ExternalAgentUnavailableError } from '../../../a2a-client/a2a-client.errors';
@@ -51,7 +51,11 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
     return this.relayUntilDone(relay, (within) => followRemote(this.target, link.task_id, this.settings, within), signal);
   }
 
-  private async relayUntilDone(relay: RemoteTaskRelay, events: (signal: AbortSignal) => AsyncIterable<StreamResponse>, signal: AbortSignal): Promise<void> {
+  private async relayUntilDone(
+    relay: RemoteTaskRelay,
+    events: (signal: AbortSignal) => AsyncIterable<StreamResponse>,
+    signal: AbortSignal,
+  ): Promise<void> {
     const timeoutMs = this.target.config.task_timeout_secs * 1000;
     const deadline = AbortSignal.timeout(timeoutMs);
     const following = untilRemoteTaskNamed(signal, () => relay.remoteTaskId !== undefined, this.target.config.timeout_secs * 1000);
@@ -72,17 +76,26 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
     }
     if (remoteTaskId) await this.cancelRemote(remoteTaskId);
     if (signal.aborted) throw signal.reason;
-    throw new ExternalAgentUnavailableError(this.target.name, `the task did not end within ${timeoutMs / 1000} s (task_timeout_secs); it was canceled there`);
+    throw new ExternalAgentUnavailableError(
+      this.target.name,
+      `the task did not end within ${timeoutMs / 1000} s (task_timeout_secs); it was canceled there`,
+    );
   }
 
   /** Best effort: the local task ends either way, and the remote agent may have ended the task first. */
   private async cancelRemote(taskId: string): Promise<void> {
     try {
       const client = await this.target.client();
-      await client.cancelTask({ id: taskId, tenant: '', metadata: {} }, { signal: AbortSignal.timeout(this.target.config.timeout_secs * 1000) });
+      await client.cancelTask(
+        { id: taskId, tenant: '', metadata: {} },
+        { signal: AbortSignal.timeout(this.target.config.timeout_secs * 1000) },
+      );
       this.logger.log({ agent: this.target.name, remoteTaskId: taskId }, 'remote task canceled');
     } catch (error) {
-      this.logger.warn({ agent: this.target.name, remoteTaskId: taskId, err: (error as Error).message }, 'could not cancel the remote task');
+      this.logger.warn(
+        { agent: this.target.name, remoteTaskId: taskId, err: (error as Error).message },
+        'could not cancel the remote task',
+      );
     }
   }
 }

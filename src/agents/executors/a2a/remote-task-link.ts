@@ -11,5 +11,7 @@ export interface RemoteTaskLink {
 
 export function remoteTaskLinkOf(task: Task | undefined): RemoteTaskLink | undefined {
   const link = task?.metadata?.[REMOTE_TASK_METADATA_KEY] as Partial<RemoteTaskLink> | undefined;
-  return link && typeof link.task_id === 'string' && typeof link.agent === 'string' ? { agent: link.agent, task_id: link.task_id, context_id: link.context_id ?? '' } : undefined;
+  return link && typeof link.task_id === 'string' && typeof link.agent === 'string'
+    ? { agent: link.agent, task_id: link.task_id, context_id: link.context_id ?? '' }
+    : undefined;
 }

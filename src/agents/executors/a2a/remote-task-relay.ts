@@ -1,4 +1,4 @@
-import { Artifact, Message, StreamResponse, Task, TaskState, TaskStatus } from '@a2a-js/sdk';
+import { type Artifact, type Message, type StreamResponse, type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import type { TaskActivity } from '../../../tasks/activity/task-activity.service';
 import { TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
@@ -90,7 +90,13 @@ export class RemoteTaskRelay {
     const key = JSON.stringify(parts);
     if (!append && key === relayed) return;
     this.artifacts.set(artifact.artifactId, key);
-    this.publish.artifact({ artifactId: artifact.artifactId, name: artifact.name, parts: artifact.parts, append: append && relayed !== undefined, lastChunk });
+    this.publish.artifact({
+      artifactId: artifact.artifactId,
+      name: artifact.name,
+      parts: artifact.parts,
+      append: append && relayed !== undefined,
+      lastChunk,
+    });
   }
 }
 

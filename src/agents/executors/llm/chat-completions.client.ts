@@ -32,7 +32,10 @@ export class LlmProviderError extends Error {}
 interface StreamChunk {
   error?: { message?: string };
   usage?: TokenUsage | null;
-  choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] }; message?: { content?: string | null; tool_calls?: ToolCall[] } }[];
+  choices?: {
+    delta?: { content?: string | null; tool_calls?: ToolCallDelta[] };
+    message?: { content?: string | null; tool_calls?: ToolCall[] };
+  }[];
 }
 
 interface ToolCallDelta {
@@ -55,37 +58,62 @@ export class ChatCompletionsClient {
   /** In a client span (GenAI conventions): the model, and the tokens when the provider reports them. */
   complete(messages: ChatMessage[], tools: ToolDefinition[], signal: AbortSignal, onToken: (text: string) => void): Promise<ChatReply> {
     const { model, base_url } = this.settings;
-    const attributes = () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': model, 'server.address': new URL(base_url).hostname });
-    return inSpan(`chat ${model}`, () => ({ kind: SpanKind.CLIENT, attributes: attributes() }), async (span) => {
-      const reply = await this.request(messages, tools, signal, onToken);
-      span?.setAttributes({
-        'switchboard.llm.tool_calls': reply.toolCalls.length,
-        ...(reply.usage?.prompt_tokens !== undefined && { 'gen_ai.usage.input_tokens': reply.usage.prompt_tokens }),
-        ...(reply.usage?.completion_tokens !== undefined && { 'gen_ai.usage.output_tokens': reply.usage.completion_tokens }),
-      });
-      return reply;
+    const attributes = () => ({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': model,
+      'server.address': new URL(base_url).hostname,
     });
+    return inSpan(
+      `chat ${model}`,
+      () => ({ kind: SpanKind.CLIENT, attributes: attributes() }),
+      async (span) => {
+        const reply = await this.request(messages, tools, signal, onToken);
+        span?.setAttributes({
+          'switchboard.llm.tool_calls': reply.toolCalls.length,
+          ...(reply.usage?.prompt_tokens !== undefined && { 'gen_ai.usage.input_tokens': reply.usage.prompt_tokens }),
+          ...(reply.usage?.completion_tokens !== undefined && { 'gen_ai.usage.output_tokens': reply.usage.completion_tokens }),
+        });
+        return reply;
+      },
+    );
   }
 
-  private async request(messages: ChatMessage[], tools: ToolDefinition[], signal: AbortSignal, onToken: (text: string) => void): Promise<ChatReply> {
+  private async request(
+    messages: ChatMessage[],
+    tools: ToolDefinition[],
+    signal: AbortSignal,
+    onToken: (text: string) => void,
+  ): Promise<ChatReply> {
     const { base_url, model, api_key, temperature, request_timeout_secs } = this.settings;
     const timeout = AbortSignal.timeout(request_timeout_secs * 1000);
     const body = {
       model,
       messages,
       stream: true,
-      ...(tools.length > 0 && { tools: tools.map(({ name, description, inputSchema }) => ({ type: 'function', function: { name, description, parameters: inputSchema } })) }),
+      ...(tools.length > 0 && {
+        tools: tools.map(({ name, description, inputSchema }) => ({
+          type: 'function',
+          function: { name, description, parameters: inputSchema },
+        })),
+      }),
       ...(temperature !== undefined && { temperature }),
     };
     try {
       const response = await this.fetch(`${base_url.replace(/\/+$/, '')}/chat/completions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(api_key && { authorization: `Bearer ${api_key}` }) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          ...(api_key && { authorization: `Bearer ${api_key}` }),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.any([signal, timeout]),
       });
-      if (!response.ok) throw new LlmProviderError(`the model provider answered HTTP ${response.status}: ${(await response.text()).slice(0, 500)}`);
-      if (!response.headers.get('content-type')?.includes('text/event-stream')) return wholeReply((await response.json()) as StreamChunk, onToken);
+      if (!response.ok)
+        throw new LlmProviderError(`the model provider answered HTTP ${response.status}: ${(await response.text()).slice(0, 500)}`);
+      if (!response.headers.get('content-type')?.includes('text/event-stream'))
+        return wholeReply((await response.json()) as StreamChunk, onToken);
       return await streamedReply(response, onToken);
     } catch (error) {
       if (signal.aborted) throw error;

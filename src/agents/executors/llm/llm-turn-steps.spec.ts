@@ -8,8 +8,16 @@ function progressStore(saved?: object): TurnProgress & { last?: object } {
   return store;
 }
 
-const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
-const reply: ChatMessage = { role: 'assistant', content: null, tool_calls: [call('c1', 'mcp_fs_read', { path: 'a' }), call('c2', 'mcp_fs_read', { path: 'b' })] };
+const call = (id: string, name: string, args: object) => ({
+  id,
+  type: 'function' as const,
+  function: { name, arguments: JSON.stringify(args) },
+});
+const reply: ChatMessage = {
+  role: 'assistant',
+  content: null,
+  tool_calls: [call('c1', 'mcp_fs_read', { path: 'a' }), call('c2', 'mcp_fs_read', { path: 'b' })],
+};
 
 describe('LlmTurnSteps', () => {
   it('saves each step as it happens, the call under way with its upstream task once named', async () => {
@@ -25,7 +33,10 @@ describe('LlmTurnSteps', () => {
   });
 
   it('tells a run taking over where the earlier one stopped: its model calls, the calls done, the calls left, the one cut off', () => {
-    const saved = { steps: [reply, { role: 'tool', tool_call_id: 'c1', content: 'A' }], running: { toolCallId: 'c2', upstreamTask: 'up-2' } };
+    const saved = {
+      steps: [reply, { role: 'tool', tool_call_id: 'c1', content: 'A' }],
+      running: { toolCallId: 'c2', upstreamTask: 'up-2' },
+    };
     const steps = new LlmTurnSteps(progressStore(saved));
     expect(steps.modelCalls).toBe(1);
     expect(steps.finishedCalls()).toEqual([{ name: 'mcp_fs_read', args: { path: 'a' } }]);

@@ -1,4 +1,4 @@
-import { Message, Part, Role, TaskState } from '@a2a-js/sdk';
+import { type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import { failure } from '../../tools/tool-limits';
@@ -7,7 +7,7 @@ import type { Sampler, SamplingRequest, ToolResult } from '../../tools/tool-prov
 import type { ToolSession } from '../../tools/tool-session';
 import { textPart, TurnPublisher, withMessage } from '../../../tasks/lifecycle/turn-publisher';
 import type { LlmExecutorSettings } from '../../../config/executor-settings.schema';
-import { ChatCompletionsClient, ChatMessage, ToolCall } from './chat-completions.client';
+import { type ChatCompletionsClient, type ChatMessage, type ToolCall } from './chat-completions.client';
 import { LlmTurnSteps, toolArguments } from './llm-turn-steps';
 
 export interface LlmAgent {
@@ -52,12 +52,21 @@ export class LlmExecutor implements AgentTurnExecutor {
   private async converse({ context, signal, progress }: AgentTurn, publish: TurnPublisher): Promise<void> {
     const steps = new LlmTurnSteps(progress);
     const sample: Sampler = (request, sampleSignal) => this.sample(request, sampleSignal);
-    const session = this.tools.session({ taskId: context.taskId, agent: this.agent.name, callContext: context.context, allow: this.agent.tools, sample, earlier: steps.finishedCalls() });
+    const session = this.tools.session({
+      taskId: context.taskId,
+      agent: this.agent.name,
+      callContext: context.context,
+      allow: this.agent.tools,
+      sample,
+      earlier: steps.finishedCalls(),
+    });
     const answer = new AnswerStream(publish, `answer-${context.userMessage.messageId}`);
     const conversation = this.conversation(withMessage(context.task?.history ?? [], context.userMessage));
     await this.callTools(steps.unfinishedCalls(), session, steps, signal);
     for (let call = steps.modelCalls + 1; call <= this.settings.max_iterations; call++) {
-      const reply = await this.client.complete([...conversation, ...steps.steps], session.definitions, signal, (token) => answer.push(token));
+      const reply = await this.client.complete([...conversation, ...steps.steps], session.definitions, signal, (token) =>
+        answer.push(token),
+      );
       if (reply.toolCalls.length === 0) {
         answer.finish();
         // The answer is the artifact its tokens streamed into; a status message repeating it would be read twice.
@@ -79,7 +88,10 @@ export class LlmExecutor implements AgentTurnExecutor {
         result = failure('The call was cut off: the worker running it stopped before it returned, so it may or may not have taken effect.');
       } else {
         await steps.calling({ toolCallId: toolCall.id, upstreamTask: interrupted?.upstreamTask });
-        const upstreamTask = { follow: interrupted?.upstreamTask, onCreated: (taskId: string) => steps.calling({ toolCallId: toolCall.id, upstreamTask: taskId }) };
+        const upstreamTask = {
+          follow: interrupted?.upstreamTask,
+          onCreated: (taskId: string) => steps.calling({ toolCallId: toolCall.id, upstreamTask: taskId }),
+        };
         result = await session.call(toolCall.function.name, toolArguments(toolCall), signal, upstreamTask);
       }
       await steps.answered({ role: 'tool', tool_call_id: toolCall.id, content: result.isError ? `Error: ${result.text}` : result.text });
@@ -89,7 +101,12 @@ export class LlmExecutor implements AgentTurnExecutor {
   /** A tool's server asking for a completion (MCP sampling) gets one from this agent's model, without tools. */
   private async sample({ systemPrompt, messages }: SamplingRequest, signal: AbortSignal): Promise<{ model: string; text: string }> {
     const system: ChatMessage[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
-    const reply = await this.client.complete([...system, ...messages.map(({ role, text }) => ({ role, content: text }))], [], signal, () => undefined);
+    const reply = await this.client.complete(
+      [...system, ...messages.map(({ role, text }) => ({ role, content: text }))],
+      [],
+      signal,
+      () => undefined,
+    );
     return { model: this.settings.model, text: reply.content };
   }
 
@@ -97,7 +114,11 @@ export class LlmExecutor implements AgentTurnExecutor {
     const system: ChatMessage[] = this.settings.system_prompt ? [{ role: 'system', content: this.settings.system_prompt }] : [];
     const turns = history
       .filter((message) => message.parts.length > 0)
-      .map((message): ChatMessage => (message.role === Role.ROLE_AGENT ? { role: 'assistant', content: textOf(message.parts) } : { role: 'user', content: textOf(message.parts) }));
+      .map((message): ChatMessage =>
+        message.role === Role.ROLE_AGENT
+          ? { role: 'assistant', content: textOf(message.parts) }
+          : { role: 'user', content: textOf(message.parts) },
+      );
     return [...system, ...turns];
   }
 }

@@ -9,7 +9,10 @@ export function htmlToText(html: string): string {
   return html
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<\/?(?:p|div|br|hr|li|ul|ol|tr|table|h[1-6]|section|article|header|footer|nav|main|aside|blockquote|pre|title)\b[^>]*>/gi, '\n')
+    .replace(
+      /<\/?(?:p|div|br|hr|li|ul|ol|tr|table|h[1-6]|section|article|header|footer|nav|main|aside|blockquote|pre|title)\b[^>]*>/gi,
+      '\n',
+    )
     .replace(/<[^>]*>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, code: string) => decodeEntity(code) ?? entity)
     .split('\n')

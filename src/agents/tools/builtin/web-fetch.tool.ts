@@ -47,7 +47,8 @@ export class WebFetchTool implements BuiltinTool {
       const render = renderer(type);
       if (!response.ok || !render) await response.body?.cancel();
       if (!response.ok) return failure(`${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
-      if (!render) return failure(`${url} is ${type ? `of type ${type}` : 'of no declared type'}; web_fetch only reads HTML, JSON and text.`);
+      if (!render)
+        return failure(`${url} is ${type ? `of type ${type}` : 'of no declared type'}; web_fetch only reads HTML, JSON and text.`);
       const body = await readBounded(response);
       const text = render(body.text) + (body.cut ? `\n[truncated: only the first ${WEB_FETCH_MAX_BYTES} bytes were read]` : '');
       return { text: maxChars === undefined ? text : truncated(text, maxChars as number), isError: false };
@@ -55,7 +56,7 @@ export class WebFetchTool implements BuiltinTool {
       if (error instanceof OutboundUrlBlockedError) return failure(`Refused: ${error.message}`);
       if (signal.aborted || !(error instanceof TypeError && error.cause instanceof Error)) throw error;
       // undici's "fetch failed" says nothing; its cause says what (refused, reset, DNS...).
-      throw new Error(`${url} could not be fetched: ${error.cause.message}`);
+      throw new Error(`${url} could not be fetched: ${error.cause.message}`, { cause: error });
     }
   }
 

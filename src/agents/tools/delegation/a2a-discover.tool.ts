@@ -32,7 +32,10 @@ export class A2aDiscoverTool implements DelegationTool {
     inputSchema: {
       type: 'object',
       properties: {
-        url: { type: 'string', description: "An agent's base URL (its card is read from /.well-known/agent-card.json) or its card's own URL (ending in .json)." },
+        url: {
+          type: 'string',
+          description: "An agent's base URL (its card is read from /.well-known/agent-card.json) or its card's own URL (ending in .json).",
+        },
       },
       additionalProperties: false,
     },
@@ -49,7 +52,8 @@ export class A2aDiscoverTool implements DelegationTool {
 
   call(args: Record<string, unknown>, signal: AbortSignal, caller: ToolCallContext): Promise<ToolResult> {
     if (args.url === undefined) return Promise.resolve(this.list(caller.agent));
-    if (typeof args.url !== 'string' || !URL.canParse(args.url)) return Promise.resolve(failure('a2a_discover: "url" must be an http:// or https:// URL.'));
+    if (typeof args.url !== 'string' || !URL.canParse(args.url))
+      return Promise.resolve(failure('a2a_discover: "url" must be an http:// or https:// URL.'));
     return this.readCard(args.url, signal);
   }
 
@@ -80,7 +84,7 @@ export class A2aDiscoverTool implements DelegationTool {
       if (error instanceof InvalidAgentCardError) return failure(error.message);
       if (signal.aborted || !(error instanceof TypeError && error.cause instanceof Error)) throw error;
       // undici's "fetch failed" says nothing; its cause says what (refused, reset, DNS...).
-      throw new Error(`the agent card at ${url} could not be read: ${error.cause.message}`);
+      throw new Error(`the agent card at ${url} could not be read: ${error.cause.message}`, { cause: error });
     }
   }
 }

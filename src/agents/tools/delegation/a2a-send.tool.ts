@@ -1,4 +1,13 @@
-import { CancelTaskRequest, GetTaskRequest, Message, SendMessageRequest, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  type Message,
+  SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  TaskState,
+  taskStateToJSON,
+} from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
@@ -57,7 +66,12 @@ export class A2aSendTool implements DelegationTool {
           agent: { type: 'string', description: "The external agent's name, as a2a_discover lists it." },
           message: { type: 'string', description: 'The message for the agent.' },
           taskId: { type: 'string', description: 'Only to answer a task of this agent that is in state "input-required".' },
-          wait_secs: { type: 'number', exclusiveMinimum: 0, maximum: this.maxWaitSecs, description: `How long to wait for the answer (default and maximum ${this.maxWaitSecs}).` },
+          wait_secs: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            maximum: this.maxWaitSecs,
+            description: `How long to wait for the answer (default and maximum ${this.maxWaitSecs}).`,
+          },
         },
         required: ['agent', 'message'],
         additionalProperties: false,
@@ -82,7 +96,10 @@ export class A2aSendTool implements DelegationTool {
     const waitMs = Math.min(input.waitSecs ?? this.maxWaitSecs, this.maxWaitSecs) * 1000;
     let turn: TurnSoFar;
     try {
-      turn = await readTurn(delegate.handler.sendMessageStream(sendRequest(input), context), AbortSignal.any([signal, AbortSignal.timeout(waitMs)]));
+      turn = await readTurn(
+        delegate.handler.sendMessageStream(sendRequest(input), context),
+        AbortSignal.any([signal, AbortSignal.timeout(waitMs)]),
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       return failure(`"${input.agent}" was not sent the message: ${(error as Error).message}`);
@@ -95,7 +112,10 @@ export class A2aSendTool implements DelegationTool {
     if (turn.message) return answer({ state: 'completed', contextId: turn.message.contextId, answer: messageText(turn.message) });
     if (!turn.taskId) return failure(`"${input.agent}" gave neither a task nor an answer within ${waitMs / 1000} s.`);
     const task = await delegate.handler.getTask(GetTaskRequest.fromJSON({ id: turn.taskId }), context);
-    this.logger.log({ taskId: caller.taskId, agent: caller.agent, delegate: input.agent, delegatedTaskId: task.id, state: stateName(task) }, 'task delegated');
+    this.logger.log(
+      { taskId: caller.taskId, agent: caller.agent, delegate: input.agent, delegatedTaskId: task.id, state: stateName(task) },
+      'task delegated',
+    );
     return taskResult(task);
   }
 
@@ -112,7 +132,8 @@ export class A2aSendTool implements DelegationTool {
     if (remoteTaskLinkOf(task)?.agent !== agent) return `Task "${taskId}" is not a task of "${agent}".`;
     if (isTerminal(task)) return `Task "${taskId}" has ended (${stateName(task)}); send without taskId to start a new one.`;
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (!INTERRUPTED_TASK_STATES.includes(state)) return `Task "${taskId}" is ${stateName(task)}, not waiting for input; it cannot take a message now.`;
+    if (!INTERRUPTED_TASK_STATES.includes(state))
+      return `Task "${taskId}" is ${stateName(task)}, not waiting for input; it cannot take a message now.`;
     return undefined;
   }
 
@@ -121,7 +142,8 @@ export class A2aSendTool implements DelegationTool {
     const agent = delegate.agent.config.name;
     delegate.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), context).then(
       () => this.logger.log({ delegate: agent, delegatedTaskId: taskId }, 'delegated task canceled with its calling turn'),
-      (error: unknown) => this.logger.debug({ delegate: agent, delegatedTaskId: taskId, err: (error as Error).message }, 'could not cancel a delegated task'),
+      (error: unknown) =>
+        this.logger.debug({ delegate: agent, delegatedTaskId: taskId, err: (error as Error).message }, 'could not cancel a delegated task'),
     );
   }
 }
@@ -130,7 +152,8 @@ function sendInput(args: Record<string, unknown>): SendInput | string {
   const { agent, message, taskId, wait_secs: waitSecs } = args;
   if (typeof agent !== 'string' || !agent) return 'a2a_send needs "agent": the name of an external agent (see a2a_discover).';
   if (typeof message !== 'string' || !message.trim()) return 'a2a_send needs "message": the text for the agent.';
-  if (taskId !== undefined && (typeof taskId !== 'string' || !taskId)) return 'a2a_send: "taskId" must be the id of a task a2a_send returned.';
+  if (taskId !== undefined && (typeof taskId !== 'string' || !taskId))
+    return 'a2a_send: "taskId" must be the id of a task a2a_send returned.';
   if (waitSecs !== undefined && !(typeof waitSecs === 'number' && waitSecs > 0)) return 'a2a_send: "wait_secs" must be a positive number.';
   return { agent, message, taskId, waitSecs };
 }

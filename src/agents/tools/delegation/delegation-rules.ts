@@ -34,7 +34,8 @@ export class DelegationRules {
       return { refused: `Agent "${agent}" may not delegate to "${name}" (it is neither trusted nor one of this agent's delegates).` };
     }
     const { state } = external.status();
-    if (state !== 'ready') return { refused: `External agent "${name}" is not available: its card has not been read (${state}). Try again later.` };
+    if (state !== 'ready')
+      return { refused: `External agent "${name}" is not available: its card has not been read (${state}). Try again later.` };
     return { external };
   }
 }
