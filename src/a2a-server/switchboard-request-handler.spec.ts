@@ -5,9 +5,9 @@ import {
   GetTaskRequest,
   Role,
   SendMessageRequest,
-  StreamResponse,
+  type StreamResponse,
   SubscribeToTaskRequest,
-  Task,
+  type Task,
   TaskState,
 } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
@@ -38,9 +38,22 @@ const config = configSchema.parse({
   a2a: { blocking_timeout_secs: BLOCKING_TIMEOUT_SECS, max_message_parts: 3 },
   agents: [
     { name: 'echo', executor: { type: 'echo' } },
-    { name: 'asker', executor: { type: 'script', steps: [{ status: 'input-required', text: 'Which one?' }], reply_steps: [{ status: 'completed', text: 'Done.' }] } },
+    {
+      name: 'asker',
+      executor: {
+        type: 'script',
+        steps: [{ status: 'input-required', text: 'Which one?' }],
+        reply_steps: [{ status: 'completed', text: 'Done.' }],
+      },
+    },
     // Works for ten minutes: a turn that runs until it is canceled.
-    { name: 'endless', executor: { type: 'script', steps: [{ status: 'working' }, { artifact: { text: 'partial' } }, { delay_ms: 600_000 }, { status: 'completed' }] } },
+    {
+      name: 'endless',
+      executor: {
+        type: 'script',
+        steps: [{ status: 'working' }, { artifact: { text: 'partial' } }, { delay_ms: 600_000 }, { status: 'completed' }],
+      },
+    },
   ],
 });
 
@@ -52,7 +65,10 @@ interface SendOptions {
   parts?: object[];
 }
 
-function sendRequest(text: string, { taskId, returnImmediately, acceptedOutputModes, webhook, parts }: SendOptions = {}): SendMessageRequest {
+function sendRequest(
+  text: string,
+  { taskId, returnImmediately, acceptedOutputModes, webhook, parts }: SendOptions = {},
+): SendMessageRequest {
   return SendMessageRequest.fromJSON({
     message: { messageId: randomUUID(), role: 'ROLE_USER', parts: parts ?? [{ text }], taskId },
     configuration: { returnImmediately, acceptedOutputModes, taskPushNotificationConfig: webhook && { url: webhook } },
@@ -76,7 +92,8 @@ async function readAll(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
 }
 
 const hasArtifact = (response: StreamResponse) => response.payload?.$case === 'artifactUpdate';
-const stateOf = (response: StreamResponse | undefined) => (response?.payload?.$case === 'statusUpdate' ? response.payload.value.status?.state : undefined);
+const stateOf = (response: StreamResponse | undefined) =>
+  response?.payload?.$case === 'statusUpdate' ? response.payload.value.status?.state : undefined;
 
 describe('SwitchboardRequestHandler', () => {
   let app: INestApplicationContext;
@@ -149,17 +166,23 @@ describe('SwitchboardRequestHandler', () => {
     });
 
     it('that accepts none of the output modes the agent produces', async () => {
-      await expect(send('echo', sendRequest('a picture', { acceptedOutputModes: ['image/png'] }))).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
+      await expect(send('echo', sendRequest('a picture', { acceptedOutputModes: ['image/png'] }))).rejects.toBeInstanceOf(
+        ContentTypeNotSupportedError,
+      );
     });
 
     it('past the message limits, or with text that cannot be stored, before anything runs', async () => {
       const tooMany = sendRequest('', { parts: [{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }] });
       await expect(send('echo', tooMany)).rejects.toBeInstanceOf(RequestMalformedError);
-      await expect(send('echo', sendRequest('nul \u0000 byte'))).rejects.toThrow('params.message.parts[0].content.value: must not contain U+0000');
+      await expect(send('echo', sendRequest('nul \u0000 byte'))).rejects.toThrow(
+        'params.message.parts[0].content.value: must not contain U+0000',
+      );
     });
 
     it('whose webhook could never be delivered to', async () => {
-      await expect(send('echo', sendRequest('call me back', { webhook: 'http://127.0.0.1:9/hook' }))).rejects.toThrow(RequestMalformedError);
+      await expect(send('echo', sendRequest('call me back', { webhook: 'http://127.0.0.1:9/hook' }))).rejects.toThrow(
+        RequestMalformedError,
+      );
     });
 
     describe('whose new task could not be stored, with the retryable error naming no task', () => {
@@ -168,7 +191,11 @@ describe('SwitchboardRequestHandler', () => {
       beforeEach(() => {
         store = app.get(TASK_STORE);
         const outage = () => Promise.reject(new Error('ECONNREFUSED'));
-        down = [jest.spyOn(store, 'save').mockImplementation(outage), jest.spyOn(store, 'saveUnlessEnded').mockImplementation(outage), jest.spyOn(store, 'saveUnlessTurnRecorded').mockImplementation(outage)];
+        down = [
+          jest.spyOn(store, 'save').mockImplementation(outage),
+          jest.spyOn(store, 'saveUnlessEnded').mockImplementation(outage),
+          jest.spyOn(store, 'saveUnlessTurnRecorded').mockImplementation(outage),
+        ];
       });
       afterEach(() => down.forEach((spy) => spy.mockRestore()));
 
@@ -186,7 +213,10 @@ describe('SwitchboardRequestHandler', () => {
   describe('get', () => {
     it('answers with the task, or TaskNotFoundError for a task it does not know', async () => {
       const task = await send('echo', sendRequest('keep me'));
-      expect(await get('echo', task.id)).toMatchObject({ id: task.id, history: [expect.objectContaining({ messageId: task.history[0].messageId })] });
+      expect(await get('echo', task.id)).toMatchObject({
+        id: task.id,
+        history: [expect.objectContaining({ messageId: task.history[0].messageId })],
+      });
       await expect(get('echo', randomUUID())).rejects.toBeInstanceOf(TaskNotFoundError);
     });
   });
@@ -206,7 +236,9 @@ describe('SwitchboardRequestHandler', () => {
 
     it('refuses an ended task with TaskNotCancelableError naming its state, and an unknown one with TaskNotFoundError', async () => {
       const task = await send('echo', sendRequest('done already'));
-      await expect(cancel('echo', task.id)).rejects.toThrow(new TaskNotCancelableError(`Task ${task.id} is completed and cannot be canceled.`));
+      await expect(cancel('echo', task.id)).rejects.toThrow(
+        new TaskNotCancelableError(`Task ${task.id} is completed and cannot be canceled.`),
+      );
       await expect(cancel('echo', randomUUID())).rejects.toBeInstanceOf(TaskNotFoundError);
     });
   });
@@ -217,7 +249,9 @@ describe('SwitchboardRequestHandler', () => {
       const resubscription = handler('endless').resubscribe(SubscribeToTaskRequest.fromJSON({ id: taskId }), context());
       const [first] = await readUntil(resubscription, () => true);
       expect(first.payload).toMatchObject({ $case: 'task', value: { id: taskId, status: { state: TaskState.TASK_STATE_WORKING } } });
-      expect(first.payload?.$case === 'task' && first.payload.value.artifacts.map((artifact) => artifact.parts[0].content?.value)).toEqual(['partial']);
+      expect(first.payload?.$case === 'task' && first.payload.value.artifacts.map((artifact) => artifact.parts[0].content?.value)).toEqual([
+        'partial',
+      ]);
       await cancel('endless', taskId);
       const later = await readAll(resubscription);
       expect(later.map((response) => response.payload?.$case)).not.toContain('artifactUpdate');
@@ -227,15 +261,23 @@ describe('SwitchboardRequestHandler', () => {
 
     it('refuses an ended task, naming its state, and an unknown one', async () => {
       const task = await send('echo', sendRequest('over'));
-      await expect(readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: task.id }), context()))).rejects.toThrow('terminal state (completed)');
-      await expect(readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: randomUUID() }), context()))).rejects.toBeInstanceOf(TaskNotFoundError);
+      await expect(readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: task.id }), context()))).rejects.toThrow(
+        'terminal state (completed)',
+      );
+      await expect(
+        readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: randomUUID() }), context())),
+      ).rejects.toBeInstanceOf(TaskNotFoundError);
     });
   });
 
   it('answers a request for an extended card the agent lacks with the error of the protocol version asked', async () => {
     const current = new ServerCallContext({ requestedVersion: A2A_PROTOCOL_VERSION });
-    await expect(handler('echo').getAuthenticatedExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}), current)).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(
+      handler('echo').getAuthenticatedExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}), current),
+    ).rejects.toBeInstanceOf(UnsupportedOperationError);
     const legacy = new ServerCallContext({ requestedVersion: A2A_LEGACY_PROTOCOL_VERSION });
-    await expect(handler('echo').getAuthenticatedExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}), legacy)).rejects.toBeInstanceOf(ExtendedAgentCardNotConfiguredError);
+    await expect(
+      handler('echo').getAuthenticatedExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}), legacy),
+    ).rejects.toBeInstanceOf(ExtendedAgentCardNotConfiguredError);
   });
 });

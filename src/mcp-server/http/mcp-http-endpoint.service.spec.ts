@@ -49,7 +49,10 @@ describe('McpHttpEndpoint', () => {
       body,
     });
     const text = await response.text();
-    return { status: response.status, body: response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text };
+    return {
+      status: response.status,
+      body: response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text,
+    };
   }
 
   const sessionCount = () => app.get<McpSessionStore>(MCP_SESSION_STORE).count();
@@ -82,8 +85,14 @@ describe('McpHttpEndpoint', () => {
 
     it('gets the same for a session another caller opened', async () => {
       const { transport } = await openSession(KEYS.alice);
-      expect(await post(PING, { 'mcp-session-id': transport.sessionId!, ...bearer(KEYS.bob) })).toEqual({ status: 404, body: SESSION_NOT_FOUND });
-      expect(await post(PING, { 'mcp-session-id': transport.sessionId! })).toEqual({ status: 200, body: expect.stringContaining('"result":{}') });
+      expect(await post(PING, { 'mcp-session-id': transport.sessionId!, ...bearer(KEYS.bob) })).toEqual({
+        status: 404,
+        body: SESSION_NOT_FOUND,
+      });
+      expect(await post(PING, { 'mcp-session-id': transport.sessionId! })).toEqual({
+        status: 200,
+        body: expect.stringContaining('"result":{}'),
+      });
     });
 
     it('ends its session with DELETE: the session is then unknown', async () => {
@@ -95,14 +104,21 @@ describe('McpHttpEndpoint', () => {
       expect(await post(PING, { 'mcp-session-id': sessionId })).toEqual({ status: 404, body: SESSION_NOT_FOUND });
     });
 
-    it('gets a call\'s answer stream with event ids, which it can resume from any of them with Last-Event-ID', async () => {
+    it("gets a call's answer stream with event ids, which it can resume from any of them with Last-Event-ID", async () => {
       const { transport } = await openSession();
       const session = { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
-      const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'resumed' } } });
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'switchboard_agent_echo', arguments: { message: 'resumed' } },
+      });
       const answered = await post(call, session);
       expect(answered.status).toBe(200);
       const [priming] = eventIdsOf(answered.body as string);
-      const resumed = await fetch(new URL('/mcp', url), { headers: { ...bearer(KEYS.alice), ...session, accept: 'text/event-stream', 'last-event-id': priming } });
+      const resumed = await fetch(new URL('/mcp', url), {
+        headers: { ...bearer(KEYS.alice), ...session, accept: 'text/event-stream', 'last-event-id': priming },
+      });
       const replay = await resumed.text();
       expect(replay).toContain('"id":7');
       expect(replay).toContain('resumed');
@@ -111,29 +127,50 @@ describe('McpHttpEndpoint', () => {
 
     it('gets 404 for a resumption after an event id its session never had', async () => {
       const { transport } = await openSession();
-      const response = await fetch(new URL('/mcp', url), { headers: { ...bearer(KEYS.alice), 'mcp-session-id': transport.sessionId!, accept: 'text/event-stream', 'last-event-id': 'no-such-event' } });
+      const response = await fetch(new URL('/mcp', url), {
+        headers: {
+          ...bearer(KEYS.alice),
+          'mcp-session-id': transport.sessionId!,
+          accept: 'text/event-stream',
+          'last-event-id': 'no-such-event',
+        },
+      });
       expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Cannot resume') }, id: null });
+      expect(await response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: expect.stringContaining('Cannot resume') },
+        id: null,
+      });
     });
 
     it('cancels a call with notifications/cancelled: its stream ends without an answer', async () => {
       const { transport } = await openSession();
       // A 2025-11-25 answer stream begins with a priming event: the call's headers come at once.
       const session = { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
-      const call = JSON.stringify({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'switchboard_agent_endless', arguments: { message: 'take your time' } } });
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'long',
+        method: 'tools/call',
+        params: { name: 'switchboard_agent_endless', arguments: { message: 'take your time' } },
+      });
       const running = await fetch(new URL('/mcp', url), {
         method: 'POST',
         headers: { ...bearer(KEYS.alice), ...session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: call,
       });
-      const cancelled = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long' } }), session);
+      const cancelled = await post(
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long' } }),
+        session,
+      );
       expect(cancelled.status).toBe(202);
       expect(await running.text()).not.toContain('"result"');
     });
 
     it('is answered 406 on a GET stream it does not accept as an event stream', async () => {
       const { transport } = await openSession();
-      const response = await fetch(new URL('/mcp', url), { headers: { ...bearer(KEYS.alice), 'mcp-session-id': transport.sessionId!, accept: 'application/json' } });
+      const response = await fetch(new URL('/mcp', url), {
+        headers: { ...bearer(KEYS.alice), 'mcp-session-id': transport.sessionId!, accept: 'application/json' },
+      });
       expect(response.status).toBe(406);
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
     });
@@ -153,12 +190,20 @@ describe('McpHttpEndpoint', () => {
   });
 
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
-    expect(await post('{"jsonrpc": "2.0", "id": 1, "method": ')).toEqual({ status: 400, body: { jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) }, id: null } });
+    expect(await post('{"jsonrpc": "2.0", "id": 1, "method": ')).toEqual({
+      status: 400,
+      body: { jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) }, id: null },
+    });
   });
 
   it('refuses a request from an origin it does not allow, and opens no session for it', async () => {
     const before = await sessionCount();
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+    });
     const refused = await post(initialize, { origin: 'http://rebinding.example' });
     expect(refused.status).toBe(403);
     expect(await sessionCount()).toBe(before);
@@ -166,7 +211,7 @@ describe('McpHttpEndpoint', () => {
 });
 
 describe('McpHttpEndpoint at shutdown', () => {
-  it('ends the sessions\' GET streams, so that the server can close', async () => {
+  it("ends the sessions' GET streams, so that the server can close", async () => {
     const app = await createHttpApp(config);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = new URL('/mcp', await app.getUrl());

@@ -17,7 +17,11 @@ const config = configSchema.parse({
   log: { level: 'silent' },
   agents: [
     { name: 'echo', executor: { type: 'echo' } },
-    { name: 'code-reviewer', description: 'Reviews code', executor: { type: 'script', steps: [{ status: 'failed', text: 'Nothing to review.' }] } },
+    {
+      name: 'code-reviewer',
+      description: 'Reviews code',
+      executor: { type: 'script', steps: [{ status: 'failed', text: 'Nothing to review.' }] },
+    },
   ],
   mcp_servers: [{ name: 'fixture', transport: { type: 'stdio', command: process.execPath, args: [FIXTURE_SERVER, 'legacy'] } }],
 });
@@ -74,21 +78,29 @@ describe('SwitchboardMcpServerFactory', () => {
   });
 
   describe('lists', () => {
-    it('every agent as switchboard_agent_{name}, the built-in tools and the connected servers\' tools as mcp_{server}_{tool}', async () => {
+    it("every agent as switchboard_agent_{name}, the built-in tools and the connected servers' tools as mcp_{server}_{tool}", async () => {
       const names = await toolNames(await connect(caller()));
-      expect(names).toEqual(expect.arrayContaining(['switchboard_agent_echo', 'switchboard_agent_code_reviewer', 'web_fetch', 'mcp_fixture_echo', 'mcp_fixture_add_tool']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'switchboard_agent_echo',
+          'switchboard_agent_code_reviewer',
+          'web_fetch',
+          'mcp_fixture_echo',
+          'mcp_fixture_add_tool',
+        ]),
+      );
       // The name earlier releases gave an agent with a hyphen is callable, never listed.
       expect(names).not.toContain('switchboard_agent_code-reviewer');
     });
 
-    it('only what the caller\'s grants reach, tools and agents alike', async () => {
+    it("only what the caller's grants reach, tools and agents alike", async () => {
       const agentsOnly = caller(AccessScope.of({ tools: ['switchboard_agent_*'], agents: ['echo'] }));
       expect(await toolNames(await connect(agentsOnly))).toEqual(['switchboard_agent_echo']);
       const upstreamOnly = caller(AccessScope.of({ tools: ['mcp_fixture_echo'] }));
       expect(await toolNames(await connect(upstreamOnly))).toEqual(['mcp_fixture_echo']);
     });
 
-    it('per reach, on the servers kept for listing: one caller\'s list never reaches another', async () => {
+    it("per reach, on the servers kept for listing: one caller's list never reaches another", async () => {
       const everything = await toolNames(await connect(caller(), 'listing'));
       expect(everything).toContain('mcp_fixture_echo');
       expect(await toolNames(await connect(caller(AccessScope.of({ tools: ['web_fetch'] })), 'listing'))).toEqual(['web_fetch']);
@@ -100,7 +112,7 @@ describe('SwitchboardMcpServerFactory', () => {
   });
 
   describe('a call', () => {
-    it('of an agent\'s tool runs a turn of the agent and answers with its text', async () => {
+    it("of an agent's tool runs a turn of the agent and answers with its text", async () => {
       const client = await connect(caller(), { tool: 'switchboard_agent_echo' });
       const result = (await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello there' } })) as CallToolResult;
       expect(result.isError).toBeFalsy();
@@ -110,35 +122,50 @@ describe('SwitchboardMcpServerFactory', () => {
 
     it('of an agent whose task fails is an error result with what the agent said', async () => {
       const client = await connect(caller(), { tool: 'switchboard_agent_code_reviewer' });
-      const result = (await client.callTool({ name: 'switchboard_agent_code_reviewer', arguments: { message: 'review this' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'switchboard_agent_code_reviewer',
+        arguments: { message: 'review this' },
+      })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain('Nothing to review.');
     });
 
     it('of an agent under the name earlier releases gave it runs the agent', async () => {
       const client = await connect(caller(), { tool: 'switchboard_agent_code-reviewer' });
-      const result = (await client.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'review this' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'switchboard_agent_code-reviewer',
+        arguments: { message: 'review this' },
+      })) as CallToolResult;
       expect(textOf(result)).toContain('Nothing to review.');
     });
 
-    it('of a connected server\'s tool reaches that server', async () => {
+    it("of a connected server's tool reaches that server", async () => {
       const client = await connect(caller(), { tool: 'mcp_fixture_echo' });
       const result = (await client.callTool({ name: 'mcp_fixture_echo', arguments: { text: 'ping' } })) as CallToolResult;
       expect(textOf(result)).toBe('legacy:ping');
     });
 
-    it('of a tool that does not exist, or that the caller\'s grants do not reach, is the protocol\'s unknown-tool error', async () => {
-      const unknownTool = (name: string) => ({ code: ProtocolErrorCode.InvalidParams, message: expect.stringContaining(`Tool ${name} not found`) });
+    it("of a tool that does not exist, or that the caller's grants do not reach, is the protocol's unknown-tool error", async () => {
+      const unknownTool = (name: string) => ({
+        code: ProtocolErrorCode.InvalidParams,
+        message: expect.stringContaining(`Tool ${name} not found`),
+      });
       const anyone = await connect(caller(), { tool: 'switchboard_agent_nobody' });
-      await expect(anyone.callTool({ name: 'switchboard_agent_nobody', arguments: { message: 'hi' } })).rejects.toMatchObject(unknownTool('switchboard_agent_nobody'));
+      await expect(anyone.callTool({ name: 'switchboard_agent_nobody', arguments: { message: 'hi' } })).rejects.toMatchObject(
+        unknownTool('switchboard_agent_nobody'),
+      );
       const reviewerOnly = caller(AccessScope.of({ tools: ['switchboard_agent_*'], agents: ['code-reviewer'] }));
       const agent = await connect(reviewerOnly, { tool: 'switchboard_agent_echo' });
-      await expect(agent.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hi' } })).rejects.toMatchObject(unknownTool('switchboard_agent_echo'));
+      await expect(agent.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hi' } })).rejects.toMatchObject(
+        unknownTool('switchboard_agent_echo'),
+      );
       const upstream = await connect(reviewerOnly, { tool: 'mcp_fixture_echo' });
-      await expect(upstream.callTool({ name: 'mcp_fixture_echo', arguments: { text: 'ping' } })).rejects.toMatchObject(unknownTool('mcp_fixture_echo'));
+      await expect(upstream.callTool({ name: 'mcp_fixture_echo', arguments: { text: 'ping' } })).rejects.toMatchObject(
+        unknownTool('mcp_fixture_echo'),
+      );
     });
 
-    it('of an agent\'s tool without its message is an error result saying what is missing', async () => {
+    it("of an agent's tool without its message is an error result saying what is missing", async () => {
       const client = await connect(caller(), { tool: 'switchboard_agent_echo' });
       const result = (await client.callTool({ name: 'switchboard_agent_echo', arguments: {} })) as CallToolResult;
       expect(result.isError).toBe(true);
