@@ -17,13 +17,9 @@ function folderOf(path: string): string {
 /** Folder -> folders it imports, each edge with the first import that makes it (`file: 'specifier'`). */
 type FolderImports = Map<string, Map<string, string>>;
 
-/**
- * A spec's imports are left out: nothing imports a spec, so they tie no folder to another, and a spec
- * next to the code may wire what it tests as the app does (embedded mode's memory stores and queue).
- */
 function folderImports(): FolderImports {
   const imports: FolderImports = new Map();
-  for (const file of sourceFiles().filter((path) => !path.endsWith('.spec.ts'))) {
+  for (const file of sourceFiles()) {
     const from = folderOf(file);
     if (!imports.has(from)) imports.set(from, new Map());
     for (const { specifier, target } of relativeImports(file)) {
