@@ -22,12 +22,12 @@ import {
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createAppContext } from '../app.factory';
-import { configSchema } from '../config/config.schema';
-import { TASK_STORE, type TaskStore } from '../task-store/task-store.interface';
-import { AgentHandlers } from './agent-handlers.service';
-import { ServiceUnavailableError } from './service-unavailable.error';
-import type { SwitchboardRequestHandler } from './switchboard-request-handler';
+import { createAppContext } from '../../src/app.factory';
+import { configSchema } from '../../src/config/config.schema';
+import { TASK_STORE, type TaskStore } from '../../src/task-store/task-store.interface';
+import { AgentHandlers } from '../../src/a2a-server/agent-handlers.service';
+import { ServiceUnavailableError } from '../../src/a2a-server/service-unavailable.error';
+import type { SwitchboardRequestHandler } from '../../src/a2a-server/switchboard-request-handler';
 
 /** The blocking deadline: far above an echo's turn, short enough to wait for once. */
 const BLOCKING_TIMEOUT_SECS = 1;
@@ -51,7 +51,12 @@ const config = configSchema.parse({
       name: 'endless',
       executor: {
         type: 'script',
-        steps: [{ status: 'working' }, { artifact: { text: 'partial' } }, { delay_ms: 600_000 }, { status: 'completed' }],
+        steps: [
+          { status: 'working' },
+          { artifact: { text: 'partial' } },
+          { delay_ms: 600_000 },
+          { status: 'completed' },
+        ],
       },
     },
   ],
@@ -76,13 +81,18 @@ function sendRequest(
 }
 
 /** The events of `stream` up to and including the first that `until` accepts; the stream stays open. */
-async function readUntil(stream: AsyncGenerator<StreamResponse>, until: (response: StreamResponse) => boolean): Promise<StreamResponse[]> {
+async function readUntil(
+  stream: AsyncGenerator<StreamResponse>,
+  until: (response: StreamResponse) => boolean,
+): Promise<StreamResponse[]> {
   const seen: StreamResponse[] = [];
   for (let next = await stream.next(); !next.done; next = await stream.next()) {
     seen.push(next.value);
     if (until(next.value)) return seen;
   }
-  throw new Error(`the stream ended before the awaited event; it gave ${seen.map((response) => response.payload?.$case).join(', ')}`);
+  throw new Error(
+    `the stream ended before the awaited event; it gave ${seen.map((response) => response.payload?.$case).join(', ')}`,
+  );
 }
 
 async function readAll(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
@@ -100,9 +110,11 @@ describe('SwitchboardRequestHandler', () => {
   let handlers: AgentHandlers;
   const handler = (agent: string): SwitchboardRequestHandler => handlers.find(agent)!.handler;
   const context = () => new ServerCallContext();
-  const send = async (agent: string, request: SendMessageRequest) => (await handler(agent).sendMessage(request, context())) as Task;
+  const send = async (agent: string, request: SendMessageRequest) =>
+    (await handler(agent).sendMessage(request, context())) as Task;
   const get = (agent: string, id: string) => handler(agent).getTask(GetTaskRequest.fromJSON({ id }), context());
-  const cancel = (agent: string, id: string) => handler(agent).cancelTask(CancelTaskRequest.fromJSON({ id }), context());
+  const cancel = (agent: string, id: string) =>
+    handler(agent).cancelTask(CancelTaskRequest.fromJSON({ id }), context());
   /** A task of `endless` whose turn has published its partial artifact, and the stream that saw it (still open). */
   const endlessUnderWay = async () => {
     const stream = handler('endless').sendMessageStream(sendRequest('take your time'), context());
@@ -123,7 +135,10 @@ describe('SwitchboardRequestHandler', () => {
       const task = await send('echo', sendRequest('hello'));
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(task.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'hello' });
-      expect(await get('echo', task.id)).toMatchObject({ id: task.id, status: { state: TaskState.TASK_STATE_COMPLETED } });
+      expect(await get('echo', task.id)).toMatchObject({
+        id: task.id,
+        status: { state: TaskState.TASK_STATE_COMPLETED },
+      });
     });
 
     it('continues a task that asked for input with a turn of its own', async () => {
@@ -133,7 +148,10 @@ describe('SwitchboardRequestHandler', () => {
       const answered = await send('asker', reply);
       expect(answered.id).toBe(asked.id);
       // The reply, then what the agent's new turn said.
-      expect(answered.history.slice(asked.history.length).map((message) => message.role)).toEqual([Role.ROLE_USER, Role.ROLE_AGENT]);
+      expect(answered.history.slice(asked.history.length).map((message) => message.role)).toEqual([
+        Role.ROLE_USER,
+        Role.ROLE_AGENT,
+      ]);
       expect(answered.history[asked.history.length].messageId).toBe(reply.message!.messageId);
     });
 
@@ -155,7 +173,9 @@ describe('SwitchboardRequestHandler', () => {
 
   describe('refuses a send', () => {
     it('to a task that does not exist', async () => {
-      await expect(send('echo', sendRequest('hello?', { taskId: randomUUID() }))).rejects.toBeInstanceOf(TaskNotFoundError);
+      await expect(send('echo', sendRequest('hello?', { taskId: randomUUID() }))).rejects.toBeInstanceOf(
+        TaskNotFoundError,
+      );
     });
 
     it('to an ended task, naming its state', async () => {
@@ -166,9 +186,9 @@ describe('SwitchboardRequestHandler', () => {
     });
 
     it('that accepts none of the output modes the agent produces', async () => {
-      await expect(send('echo', sendRequest('a picture', { acceptedOutputModes: ['image/png'] }))).rejects.toBeInstanceOf(
-        ContentTypeNotSupportedError,
-      );
+      await expect(
+        send('echo', sendRequest('a picture', { acceptedOutputModes: ['image/png'] })),
+      ).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
     });
 
     it('past the message limits, or with text that cannot be stored, before anything runs', async () => {
@@ -203,7 +223,9 @@ describe('SwitchboardRequestHandler', () => {
         ['blocking', false],
         ['non-blocking', true],
       ])('%s', async (_, returnImmediately) => {
-        const refusal: unknown = await send('echo', sendRequest('never stored', { returnImmediately })).catch((error: unknown) => error);
+        const refusal: unknown = await send('echo', sendRequest('never stored', { returnImmediately })).catch(
+          (error: unknown) => error,
+        );
         expect(refusal).toBeInstanceOf(ServiceUnavailableError);
         expect((refusal as Error).message).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
       });
@@ -224,7 +246,10 @@ describe('SwitchboardRequestHandler', () => {
   describe('cancel', () => {
     it('stops a running turn and answers with the canceled task', async () => {
       const { taskId, stream } = await endlessUnderWay();
-      expect(await cancel('endless', taskId)).toMatchObject({ id: taskId, status: { state: TaskState.TASK_STATE_CANCELED } });
+      expect(await cancel('endless', taskId)).toMatchObject({
+        id: taskId,
+        status: { state: TaskState.TASK_STATE_CANCELED },
+      });
       // The send's own stream ends with the turn.
       expect(stateOf((await readAll(stream)).at(-1))).toBe(TaskState.TASK_STATE_CANCELED);
     });
@@ -248,10 +273,14 @@ describe('SwitchboardRequestHandler', () => {
       const { taskId, stream } = await endlessUnderWay();
       const resubscription = handler('endless').resubscribe(SubscribeToTaskRequest.fromJSON({ id: taskId }), context());
       const [first] = await readUntil(resubscription, () => true);
-      expect(first.payload).toMatchObject({ $case: 'task', value: { id: taskId, status: { state: TaskState.TASK_STATE_WORKING } } });
-      expect(first.payload?.$case === 'task' && first.payload.value.artifacts.map((artifact) => artifact.parts[0].content?.value)).toEqual([
-        'partial',
-      ]);
+      expect(first.payload).toMatchObject({
+        $case: 'task',
+        value: { id: taskId, status: { state: TaskState.TASK_STATE_WORKING } },
+      });
+      expect(
+        first.payload?.$case === 'task' &&
+          first.payload.value.artifacts.map((artifact) => artifact.parts[0].content?.value),
+      ).toEqual(['partial']);
       await cancel('endless', taskId);
       const later = await readAll(resubscription);
       expect(later.map((response) => response.payload?.$case)).not.toContain('artifactUpdate');
@@ -261,9 +290,9 @@ describe('SwitchboardRequestHandler', () => {
 
     it('refuses an ended task, naming its state, and an unknown one', async () => {
       const task = await send('echo', sendRequest('over'));
-      await expect(readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: task.id }), context()))).rejects.toThrow(
-        'terminal state (completed)',
-      );
+      await expect(
+        readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: task.id }), context())),
+      ).rejects.toThrow('terminal state (completed)');
       await expect(
         readAll(handler('echo').resubscribe(SubscribeToTaskRequest.fromJSON({ id: randomUUID() }), context())),
       ).rejects.toBeInstanceOf(TaskNotFoundError);

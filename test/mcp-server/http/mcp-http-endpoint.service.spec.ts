@@ -3,9 +3,9 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { createHttpApp } from '../../app.factory';
-import { configSchema } from '../../config/config.schema';
-import { MCP_SESSION_STORE, type McpSessionStore } from '../stores/mcp-session-store.interface';
+import { createHttpApp } from '../../../src/app.factory';
+import { configSchema } from '../../../src/config/config.schema';
+import { MCP_SESSION_STORE, type McpSessionStore } from '../../../src/mcp-server/stores/mcp-session-store.interface';
 
 const KEYS = { alice: 'alice-key-0123456789abcdef', bob: 'bob-key-0123456789abcdef' };
 
@@ -16,7 +16,10 @@ const config = configSchema.parse({
   agents: [
     { name: 'echo', executor: { type: 'echo' } },
     // Works for ten minutes: a call that runs until it is canceled.
-    { name: 'endless', executor: { type: 'script', steps: [{ status: 'working' }, { delay_ms: 600_000 }, { status: 'completed' }] } },
+    {
+      name: 'endless',
+      executor: { type: 'script', steps: [{ status: 'working' }, { delay_ms: 600_000 }, { status: 'completed' }] },
+    },
   ],
 });
 
@@ -45,7 +48,12 @@ describe('McpHttpEndpoint', () => {
   async function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
     const response = await fetch(new URL('/mcp', url), {
       method: 'POST',
-      headers: { ...bearer(KEYS.alice), 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      headers: {
+        ...bearer(KEYS.alice),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
       body,
     });
     const text = await response.text();
@@ -155,7 +163,12 @@ describe('McpHttpEndpoint', () => {
       });
       const running = await fetch(new URL('/mcp', url), {
         method: 'POST',
-        headers: { ...bearer(KEYS.alice), ...session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          ...bearer(KEYS.alice),
+          ...session,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: call,
       });
       const cancelled = await post(
@@ -178,7 +191,9 @@ describe('McpHttpEndpoint', () => {
 
   it('serves a 2026-07-28 client without a session', async () => {
     const before = await sessionCount();
-    const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer(KEYS.alice) } });
+    const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), {
+      requestInit: { headers: bearer(KEYS.alice) },
+    });
     const client = new Client({ name: 'endpoint-spec', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     try {
@@ -221,7 +236,9 @@ describe('McpHttpEndpoint at shutdown', () => {
     const sessionId = transport.sessionId!;
     // The client's own GET stream, which it would reopen when the server ends it, is closed with the client.
     await client.close();
-    const stream = await fetch(url, { headers: { ...bearer(KEYS.alice), 'mcp-session-id': sessionId, accept: 'text/event-stream' } });
+    const stream = await fetch(url, {
+      headers: { ...bearer(KEYS.alice), 'mcp-session-id': sessionId, accept: 'text/event-stream' },
+    });
     expect(stream.status).toBe(200);
     const closed = app.close();
     // Resolves only once the server has ended the stream.

@@ -2,15 +2,15 @@ import { ServerCallContext } from '@a2a-js/sdk/server';
 import { Client, InMemoryTransport, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import type { INestApplicationContext } from '@nestjs/common';
 import { join } from 'node:path';
-import { createAppContext } from '../../app.factory';
-import { configSchema } from '../../config/config.schema';
-import { MCP_TOOL_SOURCE, type McpToolSource } from '../../mcp-client/mcp-tool-source.interface';
-import { AccessScope } from '../../security/access-scope';
-import { authInfoOf, type McpCaller, type ServerNeeds } from '../mcp-caller';
-import { SwitchboardMcpServerFactory } from './switchboard-mcp-server.factory';
+import { createAppContext } from '../../../src/app.factory';
+import { configSchema } from '../../../src/config/config.schema';
+import { MCP_TOOL_SOURCE, type McpToolSource } from '../../../src/mcp-client/mcp-tool-source.interface';
+import { AccessScope } from '../../../src/security/access-scope';
+import { authInfoOf, type McpCaller, type ServerNeeds } from '../../../src/mcp-server/mcp-caller';
+import { SwitchboardMcpServerFactory } from '../../../src/mcp-server/server/switchboard-mcp-server.factory';
 
 /** A stdio MCP server on the v2 SDK (2025 era) whose `echo` tool answers `legacy:{text}`. */
-const FIXTURE_SERVER = join(__dirname, '../../../test/mcp-client/fixtures/dynamic-server.cjs');
+const FIXTURE_SERVER = join(__dirname, '../../mcp-client/fixtures/dynamic-server.cjs');
 
 /** Embedded mode (memory stores, in-process queue) with two agents and one connected MCP server. */
 const config = configSchema.parse({
@@ -23,11 +23,17 @@ const config = configSchema.parse({
       executor: { type: 'script', steps: [{ status: 'failed', text: 'Nothing to review.' }] },
     },
   ],
-  mcp_servers: [{ name: 'fixture', transport: { type: 'stdio', command: process.execPath, args: [FIXTURE_SERVER, 'legacy'] } }],
+  mcp_servers: [
+    { name: 'fixture', transport: { type: 'stdio', command: process.execPath, args: [FIXTURE_SERVER, 'legacy'] } },
+  ],
 });
 
 function caller(scope: AccessScope = AccessScope.unrestricted): McpCaller {
-  return { owner: 'alice', scope, context: new ServerCallContext({ user: { isAuthenticated: true, userName: 'alice' } }) };
+  return {
+    owner: 'alice',
+    scope,
+    context: new ServerCallContext({ user: { isAuthenticated: true, userName: 'alice' } }),
+  };
 }
 
 /** Resolves once `tools` lists `name`: the MCP server it belongs to has connected. */
@@ -42,7 +48,8 @@ function listed(tools: McpToolSource, name: string): Promise<void> {
   });
 }
 
-const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+const textOf = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 
 describe('SwitchboardMcpServerFactory', () => {
   let app: INestApplicationContext;
@@ -103,18 +110,25 @@ describe('SwitchboardMcpServerFactory', () => {
     it("per reach, on the servers kept for listing: one caller's list never reaches another", async () => {
       const everything = await toolNames(await connect(caller(), 'listing'));
       expect(everything).toContain('mcp_fixture_echo');
-      expect(await toolNames(await connect(caller(AccessScope.of({ tools: ['web_fetch'] })), 'listing'))).toEqual(['web_fetch']);
+      expect(await toolNames(await connect(caller(AccessScope.of({ tools: ['web_fetch'] })), 'listing'))).toEqual([
+        'web_fetch',
+      ]);
     });
 
     it('only the tool named, on a server built for one call', async () => {
-      expect(await toolNames(await connect(caller(), { tool: 'switchboard_agent_echo' }))).toEqual(['switchboard_agent_echo']);
+      expect(await toolNames(await connect(caller(), { tool: 'switchboard_agent_echo' }))).toEqual([
+        'switchboard_agent_echo',
+      ]);
     });
   });
 
   describe('a call', () => {
     it("of an agent's tool runs a turn of the agent and answers with its text", async () => {
       const client = await connect(caller(), { tool: 'switchboard_agent_echo' });
-      const result = (await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello there' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'switchboard_agent_echo',
+        arguments: { message: 'hello there' },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toBe('hello there');
       expect(result.structuredContent).toMatchObject({ state: 'TASK_STATE_COMPLETED', taskId: expect.any(String) });
@@ -141,7 +155,10 @@ describe('SwitchboardMcpServerFactory', () => {
 
     it("of a connected server's tool reaches that server", async () => {
       const client = await connect(caller(), { tool: 'mcp_fixture_echo' });
-      const result = (await client.callTool({ name: 'mcp_fixture_echo', arguments: { text: 'ping' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'mcp_fixture_echo',
+        arguments: { text: 'ping' },
+      })) as CallToolResult;
       expect(textOf(result)).toBe('legacy:ping');
     });
 
@@ -151,14 +168,14 @@ describe('SwitchboardMcpServerFactory', () => {
         message: expect.stringContaining(`Tool ${name} not found`),
       });
       const anyone = await connect(caller(), { tool: 'switchboard_agent_nobody' });
-      await expect(anyone.callTool({ name: 'switchboard_agent_nobody', arguments: { message: 'hi' } })).rejects.toMatchObject(
-        unknownTool('switchboard_agent_nobody'),
-      );
+      await expect(
+        anyone.callTool({ name: 'switchboard_agent_nobody', arguments: { message: 'hi' } }),
+      ).rejects.toMatchObject(unknownTool('switchboard_agent_nobody'));
       const reviewerOnly = caller(AccessScope.of({ tools: ['switchboard_agent_*'], agents: ['code-reviewer'] }));
       const agent = await connect(reviewerOnly, { tool: 'switchboard_agent_echo' });
-      await expect(agent.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hi' } })).rejects.toMatchObject(
-        unknownTool('switchboard_agent_echo'),
-      );
+      await expect(
+        agent.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hi' } }),
+      ).rejects.toMatchObject(unknownTool('switchboard_agent_echo'));
       const upstream = await connect(reviewerOnly, { tool: 'mcp_fixture_echo' });
       await expect(upstream.callTool({ name: 'mcp_fixture_echo', arguments: { text: 'ping' } })).rejects.toMatchObject(
         unknownTool('mcp_fixture_echo'),
