@@ -141,7 +141,7 @@ describe('SwitchboardRequestHandler', () => {
       });
     });
 
-    it('continues a task that asked for input with a turn of its own', async () => {
+    it('continues a task that asked for input with a turn of its own, which knows it continues', async () => {
       const asked = await send('asker', sendRequest('start'));
       expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       const reply = sendRequest('this one', { taskId: asked.id });
@@ -153,6 +153,8 @@ describe('SwitchboardRequestHandler', () => {
         Role.ROLE_AGENT,
       ]);
       expect(answered.history[asked.history.length].messageId).toBe(reply.message!.messageId);
+      // The script agent plays its reply_steps on a turn that continues its task.
+      expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     });
 
     it('answers by the deadline with the task as it stands, and its turn goes on', async () => {
