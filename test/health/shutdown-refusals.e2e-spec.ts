@@ -95,7 +95,7 @@ describe('new requests while the API shuts down', () => {
     await database?.drop();
   });
 
-  it('are refused 503 with Retry-After, as a JSON-RPC error on JSON-RPC routes and /mcp, as a JSON body elsewhere', async () => {
+  it('are refused 503 with Retry-After, as a JSON-RPC error on JSON-RPC routes and every verb of /mcp, as a JSON body elsewhere', async () => {
     const api = await services.api('api');
     const stream = await streamThatStays(api);
     const exited = api.stop();
@@ -122,6 +122,13 @@ describe('new requests while the API shuts down', () => {
         { jsonrpc: '2.0', id: 3, method: 'tools/list' },
         { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       ),
+      'GET /mcp': await raw(`${api.baseUrl}/mcp`, {
+        headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 'any' },
+      }),
+      'DELETE /mcp': await raw(`${api.baseUrl}/mcp`, {
+        method: 'DELETE',
+        headers: { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 'any' },
+      }),
     };
     const plain = {
       'GET /healthz': await raw(`${api.baseUrl}/healthz`),
