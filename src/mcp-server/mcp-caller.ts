@@ -1,5 +1,5 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
+import { callContextOf, callerScopeOf } from '../tasks';
 import type { AuthInfo, RequestId, ServerContext } from '@modelcontextprotocol/server';
 import type { AccessScope } from '../security/access-scope';
 

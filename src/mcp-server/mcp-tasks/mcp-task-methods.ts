@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
-import { toolCallResultOf } from '../../agents/executors/tool-call.executor';
+import { toolCallResultOf } from '../../agents/tool-call-task';
 import { taskResult } from '../tools/agent-tool-call';
 import { missingCapabilities, modernClientCapabilities } from '../tools/ask-caller';
 import { taskUri } from '../bridge/task-resource';
