@@ -15,7 +15,9 @@ module.exports = {
   // @modelcontextprotocol/ext-tasks (the tests' MCP Tasks client) ships ESM with `import` conditions only, which
   // Jest's CommonJS resolver does not follow: its subpaths are mapped to their files and transpiled like jose.
   transformIgnorePatterns: ['/node_modules/(?!jose/|@modelcontextprotocol/ext-tasks/)'],
-  moduleNameMapper: { '^@modelcontextprotocol/ext-tasks/(.+)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js' },
+  moduleNameMapper: {
+    '^@modelcontextprotocol/ext-tasks/(.+)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js',
+  },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

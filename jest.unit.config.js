@@ -21,7 +21,10 @@ const STORE_FREE_E2E = [
 
 module.exports = {
   ...base,
-  testRegex: ['(?<!\\.e2e)\\.spec\\.ts$', ...STORE_FREE_E2E.map((path) => `/${path.replace(/[/.-]/g, '\\$&')}\\.e2e-spec\\.ts$`)],
+  testRegex: [
+    '(?<!\\.e2e)\\.spec\\.ts$',
+    ...STORE_FREE_E2E.map((path) => `/${path.replace(/[/.-]/g, '\\$&')}\\.e2e-spec\\.ts$`),
+  ],
   globalSetup: undefined,
   globalTeardown: undefined,
 };

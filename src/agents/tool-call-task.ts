@@ -16,7 +16,11 @@ export const TOOL_CALL_RESULT_ARTIFACT = 'result';
  * A send that starts a tool call's task, answered at once: its message names the tool (in its
  * metadata, beside `metadata`) and carries the tool and its arguments as one data part.
  */
-export function toolCallRequest(tool: string, args: Record<string, unknown>, metadata: Record<string, unknown>): SendMessageRequest {
+export function toolCallRequest(
+  tool: string,
+  args: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): SendMessageRequest {
   return SendMessageRequest.fromJSON({
     message: {
       messageId: randomUUID(),

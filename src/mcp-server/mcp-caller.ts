@@ -42,7 +42,9 @@ export function serverNeedsOf(authInfo: AuthInfo | undefined): ServerNeeds {
 export function callerOf(authInfo: AuthInfo | undefined): McpCaller {
   const caller = authInfo?.extra?.caller;
   if (!isMcpCaller(caller)) {
-    throw new Error("An MCP request reached a handler without its caller: every request's authInfo is made by authInfoOf (mcp-caller.ts)");
+    throw new Error(
+      "An MCP request reached a handler without its caller: every request's authInfo is made by authInfoOf (mcp-caller.ts)",
+    );
   }
   return caller;
 }

@@ -1,4 +1,12 @@
-import { type Artifact, type Message, Part, roleToJSON, type Task, type TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import {
+  type Artifact,
+  type Message,
+  Part,
+  roleToJSON,
+  type Task,
+  type TaskStatus,
+  taskStateToJSON,
+} from '@a2a-js/sdk';
 import type { KeptTaskEvent, TaskActivityEntry, TaskRecord } from '../tasks';
 
 /** A message's or artifact's parts as A2A v1.0 JSON (`{text}`, `{data}`, `{url}`, ...). */
@@ -76,7 +84,11 @@ class EventTimeline {
     const latestStatusMessage = task.status?.message?.messageId;
     const messages = task.history
       .filter(({ messageId }) => !this.shownMessages.has(messageId) && messageId !== latestStatusMessage)
-      .map((message): EventEntry => ({ kind: 'message', role: roleToJSON(message.role), parts: partsJson(message.parts) }));
+      .map((message): EventEntry => ({
+        kind: 'message',
+        role: roleToJSON(message.role),
+        parts: partsJson(message.parts),
+      }));
     const artifacts = task.artifacts
       .filter(({ artifactId }) => !this.artifacts.has(artifactId))
       .map((artifact): EventEntry => ({
@@ -129,7 +141,12 @@ class EventTimeline {
 }
 
 function statusEntry(status: TaskStatus, at: string): TimedEntry {
-  return { kind: 'status', at, state: taskStateToJSON(status.state), ...(status.message && { parts: partsJson(status.message.parts) }) };
+  return {
+    kind: 'status',
+    at,
+    state: taskStateToJSON(status.state),
+    ...(status.message && { parts: partsJson(status.message.parts) }),
+  };
 }
 
 /** The same write of a status: a turn's status carries its own timestamp. */

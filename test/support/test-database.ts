@@ -34,7 +34,8 @@ export function uniqueName(prefix: string): string {
 /** A fresh, migrated database of this test file's own, cloned from the run's template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env[TEMPLATE_DATABASE_ENV];
-  if (!template) throw new Error(`${TEMPLATE_DATABASE_ENV} is not set: run tests through jest, whose globalSetup creates it`);
+  if (!template)
+    throw new Error(`${TEMPLATE_DATABASE_ENV} is not set: run tests through jest, whose globalSetup creates it`);
   return createDatabase(uniqueName('switchboard_test'), template);
 }
 

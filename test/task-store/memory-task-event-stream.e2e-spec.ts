@@ -10,7 +10,9 @@ describeTaskEventStreamContract('memory', async () => {
 });
 
 describe('memory TaskEventStream lifetimes', () => {
-  const working = StreamResponse.fromJSON({ statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } });
+  const working = StreamResponse.fromJSON({
+    statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+  });
   const minute = 60_000;
 
   beforeEach(() => jest.useFakeTimers());

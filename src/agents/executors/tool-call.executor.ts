@@ -46,11 +46,19 @@ export class ToolCallExecutor implements AgentTurnExecutor {
     await this.call(turn, publish, upstreamTask);
   }
 
-  private async call({ context, signal, progress }: AgentTurn, publish: TurnPublisher, follow: string | undefined): Promise<void> {
+  private async call(
+    { context, signal, progress }: AgentTurn,
+    publish: TurnPublisher,
+    follow: string | undefined,
+  ): Promise<void> {
     const { tool, args } = toolCallOf(context.userMessage);
     const upstreamTask = { follow, onCreated: (taskId: string) => progress.save({ upstreamTask: taskId }) };
-    const result = await this.pipeline.bounded(tool, `task:${context.taskId}`, signal, CALL_TOOL_RESULT_LIMITER, (bounded) =>
-      this.mcpTools.call(tool, args, { signal: bounded, upstreamTask }),
+    const result = await this.pipeline.bounded(
+      tool,
+      `task:${context.taskId}`,
+      signal,
+      CALL_TOOL_RESULT_LIMITER,
+      (bounded) => this.mcpTools.call(tool, args, { signal: bounded, upstreamTask }),
     );
     signal.throwIfAborted();
     publish.artifact({

@@ -1,11 +1,24 @@
-import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { isTerminal } from '../../common/task-states';
 import type { AccessScope } from '../../security/access-scope';
 import type { CallerOf } from '../mcp-caller';
 import type { ResourceSubscriptions, UpstreamSubscriptions } from '../bridge/resource-subscriptions';
 import type { SubagentBridge } from '../bridge/subagent-bridge';
-import { AGENT_URI_TEMPLATE, agentNameOf, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from '../bridge/task-resource';
+import {
+  AGENT_URI_TEMPLATE,
+  agentNameOf,
+  TASK_URI_TEMPLATE,
+  taskIdOf,
+  taskResourceJson,
+  taskUri,
+} from '../bridge/task-resource';
 import { startAsTask, taskRequested } from '../mcp-tasks/mcp-task-methods';
 import type { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import type { TaskUpdates } from '../bridge/task-updates';
@@ -44,7 +57,12 @@ export function registerBridge(
       resources: bridge
         .agents()
         .filter(({ name }) => callerOf(ctx).scope.allowsAgent(name))
-        .map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })),
+        .map(({ uri, name, description }) => ({
+          uri,
+          name,
+          mimeType: 'application/json',
+          ...(description && { description }),
+        })),
     }),
   });
   server.registerResource(
@@ -72,7 +90,11 @@ export function registerBridge(
       const taskId = taskIdOf(uri.href);
       const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, callerOf(ctx));
       if (!task) throw new ResourceNotFoundError(uri.href);
-      return { contents: [{ uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) }] };
+      return {
+        contents: [
+          { uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) },
+        ],
+      };
     },
   );
 

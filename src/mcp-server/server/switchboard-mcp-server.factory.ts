@@ -97,11 +97,14 @@ export class SwitchboardMcpServerFactory {
    * runs no tool, so whose request it was built for does not matter.
    */
   create(caller: McpCaller, era: McpEra, needs: ServerNeeds = 'everything'): McpServer {
-    if (needs === 'listing') return this.pooledServers.acquire(`${era}\nlisting\n${caller.scope.reach}`, () => this.built(caller, era));
+    if (needs === 'listing')
+      return this.pooledServers.acquire(`${era}\nlisting\n${caller.scope.reach}`, () => this.built(caller, era));
     const onlyTool = needs === 'everything' ? undefined : needs.tool;
     const upstreamTool = onlyTool === undefined ? undefined : this.mcpTools.get(onlyTool);
     if (upstreamTool && caller.scope.allowsTool(upstreamTool.name)) {
-      return this.pooledServers.acquire(`${era}\n${upstreamTool.name}`, (track) => this.upstreamToolServer(upstreamTool, track));
+      return this.pooledServers.acquire(`${era}\n${upstreamTool.name}`, (track) =>
+        this.upstreamToolServer(upstreamTool, track),
+      );
     }
     return this.built(caller, era, onlyTool);
   }
@@ -136,11 +139,15 @@ export class SwitchboardMcpServerFactory {
   createLive(caller: McpCaller): LiveMcpServer {
     const callerOf = connectionCaller(caller);
     const server: McpServer = this.newServer(caller, callerOf, () => eraOf(server));
-    const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    const notifyResourceUpdated = (uri: string) =>
+      void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     const catalog = scopedCatalog(this.catalog, caller.scope);
     registerBridge(server, this.bridge, this.updates, caller.scope, callerOf, subscriptions, catalog, this.mcpTasks);
-    const register = () => [...this.registerMcpTools(server, caller, callerOf), ...registerUpstreamCatalog(server, catalog)];
+    const register = () => [
+      ...this.registerMcpTools(server, caller, callerOf),
+      ...registerUpstreamCatalog(server, catalog),
+    ];
     let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
@@ -158,8 +165,21 @@ export class SwitchboardMcpServerFactory {
   }
 
   /** Follows the caller's own tasks a 2026-07-28 listen names (over stdio: one caller, one connection) while `signal` is live. */
-  async followListened(listen: ListenRequest, caller: McpCaller, notify: (uri: string) => void, signal: AbortSignal): Promise<void> {
-    await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal);
+  async followListened(
+    listen: ListenRequest,
+    caller: McpCaller,
+    notify: (uri: string) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    await followListenedTasks(
+      listen,
+      caller,
+      this.bridge,
+      this.updates,
+      scopedCatalog(this.catalog, caller.scope),
+      notify,
+      signal,
+    );
   }
 
   /**
@@ -222,26 +242,38 @@ export class SwitchboardMcpServerFactory {
    * A server with the tools that never change while Switchboard runs: the agents and the built-in
    * tools `caller` may reach, of those `wanted`.
    */
-  private newServer(caller: McpCaller, callerOf: CallerOf, era: () => McpEra, wanted: (name: string) => boolean = () => true): McpServer {
+  private newServer(
+    caller: McpCaller,
+    callerOf: CallerOf,
+    era: () => McpEra,
+    wanted: (name: string) => boolean = () => true,
+  ): McpServer {
     const agents = this.handlers
       .all()
       .filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
-    const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
+    const builtins = this.builtins
+      .definitions()
+      .filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     const server = this.bareServer();
     registerTaskMethods(server, era, this.mcpTasks, callerOf, (request, ctx) =>
       this.askCaller.ask(request, callerOf(ctx), ctx, server.server, ctx.mcpReq.signal),
     );
-    for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), callerOf);
+    for (const endpoint of agents)
+      this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), callerOf);
     for (const tool of builtins) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
-        const { text, isError } = await this.toolPipeline.call(
-          tool.name,
-          args as Record<string, unknown>,
-          ctx.mcpReq.signal,
-          `mcp:${callerOf(ctx).owner}`,
-        );
-        return { content: [{ type: 'text', text }], isError };
-      });
+      server.registerTool(
+        tool.name,
+        { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) },
+        async (args, ctx) => {
+          const { text, isError } = await this.toolPipeline.call(
+            tool.name,
+            args as Record<string, unknown>,
+            ctx.mcpReq.signal,
+            `mcp:${callerOf(ctx).owner}`,
+          );
+          return { content: [{ type: 'text', text }], isError };
+        },
+      );
     }
     return server;
   }
@@ -254,7 +286,12 @@ export class SwitchboardMcpServerFactory {
       .map((tool) => this.registerMcpTool(server, tool, callerOf));
   }
 
-  private registerMcpTool(server: McpServer, tool: McpTool, callerOf: CallerOf, track: TrackCall = (call) => call()): RegisteredTool {
+  private registerMcpTool(
+    server: McpServer,
+    tool: McpTool,
+    callerOf: CallerOf,
+    track: TrackCall = (call) => call(),
+  ): RegisteredTool {
     const { title, annotations, outputSchema } = tool;
     const config = {
       description: tool.description,
@@ -267,7 +304,12 @@ export class SwitchboardMcpServerFactory {
       const caller = callerOf(ctx);
       return track(() =>
         taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
-          ? startAsTask(this.mcpTasks, () => this.mcpTasks.startToolCall(tool.name, args as Record<string, unknown>, caller), caller, ctx)
+          ? startAsTask(
+              this.mcpTasks,
+              () => this.mcpTasks.startToolCall(tool.name, args as Record<string, unknown>, caller),
+              caller,
+              ctx,
+            )
           : this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server),
       );
     });
@@ -280,10 +322,18 @@ export class SwitchboardMcpServerFactory {
    * What a server for one call answers though it is not listed: an agent under its former tool
    * name, or a tool of a connected MCP server that is down (to say so), when the caller may reach it.
    */
-  private registerUnlisted(server: McpServer, caller: McpCaller, callerOf: CallerOf, name: string, listedMcpTool: boolean): void {
+  private registerUnlisted(
+    server: McpServer,
+    caller: McpCaller,
+    callerOf: CallerOf,
+    name: string,
+    listedMcpTool: boolean,
+  ): void {
     const formerlyNamed = this.handlers
       .all()
-      .find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
+      .find(
+        ({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name,
+      );
     if (formerlyNamed) {
       if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, callerOf);
       return;
@@ -327,7 +377,10 @@ export class SwitchboardMcpServerFactory {
     if (!schema) {
       const standard = this.schemaOf(jsonSchema)['~standard'];
       schema = {
-        '~standard': { ...standard, validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)) },
+        '~standard': {
+          ...standard,
+          validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)),
+        },
       } as ReturnType<typeof fromJsonSchema>;
       this.outputSchemas.set(jsonSchema, schema);
     }

@@ -20,7 +20,12 @@ export interface TurnReplay {
  * `messageId` of the turn expected, a turn whose task does not hold that message is an earlier one:
  * nothing is replayed.
  */
-export async function replayTurn(stream: TaskEventFeed, taskId: string, results: ResultManager, messageId?: string): Promise<TurnReplay> {
+export async function replayTurn(
+  stream: TaskEventFeed,
+  taskId: string,
+  results: ResultManager,
+  messageId?: string,
+): Promise<TurnReplay> {
   const start = await stream.turnStart(taskId);
   const end = await stream.tail(taskId);
   if (start === end) return { end, withTask: false };
@@ -49,7 +54,11 @@ export interface CurrentTurn extends Pick<TurnReplay, 'end' | 'last'> {
 }
 
 /** Folds the current turn's events on the task's stream into the task they make (replayTurn), for a reader that follows on from there. */
-export async function currentTurn(stream: TaskEventFeed, taskId: string, context: ServerCallContext): Promise<CurrentTurn> {
+export async function currentTurn(
+  stream: TaskEventFeed,
+  taskId: string,
+  context: ServerCallContext,
+): Promise<CurrentTurn> {
   const snapshot = new SnapshotBuffer(undefined);
   const { end, last } = await replayTurn(stream, taskId, new ResultManager(snapshot, context));
   return { task: snapshot.current, end, last };

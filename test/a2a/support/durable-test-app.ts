@@ -3,7 +3,13 @@ import type { Environment } from '../../../src/config/config.loader';
 import type { SwitchboardConfig } from '../../../src/config/config.schema';
 import { writeConfigFile } from '../../support/config-file';
 import { startTestApp, testConfig } from '../../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../../support/test-database';
 import { TEST_AGENTS_TOML } from './test-agents';
 
 export interface DurableTestApp {
