@@ -19,7 +19,7 @@ export { TaskLifecycle } from './lifecycle/task-lifecycle.service';
 export { TaskCanceller } from './lifecycle/task-canceller.service';
 export { TurnRecorder } from './lifecycle/turn-recorder';
 export { TurnPublisher, withMessage } from './lifecycle/turn-publisher';
-export { currentTurn, type CurrentTurn } from './lifecycle/turn-replay';
+export { currentTurn } from './lifecycle/turn-replay';
 export { NOT_STORED_TEXT, TurnNotRecordedError, wasNeverStored } from './lifecycle/turn-not-recorded.error';
 
 export { toAgentEvent } from './events/stream-events';
