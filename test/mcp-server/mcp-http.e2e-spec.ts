@@ -2,8 +2,8 @@
  * `/mcp` through the official SDK clients of both eras (1.x: 2025-era sessions; v2 in `auto`
  * negotiation: 2026-07-28, stateless), against the test agents running real turns on the queue.
  */
-import { type DurableTestApp, startDurableTestApp } from '../a2a/support/durable-test-app';
-import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { type DurableTestApp, startDurableTestApp } from '../support/durable-test-app';
+import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { TaskState } from '@a2a-js/sdk';
 import { SwitchboardMcpServerFactory } from '../../src/mcp-server/server/switchboard-mcp-server.factory';
