@@ -12,7 +12,7 @@ import { bearer, testConfig } from '../support/test-app';
 import { callableRoutes, label, recordRoutes, type Route, samplePath } from './routes';
 
 const METRICS_KEY = 'metrics-key-0123456789abcdef';
-/** Answered without any key (test/security/auth.e2e-spec.ts lists them). */
+/** Answered without any key (test/security/auth.spec.ts lists them). */
 const PUBLIC =
   /^(GET|HEAD) \/(healthz|readyz|\.well-known\/|a2a\/agents(\/:name\/(agent-card\.json|\.well-known\/.*))?$|console\/(login|assets\/))|^POST \/console\/log(in|out)$/;
 
