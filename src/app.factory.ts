@@ -41,19 +41,23 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   // JSON bodies, also under A2A's own media type; an empty one is no body (A2A clients POST `:cancel` so).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser(['application/json', A2A_CONTENT_TYPE], { parseAs: 'buffer' }, (request, bytes, done) => {
-    if (bytes.length === 0) return done(null, undefined);
-    let body: string;
-    try {
-      body = decodeUtf8Body(bytes as Buffer);
-    } catch (error) {
-      return done(error as Error, undefined);
-    }
-    void parseJson(request, body, (error, value) => {
-      if (error || !jsonDepthExceeds(value, MAX_JSON_DEPTH)) return done(error, value);
-      done(new JsonTooDeepError(MAX_JSON_DEPTH, value), undefined);
-    });
-  });
+  fastify.addContentTypeParser(
+    ['application/json', A2A_CONTENT_TYPE],
+    { parseAs: 'buffer' },
+    (request, bytes, done) => {
+      if (bytes.length === 0) return done(null, undefined);
+      let body: string;
+      try {
+        body = decodeUtf8Body(bytes as Buffer);
+      } catch (error) {
+        return done(error as Error, undefined);
+      }
+      void parseJson(request, body, (error, value) => {
+        if (error || !jsonDepthExceeds(value, MAX_JSON_DEPTH)) return done(error, value);
+        done(new JsonTooDeepError(MAX_JSON_DEPTH, value), undefined);
+      });
+    },
+  );
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api'), adapter, {
     // Fastify's parsers, set up above, not Nest's.
     bodyParser: false,
@@ -63,7 +67,9 @@ export async function createHttpApp(config: SwitchboardConfig): Promise<NestFast
   app.useLogger(app.get(AppLogger));
   app.flushLogs();
   app.useGlobalFilters(new RequestErrorFilter(app.get(HttpAdapterHost)));
-  registerSecurityHeaders(fastify, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
+  registerSecurityHeaders(fastify, {
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
   return app;
 }
 

@@ -32,7 +32,10 @@ export class AppModule {
   static forRoot(config: SwitchboardConfig, role: ProcessRole): DynamicModule {
     const mode = storageMode(config);
     const protocols = config.a2a.enabled
-      ? [A2aServerModule.forRoot(config.a2a, role === 'api'), ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : [])]
+      ? [
+          A2aServerModule.forRoot(config.a2a, role === 'api'),
+          ...(config.mcp_server.enabled ? [McpServerModule.forRoot(mode)] : []),
+        ]
       : [];
     const api = [
       SecurityModule.forRoot(mode, config.auth),

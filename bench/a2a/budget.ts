@@ -42,7 +42,11 @@ async function sendOne(server: RunningServer): Promise<void> {
 }
 
 /** Redis commands from this run's processes, by process and command name (EVALSHA named by its first key's kind). */
-function monitorRedis(proxies: RoundTripProxy[]): { counts: Map<string, number>; ready: Promise<void>; stop: () => Promise<void> } {
+function monitorRedis(proxies: RoundTripProxy[]): {
+  counts: Map<string, number>;
+  ready: Promise<void>;
+  stop: () => Promise<void>;
+} {
   const counts = new Map<string, number>();
   const monitor = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
   let listening = true;
@@ -202,7 +206,8 @@ async function main(): Promise<void> {
     for (const [command, count] of [...loadedCommands].sort((a, b) => b[1] - a[1])) {
       const quiet = quietMonitor.counts.get(command) ?? 0;
       const net = (count - quiet) / requests;
-      if (Math.abs(net) >= 0.01) console.log(`  ${net.toFixed(2).padStart(6)}  ${command}${quiet ? `  (idle ${quiet})` : ''}`);
+      if (Math.abs(net) >= 0.01)
+        console.log(`  ${net.toFixed(2).padStart(6)}  ${command}${quiet ? `  (idle ${quiet})` : ''}`);
     }
     console.log('\nSQL statements per request (both processes; log_statement = all on this database):');
     for (const [text, count] of [...loadedStatements].sort((a, b) => b[1] - a[1])) {

@@ -70,6 +70,9 @@ export function compileBenchServer(entry: string, outDir: string): string {
     noEmitOnError: false,
   });
   const { emitSkipped, diagnostics } = program.emit();
-  if (emitSkipped) throw new Error(`could not compile ${entry}:\n${ts.formatDiagnostics(diagnostics, ts.createCompilerHost(options))}`);
+  if (emitSkipped)
+    throw new Error(
+      `could not compile ${entry}:\n${ts.formatDiagnostics(diagnostics, ts.createCompilerHost(options))}`,
+    );
   return join(outDir, entry.replace(/\.ts$/, '.js'));
 }

@@ -40,7 +40,9 @@ export async function closedLoop<T>(
           timings.push(await call(caller));
         } catch (error) {
           const failed =
-            error instanceof FailedCall ? error : new FailedCall('transportErrors', `request failed: ${(error as Error).message}`);
+            error instanceof FailedCall
+              ? error
+              : new FailedCall('transportErrors', `request failed: ${(error as Error).message}`);
           errors[failed.kind]++;
           sample ??= failed.message;
         }

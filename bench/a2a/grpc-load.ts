@@ -70,7 +70,8 @@ function sendOnce(client: Client, metadata: Metadata): Promise<number> {
       (error, response) => {
         if (error) return reject(failedStatus(error));
         const problem = answerProblem(response!);
-        if (problem) return reject(new FailedCall('badBodies', `OK with ${problem}: ${JSON.stringify(response).slice(0, 500)}`));
+        if (problem)
+          return reject(new FailedCall('badBodies', `OK with ${problem}: ${JSON.stringify(response).slice(0, 500)}`));
         resolve(performance.now() - started);
       },
     );
@@ -82,7 +83,10 @@ function connect(server: RunningServer): { clients: Client[]; metadata: Metadata
   if (!server.grpcAddresses) throw new Error(`${server.name} does not serve A2A over gRPC`);
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(server.headers)) metadata.set(key, value);
-  return { clients: server.grpcAddresses.map((address) => new Client(address, credentials.createInsecure())), metadata };
+  return {
+    clients: server.grpcAddresses.map((address) => new Client(address, credentials.createInsecure())),
+    metadata,
+  };
 }
 
 export async function verifyGrpcAnswer(server: RunningServer): Promise<void> {
@@ -96,7 +100,10 @@ export async function verifyGrpcAnswer(server: RunningServer): Promise<void> {
   }
 }
 
-export async function runGrpcLoad(server: RunningServer, { connections, durationSecs }: LoadOptions): Promise<LoadResult> {
+export async function runGrpcLoad(
+  server: RunningServer,
+  { connections, durationSecs }: LoadOptions,
+): Promise<LoadResult> {
   const { clients, metadata } = connect(server);
   const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) =>
     sendOnce(clients[caller % clients.length], metadata),

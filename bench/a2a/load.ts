@@ -38,7 +38,10 @@ export function errorCount(result: LoadResult): number {
   return result.non2xx + result.badBodies + result.transportErrors;
 }
 
-export function sendMessageBody(messageId: string, method: 'SendMessage' | 'SendStreamingMessage' = 'SendMessage'): string {
+export function sendMessageBody(
+  messageId: string,
+  method: 'SendMessage' | 'SendStreamingMessage' = 'SendMessage',
+): string {
   return JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -65,7 +68,8 @@ export async function verifyAnswer(server: RunningServer): Promise<void> {
     signal: AbortSignal.timeout(30_000),
   });
   const text = await response.text();
-  const wrong = (why: string) => new Error(`${server.name}: POST ${A2A_PATH} ${why}: HTTP ${response.status} ${text.slice(0, 1_000)}`);
+  const wrong = (why: string) =>
+    new Error(`${server.name}: POST ${A2A_PATH} ${why}: HTTP ${response.status} ${text.slice(0, 1_000)}`);
   if (response.status !== 200) throw wrong('did not answer 200');
   let answer: TaskAnswer;
   try {

@@ -68,7 +68,12 @@ const SEND: Workload = {
   grpc: { verify: verifyGrpcAnswer, run: runGrpcLoad },
   targets: SEND_TARGETS,
 };
-const STREAMING: Workload = { label: 'SendStreamingMessage', verify: verifyStreamAnswer, run: runStreamLoad, targets: STREAMING_TARGETS };
+const STREAMING: Workload = {
+  label: 'SendStreamingMessage',
+  verify: verifyStreamAnswer,
+  run: runStreamLoad,
+  targets: STREAMING_TARGETS,
+};
 
 interface BenchOptions {
   workload: Workload;
@@ -97,7 +102,9 @@ function options(): BenchOptions {
   });
   const workload = values.streaming ? STREAMING : SEND;
   const defaults = DEFAULT_SERVER_NAMES.filter((name) => workload.grpc || !GRPC_SERVER_NAMES.includes(name));
-  const servers = values.only ? values.only.split(',') : [...defaults, ...(values['scale-out'] ? ['scale-out' as const] : [])];
+  const servers = values.only
+    ? values.only.split(',')
+    : [...defaults, ...(values['scale-out'] ? ['scale-out' as const] : [])];
   const unknown = servers.find((name) => !SERVER_NAMES.includes(name as ServerName));
   if (unknown) throw new Error(`--only takes ${SERVER_NAMES.join(', ')}; got "${unknown}"`);
   const noGrpc = !workload.grpc && servers.find((name) => GRPC_SERVER_NAMES.includes(name as ServerName));
@@ -135,7 +142,9 @@ async function measure(
     console.log(`${name}: answers correctly`);
     for (const load of loads) {
       connections = load.connections;
-      console.log(`${name}: ${connections} connections: warming up ${warmUpSecs} s, then measuring ${load.durationSecs} s`);
+      console.log(
+        `${name}: ${connections} connections: warming up ${warmUpSecs} s, then measuring ${load.durationSecs} s`,
+      );
       await calls.run(server, { ...load, durationSecs: warmUpSecs });
       const stopSampling = sampleUsage(server.processes);
       const result = await calls.run(server, load);
@@ -145,7 +154,8 @@ async function measure(
       outcomes.push({ server: name, connections, result, usage });
     }
   } catch (error) {
-    const missing = name !== 'reference' && !hasA2aServer() ? ' (dist/a2a-server is missing: the A2A server is not built yet)' : '';
+    const missing =
+      name !== 'reference' && !hasA2aServer() ? ' (dist/a2a-server is missing: the A2A server is not built yet)' : '';
     outcomes.push({ server: name, connections, failure: `${(error as Error).message}${missing}` });
   } finally {
     await server?.stop();

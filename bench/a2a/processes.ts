@@ -52,7 +52,8 @@ export class ServerProcess {
     await this.exited;
     clearTimeout(timer);
     const tookMs = Date.now() - started;
-    if (tookMs > SLOW_STOP_MS) console.log(`${this.name}: took ${(tookMs / 1000).toFixed(1)} s to stop (${this.exitStatus})`);
+    if (tookMs > SLOW_STOP_MS)
+      console.log(`${this.name}: took ${(tookMs / 1000).toFixed(1)} s to stop (${this.exitStatus})`);
   }
 }
 
@@ -165,7 +166,10 @@ export interface ProcessUsage {
 }
 
 /** Samples each process's RSS every `intervalMs` and its CPU time until stopped; returns each one's usage. */
-export function sampleUsage(processes: Pick<ServerProcess, 'name' | 'pid'>[], intervalMs = 200): () => Map<string, ProcessUsage> {
+export function sampleUsage(
+  processes: Pick<ServerProcess, 'name' | 'pid'>[],
+  intervalMs = 200,
+): () => Map<string, ProcessUsage> {
   const peaks = new Map(processes.map((p) => [p.name, 0]));
   const cpuAtStart = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
   const sample = () => {
@@ -177,7 +181,10 @@ export function sampleUsage(processes: Pick<ServerProcess, 'name' | 'pid'>[], in
     clearInterval(timer);
     sample();
     return new Map(
-      processes.map((p) => [p.name, { peakRssMb: peaks.get(p.name)!, cpuSeconds: cpuSeconds(p.pid) - cpuAtStart.get(p.name)! }]),
+      processes.map((p) => [
+        p.name,
+        { peakRssMb: peaks.get(p.name)!, cpuSeconds: cpuSeconds(p.pid) - cpuAtStart.get(p.name)! },
+      ]),
     );
   };
 }

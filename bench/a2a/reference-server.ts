@@ -17,7 +17,10 @@ function echoAgentExecutor(): AgentExecutor {
   const echo = new EchoExecutor({ type: 'echo', delay_ms: 0, chunks: 1 });
   return {
     execute: (requestContext, bus) =>
-      echo.run({ context: requestContext, signal: new AbortController().signal, progress: { save: async () => undefined } }, bus),
+      echo.run(
+        { context: requestContext, signal: new AbortController().signal, progress: { save: async () => undefined } },
+        bus,
+      ),
     cancelTask: async () => {},
   };
 }
@@ -59,7 +62,8 @@ function agentCard(port: number): AgentCard {
 
 function main(): void {
   const port = Number(process.argv[2]);
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`usage: reference-server.ts <port> (got ${process.argv[2]})`);
+  if (!Number.isInteger(port) || port <= 0)
+    throw new Error(`usage: reference-server.ts <port> (got ${process.argv[2]})`);
   const requestHandler = new DefaultRequestHandler(agentCard(port), new InMemoryTaskStore(), echoAgentExecutor());
   const app = express();
   app.use(REFERENCE_CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler }));

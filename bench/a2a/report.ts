@@ -30,14 +30,20 @@ export function printTable(header: string[], rows: string[][]): void {
 }
 
 /** A total over the server's processes, itemized when there are several (`441.4 (api 201.1 + worker 240.3)`). */
-function perProcessCell(usage: Map<string, ProcessUsage>, value: (usage: ProcessUsage) => number, digits: number): string {
+function perProcessCell(
+  usage: Map<string, ProcessUsage>,
+  value: (usage: ProcessUsage) => number,
+  digits: number,
+): string {
   const total = [...usage.values()].reduce((sum, u) => sum + value(u), 0).toFixed(digits);
   if (usage.size === 1) return total;
   return `${total} (${[...usage].map(([name, u]) => `${name.split(' ').slice(1).join(' ')} ${value(u).toFixed(digits)}`).join(' + ')})`;
 }
 
 function header(streaming: boolean): string[] {
-  const latencies = streaming ? ['first event p50 ms', 'first event p99 ms', 'end p50 ms', 'end p99 ms'] : ['p50 ms', 'p99 ms'];
+  const latencies = streaming
+    ? ['first event p50 ms', 'first event p99 ms', 'end p50 ms', 'end p99 ms']
+    : ['p50 ms', 'p99 ms'];
   return ['server', 'connections', 'req/s (mean)', ...latencies, 'errors', 'peak RSS MB', 'CPU ms/req', ''];
 }
 
@@ -61,12 +67,16 @@ function row({ server, connections, result, usage }: Outcome, columns: number): 
 
 /** The server's outcome at the most connections measured: the load the targets are set for. */
 function atFullLoad(outcomes: Outcome[], server: ServerName): Outcome | undefined {
-  return outcomes.filter((o) => o.server === server).sort((a, b) => (b.connections ?? Infinity) - (a.connections ?? Infinity))[0];
+  return outcomes
+    .filter((o) => o.server === server)
+    .sort((a, b) => (b.connections ?? Infinity) - (a.connections ?? Infinity))[0];
 }
 
 /** The server's outcome at the fewest connections measured: its latency unloaded. */
 function atLightestLoad(outcomes: Outcome[], server: ServerName): Outcome | undefined {
-  return outcomes.filter((o) => o.server === server).sort((a, b) => (a.connections ?? Infinity) - (b.connections ?? Infinity))[0];
+  return outcomes
+    .filter((o) => o.server === server)
+    .sort((a, b) => (a.connections ?? Infinity) - (b.connections ?? Infinity))[0];
 }
 
 /** A measured, error-free run (at full load unless `at` picks another), or the reason there is none. */
@@ -224,7 +234,10 @@ export function printRoundsSummary(rounds: Outcome[][], targets: Target[]): void
       const values = measured.filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);
       const each = measured.map((value) => (typeof value === 'number' ? target.shown(value) : '-')).join(' ');
       if (values.length === 0) return [target.label, each, '-', target.goal, 'not assessed'];
-      const median = values.length % 2 ? values[(values.length - 1) / 2] : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+      const median =
+        values.length % 2
+          ? values[(values.length - 1) / 2]
+          : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
       return [target.label, each, target.shown(median), target.goal, verdict(target, median)];
     }),
   );

@@ -9,7 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyMigrations, createDatabase, deleteRedisKeys, dropDatabase, testRedisUrl, uniqueName } from '../../test/support/test-database';
+import {
+  applyMigrations,
+  createDatabase,
+  deleteRedisKeys,
+  dropDatabase,
+  testRedisUrl,
+  uniqueName,
+} from '../../test/support/test-database';
 import { freePort } from '../../test/support/free-port';
 import { compileBenchServer, ROOT, SWITCHBOARD_BIN } from './build';
 import { registerCleanup, type ServerProcess, startNode, waitUntilReady } from './processes';
@@ -34,15 +41,25 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export type ServerName = 'reference' | 'embedded' | 'durable' | 'durable-single' | 'durable-grpc' | 'gateway' | 'scale-out';
-export const SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-single', 'durable-grpc', 'gateway', 'scale-out'];
+export type ServerName =
+  'reference' | 'embedded' | 'durable' | 'durable-single' | 'durable-grpc' | 'gateway' | 'scale-out';
+export const SERVER_NAMES: ServerName[] = [
+  'reference',
+  'embedded',
+  'durable',
+  'durable-single',
+  'durable-grpc',
+  'gateway',
+  'scale-out',
+];
 /** What a run measures unless `--only` says otherwise: scale-out is asked for by name. */
 export const DEFAULT_SERVER_NAMES: ServerName[] = ['reference', 'embedded', 'durable', 'durable-grpc', 'gateway'];
 /** The servers whose load goes over gRPC instead of JSON-RPC. */
 export const GRPC_SERVER_NAMES: ServerName[] = ['durable-grpc'];
 
 /** Node's arguments for Switchboard's processes: with `profileDir`, each writes a V8 CPU profile there when it exits. */
-export const profilingArgs = (profileDir?: string): string[] => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+export const profilingArgs = (profileDir?: string): string[] =>
+  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 
 /** Starts a server; with `profileDir`, Switchboard's processes write V8 CPU profiles there when they exit. */
 export function startServer(name: ServerName, profileDir?: string): Promise<RunningServer> {
@@ -78,8 +95,16 @@ async function startReference(nodeArgs: string[] = []): Promise<RunningServer> {
   const dir = scratchDir('reference');
   const port = await freePort();
   const entry = compileBenchServer('bench/a2a/reference-server.ts', dir.path);
-  const child = startNode('reference', [...nodeArgs, entry, String(port)], { NODE_PATH: join(ROOT, 'node_modules') }, ROOT);
-  const server = stoppable({ name: 'reference', baseUrl: `http://127.0.0.1:${port}`, headers: {}, processes: [child] }, dir.remove);
+  const child = startNode(
+    'reference',
+    [...nodeArgs, entry, String(port)],
+    { NODE_PATH: join(ROOT, 'node_modules') },
+    ROOT,
+  );
+  const server = stoppable(
+    { name: 'reference', baseUrl: `http://127.0.0.1:${port}`, headers: {}, processes: [child] },
+    dir.remove,
+  );
   await waitUntilReady(`${server.baseUrl}/${AGENT_CARD_PATH}`, server.processes).catch(stopAndThrow(server));
   return server;
 }
@@ -109,9 +134,19 @@ export async function startEmbedded(nodeArgs: string[], config?: string): Promis
   const dir = scratchDir('embedded');
   if (config) writeFileSync(join(dir.path, 'switchboard.toml'), config);
   const port = await freePort();
-  const api = startNode('embedded', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
+  const api = startNode(
+    'embedded',
+    [...nodeArgs, SWITCHBOARD_BIN, 'serve'],
+    switchboardEnv({ PORT: String(port) }),
+    dir.path,
+  );
   const server = stoppable(
-    { name: 'embedded', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api] },
+    {
+      name: 'embedded',
+      baseUrl: `http://127.0.0.1:${port}`,
+      headers: { authorization: `Bearer ${BENCH_API_KEY}` },
+      processes: [api],
+    },
     dir.remove,
   );
   await waitUntilReady(`${server.baseUrl}/readyz`, server.processes).catch(stopAndThrow(server));
@@ -131,9 +166,19 @@ async function startGateway(nodeArgs: string[]): Promise<RunningServer> {
       `[[agents]]\nname = "gateway"\n[agents.executor]\ntype = "a2a"\nagent = "reference"\n`,
   );
   const port = await freePort();
-  const api = startNode('gateway', [...nodeArgs, SWITCHBOARD_BIN, 'serve'], switchboardEnv({ PORT: String(port) }), dir.path);
+  const api = startNode(
+    'gateway',
+    [...nodeArgs, SWITCHBOARD_BIN, 'serve'],
+    switchboardEnv({ PORT: String(port) }),
+    dir.path,
+  );
   const server = stoppable(
-    { name: 'gateway', baseUrl: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${BENCH_API_KEY}` }, processes: [api] },
+    {
+      name: 'gateway',
+      baseUrl: `http://127.0.0.1:${port}`,
+      headers: { authorization: `Bearer ${BENCH_API_KEY}` },
+      processes: [api],
+    },
     async () => {
       await upstream.stop();
       await dir.remove();
@@ -172,7 +217,10 @@ export interface DurableLayout {
  * Redis key prefix. With one of each, the processes are named `durable api` and `durable worker`;
  * with one API and no worker process (`durable-single`), the API runs the turns.
  */
-export async function startDurable(nodeArgs: string[], layout: DurableLayout = { apis: 1, workers: 1 }): Promise<RunningServer> {
+export async function startDurable(
+  nodeArgs: string[],
+  layout: DurableLayout = { apis: 1, workers: 1 },
+): Promise<RunningServer> {
   const shape = layout.apis > 1 ? 'scale-out' : layout.workers === 0 ? 'durable-single' : 'durable';
   const name = layout.grpc ? `${shape}-grpc` : shape;
   const dir = scratchDir(name);
@@ -201,7 +249,8 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
     await dropEarly();
     throw error;
   }
-  const processName = (role: string, index: number, count: number) => `${name} ${role}${count > 1 ? ` ${index + 1}` : ''}`;
+  const processName = (role: string, index: number, count: number) =>
+    `${name} ${role}${count > 1 ? ` ${index + 1}` : ''}`;
   const env = (processName: string) => {
     const urls = layout.urlsFor?.(processName, { databaseUrl, redisUrl }) ?? { databaseUrl, redisUrl };
     return switchboardEnv({
@@ -216,7 +265,12 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
   const apis = ports.map((port, index) => {
     const apiName = processName('api', index, layout.apis);
     const grpc: Record<string, string> = layout.grpc ? { SWITCHBOARD_GRPC_PORT: String(grpcPorts[index]) } : {};
-    return startNode(apiName, [...nodeArgs, SWITCHBOARD_BIN, 'serve'], { ...env(apiName), ...grpc, PORT: String(port) }, dir.path);
+    return startNode(
+      apiName,
+      [...nodeArgs, SWITCHBOARD_BIN, 'serve'],
+      { ...env(apiName), ...grpc, PORT: String(port) },
+      dir.path,
+    );
   });
   const workers = Array.from({ length: layout.workers }, (_, index) => {
     const workerName = processName('worker', index, layout.workers);
@@ -235,7 +289,9 @@ export async function startDurable(nodeArgs: string[], layout: DurableLayout = {
     },
     dropEarly,
   );
-  await Promise.all(replicaUrls.map((url) => waitUntilReady(`${url}/readyz`, server.processes))).catch(stopAndThrow(server));
+  await Promise.all(replicaUrls.map((url) => waitUntilReady(`${url}/readyz`, server.processes))).catch(
+    stopAndThrow(server),
+  );
   return server;
 }
 

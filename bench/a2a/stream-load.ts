@@ -9,7 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { closedLoop, FailedCall, percentile } from './closed-loop';
-import { A2A_PATH, type LoadOptions, type LoadResult, REQUEST_TIMEOUT_SECS, requestHeaders, sendMessageBody, TEXT } from './load';
+import {
+  A2A_PATH,
+  type LoadOptions,
+  type LoadResult,
+  REQUEST_TIMEOUT_SECS,
+  requestHeaders,
+  sendMessageBody,
+  TEXT,
+} from './load';
 import type { RunningServer } from './servers';
 
 interface StreamTiming {
@@ -43,9 +51,12 @@ function streamProblem(events: StreamEvent[], messageId: string): string | undef
   if (events.some((event) => event.error !== undefined || !event.result)) return 'a JSON-RPC error';
   if (!events[0].result!.task?.history?.some((message) => message.messageId === messageId))
     return 'a first event that is not the task of the message sent';
-  const echoed = events.some((event) => event.result!.artifactUpdate?.artifact?.parts?.some((part) => part.text === TEXT));
+  const echoed = events.some((event) =>
+    event.result!.artifactUpdate?.artifact?.parts?.some((part) => part.text === TEXT),
+  );
   if (!echoed) return 'no artifact with the echoed text';
-  if (events.at(-1)!.result!.statusUpdate?.status?.state !== 'TASK_STATE_COMPLETED') return 'a last event that is not a completed status';
+  if (events.at(-1)!.result!.statusUpdate?.status?.state !== 'TASK_STATE_COMPLETED')
+    return 'a last event that is not a completed status';
   return undefined;
 }
 
@@ -103,10 +114,15 @@ export async function verifyStreamAnswer(server: RunningServer): Promise<void> {
   }
 }
 
-export async function runStreamLoad(server: RunningServer, { connections, durationSecs }: LoadOptions): Promise<LoadResult> {
+export async function runStreamLoad(
+  server: RunningServer,
+  { connections, durationSecs }: LoadOptions,
+): Promise<LoadResult> {
   const urls = server.replicaUrls ?? [server.baseUrl];
   const clients = Array.from({ length: connections }, (_, index) => connect(urls[index % urls.length]));
-  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) => streamOnce(clients[caller], server));
+  const { timings, ...counts } = await closedLoop(connections, durationSecs, (caller) =>
+    streamOnce(clients[caller], server),
+  );
   await Promise.all(clients.map((client) => client.close()));
   const firstEvents = timings.map((t) => t.firstEventMs).sort((a, b) => a - b);
   const ends = timings.map((t) => t.endMs).sort((a, b) => a - b);

@@ -139,9 +139,15 @@ async function main(): Promise<void> {
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
     requestInit: { headers: { authorization: `Bearer ${API_KEY}` } },
   });
-  const client = new Client({ name: 'bench-bridge', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'bench-bridge', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(transport);
-  const started = await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://remote', text: 'go' } });
+  const started = await client.callTool({
+    name: 'subagent_start',
+    arguments: { subagentUri: 'a2a-agent://remote', text: 'go' },
+  });
   const { taskUri } = started.structuredContent as { taskUri: string };
   const samples: number[] = [];
   let done!: () => void;
@@ -159,7 +165,9 @@ async function main(): Promise<void> {
   pacer.next();
   await client.close();
   const sorted = [...samples].sort((a, b) => a - b);
-  console.log(`bridge: ${samples.length} remote events, each heard as notifications/resources/updated by a 2026-07-28 subscriber`);
+  console.log(
+    `bridge: ${samples.length} remote events, each heard as notifications/resources/updated by a 2026-07-28 subscriber`,
+  );
   console.log(
     `latency ms  p50 ${percentile(sorted, 50).toFixed(1)}  p90 ${percentile(sorted, 90).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  max ${sorted.at(-1)!.toFixed(1)}`,
   );

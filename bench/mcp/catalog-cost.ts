@@ -5,12 +5,24 @@
  */
 import { join } from 'node:path';
 import { measureRows, type RowName, type StdioServer } from './gateway-rows';
-import { cpuMsPerCall, MEASURED_HEADER, measuredCells, printTable, verdict, type Measured, type Timing } from './measure';
+import {
+  cpuMsPerCall,
+  MEASURED_HEADER,
+  measuredCells,
+  printTable,
+  verdict,
+  type Measured,
+  type Timing,
+} from './measure';
 
 const MAX_CPU_DRIFT = 0.1;
 
 function generatedUpstream(tools: number): StdioServer {
-  return { name: 'catalog', command: process.execPath, args: [join(__dirname, 'generated-upstream.mjs'), String(tools)] };
+  return {
+    name: 'catalog',
+    command: process.execPath,
+    args: [join(__dirname, 'generated-upstream.mjs'), String(tools)],
+  };
 }
 
 export async function benchCatalogCost(
@@ -38,7 +50,8 @@ export async function benchCatalogCost(
   for (const row of rows) {
     for (const concurrency of concurrencies) {
       const at = (tools: number) =>
-        results.find((r) => r.tools === tools && r.measured.name === row && r.measured.concurrency === concurrency)!.measured;
+        results.find((r) => r.tools === tools && r.measured.name === row && r.measured.concurrency === concurrency)!
+          .measured;
       const drift = cpuMsPerCall(at(most)) / cpuMsPerCall(at(fewest));
       console.log(
         `  ${row}, ${concurrency} in flight: ${cpuMsPerCall(at(most)).toFixed(3)} / ${cpuMsPerCall(at(fewest)).toFixed(3)} ms = ${drift.toFixed(2)}x: ${verdict(Math.abs(drift - 1) <= MAX_CPU_DRIFT)}`,

@@ -67,7 +67,8 @@ export async function measureRows(
     console.log(`${row}: measuring at ${concurrencies.join(', ')} in flight`);
     const running = await startRow(row, upstream, profilingArgs(profileDir));
     try {
-      for (const concurrency of concurrencies) results.push(await measure(row, running.call, timing, concurrency, running.watched));
+      for (const concurrency of concurrencies)
+        results.push(await measure(row, running.call, timing, concurrency, running.watched));
     } finally {
       await running.stop();
     }
@@ -93,7 +94,11 @@ function startRow(name: RowName, upstream: StdioServer, nodeArgs: string[]): Pro
 
 async function startDirect(upstream: StdioServer): Promise<RunningRow> {
   const { client, pid } = await connectStdio(upstream.command, upstream.args);
-  return { call: echoCall(client, 'echo'), watched: [{ name: 'stdio server', pid }], stop: registerCleanup(() => client.close()) };
+  return {
+    call: echoCall(client, 'echo'),
+    watched: [{ name: 'stdio server', pid }],
+    stop: registerCleanup(() => client.close()),
+  };
 }
 
 /** A single-quoted word for `sh -c`: supergateway takes its stdio server as one shell command. */
@@ -116,7 +121,12 @@ async function startSupergateway(upstream: StdioServer): Promise<RunningRow> {
     '/healthz',
   ];
   const gateway = startNode('supergateway', [SUPERGATEWAY_BIN, ...args], {}, ROOT);
-  return startProxy(gateway, () => gateway.stop(), `http://127.0.0.1:${port}/healthz`, new URL(`http://127.0.0.1:${port}/mcp`));
+  return startProxy(
+    gateway,
+    () => gateway.stop(),
+    `http://127.0.0.1:${port}/healthz`,
+    new URL(`http://127.0.0.1:${port}/mcp`),
+  );
 }
 
 async function startMcpProxy(upstream: StdioServer): Promise<RunningRow> {
@@ -127,7 +137,12 @@ async function startMcpProxy(upstream: StdioServer): Promise<RunningRow> {
     {},
     ROOT,
   );
-  return startProxy(gateway, () => gateway.stop(), `http://127.0.0.1:${port}/ping`, new URL(`http://127.0.0.1:${port}/mcp`));
+  return startProxy(
+    gateway,
+    () => gateway.stop(),
+    `http://127.0.0.1:${port}/ping`,
+    new URL(`http://127.0.0.1:${port}/mcp`),
+  );
 }
 
 /** The v2 SDK's proxy (sdk-proxy.ts), compiled to JavaScript; it serves 2026-07-28 clients without a session. */
@@ -145,7 +160,13 @@ async function startSdkProxy(upstream: StdioServer): Promise<RunningRow> {
     await gateway.stop();
     await dir.remove();
   };
-  return startProxy(gateway, stop, `http://127.0.0.1:${port}/ready`, new URL(`http://127.0.0.1:${port}/mcp`), 'stateless-2026');
+  return startProxy(
+    gateway,
+    stop,
+    `http://127.0.0.1:${port}/ready`,
+    new URL(`http://127.0.0.1:${port}/mcp`),
+    'stateless-2026',
+  );
 }
 
 /** A reference proxy, once ready, with a client of `kind` on it; the tool keeps its upstream name. */
@@ -171,7 +192,11 @@ function switchboardConfig(upstream: StdioServer): string {
 }
 
 /** Switchboard (whose API process makes the stdio connection) once started; every one of its processes is watched. */
-async function startSwitchboard(starting: Promise<RunningServer>, upstream: StdioServer, client: HttpClientKind): Promise<RunningRow> {
+async function startSwitchboard(
+  starting: Promise<RunningServer>,
+  upstream: StdioServer,
+  client: HttpClientKind,
+): Promise<RunningRow> {
   const server = await starting;
   try {
     return await connectThrough(

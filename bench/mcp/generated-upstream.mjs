@@ -9,15 +9,31 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const toolCount = Number(process.argv[2] ?? 1);
-if (!Number.isInteger(toolCount) || toolCount < 1) throw new Error(`tool count must be a positive integer, got ${process.argv[2]}`);
+if (!Number.isInteger(toolCount) || toolCount < 1)
+  throw new Error(`tool count must be a positive integer, got ${process.argv[2]}`);
 
 const VERBS = ['get', 'list', 'create', 'update', 'delete', 'search', 'archive', 'export'];
-const NOUNS = ['issue', 'user', 'invoice', 'document', 'order', 'ticket', 'project', 'comment', 'repository', 'payment'];
+const NOUNS = [
+  'issue',
+  'user',
+  'invoice',
+  'document',
+  'order',
+  'ticket',
+  'project',
+  'comment',
+  'repository',
+  'payment',
+];
 
 const echo = {
   name: 'echo',
   description: 'Echoes back the input',
-  inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'Message to echo' } }, required: ['message'] },
+  inputSchema: {
+    type: 'object',
+    properties: { message: { type: 'string', description: 'Message to echo' } },
+    required: ['message'],
+  },
 };
 
 /** The i-th generated tool: a verb on a noun, with an id, paging, a field list and a mode. */

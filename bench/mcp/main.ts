@@ -33,14 +33,19 @@ import { benchTaskRoundTrip } from './task-round-trip';
 const MODES = ['proxy', 'catalog', 'tasks'] as const;
 type Mode = (typeof MODES)[number];
 const DEFAULT_CONCURRENCY: Record<Mode, string> = { proxy: '1,16', catalog: '16', tasks: '1' };
-const DEFAULT_ROWS: Record<Mode, string> = { proxy: ROW_NAMES.join(','), catalog: 'embedded-2025,embedded-2026', tasks: '' };
+const DEFAULT_ROWS: Record<Mode, string> = {
+  proxy: ROW_NAMES.join(','),
+  catalog: 'embedded-2025,embedded-2026',
+  tasks: '',
+};
 
 const integers = (name: string, raw: string) => raw.split(',').map((value) => positiveInteger(name, value.trim()));
 
 function rowNames(raw: string): RowName[] {
   const names = raw.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !(ROW_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`--only: unknown row ${unknown.join(', ')}; rows are ${ROW_NAMES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`--only: unknown row ${unknown.join(', ')}; rows are ${ROW_NAMES.join(', ')}`);
   // In the table's order, whatever the order given.
   return ROW_NAMES.filter((name) => names.includes(name));
 }

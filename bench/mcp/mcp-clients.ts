@@ -22,7 +22,11 @@ export type HttpClientKind = 'session-2025' | 'stateless-2026';
 const CLIENT_INFO = { name: 'bench-mcp', version: '1.0.0' };
 const WAIT_FOR_TOOL_MS = 30_000;
 
-export async function connectHttp(kind: HttpClientKind, url: URL, headers: Record<string, string>): Promise<ToolClient> {
+export async function connectHttp(
+  kind: HttpClientKind,
+  url: URL,
+  headers: Record<string, string>,
+): Promise<ToolClient> {
   return kind === 'session-2025' ? connectSession(url, headers) : connectStateless(url, headers);
 }
 
@@ -35,7 +39,8 @@ export async function connectHttp(kind: HttpClientKind, url: URL, headers: Recor
  * one's set (nodejs/node#64476): a third of the client's CPU after 20 s. A client is closed only
  * once its calls have ended, so a POST has nothing to abort.
  */
-const postWithoutSharedSignal: typeof fetch = (url, init) => fetch(url, init?.method === 'POST' ? { ...init, signal: undefined } : init);
+const postWithoutSharedSignal: typeof fetch = (url, init) =>
+  fetch(url, init?.method === 'POST' ? { ...init, signal: undefined } : init);
 
 async function connectSession(url: URL, headers: Record<string, string>): Promise<ToolClient> {
   const client = new ClientV1(CLIENT_INFO);
@@ -43,14 +48,19 @@ async function connectSession(url: URL, headers: Record<string, string>): Promis
   await client.connect(transport);
   if (transport.protocolVersion !== '2025-11-25' || !transport.sessionId) {
     await client.close();
-    throw new Error(`${url}: expected a 2025-11-25 session, got version ${transport.protocolVersion}, session id ${transport.sessionId}`);
+    throw new Error(
+      `${url}: expected a 2025-11-25 session, got version ${transport.protocolVersion}, session id ${transport.sessionId}`,
+    );
   }
   return client;
 }
 
 async function connectStateless(url: URL, headers: Record<string, string>): Promise<ToolClient> {
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: postWithoutSharedSignal });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: postWithoutSharedSignal,
+  });
   await client.connect(transport);
   if (transport.protocolVersion !== '2026-07-28' || transport.sessionId) {
     await client.close();

@@ -6,7 +6,15 @@
  * against the issue's targets.
  */
 import { EVERYTHING, measureRows, PROXY_VERSIONS, SWITCHBOARD_ROWS, type RowName } from './gateway-rows';
-import { cpuMsPerCall, MEASURED_HEADER, measuredCells, printTable, requestsPerSecond, verdict, type Timing } from './measure';
+import {
+  cpuMsPerCall,
+  MEASURED_HEADER,
+  measuredCells,
+  printTable,
+  requestsPerSecond,
+  verdict,
+  type Timing,
+} from './measure';
 
 const BASELINE: RowName = 'mcp-proxy';
 const FLOOR: RowName = 'direct';
@@ -17,14 +25,21 @@ const UNDER_LOAD = 16;
 const ALONE = 1;
 const MAX_P50_ADDED_MS = 1;
 
-const ratio = (value: number, baseline: number | undefined) => (baseline === undefined ? '-' : `${(value / baseline).toFixed(2)}x`);
+const ratio = (value: number, baseline: number | undefined) =>
+  baseline === undefined ? '-' : `${(value / baseline).toFixed(2)}x`;
 
-export async function benchProxyOverhead(rows: RowName[], timing: Timing, concurrencies: number[], profileDir?: string): Promise<void> {
+export async function benchProxyOverhead(
+  rows: RowName[],
+  timing: Timing,
+  concurrencies: number[],
+  profileDir?: string,
+): Promise<void> {
   console.log(
     `reference proxies: ${PROXY_VERSIONS} (stateful Streamable HTTP); 2025-11-25 rows use the 1.x SDK client with a session, 2026-07-28 rows the v2 client`,
   );
   const results = await measureRows(rows, EVERYTHING, timing, concurrencies, profileDir);
-  const find = (row: RowName, concurrency: number) => results.find((r) => r.name === row && r.concurrency === concurrency);
+  const find = (row: RowName, concurrency: number) =>
+    results.find((r) => r.name === row && r.concurrency === concurrency);
 
   const byConcurrency = concurrencies.flatMap((c) => results.filter((r) => r.concurrency === c));
   printTable(
@@ -51,9 +66,12 @@ export async function benchProxyOverhead(rows: RowName[], timing: Timing, concur
   }
 
   const sdkFloors = results.filter((r) => r.name === SDK_FLOOR);
-  if (sdkFloors.length > 0) console.log(`\nCPU per call over ${SDK_FLOOR}'s (what Switchboard adds to the SDK it builds on):`);
+  if (sdkFloors.length > 0)
+    console.log(`\nCPU per call over ${SDK_FLOOR}'s (what Switchboard adds to the SDK it builds on):`);
   for (const sdk of sdkFloors) {
-    for (const r of results.filter((r) => r.concurrency === sdk.concurrency && SWITCHBOARD_ROWS.includes(r.name as RowName))) {
+    for (const r of results.filter(
+      (r) => r.concurrency === sdk.concurrency && SWITCHBOARD_ROWS.includes(r.name as RowName),
+    )) {
       console.log(
         `  ${r.name}, ${r.concurrency} in flight: +${(cpuMsPerCall(r) - cpuMsPerCall(sdk)).toFixed(3)} ms (${ratio(cpuMsPerCall(r), cpuMsPerCall(sdk))})`,
       );
@@ -71,7 +89,10 @@ export async function benchProxyOverhead(rows: RowName[], timing: Timing, concur
       console.log(
         `  ${row}, ${UNDER_LOAD} in flight: req/s ${throughput.toFixed(2)}x ${BASELINE} (>= 1.0x): ${verdict(throughput >= 1)}; CPU/call ${cpu.toFixed(2)}x ${BASELINE} (<= 1.0x): ${verdict(cpu <= 1)}`,
       );
-    } else console.log(`  ${row}, ${UNDER_LOAD} in flight: not measured (needs ${BASELINE} and --concurrency ${UNDER_LOAD})`);
+    } else
+      console.log(
+        `  ${row}, ${UNDER_LOAD} in flight: not measured (needs ${BASELINE} and --concurrency ${UNDER_LOAD})`,
+      );
     const alone = find(row, ALONE);
     if (alone && floor) {
       const added = alone.p50 - floor.p50;

@@ -25,14 +25,18 @@ async function main(): Promise<void> {
   const build = () => {
     const server = new McpServer({ name: 'sdk-proxy', version: '1.0.0' });
     for (const tool of tools) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: schemas.get(tool.name) }, (toolArgs) =>
-        upstream.callTool({ name: tool.name, arguments: toolArgs as Record<string, unknown> }),
+      server.registerTool(
+        tool.name,
+        { description: tool.description, inputSchema: schemas.get(tool.name) },
+        (toolArgs) => upstream.callTool({ name: tool.name, arguments: toolArgs as Record<string, unknown> }),
       );
     }
     server.server.onclose = () => idle.push(server);
     return server;
   };
-  const handle = toNodeHandler(createMcpHandler(() => idle.pop() ?? build(), { legacy: 'stateless', responseMode: 'auto' }));
+  const handle = toNodeHandler(
+    createMcpHandler(() => idle.pop() ?? build(), { legacy: 'stateless', responseMode: 'auto' }),
+  );
   createServer((request, response) => {
     if (request.url === '/ready') return void response.end('ok');
     void handle(request, response);

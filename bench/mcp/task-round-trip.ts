@@ -29,7 +29,11 @@ const TASKS_ENVELOPE = {
 };
 
 /** Polls `get` every `intervalMs` while the task is working; the task as it was when it stopped. */
-async function pollWhileWorking<T extends { status: string }>(created: T, intervalMs: number, get: () => Promise<T>): Promise<T> {
+async function pollWhileWorking<T extends { status: string }>(
+  created: T,
+  intervalMs: number,
+  get: () => Promise<T>,
+): Promise<T> {
   let task = created;
   while (task.status === 'working') {
     await sleep(intervalMs);
@@ -39,7 +43,12 @@ async function pollWhileWorking<T extends { status: string }>(created: T, interv
 }
 
 /** One 2026-07-28 request to `/mcp` as ext-tasks' raw path sends it (`Mcp-Name`: the tool or the task). */
-async function modernRequest(mcpUrl: URL, method: string, params: Record<string, unknown>, name: string): Promise<Record<string, unknown>> {
+async function modernRequest(
+  mcpUrl: URL,
+  method: string,
+  params: Record<string, unknown>,
+  name: string,
+): Promise<Record<string, unknown>> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: TASKS_ENVELOPE } });
   const response = await fetch(mcpUrl, { method: 'POST', headers: modernHeaders(method, name), body });
   const message = messageOf(await response.text());
@@ -55,7 +64,13 @@ export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[]
   const server = startNode(
     'switchboard',
     [SWITCHBOARD_BIN, 'serve'],
-    { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: config, SWITCHBOARD_RATE_LIMIT: '100000000' },
+    {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SWITCHBOARD_CONFIG: config,
+      SWITCHBOARD_RATE_LIMIT: '100000000',
+    },
     dir,
   );
   const mcpUrl = new URL(`http://127.0.0.1:${port}/mcp`);
@@ -82,7 +97,12 @@ export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[]
     };
     const task2026 = async () => {
       const text = `m${++n}`;
-      const created = (await modernRequest(mcpUrl, 'tools/call', { name: TOOL, arguments: { message: text } }, TOOL)) as {
+      const created = (await modernRequest(
+        mcpUrl,
+        'tools/call',
+        { name: TOOL, arguments: { message: text } },
+        TOOL,
+      )) as {
         taskId: string;
         status: string;
         pollIntervalMs: number;
@@ -91,7 +111,9 @@ export async function benchTaskRoundTrip(timing: Timing, concurrencies: number[]
         created,
         created.pollIntervalMs,
         async () =>
-          (await modernRequest(mcpUrl, 'tasks/get', { taskId: created.taskId }, created.taskId)) as typeof created & { result?: object },
+          (await modernRequest(mcpUrl, 'tasks/get', { taskId: created.taskId }, created.taskId)) as typeof created & {
+            result?: object;
+          },
       );
       expectText((ended as { result?: object }).result, text);
     };

@@ -72,7 +72,8 @@ async function settle(databaseUrl: string, maxTasks: number, processes: ServerPr
       );
       const total = Number(rows[0].total);
       if (Number(rows[0].active) === 0 && total <= maxTasks) return total;
-      if (Date.now() > deadline) throw new Error(`not settled after ${SETTLE_TIMEOUT_MS} ms: ${JSON.stringify(rows[0])}`);
+      if (Date.now() > deadline)
+        throw new Error(`not settled after ${SETTLE_TIMEOUT_MS} ms: ${JSON.stringify(rows[0])}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   } finally {
@@ -111,12 +112,17 @@ function print(measurements: Measurement[]): void {
     ['API heap used at rest (MB)', ...measurements.map((m) => m.apiHeapMb.toFixed(1))],
     ['worker RSS at rest (MB)', ...measurements.map((m) => m.workerRssMb.toFixed(1))],
     ['Redis keys', ...measurements.map((m) => String(m.redis.keys))],
-    ...kinds.map((kind): [string, ...string[]] => [`  ${kind}`, ...measurements.map((m) => String(m.redis.keysByKind[kind] ?? 0))]),
+    ...kinds.map((kind): [string, ...string[]] => [
+      `  ${kind}`,
+      ...measurements.map((m) => String(m.redis.keysByKind[kind] ?? 0)),
+    ]),
     ['Redis memory (MB)', ...measurements.map((m) => (m.redis.bytes / MB).toFixed(2))],
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   for (const row of rows)
-    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]))).join('  '));
+    console.log(
+      row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]))).join('  '),
+    );
 }
 
 async function main(): Promise<void> {
@@ -137,7 +143,12 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   const measure = async (label: string) => {
     const taskRows = await settle(databaseUrl, maxTasks, [api, worker]);
-    measurements.push({ label, taskRows, ...(await atRest(api, worker, endpoint)), redis: await redisFootprint(redisUrl, prefix) });
+    measurements.push({
+      label,
+      taskRows,
+      ...(await atRest(api, worker, endpoint)),
+      redis: await redisFootprint(redisUrl, prefix),
+    });
     console.log(`${label}: measured`);
   };
   const started = Date.now();

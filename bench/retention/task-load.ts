@@ -33,18 +33,21 @@ async function post(api: Api, body: string, accept = 'application/json'): Promis
     signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
   const text = await response.text();
-  if (response.status !== 200 || text.includes('"error":')) throw new Error(`HTTP ${response.status} ${text.slice(0, 500)}`);
+  if (response.status !== 200 || text.includes('"error":'))
+    throw new Error(`HTTP ${response.status} ${text.slice(0, 500)}`);
   return text;
 }
 
 const SENDS: Send[] = [
   async (api) => {
     const answer = await post(api, request('SendMessage'));
-    if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`blocking send did not complete: ${answer.slice(0, 500)}`);
+    if (!answer.includes('"TASK_STATE_COMPLETED"'))
+      throw new Error(`blocking send did not complete: ${answer.slice(0, 500)}`);
   },
   async (api) => {
     const stream = await post(api, request('SendStreamingMessage'), 'text/event-stream');
-    if (!stream.includes('"TASK_STATE_COMPLETED"')) throw new Error(`stream ended before the task completed: ${stream.slice(-500)}`);
+    if (!stream.includes('"TASK_STATE_COMPLETED"'))
+      throw new Error(`stream ended before the task completed: ${stream.slice(-500)}`);
   },
   async (api) => {
     const answer = await post(api, request('SendMessage', true));

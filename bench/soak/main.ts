@@ -37,7 +37,8 @@ function options() {
   });
   const durationSecs = positiveInteger('duration', values.duration);
   const warmUpSecs = positiveInteger('warm-up', values['warm-up']);
-  if (warmUpSecs >= durationSecs) throw new Error(`--warm-up (${warmUpSecs} s) must be shorter than --duration (${durationSecs} s)`);
+  if (warmUpSecs >= durationSecs)
+    throw new Error(`--warm-up (${warmUpSecs} s) must be shorter than --duration (${durationSecs} s)`);
   return {
     durationSecs,
     warmUpSecs,
@@ -87,20 +88,27 @@ function printStores(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([kind, keys]) => `${kind} ${keys}`)
     .join(', ');
-  console.log(`  Redis keys under ${stores.redisPrefix}: ${redis.keys} (${kinds}), ${(redis.bytes / MB).toFixed(2)} MB (MEMORY USAGE)`);
+  console.log(
+    `  Redis keys under ${stores.redisPrefix}: ${redis.keys} (${kinds}), ${(redis.bytes / MB).toFixed(2)} MB (MEMORY USAGE)`,
+  );
   console.log(
     `  Redis used_memory (whole server, shared): ${(usedMemory.start / MB).toFixed(1)} MB at the start, ${(usedMemory.end / MB).toFixed(1)} MB at the end`,
   );
 }
 
-async function soak(server: RunningServer, { durationSecs, warmUpSecs, connections, maxTasks }: ReturnType<typeof options>): Promise<void> {
+async function soak(
+  server: RunningServer,
+  { durationSecs, warmUpSecs, connections, maxTasks }: ReturnType<typeof options>,
+): Promise<void> {
   const stores = server.stores!;
   await verifyAnswer(server);
   const usedMemoryAtStart = await redisUsedMemory(stores.redisUrl);
   console.log(`durable: answers correctly; loading for ${durationSecs} s, RSS every ${SAMPLE_SECS} s`);
   const stopUsage = sampleUsage(server.processes);
   const stopRss = sampleRss(server.processes, SAMPLE_SECS, ({ atSecs, rssMb }) =>
-    console.log(`  ${atSecs.toFixed(0).padStart(4)} s  ${[...rssMb].map(([name, mb]) => `${name} ${mb.toFixed(1)} MB`).join('  ')}`),
+    console.log(
+      `  ${atSecs.toFixed(0).padStart(4)} s  ${[...rssMb].map(([name, mb]) => `${name} ${mb.toFixed(1)} MB`).join('  ')}`,
+    ),
   );
   const result = await runLoad(server, { connections, durationSecs });
   const samples = stopRss();

@@ -23,11 +23,18 @@ export interface RssTrend {
  * Samples now and every `intervalSecs` (calling `onSample` with each) until stopped, which takes a
  * last sample unless the interval's has just been taken (a load as long as a multiple of it).
  */
-export function sampleRss(processes: ServerProcess[], intervalSecs: number, onSample: (sample: RssSample) => void): () => RssSample[] {
+export function sampleRss(
+  processes: ServerProcess[],
+  intervalSecs: number,
+  onSample: (sample: RssSample) => void,
+): () => RssSample[] {
   const samples: RssSample[] = [];
   const started = performance.now();
   const sample = () => {
-    const taken = { atSecs: (performance.now() - started) / 1000, rssMb: new Map(processes.map((p) => [p.name, rssMb(p.pid) ?? NaN])) };
+    const taken = {
+      atSecs: (performance.now() - started) / 1000,
+      rssMb: new Map(processes.map((p) => [p.name, rssMb(p.pid) ?? NaN])),
+    };
     samples.push(taken);
     onSample(taken);
   };

@@ -30,7 +30,9 @@ const CREATE_CONCURRENCY = 50;
 const OPEN_CONCURRENCY = 200;
 
 function options(): { streams: number; idleSecs: number } {
-  const { values } = parseArgs({ options: { streams: { type: 'string', default: '10000' }, idle: { type: 'string', default: '20' } } });
+  const { values } = parseArgs({
+    options: { streams: { type: 'string', default: '10000' }, idle: { type: 'string', default: '20' } },
+  });
   const streams = Number(values.streams);
   const idleSecs = Number(values.idle);
   if (!Number.isInteger(streams) || streams <= 0 || !Number.isInteger(idleSecs) || idleSecs <= 0)
@@ -81,7 +83,9 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const { streams: count, idleSecs } = options();
   if (openFilesLimit() < count + 1_000)
-    throw new Error(`each side needs a file descriptor per stream: raise the limit (ulimit -n ${2 * count}), it is ${openFilesLimit()}`);
+    throw new Error(
+      `each side needs a file descriptor per stream: raise the limit (ulimit -n ${2 * count}), it is ${openFilesLimit()}`,
+    );
   await ensureSwitchboardBuilt();
   const redis = await RedisProcess.start();
   registerCleanup(() => redis.stop());
@@ -149,7 +153,9 @@ async function main(): Promise<void> {
   const received = Promise.all(streams.map((stream) => stream.until(2)));
   await Promise.all(
     tasks.map(({ id, contextId }) =>
-      events.publish(id, [StreamResponse.fromJSON({ statusUpdate: { taskId: id, contextId, status: { state: 'TASK_STATE_WORKING' } } })]),
+      events.publish(id, [
+        StreamResponse.fromJSON({ statusUpdate: { taskId: id, contextId, status: { state: 'TASK_STATE_WORKING' } } }),
+      ]),
     ),
   );
   const publishMs = Date.now() - publishedAt;
@@ -160,9 +166,13 @@ async function main(): Promise<void> {
   if (failures.length > 0) throw new Error(`${failures.length} streams failed; first: ${failures[0].message}`);
 
   const perStreamKb = ((rssOpen - rssBefore) * 1024) / count;
-  console.log(`\n## bench:streams, ${new Date().toISOString()}, ${count} SubscribeToTask streams on one durable API process`);
+  console.log(
+    `\n## bench:streams, ${new Date().toISOString()}, ${count} SubscribeToTask streams on one durable API process`,
+  );
   console.log(`| figure | value |\n| --- | --- |`);
-  console.log(`| Redis connected clients (API), before / with ${count} streams open | ${clientsBefore} / ${clientsOpen} |`);
+  console.log(
+    `| Redis connected clients (API), before / with ${count} streams open | ${clientsBefore} / ${clientsOpen} |`,
+  );
   console.log(
     `| API RSS before / with the streams open | ${rssBefore.toFixed(0)} MB / ${rssOpen.toFixed(0)} MB (${perStreamKb.toFixed(1)} KB per stream) |`,
   );

@@ -42,7 +42,9 @@ export class SseStreams {
       const stream: OpenStream = {
         events: 0,
         until: (count) =>
-          stream.events >= count ? Promise.resolve(Date.now()) : new Promise((done) => waiters.push({ count, resolve: done })),
+          stream.events >= count
+            ? Promise.resolve(Date.now())
+            : new Promise((done) => waiters.push({ count, resolve: done })),
         close: () => {
           closed = true;
           req.destroy();
@@ -66,7 +68,8 @@ export class SseStreams {
             if (stream.events === 1) resolve(stream);
           }
           const now = Date.now();
-          for (let i = waiters.length - 1; i >= 0; i--) if (stream.events >= waiters[i].count) waiters.splice(i, 1)[0].resolve(now);
+          for (let i = waiters.length - 1; i >= 0; i--)
+            if (stream.events >= waiters[i].count) waiters.splice(i, 1)[0].resolve(now);
         });
         response.on('end', () => !closed && this.onFailure(new Error('a stream ended before it was closed')));
       });

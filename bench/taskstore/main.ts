@@ -48,7 +48,11 @@ function task(i: number): Task {
 
 /** The task as a turn records it once the agent has answered. */
 function answered(i: number): Task {
-  const reply = Message.fromJSON({ messageId: `r-${i}`, role: 'ROLE_AGENT', parts: [{ text: 'Here is the summary you asked for.' }] });
+  const reply = Message.fromJSON({
+    messageId: `r-${i}`,
+    role: 'ROLE_AGENT',
+    parts: [{ text: 'Here is the summary you asked for.' }],
+  });
   const recorded = task(i);
   recorded.history.push(reply);
   return recorded;
@@ -109,7 +113,9 @@ async function main(): Promise<void> {
     console.log(`task store bench: ${count} tasks per store, ${concurrency} in flight, Node ${process.version}`);
     const results = [
       ...(await bench('postgres', new PostgresTaskStore(prisma))),
-      ...(await truncated(prisma, () => bench('postgres+redis', new CachedTaskStore(new PostgresTaskStore(prisma!), redis!)))),
+      ...(await truncated(prisma, () =>
+        bench('postgres+redis', new CachedTaskStore(new PostgresTaskStore(prisma!), redis!)),
+      )),
       ...(await bench('memory', new MemoryTaskStore())),
     ];
     print(results);

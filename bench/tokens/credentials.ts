@@ -25,13 +25,23 @@ export const SHORT_LIVED_SUFFIX = '/short';
 export const SHORT_LIVED_RESOURCE = `http://switchboard.bench${SHORT_LIVED_SUFFIX}`;
 export const REQUIRED_SCOPE = 'a2a';
 
-const client = (client_id: string, scope: string): OidcClient => ({ client_id, client_secret: `${client_id}-secret-0123456789`, scope });
+const client = (client_id: string, scope: string): OidcClient => ({
+  client_id,
+  client_secret: `${client_id}-secret-0123456789`,
+  scope,
+});
 export const VALID_CLIENTS = ['svc-a', 'svc-b', 'svc-c', 'svc-d'].map((id) => client(id, REQUIRED_SCOPE));
 export const UNSCOPED_CLIENT = client('svc-unscoped', 'other');
 
 /** The switchboard.toml trusting `issuer` for RESOURCE, with no clock skew so that an expired token is refused at once. */
 export function oauthConfig(issuer: string): string {
-  return oauthConfigToml({ resource: RESOURCE, issuer, audiences: [SHORT_LIVED_RESOURCE], scopes: [REQUIRED_SCOPE], clockSkewSecs: 0 });
+  return oauthConfigToml({
+    resource: RESOURCE,
+    issuer,
+    audiences: [SHORT_LIVED_RESOURCE],
+    scopes: [REQUIRED_SCOPE],
+    clockSkewSecs: 0,
+  });
 }
 
 const bearer = (token: string) => `Bearer ${token}`;

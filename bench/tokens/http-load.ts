@@ -45,7 +45,11 @@ export async function sendAll(
               path,
               method: 'POST',
               body,
-              headers: { authorization: credential.authorization, 'content-type': 'application/json', 'a2a-version': '1.0' },
+              headers: {
+                authorization: credential.authorization,
+                'content-type': 'application/json',
+                'a2a-version': '1.0',
+              },
             });
             await response.body.dump();
             status = response.statusCode;
@@ -54,7 +58,8 @@ export async function sendAll(
           }
           latencies.push(performance.now() - before);
           count(byStatus, status);
-          if (status !== credential.expected) count(mismatches, `${credential.label}: expected ${credential.expected}, got ${status}`);
+          if (status !== credential.expected)
+            count(mismatches, `${credential.label}: expected ${credential.expected}, got ${status}`);
         }
       }),
     );

@@ -16,13 +16,26 @@ import { OidcProvider } from '../../test/support/oidc-provider-process';
 import { ensureSwitchboardBuilt } from '../a2a/build';
 import { registerCleanup, runBench, sampleUsage } from '../a2a/processes';
 import { startEmbedded } from '../a2a/servers';
-import { buildCredentials, mix, oauthConfig, REQUIRED_SCOPE, SHORT_LIVED_SUFFIX, UNSCOPED_CLIENT, VALID_CLIENTS } from './credentials';
+import {
+  buildCredentials,
+  mix,
+  oauthConfig,
+  REQUIRED_SCOPE,
+  SHORT_LIVED_SUFFIX,
+  UNSCOPED_CLIENT,
+  VALID_CLIENTS,
+} from './credentials';
 import { sendAll } from './http-load';
 import { inProcessApp, measureValidationCpu } from './validation-cpu';
 
 const ROUTE = '/a2a';
 /** A v1.0 GetTask of a task that does not exist: authenticated, and answered (200, a JSON-RPC error) without touching a store's data. */
-const GET_UNKNOWN_TASK = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'bench-no-such-task' } });
+const GET_UNKNOWN_TASK = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'GetTask',
+  params: { id: 'bench-no-such-task' },
+});
 const TARGET_MICROS = 200;
 
 async function main(): Promise<void> {
@@ -65,12 +78,16 @@ async function main(): Promise<void> {
       .map(([status, n]) => `${status || 'transport error'} ${n}`)
       .join(', ')}`,
   );
-  const serverErrors = [...load.byStatus].filter(([status]) => status >= 500 || status === 0).reduce((sum, [, n]) => sum + n, 0);
+  const serverErrors = [...load.byStatus]
+    .filter(([status]) => status >= 500 || status === 0)
+    .reduce((sum, [, n]) => sum + n, 0);
   console.log(
     `5xx and transport errors: ${serverErrors}; answers not as expected for their credential: ${[...load.mismatches.values()].reduce((a, b) => a + b, 0)}`,
   );
   for (const [what, n] of load.mismatches) console.log(`  MISMATCH ${what}: ${n}`);
-  console.log(`Switchboard: peak RSS ${peakRssMb.toFixed(0)} MB, ${((1000 * cpuSeconds) / load.requests).toFixed(3)} ms CPU per request`);
+  console.log(
+    `Switchboard: peak RSS ${peakRssMb.toFixed(0)} MB, ${((1000 * cpuSeconds) / load.requests).toFixed(3)} ms CPU per request`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'bench-tokens-'));
   registerCleanup(async () => rmSync(dir, { recursive: true, force: true }));
@@ -79,19 +96,24 @@ async function main(): Promise<void> {
   registerCleanup(() => app.close());
   const validToken = credentials.find((c) => c.kind === 'valid JWT')!.authorization.slice('Bearer '.length);
   const cpu = await measureValidationCpu(app, mix(credentials, warmUp), sequence, validToken);
-  console.log(`\nCPU per validation in process (CallerAuthenticator.authenticate, keys cached), ${sequence.length} calls, one at a time:`);
+  console.log(
+    `\nCPU per validation in process (CallerAuthenticator.authenticate, keys cached), ${sequence.length} calls, one at a time:`,
+  );
   for (const [kind, { calls, cpuMicros }] of cpu.perKind) {
     const perCall = cpuMicros / calls;
     console.log(
       `  ${kind.padEnd(12)} ${String(calls).padStart(6)} calls  ${perCall.toFixed(1).padStart(6)} µs CPU each  (target < ${TARGET_MICROS} µs: ${perCall < TARGET_MICROS ? 'met' : 'MISSED'})`,
     );
     for (const [label, spent] of cpu.perLabel)
-      if (spent.kind === kind) console.log(`      ${label.padEnd(20)} ${(spent.cpuMicros / spent.calls).toFixed(1).padStart(6)} µs`);
+      if (spent.kind === kind)
+        console.log(`      ${label.padEnd(20)} ${(spent.cpuMicros / spent.calls).toFixed(1).padStart(6)} µs`);
   }
   console.log(
     `  whole loop, measurement included: ${cpu.loopMicrosPerCall.toFixed(1)} µs CPU per call; verdicts not as expected: ${cpu.mismatches}`,
   );
-  console.log(`  for comparison, jose's jwtVerify alone on a valid token, keys held locally: ${cpu.joseMicros.toFixed(1)} µs CPU per call`);
+  console.log(
+    `  for comparison, jose's jwtVerify alone on a valid token, keys held locally: ${cpu.joseMicros.toFixed(1)} µs CPU per call`,
+  );
   if (serverErrors > 0 || load.mismatches.size > 0 || cpu.mismatches > 0) process.exitCode = 1;
 }
 

@@ -30,11 +30,16 @@ export interface ValidationCpu {
   joseMicros: number;
 }
 
-const statusOf = (verdict: CallerVerdict) => (verdict.kind === 'valid' ? 200 : verdict.kind === 'insufficient_scope' ? 403 : 401);
+const statusOf = (verdict: CallerVerdict) =>
+  verdict.kind === 'valid' ? 200 : verdict.kind === 'insufficient_scope' ? 403 : 401;
 
 /** Switchboard, not listening, configured by `configFile` with the bench's API key; `close()` it when done. */
 export async function inProcessApp(configFile: string): Promise<INestApplication> {
-  const { config } = loadConfig({ SWITCHBOARD_CONFIG: configFile, SWITCHBOARD_API_KEYS: BENCH_API_KEY, LOG_LEVEL: 'silent' });
+  const { config } = loadConfig({
+    SWITCHBOARD_CONFIG: configFile,
+    SWITCHBOARD_API_KEYS: BENCH_API_KEY,
+    LOG_LEVEL: 'silent',
+  });
   const app = await createHttpApp(config);
   await app.init();
   return app;

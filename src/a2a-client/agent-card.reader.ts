@@ -31,7 +31,8 @@ export async function fetchAgentCard(
   signal?: AbortSignal,
 ): Promise<FetchedCard> {
   const base = url.replace(/\/+$/, '');
-  if (cardPath !== undefined) return fetchCardAt(fetchImpl, cardPath === '' ? url : `${base}${cardPath}`, maxBytes, signal);
+  if (cardPath !== undefined)
+    return fetchCardAt(fetchImpl, cardPath === '' ? url : `${base}${cardPath}`, maxBytes, signal);
   try {
     return await fetchCardAt(fetchImpl, `${base}${CARD_PATH}`, maxBytes, signal);
   } catch (error) {
@@ -42,7 +43,12 @@ export async function fetchAgentCard(
 
 class CardNotFoundError extends InvalidAgentCardError {}
 
-async function fetchCardAt(fetchImpl: typeof fetch, url: string, maxBytes: number, signal?: AbortSignal): Promise<FetchedCard> {
+async function fetchCardAt(
+  fetchImpl: typeof fetch,
+  url: string,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<FetchedCard> {
   const response = await fetchImpl(url, { headers: { accept: 'application/json' }, signal });
   if (response.status === 404) {
     await response.body?.cancel();
@@ -61,7 +67,11 @@ async function fetchCardAt(fetchImpl: typeof fetch, url: string, maxBytes: numbe
   }
   if (!document || typeof document !== 'object' || Array.isArray(document))
     throw new InvalidAgentCardError(`the agent card at ${url} is not a JSON object`);
-  return { url, document: document as Record<string, unknown>, card: normalize(document as Record<string, unknown>, url) };
+  return {
+    url,
+    document: document as Record<string, unknown>,
+    card: normalize(document as Record<string, unknown>, url),
+  };
 }
 
 function normalize(document: Record<string, unknown>, url: string): AgentCard {
@@ -88,12 +98,15 @@ function normalize(document: Record<string, unknown>, url: string): AgentCard {
  */
 export function usableInterface(card: AgentCard): AgentInterface | undefined {
   const interfaces = (card.supportedInterfaces ?? []).filter(
-    (candidate) => candidate.url && (CLIENT_BINDINGS as readonly string[]).includes(candidate.protocolBinding.toUpperCase()),
+    (candidate) =>
+      candidate.url && (CLIENT_BINDINGS as readonly string[]).includes(candidate.protocolBinding.toUpperCase()),
   );
   const first = interfaces[0];
   if (!first) return undefined;
   return (
-    interfaces.find((candidate) => candidate.protocolBinding === first.protocolBinding && candidate.protocolVersion === '1.0') ?? first
+    interfaces.find(
+      (candidate) => candidate.protocolBinding === first.protocolBinding && candidate.protocolVersion === '1.0',
+    ) ?? first
   );
 }
 

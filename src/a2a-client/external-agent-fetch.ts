@@ -19,7 +19,10 @@ export interface ExternalAgentAccess {
  * configured extra headers, then its credentials. A 401 names the agent and what it asked for.
  */
 export function externalAgentAccess(agent: ExternalAgentConfig, policy: OutboundUrlPolicy): ExternalAgentAccess {
-  const guarded = createGuardedFetch(policy, { timeoutMs: agent.timeout_secs * 1000, clientCertificate: agent.client_certificate });
+  const guarded = createGuardedFetch(policy, {
+    timeoutMs: agent.timeout_secs * 1000,
+    clientCertificate: agent.client_certificate,
+  });
   const upstream = `external agent "${agent.name}"`;
   const oauth = oauthOf(agent.auth);
   const credentials = oauth && new UpstreamCredentials(upstream, oauth, guarded);

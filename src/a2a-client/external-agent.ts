@@ -1,5 +1,11 @@
 import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
-import { type Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type CallInterceptor,
+} from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { Logger } from '@nestjs/common';
 import { backoffDelayMs } from '../common/backoff';
@@ -64,8 +70,13 @@ export class ExternalAgent {
     private readonly settings: A2aClientSettings,
   ) {
     this.access = externalAgentAccess(config, policy);
-    const compat = { fetchImpl: withResultKinds(this.access.fetch, (kind) => this.noteMissingKind(kind)), legacyCompat: { enabled: true } };
-    this.factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(compat), new RestTransportFactory(compat)] });
+    const compat = {
+      fetchImpl: withResultKinds(this.access.fetch, (kind) => this.noteMissingKind(kind)),
+      legacyCompat: { enabled: true },
+    };
+    this.factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory(compat), new RestTransportFactory(compat)],
+    });
   }
 
   private noteMissingKind(kind: string): void {
@@ -189,7 +200,10 @@ export class ExternalAgent {
     this.lastError = undefined;
     this.failures = 0;
     if (!wasReady)
-      this.logger.log({ agent: this.name, ...this.status().interface, skills: this.card!.skills.length }, 'external A2A agent discovered');
+      this.logger.log(
+        { agent: this.name, ...this.status().interface, skills: this.card!.skills.length },
+        'external A2A agent discovered',
+      );
     this.schedule(this.settings.card_refresh_secs * 1000);
   }
 
@@ -206,10 +220,14 @@ export class ExternalAgent {
     } else if (!this.discovery) {
       this.state = 'retrying';
     }
-    if (changed) this.logger.warn({ agent: this.name, state: this.state, err: reason }, 'external A2A agent discovery failed');
+    if (changed)
+      this.logger.warn({ agent: this.name, state: this.state, err: reason }, 'external A2A agent discovery failed');
     const delay = refused
       ? this.settings.card_refresh_secs * 1000
-      : backoffDelayMs(this.failures++, { baseMs: this.settings.discovery_retry_base_ms, maxMs: this.settings.discovery_retry_max_ms });
+      : backoffDelayMs(this.failures++, {
+          baseMs: this.settings.discovery_retry_base_ms,
+          maxMs: this.settings.discovery_retry_max_ms,
+        });
     this.schedule(delay);
   }
 
@@ -232,7 +250,10 @@ function describe(error: unknown): string {
 function withMetadata(headers: () => Promise<Record<string, string>>): CallInterceptor {
   return {
     before: async (args) => {
-      args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, ...(await headers()) } };
+      args.options = {
+        ...args.options,
+        serviceParameters: { ...args.options?.serviceParameters, ...(await headers()) },
+      };
     },
     after: async () => undefined,
   };

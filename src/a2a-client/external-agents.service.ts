@@ -20,8 +20,12 @@ export class ExternalAgents implements OnApplicationBootstrap, OnApplicationShut
   constructor(config: ConfigService<SwitchboardConfig, true>, policy: OutboundUrlPolicy, metrics: MetricsService) {
     const a2a = config.get('a2a', { infer: true });
     this.settings = a2a.client;
-    this.agents = new Map(a2a.external_agents.map((agent) => [agent.name, new ExternalAgent(agent, policy, a2a.client)]));
-    metrics.externalAgentUp.readFrom(() => this.all().map((agent): Sample<'agent'> => [{ agent: agent.name }, agent.up ? 1 : 0]));
+    this.agents = new Map(
+      a2a.external_agents.map((agent) => [agent.name, new ExternalAgent(agent, policy, a2a.client)]),
+    );
+    metrics.externalAgentUp.readFrom(() =>
+      this.all().map((agent): Sample<'agent'> => [{ agent: agent.name }, agent.up ? 1 : 0]),
+    );
   }
 
   onApplicationBootstrap(): void {

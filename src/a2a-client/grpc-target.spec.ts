@@ -18,7 +18,10 @@ describe('dialableGrpcTarget', () => {
 
   it('dials a TLS target (port 443, grpcs:, https:) by its name, which its certificate must match', async () => {
     const tls = await dialableGrpcTarget(loopback, 'grpcs://localhost:8443');
-    expect({ endpoint: tls.endpoint, secure: tls.channel._isSecure() }).toEqual({ endpoint: 'localhost:8443', secure: true });
+    expect({ endpoint: tls.endpoint, secure: tls.channel._isSecure() }).toEqual({
+      endpoint: 'localhost:8443',
+      secure: true,
+    });
     expect((await dialableGrpcTarget(loopback, 'localhost:443')).channel._isSecure()).toBe(true);
     expect((await dialableGrpcTarget(loopback, 'localhost:8080')).channel._isSecure()).toBe(false);
   });

@@ -23,7 +23,10 @@ export async function dialableGrpcTarget(policy: OutboundUrlPolicy, interfaceUrl
   const port = url.port || (tls ? '443' : '80');
   if (tls) return { endpoint: `${url.hostname}:${port}`, channel: credentials.createSsl() };
   const [address] = addresses;
-  return { endpoint: `${isIP(address) === 6 ? `[${address}]` : address}:${port}`, channel: credentials.createInsecure() };
+  return {
+    endpoint: `${isIP(address) === 6 ? `[${address}]` : address}:${port}`,
+    channel: credentials.createInsecure(),
+  };
 }
 
 function parse(interfaceUrl: string): { host: string; tls: boolean } {

@@ -74,7 +74,10 @@ export async function* sendToRemote(
       }
     } catch (error) {
       if (signal.aborted || !taskId) throw failure(agent, error);
-      logger.warn({ agent: agent.name, remoteTaskId: taskId, err: describe(error) }, 'remote task stream dropped; following the task');
+      logger.warn(
+        { agent: agent.name, remoteTaskId: taskId, err: describe(error) },
+        'remote task stream dropped; following the task',
+      );
     }
     if (!taskId) throw new ExternalAgentUnavailableError(agent.name, 'its stream ended before naming a task');
   } else {
@@ -83,7 +86,9 @@ export async function* sendToRemote(
       .sendMessage({ ...request, configuration }, { signal })
       .catch((error: unknown) => Promise.reject(failure(agent, error)));
     const event: StreamResponse =
-      'messageId' in result ? { payload: { $case: 'message', value: result } } : { payload: { $case: 'task', value: result } };
+      'messageId' in result
+        ? { payload: { $case: 'message', value: result } }
+        : { payload: { $case: 'task', value: result } };
     yield event;
     if (endsTurn(event)) return;
     taskId = (result as Task).id;
@@ -125,7 +130,10 @@ export async function* followRemote(
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof TaskNotFoundError) throw failure(agent, error);
-      logger.warn({ agent: agent.name, remoteTaskId: taskId, err: describe(error) }, 'following a remote task failed; retrying');
+      logger.warn(
+        { agent: agent.name, remoteTaskId: taskId, err: describe(error) },
+        'following a remote task failed; retrying',
+      );
       await abortableSleep(backoffDelayMs(failures++, retry), signal);
       continue;
     }
@@ -134,7 +142,11 @@ export async function* followRemote(
 }
 
 /** Runs `open` with a signal that also aborts when no item has come for `idleMs`. */
-async function* idleBounded<T>(open: (signal: AbortSignal) => AsyncIterable<T>, idleMs: number, signal: AbortSignal): AsyncGenerator<T> {
+async function* idleBounded<T>(
+  open: (signal: AbortSignal) => AsyncIterable<T>,
+  idleMs: number,
+  signal: AbortSignal,
+): AsyncGenerator<T> {
   const idle = new AbortController();
   const timer = setTimeout(() => idle.abort(new StreamIdleError(idleMs)), idleMs);
   try {

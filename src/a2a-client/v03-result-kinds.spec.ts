@@ -7,9 +7,12 @@ function answering(body: string, type: string, chunks = 1): typeof fetch {
   const size = Math.ceil(body.length / chunks);
   const pieces = Array.from({ length: chunks }, (_, i) => body.slice(i * size, (i + 1) * size));
   return async () =>
-    new Response(new ReadableStream({ start: (c) => (pieces.forEach((p) => c.enqueue(new TextEncoder().encode(p))), c.close()) }), {
-      headers: { 'content-type': type },
-    });
+    new Response(
+      new ReadableStream({ start: (c) => (pieces.forEach((p) => c.enqueue(new TextEncoder().encode(p))), c.close()) }),
+      {
+        headers: { 'content-type': type },
+      },
+    );
 }
 
 describe('kindOfShape', () => {
@@ -28,10 +31,15 @@ describe('withResultKinds', () => {
   it('supplies the kind of a v0.3 JSON-RPC result that has none, and says so', async () => {
     const supplied: string[] = [];
     const fetchImpl = withResultKinds(
-      answering(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 't', status: { state: 'completed' } } }), 'application/json'),
+      answering(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 't', status: { state: 'completed' } } }),
+        'application/json',
+      ),
       (kind) => supplied.push(kind),
     );
-    const body = (await (await fetchImpl('http://agent/', { method: 'POST', body: V03_SEND })).json()) as { result: { kind: string } };
+    const body = (await (await fetchImpl('http://agent/', { method: 'POST', body: V03_SEND })).json()) as {
+      result: { kind: string };
+    };
     expect(body.result.kind).toBe('task');
     expect(supplied).toEqual(['task']);
   });
@@ -56,14 +64,20 @@ describe('withResultKinds', () => {
     const withKind = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'message', role: 'agent', parts: [] } });
     expect(
       await (
-        await withResultKinds(answering(withKind, 'application/json'), () => undefined)('http://agent/', { method: 'POST', body: V03_SEND })
+        await withResultKinds(answering(withKind, 'application/json'), () => undefined)('http://agent/', {
+          method: 'POST',
+          body: V03_SEND,
+        })
       ).text(),
     ).toBe(withKind);
     const v1 = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 't', status: {} } });
     const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: {} });
     expect(
       await (
-        await withResultKinds(answering(v1, 'application/json'), () => undefined)('http://agent/', { method: 'POST', body: call })
+        await withResultKinds(answering(v1, 'application/json'), () => undefined)('http://agent/', {
+          method: 'POST',
+          body: call,
+        })
       ).text(),
     ).toBe(v1);
   });

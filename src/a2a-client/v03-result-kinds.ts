@@ -36,7 +36,8 @@ function withKind(body: string, onSupplied: (kind: string) => void): string {
 /** Each `data:` line of an SSE stream through `withKind`. */
 function sseWithKinds(onSupplied: (kind: string) => void): TransformStream<string, string> {
   let pending = '';
-  const line = (text: string) => (text.startsWith('data:') ? `data: ${withKind(text.slice(5).trimStart(), onSupplied)}` : text);
+  const line = (text: string) =>
+    text.startsWith('data:') ? `data: ${withKind(text.slice(5).trimStart(), onSupplied)}` : text;
   return new TransformStream({
     transform(chunk, controller) {
       const lines = (pending + chunk).split('\n');

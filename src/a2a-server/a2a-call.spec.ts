@@ -70,7 +70,9 @@ describe('A2aCall', () => {
   });
 
   it('fails with the send when the send fails before any verdict', async () => {
-    await expect(call.watchSend('m1', async () => Promise.reject(new Error('Task not found')))).rejects.toThrow('Task not found');
+    await expect(call.watchSend('m1', async () => Promise.reject(new Error('Task not found')))).rejects.toThrow(
+      'Task not found',
+    );
     expect(call.refuse('m1', refusal)).toBe(false);
   });
 

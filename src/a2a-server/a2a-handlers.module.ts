@@ -8,7 +8,12 @@ import { TaskEventBusManager } from './task-event-bus.manager';
 
 @Module({
   imports: [AgentsModule],
-  providers: [AgentHandlers, AgentCardFactory, TaskEventBusManager, { provide: DELEGATE_HANDLERS, useExisting: AgentHandlers }],
+  providers: [
+    AgentHandlers,
+    AgentCardFactory,
+    TaskEventBusManager,
+    { provide: DELEGATE_HANDLERS, useExisting: AgentHandlers },
+  ],
   exports: [AgentHandlers, AgentCardFactory, TaskEventBusManager, DELEGATE_HANDLERS],
 })
 export class A2aHandlersModule {}

@@ -62,7 +62,9 @@ export class AgentCardFactory {
 
   private cardWith(agent: AgentProfile, baseUrl: string, skills: AgentProfile['skills']): AgentCard {
     const { jsonRpc, rest } = this.urls(agent, baseUrl);
-    const versions = this.a2a.legacy_compat ? [A2A_PROTOCOL_VERSION, A2A_LEGACY_PROTOCOL_VERSION] : [A2A_PROTOCOL_VERSION];
+    const versions = this.a2a.legacy_compat
+      ? [A2A_PROTOCOL_VERSION, A2A_LEGACY_PROTOCOL_VERSION]
+      : [A2A_PROTOCOL_VERSION];
     const bindings: [string, string][] = [
       [JSONRPC, jsonRpc],
       [HTTP_JSON, rest],
@@ -73,10 +75,16 @@ export class AgentCardFactory {
       version: agent.version,
       provider: { organization: 'Switchboard', url: baseUrl },
       supportedInterfaces: [
-        ...versions.flatMap((protocolVersion) => bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion }))),
+        ...versions.flatMap((protocolVersion) =>
+          bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion })),
+        ),
         ...this.grpcInterfaces(agent, baseUrl),
       ],
-      capabilities: { streaming: true, pushNotifications: true, ...(this.offersExtendedCard(agent) && { extendedAgentCard: true }) },
+      capabilities: {
+        streaming: true,
+        pushNotifications: true,
+        ...(this.offersExtendedCard(agent) && { extendedAgentCard: true }),
+      },
       securitySchemes: this.authRequired
         ? {
             [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer', description: this.bearerDescription } },
@@ -89,7 +97,10 @@ export class AgentCardFactory {
           }
         : {},
       securityRequirements: this.authRequired
-        ? [{ schemes: { [BEARER]: { list: [] } } }, ...this.issuers.map(({ name, scopes }) => ({ schemes: { [name]: { list: scopes } } }))]
+        ? [
+            { schemes: { [BEARER]: { list: [] } } },
+            ...this.issuers.map(({ name, scopes }) => ({ schemes: { [name]: { list: scopes } } })),
+          ]
         : [],
       defaultInputModes: agent.input_modes,
       defaultOutputModes: agent.output_modes,

@@ -47,8 +47,15 @@ export class AgentCardsController extends CardsController {
   }
 
   /** Also where clients given an agent's URL look for its card (`{url}/.well-known/agent-card.json`, 0.2-era `agent.json`). */
-  @Get(['agents/:name/agent-card.json', 'agents/:name/.well-known/agent-card.json', 'agents/:name/.well-known/agent.json'])
-  card(@Param('name', AgentEndpointPipe) endpoint: AgentEndpoint, @Req() request: FastifyRequest): Record<string, unknown> {
+  @Get([
+    'agents/:name/agent-card.json',
+    'agents/:name/.well-known/agent-card.json',
+    'agents/:name/.well-known/agent.json',
+  ])
+  card(
+    @Param('name', AgentEndpointPipe) endpoint: AgentEndpoint,
+    @Req() request: FastifyRequest,
+  ): Record<string, unknown> {
     return this.document(endpoint, request);
   }
 }

@@ -62,7 +62,14 @@ export class AgentHandlers implements DelegateHandlers {
     const handlerOf = (agent: HostedAgent): AgentHandler => {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
-      const executor = new QueuedAgentExecutor(agent.config.name, queue, cancelSignals, lifecycle, taskStore, queuedTurns);
+      const executor = new QueuedAgentExecutor(
+        agent.config.name,
+        queue,
+        cancelSignals,
+        lifecycle,
+        taskStore,
+        queuedTurns,
+      );
       const handler = new SwitchboardRequestHandler({
         card,
         extendedCard,

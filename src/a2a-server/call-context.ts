@@ -13,7 +13,9 @@ import { attachEndpointAgents } from '../tasks/caller-scope';
 
 /** Per the v1.0 spec a request without `A2A-Version` speaks v0.3. */
 export function isLegacyRequest(headers: IncomingHttpHeaders, legacyCompat: boolean): boolean {
-  return legacyCompat && (header(headers, A2A_VERSION_HEADER) ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;
+  return (
+    legacyCompat && (header(headers, A2A_VERSION_HEADER) ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION
+  );
 }
 
 /** The SDK's call context for a request: the caller (from the bearer guard), version and extensions. */

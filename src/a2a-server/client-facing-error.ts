@@ -11,7 +11,12 @@ import { ServerShuttingDownError, TaskStreamInterruptedError } from './task-stre
  * the client to retry, or a call that stopped following its task (TaskStreamInterruptedError), whose
  * message names the task. Any other error is shown as it is.
  */
-export function clientFacingError(error: JsonRpcError, logger: Logger, event: string, cause: unknown = error): JsonRpcError {
+export function clientFacingError(
+  error: JsonRpcError,
+  logger: Logger,
+  event: string,
+  cause: unknown = error,
+): JsonRpcError {
   if (error.code !== A2A_ERROR_CODE.INTERNAL_ERROR || cause instanceof TaskStreamInterruptedError) return error;
   if (cause instanceof ServiceUnavailableError) {
     logger.warn({ err: cause.cause }, event);
@@ -23,5 +28,7 @@ export function clientFacingError(error: JsonRpcError, logger: Logger, event: st
 
 /** How long the client should wait before retrying, when the error's cause is a store outage or a replica shutting down (answered with HTTP 503). */
 export function retryAfterSecsOf(cause: unknown): number | undefined {
-  return cause instanceof ServiceUnavailableError || cause instanceof ServerShuttingDownError ? RETRY_AFTER_SECS : undefined;
+  return cause instanceof ServiceUnavailableError || cause instanceof ServerShuttingDownError
+    ? RETRY_AFTER_SECS
+    : undefined;
 }

@@ -14,7 +14,9 @@ describe('endpointTaskAgents', () => {
   });
 
   it('reads its own tasks alone when it cannot delegate', () => {
-    expect(endpointTaskAgents({ name: 'echo', tools: ['web_fetch'], delegates: ['peer'] }, EXTERNALS)).toEqual(['echo']);
+    expect(endpointTaskAgents({ name: 'echo', tools: ['web_fetch'], delegates: ['peer'] }, EXTERNALS)).toEqual([
+      'echo',
+    ]);
     expect(endpointTaskAgents({ name: 'echo', tools: [], delegates: [] }, EXTERNALS)).toEqual(['echo']);
   });
 });

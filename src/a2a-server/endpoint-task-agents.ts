@@ -13,5 +13,8 @@ export function endpointTaskAgents(
   externals: readonly ExternalAgentConfig[],
 ): string[] {
   if (!new NamePatterns(agent.tools).allows(A2A_SEND_TOOL)) return [agent.name];
-  return [agent.name, ...externals.filter((external) => mayDelegateTo(agent.delegates, external)).map((external) => external.name)];
+  return [
+    agent.name,
+    ...externals.filter((external) => mayDelegateTo(agent.delegates, external)).map((external) => external.name),
+  ];
 }

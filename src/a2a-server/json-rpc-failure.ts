@@ -33,5 +33,7 @@ export class JsonRpcFailure {
 
 /** The JSON-RPC error the SDK's handler of the dialect answers for `error`. */
 export function jsonRpcErrorOf(error: unknown, legacy: boolean): JsonRpcError {
-  return legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+  return legacy
+    ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
+    : JsonRpcTransportHandler.mapToJSONRPCError(error);
 }

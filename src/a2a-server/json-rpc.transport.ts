@@ -57,11 +57,15 @@ export class JsonRpcTransport {
     validateVersion(context.requestedVersion, endpoint.card, 'JSONRPC');
     const problem = jsonRpcParamsProblem(legacy, method, params);
     if (problem) throw new RequestMalformedError(problem);
-    const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(body as Record<string, unknown>, context);
+    const result = await (legacy ? endpoint.legacyJsonRpc : endpoint.jsonRpc).handle(
+      body as Record<string, unknown>,
+      context,
+    );
     if (!isAsyncIterable(result)) {
       noteForAccessLog(request, { answer: result });
       const response = result as { error?: unknown };
-      if (response.error) throw JsonRpcFailure.answered(response as JsonRpcErrorResponse, A2aCall.of(context).failure());
+      if (response.error)
+        throw JsonRpcFailure.answered(response as JsonRpcErrorResponse, A2aCall.of(context).failure());
       return void (await reply
         .code(200)
         .send(seed ? { ...response, result: withSeedAnswer((response as { result?: unknown }).result) } : result));

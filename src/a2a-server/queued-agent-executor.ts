@@ -1,5 +1,11 @@
 import { SendMessageRequest, type Task } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { attachTaskAgent, callerScopeOf } from '../tasks/caller-scope';
 import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
@@ -14,7 +20,8 @@ import { ServiceUnavailableError } from './service-unavailable.error';
 import type { TaskEventBus } from './task-event-bus';
 
 /** The status of a task that was recorded but whose turn could not be queued. */
-export const NOT_QUEUED_TEXT = 'The message could not be handed to the agent while the service was unavailable; send it again.';
+export const NOT_QUEUED_TEXT =
+  'The message could not be handed to the agent while the service was unavailable; send it again.';
 
 /**
  * The SDK's executor seat on the API side: a turn is not run here but handed to the queue, and its
@@ -51,7 +58,10 @@ export class QueuedAgentExecutor implements AgentExecutor {
       if (ours) this.queuedTurns.watch(requestContext, this.agentName, ours);
     } catch (error) {
       const { taskId, userMessage } = requestContext;
-      this.logger.warn({ taskId, agent: this.agentName, err: (error as Error).message }, 'send refused: its turn could not be queued');
+      this.logger.warn(
+        { taskId, agent: this.agentName, err: (error as Error).message },
+        'send refused: its turn could not be queued',
+      );
       const refusal = error instanceof ServiceUnavailableError ? error : sendRefusal(error);
       if (!call.refuse(userMessage.messageId, refusal)) throw refusal;
       // Its listeners finish, and it reads no more: a read failing later would pass for the send's outcome.
@@ -91,7 +101,11 @@ export class QueuedAgentExecutor implements AgentExecutor {
   }
 
   /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */
-  private async accept(requestContext: RequestContext, bus: ExecutionEventBus, ours: TaskEventBus | undefined): Promise<boolean> {
+  private async accept(
+    requestContext: RequestContext,
+    bus: ExecutionEventBus,
+    ours: TaskEventBus | undefined,
+  ): Promise<boolean> {
     const refusal = this.refusalBeforeWriting();
     if (refusal) throw refusal;
     const newTask = requestContext.task === undefined;
@@ -132,7 +146,10 @@ export class QueuedAgentExecutor implements AgentExecutor {
   private async settleUnqueued(requestContext: RequestContext, submitted: Task): Promise<void> {
     await this.lifecycle.fail(submitted, requestContext.context, NOT_QUEUED_TEXT).catch((error: Error) => {
       // The orphaned-task sweep settles it once the store is back.
-      this.logger.warn({ taskId: requestContext.taskId, err: error.message }, 'could not mark the unqueued task failed');
+      this.logger.warn(
+        { taskId: requestContext.taskId, err: error.message },
+        'could not mark the unqueued task failed',
+      );
     });
   }
 }

@@ -7,7 +7,8 @@ import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
 import type { TaskEventBus } from './task-event-bus';
 
 /** The status of a task whose queued turn was lost before it began (Redis lost its data). */
-export const TURN_LOST_TEXT = 'The message was lost from the queue before the agent took it (the queue lost its data); send it again.';
+export const TURN_LOST_TEXT =
+  'The message was lost from the queue before the agent took it (the queue lost its data); send it again.';
 
 interface WaitingSend {
   requestContext: RequestContext;
@@ -58,7 +59,10 @@ export class QueuedTurnWatch {
     try {
       for (const [jobId, send] of this.waiting) {
         await this.failIfLost(jobId, send).catch((error: Error) => {
-          this.logger.warn({ taskId: send.requestContext.taskId, err: error.message }, 'could not check whether a queued turn was lost');
+          this.logger.warn(
+            { taskId: send.requestContext.taskId, err: error.message },
+            'could not check whether a queued turn was lost',
+          );
         });
       }
     } finally {

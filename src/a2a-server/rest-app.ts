@@ -17,12 +17,17 @@ const LEGACY_SEND_PATHS = ['/v1/message\\:send', '/v1/message\\:stream'];
  * ahead of JSON answers for unknown routes and unexpected errors; the error forms are the HTTP+JSON
  * face's (rest-exception.filter.ts).
  */
-export function restApp(handler: SwitchboardRequestHandler, taskAgents: readonly string[], legacyCompat: boolean): Express {
+export function restApp(
+  handler: SwitchboardRequestHandler,
+  taskAgents: readonly string[],
+  legacyCompat: boolean,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(queryWithJsonNames);
   if (legacyCompat) {
-    const legacyOnly: RequestHandler = (req, _res, next) => next(isLegacyRequest(req.headers, true) ? undefined : 'route');
+    const legacyOnly: RequestHandler = (req, _res, next) =>
+      next(isLegacyRequest(req.headers, true) ? undefined : 'route');
     app.post(LEGACY_SEND_PATHS, legacyOnly, checkSend('v03-rest'));
   }
   app.post(SEND_PATHS, checkSend('v1'));
@@ -57,6 +62,11 @@ function checkSend(dialect: SendDialect): RequestHandler {
  * Fastify has parsed them already, onto the raw request, where express would otherwise parse them.
  */
 const queryWithJsonNames: RequestHandler = (req, _res, next) => {
-  Object.defineProperty(req, 'query', { value: withJsonFieldNames(req.query, {}), configurable: true, enumerable: true, writable: true });
+  Object.defineProperty(req, 'query', {
+    value: withJsonFieldNames(req.query, {}),
+    configurable: true,
+    enumerable: true,
+    writable: true,
+  });
   next();
 };

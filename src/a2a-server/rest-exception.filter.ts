@@ -40,7 +40,9 @@ function answerAsSeedRest(reply: FastifyReply, { response, cause }: JsonRpcFailu
   const { code, message } = clientFacingError(response.error, logger, 'seed A2A request failed', cause);
   const retryAfterSecs = retryAfterSecsOf(cause);
   if (retryAfterSecs !== undefined) reply.header('retry-after', String(retryAfterSecs));
-  void reply.code(retryAfterSecs !== undefined ? 503 : (STATUS_OF_CODE[code] ?? 400)).send({ error: errorName(code), code, message });
+  void reply
+    .code(retryAfterSecs !== undefined ? 503 : (STATUS_OF_CODE[code] ?? 400))
+    .send({ error: errorName(code), code, message });
 }
 
 function errorName(code: number): string {
@@ -74,7 +76,9 @@ export const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
 
 /** JSON, where express would answer an unknown route in HTML. */
 export const noRestRoute: RequestHandler = (req, res) => {
-  res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: `No A2A HTTP+JSON route for ${req.method} ${req.path}` } });
+  res.status(404).json({
+    error: { code: 404, status: 'NOT_FOUND', message: `No A2A HTTP+JSON route for ${req.method} ${req.path}` },
+  });
 };
 
 /** JSON, where express would answer an unexpected error in HTML. */

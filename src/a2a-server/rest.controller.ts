@@ -37,12 +37,20 @@ export class RestController {
   }
 
   @Get(AGENT_PATHS)
-  getOfAgent(@Param('name', AgentEndpointPipe) endpoint: AgentEndpoint, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  getOfAgent(
+    @Param('name', AgentEndpointPipe) endpoint: AgentEndpoint,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): void {
     this.toAgent(endpoint, request, reply);
   }
 
   @Post(AGENT_PATHS)
-  postToAgent(@Param('name', AgentEndpointPipe) endpoint: AgentEndpoint, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  postToAgent(
+    @Param('name', AgentEndpointPipe) endpoint: AgentEndpoint,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): void {
     this.toAgent(endpoint, request, reply);
   }
 

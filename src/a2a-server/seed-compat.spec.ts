@@ -64,7 +64,10 @@ describe('normalizeSeedRequest', () => {
       { type: 'file', name: 'i.png', bytes_data: 'aGk=' },
       { type: 'file', file: { uri: 'https://x/n.txt', mime_type: 'text/plain' } },
     ];
-    const normalized = normalizeSeedRequest({ method: 'message/send', params: { message: { role: 'user', parts } } }) as {
+    const normalized = normalizeSeedRequest({
+      method: 'message/send',
+      params: { message: { role: 'user', parts } },
+    }) as {
       params: { message: { parts: unknown[] } };
     };
     expect(normalized.params.message.parts).toEqual([

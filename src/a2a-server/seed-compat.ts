@@ -25,7 +25,8 @@ export function normalizeSeedRequest(body: unknown): unknown {
 export function isSeedCall(body: unknown): boolean {
   if (!isJsonObject(body) || typeof body.method !== 'string') return false;
   return (
-    body.method in METHOD_ALIASES || (isJsonObject(body.params) && isJsonObject(body.params.message) && isSeedMessage(body.params.message))
+    body.method in METHOD_ALIASES ||
+    (isJsonObject(body.params) && isJsonObject(body.params.message) && isSeedMessage(body.params.message))
   );
 }
 
@@ -38,7 +39,9 @@ export function withSeedAnswer(result: unknown): unknown {
   if (!isJsonObject(result) || result.kind !== 'task' || !isJsonObject(result.status)) return result;
   const { status, artifacts } = result;
   if (status.state !== 'completed' || status.message !== undefined || !Array.isArray(artifacts)) return result;
-  const parts = artifacts.flatMap((artifact: unknown) => (isJsonObject(artifact) && Array.isArray(artifact.parts) ? artifact.parts : []));
+  const parts = artifacts.flatMap((artifact: unknown) =>
+    isJsonObject(artifact) && Array.isArray(artifact.parts) ? artifact.parts : [],
+  );
   if (parts.length === 0) return result;
   const message = {
     kind: 'message',
@@ -65,7 +68,8 @@ function normalizeParams(params: Json): Json {
 function normalizeConfiguration({ accepted_output_modes, history_length, ...rest }: Json): Json {
   return {
     ...rest,
-    ...(accepted_output_modes !== undefined && rest.acceptedOutputModes === undefined && { acceptedOutputModes: accepted_output_modes }),
+    ...(accepted_output_modes !== undefined &&
+      rest.acceptedOutputModes === undefined && { acceptedOutputModes: accepted_output_modes }),
     ...(history_length !== undefined && rest.historyLength === undefined && { historyLength: history_length }),
   };
 }
@@ -99,7 +103,8 @@ function normalizePart(part: unknown): unknown {
       kind: 'file',
       file: seedFile(isJsonObject(file) ? { name, mime_type, ...file } : { name, mime_type, data, uri, bytes_data }),
     };
-  if (type === 'data') return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
+  if (type === 'data')
+    return { ...rest, kind: 'data', data, ...(mime_type !== undefined && { metadata: { mimeType: mime_type } }) };
   return { ...rest, kind: type, ...(name !== undefined && { name }), ...(data !== undefined && { data }) };
 }
 

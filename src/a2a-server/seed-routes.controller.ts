@@ -60,7 +60,12 @@ export class SeedRoutesController {
       throw JsonRpcFailure.thrown(error, SEED_REQUEST_ID, true);
     }
     this.metrics.streamOpened('a2a', reply.raw);
-    await streamSse(reply, { [Symbol.asyncIterator]: () => iterator }, jsonRpcStreamError(SEED_REQUEST_ID, true), first);
+    await streamSse(
+      reply,
+      { [Symbol.asyncIterator]: () => iterator },
+      jsonRpcStreamError(SEED_REQUEST_ID, true),
+      first,
+    );
   }
 
   @Get(':id')
@@ -92,15 +97,28 @@ export class SeedRoutesController {
     return context;
   }
 
-  private async call(context: ServerCallContext, method: string, params: unknown): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
-    const body = normalizeSeedRequest({ jsonrpc: '2.0', id: SEED_REQUEST_ID, method, params }) as { method: string; params: unknown };
+  private async call(
+    context: ServerCallContext,
+    method: string,
+    params: unknown,
+  ): Promise<JsonRpcResponse | AsyncIterable<unknown>> {
+    const body = normalizeSeedRequest({ jsonrpc: '2.0', id: SEED_REQUEST_ID, method, params }) as {
+      method: string;
+      params: unknown;
+    };
     const problem = jsonRpcParamsProblem(true, body.method, body.params);
     if (problem) return { error: { code: A2A_ERROR_CODE.INVALID_PARAMS, message: problem } };
-    return this.endpoints.primary().legacyJsonRpc.handle(body, context) as Promise<JsonRpcResponse | AsyncIterable<unknown>>;
+    return this.endpoints.primary().legacyJsonRpc.handle(body, context) as Promise<
+      JsonRpcResponse | AsyncIterable<unknown>
+    >;
   }
 
   /** `cause`: the error behind a JSON-RPC error, when known. */
-  private async answer(reply: FastifyReply, response: JsonRpcResponse | AsyncIterable<unknown>, cause?: unknown): Promise<void> {
+  private async answer(
+    reply: FastifyReply,
+    response: JsonRpcResponse | AsyncIterable<unknown>,
+    cause?: unknown,
+  ): Promise<void> {
     const { result, error } = response as JsonRpcResponse;
     if (error) throw JsonRpcFailure.answered({ jsonrpc: '2.0', id: SEED_REQUEST_ID, error }, cause);
     await reply.code(200).send(withSeedAnswer(result));

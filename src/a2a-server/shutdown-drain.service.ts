@@ -45,7 +45,10 @@ export class ShutdownDrain implements OnModuleInit {
   private async drain(): Promise<void> {
     if (await this.buses.drain(this.drainMs)) return;
     const interrupted = this.buses.interruptAll((taskId) => new ServerShuttingDownError(taskId));
-    this.logger.warn({ interrupted, drainedMs: this.drainMs }, 'shutdown: calls still following tasks after the drain end with an error');
+    this.logger.warn(
+      { interrupted, drainedMs: this.drainMs },
+      'shutdown: calls still following tasks after the drain end with an error',
+    );
   }
 }
 

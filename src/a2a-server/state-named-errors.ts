@@ -8,7 +8,10 @@ const STATE_NUMBER = /\bstate \((-?\d+)\)/g;
 /** The error, with any task state the SDK gave by number named instead (`terminal state (completed)`). */
 export function withStatesNamed(error: unknown): unknown {
   if (error instanceof A2AError) {
-    error.message = error.message.replace(STATE_NUMBER, (_, state: string) => `state (${stateLabel(Number(state) as TaskState)})`);
+    error.message = error.message.replace(
+      STATE_NUMBER,
+      (_, state: string) => `state (${stateLabel(Number(state) as TaskState)})`,
+    );
   }
   return error;
 }
@@ -23,7 +26,9 @@ export async function namingStates<T>(call: Promise<T>): Promise<T> {
 }
 
 /** `events`, ending with its error with task states named. */
-export async function* streamNamingStates<T>(events: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+export async function* streamNamingStates<T>(
+  events: AsyncGenerator<T, void, undefined>,
+): AsyncGenerator<T, void, undefined> {
   try {
     yield* events;
   } catch (error) {

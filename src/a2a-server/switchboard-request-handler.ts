@@ -83,7 +83,15 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
 
   constructor(parts: HandlerParts) {
     const pushConfigs = new DefaultPushConfigIdStore(parts.pushConfigs);
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, pushConfigs, WEBHOOKS_SENT_BY_WORKER, parts.extendedCard);
+    super(
+      parts.card,
+      parts.taskStore,
+      parts.executor,
+      parts.buses,
+      pushConfigs,
+      WEBHOOKS_SENT_BY_WORKER,
+      parts.extendedCard,
+    );
     this.outputModes = parts.card.defaultOutputModes;
     this.canceller = parts.canceller;
     this.messageLimits = parts.messageLimits;
@@ -101,7 +109,10 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
     call.blockingSend = blocking;
     const send = () => this.buses.unlessInterrupted(context, super.sendMessage(params, context));
     const answer = call.watchSend(params.message?.messageId ?? '', send);
-    if (blocking) return namingStates(this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)));
+    if (blocking)
+      return namingStates(
+        this.beforeDeadline(answer, context).then((result) => this.refusedUnlessStored(result, context)),
+      );
     const result = await namingStates(answer);
     // The SDK would follow the task until its turn ends, for nobody: the answer is given.
     if ('status' in result) this.buses.release(result.id, context);
@@ -144,7 +155,9 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   /** A blocking send's task that failed before it was ever stored does not exist: the send is refused, naming no task. */
   private refusedUnlessStored(result: Task | Message, context: ServerCallContext): Task | Message {
     if (!('status' in result) || !wasNeverStored(result)) return result;
-    throw A2aCall.of(context).refuseAtOnce(new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)));
+    throw A2aCall.of(context).refuseAtOnce(
+      new ServiceUnavailableError('The message could not be accepted', new Error(NOT_STORED_TEXT)),
+    );
   }
 
   override async *sendMessageStream(
@@ -177,7 +190,10 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
    * stream or a batch ahead of it) is replaced by the task as the turn's stream shows it where the
    * bus starts reading: the subscriber sees the task as it is, then only later events.
    */
-  override async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     const events = streamNamingStates(this.buses.untilInterrupted(context, super.resubscribe(params, context)));
     try {
       const stored = await events.next();
@@ -222,18 +238,23 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   /** v0.3 has its own error for an agent without an extended card (-32007); v1.0 keeps the SDK's UnsupportedOperationError (-32004). */
-  override async getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+  override async getAuthenticatedExtendedAgentCard(
+    params: GetExtendedAgentCardRequest,
+    context: ServerCallContext,
+  ): Promise<AgentCard> {
     try {
       return await super.getAuthenticatedExtendedAgentCard(params, context);
     } catch (error) {
-      if (!(error instanceof UnsupportedOperationError) || context.requestedVersion !== A2A_LEGACY_PROTOCOL_VERSION) throw error;
+      if (!(error instanceof UnsupportedOperationError) || context.requestedVersion !== A2A_LEGACY_PROTOCOL_VERSION)
+        throw error;
       throw new ExtendedAgentCardNotConfiguredError('This agent has no authenticated extended card.');
     }
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.getTask({ id: params.id, tenant: params.tenant }, context);
-    if (isTerminal(task)) throw new TaskNotCancelableError(`Task ${task.id} is ${stateLabel(task.status!.state)} and cannot be canceled.`);
+    if (isTerminal(task))
+      throw new TaskNotCancelableError(`Task ${task.id} is ${stateLabel(task.status!.state)} and cannot be canceled.`);
     await this.canceller.cancel(task, context);
     const latest = await this.getTask({ id: params.id, tenant: params.tenant }, context);
     if (latest.status?.state !== TaskState.TASK_STATE_CANCELED) {
@@ -262,9 +283,12 @@ export class SwitchboardRequestHandler extends DefaultRequestHandler {
   }
 
   private checkStorable(params: object, context: ServerCallContext): void {
-    const unstorable = pathOfUnstorableText(params, 'params') ?? (hasUnstorableText(context.tenant) ? 'tenant' : undefined);
+    const unstorable =
+      pathOfUnstorableText(params, 'params') ?? (hasUnstorableText(context.tenant) ? 'tenant' : undefined);
     if (unstorable)
-      throw new RequestMalformedError(`${unstorable}: must not contain U+0000 or unpaired surrogates, which cannot be stored.`);
+      throw new RequestMalformedError(
+        `${unstorable}: must not contain U+0000 or unpaired surrogates, which cannot be stored.`,
+      );
   }
 
   private checkOutputModes(params: SendMessageRequest): void {

@@ -4,7 +4,11 @@ import { TaskEventBusManager } from './task-event-bus.manager';
 
 describe('TaskEventBusManager', () => {
   it('ends at once a send\u2019s bus made after its client left, so that a shutdown drain does not wait for it', async () => {
-    const buses = new TaskEventBusManager({ events: new MemoryTaskEventStream(100), get: async () => undefined, readsInProcess: true });
+    const buses = new TaskEventBusManager({
+      events: new MemoryTaskEventStream(100),
+      get: async () => undefined,
+      readsInProcess: true,
+    });
     const context = new ServerCallContext();
     buses.abandon(context);
 
@@ -20,7 +24,11 @@ describe('TaskEventBusManager', () => {
   });
 
   it('leaves the buses of other requests following their turns', async () => {
-    const buses = new TaskEventBusManager({ events: new MemoryTaskEventStream(100), get: async () => undefined, readsInProcess: true });
+    const buses = new TaskEventBusManager({
+      events: new MemoryTaskEventStream(100),
+      get: async () => undefined,
+      readsInProcess: true,
+    });
     buses.abandon(new ServerCallContext());
 
     const bus = buses.createOrGetByTaskId('task-2', new ServerCallContext());

@@ -61,7 +61,10 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
   }
 
   /** The events of a request's stream, then the interruption of its bus if it had one. */
-  async *untilInterrupted<T>(context: ServerCallContext, events: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+  async *untilInterrupted<T>(
+    context: ServerCallContext,
+    events: AsyncGenerator<T, void, undefined>,
+  ): AsyncGenerator<T, void, undefined> {
     yield* events;
     this.throwIfInterrupted(context);
   }
@@ -137,7 +140,9 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
     const start = call.abandoned ? Promise.resolve(undefined) : position;
     // Where reading the task costs no round trip, it is cheaper than the SDK's copies of every event of the turn.
     const storedAnswer =
-      follows === 'send' && call.blockingSend && this.tasks.readsInProcess ? () => this.tasks.get(taskId, context) : undefined;
+      follows === 'send' && call.blockingSend && this.tasks.readsInProcess
+        ? () => this.tasks.get(taskId, context)
+        : undefined;
     const bus = new TaskEventBus(this.stream, taskId, start, follows, stopped, interrupted, storedAnswer);
     call.buses.set(taskId, bus);
     this.open.add(bus);

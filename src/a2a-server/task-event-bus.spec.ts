@@ -13,7 +13,9 @@ function status(state: TaskState, timestamp: string): TaskStatus {
 }
 
 function statusUpdate(value: TaskStatus): StreamResponse {
-  return { payload: { $case: 'statusUpdate', value: { taskId: TASK_ID, contextId: CONTEXT_ID, status: value, metadata: {} } } };
+  return {
+    payload: { $case: 'statusUpdate', value: { taskId: TASK_ID, contextId: CONTEXT_ID, status: value, metadata: {} } },
+  };
 }
 
 function task(value: TaskStatus): Task {
@@ -116,7 +118,8 @@ describe('TaskEventBus of a blocking send', () => {
     const authRequested = new Promise<void>((resolve) =>
       bus.on(
         'event',
-        (event) => event.kind === 'statusUpdate' && event.data.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED && resolve(),
+        (event) =>
+          event.kind === 'statusUpdate' && event.data.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED && resolve(),
       ),
     );
     await stream.publish(TASK_ID, [

@@ -163,7 +163,11 @@ export class TaskEventBus extends DefaultExecutionEventBus {
     if (this.stopped) return;
     this.pumping = true;
     try {
-      for await (const { event } of this.stream.read(this.taskId, { afterId, signal: this.abort.signal, fresh: this.fresh })) {
+      for await (const { event } of this.stream.read(this.taskId, {
+        afterId,
+        signal: this.abort.signal,
+        fresh: this.fresh,
+      })) {
         const agentEvent = toAgentEvent(event);
         if (!agentEvent) continue;
         if (!this.sawEvent) {

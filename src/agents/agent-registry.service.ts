@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ExternalAgents } from '../a2a-client/external-agents.service';
-import { AgentConfig, AgentProfile, DEMO_AGENT_NAME, ExternalAgentConfig, SwitchboardConfig } from '../config/config.schema';
+import {
+  AgentConfig,
+  AgentProfile,
+  DEMO_AGENT_NAME,
+  ExternalAgentConfig,
+  SwitchboardConfig,
+} from '../config/config.schema';
 import { redactedUrl } from '../security/redacted-url';
 import type { AgentTurnExecutor } from './agent-executor.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
@@ -123,6 +129,8 @@ export class AgentRegistry {
 
   /** A hosted agent, an external agent's delegate, or the tool calls' agent (a worker runs turns of all). */
   find(name: string): HostedAgent | undefined {
-    return this.agents.get(name) ?? this.delegateAgents.get(name) ?? (name === TOOL_CALL_AGENT ? this.toolCalls : undefined);
+    return (
+      this.agents.get(name) ?? this.delegateAgents.get(name) ?? (name === TOOL_CALL_AGENT ? this.toolCalls : undefined)
+    );
   }
 }

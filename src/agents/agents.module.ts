@@ -22,7 +22,10 @@ import { TurnRunner } from './turns/turn-runner.service';
     {
       provide: TOOL_PROVIDERS,
       inject: [MCP_TOOL_SOURCE, BuiltinToolProvider],
-      useFactory: (mcp: McpToolSource, builtin: BuiltinToolProvider): ToolProvider[] => [new McpToolProvider(mcp), builtin],
+      useFactory: (mcp: McpToolSource, builtin: BuiltinToolProvider): ToolProvider[] => [
+        new McpToolProvider(mcp),
+        builtin,
+      ],
     },
   ],
   exports: [AgentRegistry, BuiltinToolProvider, ToolPipeline],

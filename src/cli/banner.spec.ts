@@ -12,7 +12,9 @@ describe('startupBanner', () => {
       expect.stringMatching(/^ {2}mode {5}EMBEDDED: one process/),
       '  tasks    in memory: lost when this process stops',
       '  turns    run in this process',
-      expect.stringMatching(/^ {2}auth {5}OFF: no API keys, every route answers without Authorization \(set SWITCHBOARD_API_KEYS/),
+      expect.stringMatching(
+        /^ {2}auth {5}OFF: no API keys, every route answers without Authorization \(set SWITCHBOARD_API_KEYS/,
+      ),
       '  console  http://127.0.0.1:8080/console',
       '  traces   off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)',
       expect.stringMatching(/^ {2}config {3}no file/),
@@ -24,7 +26,9 @@ describe('startupBanner', () => {
       role: 'api',
       url: 'http://127.0.0.1:8080',
     });
-    expect(banner).toContain('OFF: no API keys, every route answers without Authorization to anyone who can reach 0.0.0.0');
+    expect(banner).toContain(
+      'OFF: no API keys, every route answers without Authorization to anyone who can reach 0.0.0.0',
+    );
   });
 
   it("shows where a durable API keeps tasks and turns, never the stores' credentials", () => {
@@ -34,10 +38,16 @@ describe('startupBanner', () => {
       SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01,ci=fedcba98765432100',
       SWITCHBOARD_WORKER_IN_API: 'false',
     });
-    const banner = startupBanner(durable, { role: 'api', url: 'http://127.0.0.1:8080', configFile: '/etc/switchboard.toml' });
+    const banner = startupBanner(durable, {
+      role: 'api',
+      url: 'http://127.0.0.1:8080',
+      configFile: '/etc/switchboard.toml',
+    });
     expect(banner).toContain('mode     durable: Postgres and Redis');
     expect(banner).toContain('tasks    in Postgres at db.internal:5432/switchboard');
-    expect(banner).toContain('turns    queued in Redis at cache.internal:6379, run by `switchboard worker` processes only');
+    expect(banner).toContain(
+      'turns    queued in Redis at cache.internal:6379, run by `switchboard worker` processes only',
+    );
     expect(banner).toContain('auth     on: 2 API keys');
     expect(banner).toContain('console  http://127.0.0.1:8080/console (log in with a key granted admin)');
     expect(banner).toContain('config   /etc/switchboard.toml');

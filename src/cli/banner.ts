@@ -4,7 +4,8 @@ import { isLoopbackHost } from '../security/listen-policy';
 import { SWITCHBOARD_VERSION } from '../common/version';
 import { tracingOn } from '../tracing/spans';
 
-export type BannerFacts = { role: 'api'; url: string; configFile?: string } | { role: 'worker'; healthUrl?: string; configFile?: string };
+export type BannerFacts =
+  { role: 'api'; url: string; configFile?: string } | { role: 'worker'; healthUrl?: string; configFile?: string };
 
 /**
  * A few plain lines for a person at a terminal, beside the JSON log lines meant for machines: what
@@ -15,20 +16,32 @@ export function startupBanner(config: SwitchboardConfig, facts: BannerFacts): st
   const mode = storageMode(config);
   const rows: [string, string][] = [
     ['mode', describeMode(mode)],
-    ['tasks', mode.tasks === 'postgres' ? `in Postgres at ${location(config.database.url!)}` : 'in memory: lost when this process stops'],
+    [
+      'tasks',
+      mode.tasks === 'postgres'
+        ? `in Postgres at ${location(config.database.url!)}`
+        : 'in memory: lost when this process stops',
+    ],
     ['turns', describeTurns(config, mode, facts.role)],
   ];
   if (facts.role === 'api') rows.push(['auth', describeAuth(config)]);
-  else rows.push(['probes', facts.healthUrl ?? 'none (set SWITCHBOARD_WORKER_HEALTH_PORT to serve /healthz and /readyz)']);
+  else
+    rows.push(['probes', facts.healthUrl ?? 'none (set SWITCHBOARD_WORKER_HEALTH_PORT to serve /healthz and /readyz)']);
   if (facts.role === 'api' && config.a2a.enabled)
-    rows.push(['console', `${facts.url}/console${config.auth.api_keys.length > 0 ? ' (log in with a key granted admin)' : ''}`]);
+    rows.push([
+      'console',
+      `${facts.url}/console${config.auth.api_keys.length > 0 ? ' (log in with a key granted admin)' : ''}`,
+    ]);
   rows.push([
     'traces',
     tracingOn()
       ? 'exported over OTLP (the OTEL_EXPORTER_OTLP_* variables, [tracing])'
       : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)',
   ]);
-  rows.push(['config', facts.configFile ?? 'no file: defaults and environment (./switchboard.toml or SWITCHBOARD_CONFIG)']);
+  rows.push([
+    'config',
+    facts.configFile ?? 'no file: defaults and environment (./switchboard.toml or SWITCHBOARD_CONFIG)',
+  ]);
   const title =
     facts.role === 'api'
       ? `Switchboard ${SWITCHBOARD_VERSION} is listening on ${facts.url}`
@@ -38,8 +51,10 @@ export function startupBanner(config: SwitchboardConfig, facts: BannerFacts): st
 }
 
 function describeMode(mode: StorageMode): string {
-  if (isEmbedded(mode)) return 'EMBEDDED: one process, for trying things out (set DATABASE_URL and REDIS_URL for durable mode)';
-  if (mode.tasks === 'postgres' && mode.shared === 'redis') return 'durable: Postgres and Redis, shared by every replica and worker';
+  if (isEmbedded(mode))
+    return 'EMBEDDED: one process, for trying things out (set DATABASE_URL and REDIS_URL for durable mode)';
+  if (mode.tasks === 'postgres' && mode.shared === 'redis')
+    return 'durable: Postgres and Redis, shared by every replica and worker';
   return 'PARTIALLY EMBEDDED: set both DATABASE_URL and REDIS_URL for durable mode';
 }
 

@@ -9,7 +9,11 @@ describe('parseCommandLine', () => {
   });
 
   it('takes --embedded-fallback for mcp only', () => {
-    expect(parseCommandLine(['mcp', '--embedded-fallback'])).toEqual({ kind: 'run', command: 'mcp', flags: ['--embedded-fallback'] });
+    expect(parseCommandLine(['mcp', '--embedded-fallback'])).toEqual({
+      kind: 'run',
+      command: 'mcp',
+      flags: ['--embedded-fallback'],
+    });
     expect(parseCommandLine(['serve', '--embedded-fallback'])).toMatchObject({
       kind: 'usage-error',
       text: expect.stringMatching(/^switchboard serve takes no arguments/),
@@ -25,20 +29,26 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['-v'])).toEqual(parseCommandLine(['--version']));
   });
 
-  it.each([[['serve', '--help']], [['worker', '-h']], [['help', 'mcp']], [['--help', 'migrate']], [['check', '--help']]])(
-    "prints a command's help for %j instead of running it",
-    (args) => {
-      const invocation = parseCommandLine(args);
-      expect(invocation.kind).toBe('print');
-      expect(invocation.kind === 'print' && invocation.text).toMatch(
-        new RegExp(`^Usage: switchboard ${args.find((arg) => !arg.startsWith('-') && arg !== 'help')}[\\n ]`),
-      );
-    },
-  );
+  it.each([
+    [['serve', '--help']],
+    [['worker', '-h']],
+    [['help', 'mcp']],
+    [['--help', 'migrate']],
+    [['check', '--help']],
+  ])("prints a command's help for %j instead of running it", (args) => {
+    const invocation = parseCommandLine(args);
+    expect(invocation.kind).toBe('print');
+    expect(invocation.kind === 'print' && invocation.text).toMatch(
+      new RegExp(`^Usage: switchboard ${args.find((arg) => !arg.startsWith('-') && arg !== 'help')}[\\n ]`),
+    );
+  });
 
   it('prints the overall usage for --help, -h and help', () => {
     for (const args of [['--help'], ['-h'], ['help']])
-      expect(parseCommandLine(args)).toMatchObject({ kind: 'print', text: expect.stringMatching(/^Usage: switchboard <command>/) });
+      expect(parseCommandLine(args)).toMatchObject({
+        kind: 'print',
+        text: expect.stringMatching(/^Usage: switchboard <command>/),
+      });
   });
 
   it('refuses unknown commands and options, and arguments a command does not take', () => {

@@ -6,7 +6,9 @@ export type Command = (typeof COMMANDS)[number];
 
 export type Invocation =
   /** `flags`: the command's own options given (see COMMAND_FLAGS). */
-  { kind: 'run'; command: Command; flags: string[] } | { kind: 'print'; text: string } | { kind: 'usage-error'; text: string };
+  | { kind: 'run'; command: Command; flags: string[] }
+  | { kind: 'print'; text: string }
+  | { kind: 'usage-error'; text: string };
 
 const SETTINGS = `Settings come from ./switchboard.toml (or the file SWITCHBOARD_CONFIG names), then environment
 overrides (DATABASE_URL, REDIS_URL, PORT, HOST, SWITCHBOARD_API_KEYS, ...). See README.md.`;
@@ -63,7 +65,13 @@ so that a placeholder password never initializes a database).`,
 export const EMBEDDED_FALLBACK_FLAG = '--embedded-fallback';
 
 /** The options each command takes; the rest of its settings come from the config file and the environment. */
-const COMMAND_FLAGS: Record<Command, readonly string[]> = { serve: [], worker: [], mcp: [EMBEDDED_FALLBACK_FLAG], migrate: [], check: [] };
+const COMMAND_FLAGS: Record<Command, readonly string[]> = {
+  serve: [],
+  worker: [],
+  mcp: [EMBEDDED_FALLBACK_FLAG],
+  migrate: [],
+  check: [],
+};
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 const VERSION_FLAGS = new Set(['--version', '-v']);
@@ -83,7 +91,8 @@ export function parseCommandLine(args: string[]): Invocation {
   if (rest.some((arg) => HELP_FLAGS.has(arg))) return { kind: 'print', text: `${HELP[first]}\n\n${SETTINGS}` };
   const unknown = rest.filter((arg) => !COMMAND_FLAGS[first].includes(arg));
   if (unknown.length > 0) {
-    const takes = COMMAND_FLAGS[first].length === 0 ? 'takes no arguments' : `takes only ${COMMAND_FLAGS[first].join(', ')}`;
+    const takes =
+      COMMAND_FLAGS[first].length === 0 ? 'takes no arguments' : `takes only ${COMMAND_FLAGS[first].join(', ')}`;
     return {
       kind: 'usage-error',
       text: `switchboard ${first} ${takes} (got ${unknown.map((arg) => JSON.stringify(arg)).join(' ')}): settings come from the config file and the environment. See switchboard ${first} --help.`,

@@ -15,12 +15,16 @@ const CHECK_TIMEOUT_MS = 5_000;
  * the boot with the way out. One that does not answer yet (still starting, a network blip) only
  * gets a warning: /readyz reports Postgres and the schema until they are right.
  */
-export async function checkDatabaseAtBoot(databaseUrl: string | undefined, warn: (message: string) => void): Promise<void> {
+export async function checkDatabaseAtBoot(
+  databaseUrl: string | undefined,
+  warn: (message: string) => void,
+): Promise<void> {
   if (!databaseUrl) return;
   try {
     await assertDatabaseMigrated(databaseUrl, CHECK_TIMEOUT_MS);
   } catch (error) {
-    if (error instanceof DatabaseNotMigratedError) throw new StartupError(`Cannot start: ${error.message}.`, EXIT_CONFIG);
+    if (error instanceof DatabaseNotMigratedError)
+      throw new StartupError(`Cannot start: ${error.message}.`, EXIT_CONFIG);
     const unusable = unusableDatabase(error);
     if (unusable) throw unusable;
     warn(
@@ -36,7 +40,10 @@ export function migrationFailure(error: unknown): unknown {
   if (unusable) return unusable;
   // Node's system errors (ECONNREFUSED, ENOTFOUND, ...) and Postgres errors carry a code; a bug does not.
   if ((error as { code?: unknown })?.code !== undefined)
-    return new StartupError(`Cannot migrate the database at DATABASE_URL (database.url): ${(error as Error).message}.`, 1);
+    return new StartupError(
+      `Cannot migrate the database at DATABASE_URL (database.url): ${(error as Error).message}.`,
+      1,
+    );
   return error;
 }
 

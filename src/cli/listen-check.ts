@@ -34,9 +34,15 @@ export function describeListenError(error: unknown, host: string, port: number, 
   const change = `choose another with ${setting.env}=<port> (${setting.key} in the config file)`;
   switch ((error as NodeJS.ErrnoException)?.code) {
     case 'EADDRINUSE':
-      return new StartupError(`Port ${port} on ${host} is already in use: stop what is listening there, or ${change}.`, 1);
+      return new StartupError(
+        `Port ${port} on ${host} is already in use: stop what is listening there, or ${change}.`,
+        1,
+      );
     case 'EACCES':
-      return new StartupError(`Not allowed to listen on port ${port} (ports below 1024 need privileges): ${change}.`, 1);
+      return new StartupError(
+        `Not allowed to listen on port ${port} (ports below 1024 need privileges): ${change}.`,
+        1,
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
       return new StartupError(

@@ -60,7 +60,9 @@ function check({ config, file }: LoadedConfig): void {
     `${config.a2a.external_agents.length} external agent(s)`,
     `${config.auth.api_keys.length} API key(s)`,
   ];
-  process.stdout.write(`The configuration is valid (${file ?? 'no file: defaults and environment'}): ${summary.join(', ')}.\n`);
+  process.stdout.write(
+    `The configuration is valid (${file ?? 'no file: defaults and environment'}): ${summary.join(', ')}.\n`,
+  );
 }
 
 async function serve({ config, file }: LoadedConfig): Promise<void> {
@@ -102,9 +104,11 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
   const health =
     port === undefined
       ? undefined
-      : await startWorkerHealthServer(app.get(ReadinessService), app.get(MetricsEndpoint), host, port).catch((error: unknown) => {
-          throw describeListenError(error, host, port, WORKER_HEALTH_PORT);
-        });
+      : await startWorkerHealthServer(app.get(ReadinessService), app.get(MetricsEndpoint), host, port).catch(
+          (error: unknown) => {
+            throw describeListenError(error, host, port, WORKER_HEALTH_PORT);
+          },
+        );
   const healthUrl = port === undefined ? undefined : `http://${host}:${port}/readyz`;
   logger.log(healthUrl ? { healthUrl } : {}, 'switchboard worker running');
   showBanner(config, { role: 'worker', healthUrl, configFile: file });
@@ -112,7 +116,8 @@ async function work({ config, file }: LoadedConfig): Promise<void> {
 }
 
 async function migrate(config: SwitchboardConfig): Promise<void> {
-  if (!config.database.url) throw new ConfigError('migrate', ['database.url: `switchboard migrate` needs a database (DATABASE_URL)']);
+  if (!config.database.url)
+    throw new ConfigError('migrate', ['database.url: `switchboard migrate` needs a database (DATABASE_URL)']);
   const applied = await applyMigrations(config.database.url, MIGRATIONS_DIR).catch((error: unknown) => {
     throw migrationFailure(error);
   });
@@ -148,7 +153,9 @@ async function mcp(embeddedFallback: boolean): Promise<void> {
   const loaded = loadConfig();
   const config: SwitchboardConfig = { ...loaded.config, log: { ...loaded.config.log, destination: 'stderr' } };
   if (!config.a2a.enabled || !config.mcp_server.enabled) {
-    throw new ConfigError('mcp', ['a2a.enabled and mcp_server.enabled: `switchboard mcp` serves the agents, which need both']);
+    throw new ConfigError('mcp', [
+      'a2a.enabled and mcp_server.enabled: `switchboard mcp` serves the agents, which need both',
+    ]);
   }
   await checkDatabaseAtBoot(config.database.url, warnOnStderr);
   const tracing = await startTracing(config.tracing, 'stdio');
@@ -176,7 +183,10 @@ function announce(app: INestApplicationContext, config: SwitchboardConfig, file:
         'rate limits are per process. Set DATABASE_URL and REDIS_URL for durable, multi-replica operation.',
     );
   } else if (mode.tasks === 'memory' || mode.shared === 'memory') {
-    logger.warn({ ...mode }, 'PARTIALLY EMBEDDED: set both DATABASE_URL and REDIS_URL for durable, multi-replica operation');
+    logger.warn(
+      { ...mode },
+      'PARTIALLY EMBEDDED: set both DATABASE_URL and REDIS_URL for durable, multi-replica operation',
+    );
   }
 }
 
@@ -208,7 +218,10 @@ function stopOnSignals(
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (first && signal === first.signal && performance.now() - first.at < FORWARDED_COPY_MS) {
-      logger.log({ signal }, 'the same signal again within a second: taken as the forwarded copy of the first (npm start), still draining');
+      logger.log(
+        { signal },
+        'the same signal again within a second: taken as the forwarded copy of the first (npm start), still draining',
+      );
       return;
     }
     if (first) {

@@ -4,7 +4,11 @@ import { once } from 'node:events';
 import { whenClientLeaves } from './client-gone';
 
 /** A server that hands each request to the test, and a raw client that can leave whenever the test says. */
-async function exchange(): Promise<{ server: Server; request: Promise<[IncomingMessage, ServerResponse]>; leave: () => void }> {
+async function exchange(): Promise<{
+  server: Server;
+  request: Promise<[IncomingMessage, ServerResponse]>;
+  leave: () => void;
+}> {
   const server = createServer();
   const request = once(server, 'request') as Promise<[IncomingMessage, ServerResponse]>;
   server.listen(0, '127.0.0.1');

@@ -24,7 +24,10 @@ describe('JsonTooDeepError', () => {
       code: A2A_ERROR_CODE.INVALID_REQUEST,
       id: 7,
     });
-    expect(new JsonTooDeepError(64, { id: nested(100) }).jsonRpc).toEqual({ code: A2A_ERROR_CODE.INVALID_REQUEST, id: null });
+    expect(new JsonTooDeepError(64, { id: nested(100) }).jsonRpc).toEqual({
+      code: A2A_ERROR_CODE.INVALID_REQUEST,
+      id: null,
+    });
     expect(new JsonTooDeepError(64, nested(100)).jsonRpc.id).toBeNull();
   });
 });

@@ -38,9 +38,13 @@ export function envelopeError(body: unknown): JsonRpcError | undefined {
   }
   const request = body as Record<string, unknown>;
   if (request.jsonrpc !== '2.0') return invalid('jsonrpc must be "2.0".');
-  if ('id' in request && request.id !== null && requestId(request) === null) return invalid('id must be a string, a number or null.');
+  if ('id' in request && request.id !== null && requestId(request) === null)
+    return invalid('id must be a string, a number or null.');
   if (typeof request.method !== 'string' || request.method === '') return invalid('method must be a non-empty string.');
-  if (request.params !== undefined && (typeof request.params !== 'object' || request.params === null || Array.isArray(request.params))) {
+  if (
+    request.params !== undefined &&
+    (typeof request.params !== 'object' || request.params === null || Array.isArray(request.params))
+  ) {
     return { code: A2A_ERROR_CODE.INVALID_PARAMS, message: 'params must be an object.' };
   }
   return undefined;

@@ -54,23 +54,37 @@ export class RequestErrorFilter extends BaseExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): void {
     const refusal = requestRefusal(exception);
     if (!refusal) return super.catch(exception, host);
-    void answerRefusal(host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>(), refusal);
+    void answerRefusal(
+      host.switchToHttp().getRequest<FastifyRequest>(),
+      host.switchToHttp().getResponse<FastifyReply>(),
+      refusal,
+    );
   }
 }
 
 /** Answers `refusal` as the request's route declares (RefusalsAnswered), else as a JSON body with `statusCode`, `error` and `message`. */
 export function answerRefusal(request: FastifyRequest, reply: FastifyReply, refusal: RequestRefusal): FastifyReply {
   if (refusal.retryAfterSecs !== undefined) reply.header('retry-after', String(refusal.retryAfterSecs));
-  const answer = (request.routeOptions?.config as { [REFUSAL_ANSWER]?: RefusalAnswer } | undefined)?.[REFUSAL_ANSWER]?.(refusal);
+  const answer = (request.routeOptions?.config as { [REFUSAL_ANSWER]?: RefusalAnswer } | undefined)?.[REFUSAL_ANSWER]?.(
+    refusal,
+  );
   if (answer) return reply.code(answer.status).send(answer.body);
-  return reply.code(refusal.status).send({ statusCode: refusal.status, error: STATUS_CODES[refusal.status], message: refusal.message });
+  return reply
+    .code(refusal.status)
+    .send({ statusCode: refusal.status, error: STATUS_CODES[refusal.status], message: refusal.message });
 }
 
 function requestRefusal(exception: unknown): RequestRefusal | undefined {
   if (exception instanceof HttpException) {
-    return typeof exception.getResponse() === 'string' ? { status: exception.getStatus(), message: exception.message } : undefined;
+    return typeof exception.getResponse() === 'string'
+      ? { status: exception.getStatus(), message: exception.message }
+      : undefined;
   }
-  const { statusCode, message, jsonRpc } = (exception ?? {}) as { statusCode?: unknown; message?: unknown; jsonRpc?: JsonRpcRefusal };
+  const { statusCode, message, jsonRpc } = (exception ?? {}) as {
+    statusCode?: unknown;
+    message?: unknown;
+    jsonRpc?: JsonRpcRefusal;
+  };
   const isClientError = typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
   return isClientError && typeof message === 'string' ? { status: statusCode, message, jsonRpc } : undefined;
 }

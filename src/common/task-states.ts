@@ -9,7 +9,10 @@ export const TERMINAL_TASK_STATES: readonly TaskState[] = [
 ];
 
 /** States in which a task waits for its caller (input, authorization): a turn ends there, and the next message continues the task. */
-export const INTERRUPTED_TASK_STATES: readonly TaskState[] = [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];
+export const INTERRUPTED_TASK_STATES: readonly TaskState[] = [
+  TaskState.TASK_STATE_INPUT_REQUIRED,
+  TaskState.TASK_STATE_AUTH_REQUIRED,
+];
 
 /** Wire names of the terminal states, as stored in the tasks.state column. */
 export const TERMINAL_STATE_NAMES: readonly string[] = TERMINAL_TASK_STATES.map(taskStateToJSON);

@@ -38,9 +38,13 @@ const apiKeyValueSchema = z
   .refine((key) => !isPlaceholderSecret(key), `the key ${PLACEHOLDER_SECRET_ADVICE}`);
 
 const apiKeySchema = z.union(
-  [apiKeyValueSchema, z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape }).refine(...metricsOnlyAlone)],
+  [
+    apiKeyValueSchema,
+    z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape }).refine(...metricsOnlyAlone),
+  ],
   {
-    error: 'must be a key, or a table with the name and key (name=key in SWITCHBOARD_ADMIN_KEYS and SWITCHBOARD_METRICS_KEYS)',
+    error:
+      'must be a key, or a table with the name and key (name=key in SWITCHBOARD_ADMIN_KEYS and SWITCHBOARD_METRICS_KEYS)',
   },
 );
 
@@ -64,7 +68,18 @@ const accessRuleSchema = z
   })
   .refine(...metricsOnlyAlone);
 
-const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+const JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
 
 /** A confidential client of an authorization server: how Switchboard authenticates to it (HTTP Basic). */
 const clientCredentialsShape = {

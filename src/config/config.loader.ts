@@ -82,7 +82,8 @@ function resolveApiKeys(config: SwitchboardConfig, env: Environment, problems: s
     if (executor.type !== 'llm' || executor.api_key_env === undefined) return;
     const key = env[executor.api_key_env];
     if (key) executor.api_key = key;
-    else problems.push(`agents[${index}].executor.api_key_env: environment variable ${executor.api_key_env} is not set`);
+    else
+      problems.push(`agents[${index}].executor.api_key_env: environment variable ${executor.api_key_env} is not set`);
   });
 }
 

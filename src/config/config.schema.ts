@@ -250,7 +250,11 @@ export const configSchema = z
     const fallback = config.agents.length === 0 ? DEMO_AGENT_NAME : undefined;
     const wanted = config.a2a.default_agent;
     if (wanted !== undefined && !names.has(wanted) && wanted !== fallback) {
-      ctx.addIssue({ code: 'custom', path: ['a2a', 'default_agent'], message: `no agent named "${wanted}" is configured` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['a2a', 'default_agent'],
+        message: `no agent named "${wanted}" is configured`,
+      });
     }
   });
 
@@ -275,7 +279,11 @@ function uniqueNames(items: { name: string }[], section: string, what: string, c
   const names = new Set<string>();
   items.forEach((item, index) => {
     if (names.has(item.name))
-      ctx.addIssue({ code: 'custom', path: [section, index, 'name'], message: `duplicate ${what} name "${item.name}"` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [section, index, 'name'],
+        message: `duplicate ${what} name "${item.name}"`,
+      });
     names.add(item.name);
   });
   return names;

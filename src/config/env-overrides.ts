@@ -50,7 +50,12 @@ export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'SWITCHBOARD_API_KEYS', path: ['auth', 'api_keys'], parse: apiKeys },
   // After SWITCHBOARD_API_KEYS, whose list they add to: operator keys (the console), and scrape keys (/metrics alone).
   { env: 'SWITCHBOARD_ADMIN_KEYS', path: ['auth', 'api_keys'], parse: grantedKeys({ admin: true }), append: true },
-  { env: 'SWITCHBOARD_METRICS_KEYS', path: ['auth', 'api_keys'], parse: grantedKeys({ metrics_only: true }), append: true },
+  {
+    env: 'SWITCHBOARD_METRICS_KEYS',
+    path: ['auth', 'api_keys'],
+    parse: grantedKeys({ metrics_only: true }),
+    append: true,
+  },
   { env: 'SWITCHBOARD_ALLOW_OPEN', path: ['auth', 'allow_open'], parse: boolean },
   { env: 'SWITCHBOARD_RATE_LIMIT', path: ['rate_limit', 'limit'], parse: integer },
   { env: 'SWITCHBOARD_RATE_LIMIT_WINDOW_SECS', path: ['rate_limit', 'window_secs'], parse: integer },

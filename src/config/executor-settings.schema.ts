@@ -9,7 +9,15 @@ export const echoExecutorSettingsSchema = z.strictObject({
   chunks: z.number().int().min(1).max(1_000).default(1),
 });
 
-const scriptStateSchema = z.enum(['working', 'input-required', 'auth-required', 'completed', 'failed', 'rejected', 'canceled']);
+const scriptStateSchema = z.enum([
+  'working',
+  'input-required',
+  'auth-required',
+  'completed',
+  'failed',
+  'rejected',
+  'canceled',
+]);
 
 export const scriptStepSchema = z.union([
   z.strictObject({ status: scriptStateSchema, text: z.string().optional() }),
@@ -35,7 +43,12 @@ export const scriptExecutorSettingsSchema = z
     steps: z.array(scriptStepSchema).min(1),
     /** Played in place of `steps` on a turn that continues a task (the answer to its question); `steps` again when unset. */
     reply_steps: z
-      .array(scriptStepSchema.refine((step) => !('message' in step), 'a reply continues a task: it cannot answer with a message'))
+      .array(
+        scriptStepSchema.refine(
+          (step) => !('message' in step),
+          'a reply continues a task: it cannot answer with a message',
+        ),
+      )
       .min(1)
       .optional(),
   })

@@ -6,7 +6,11 @@ import { headerNameSchema, nameSchema } from './names.schema';
 const externalAgentAuthSchema = z.union([
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
-    z.strictObject({ type: z.literal('api_key'), header: headerNameSchema.default('X-API-Key'), value: z.string().min(1) }),
+    z.strictObject({
+      type: z.literal('api_key'),
+      header: headerNameSchema.default('X-API-Key'),
+      value: z.string().min(1),
+    }),
   ]),
   upstreamOAuthSchema,
 ]);

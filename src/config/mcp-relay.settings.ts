@@ -18,7 +18,9 @@ export interface StdioRelaySettings {
 }
 
 const relayEnvSchema = z.object({
-  SWITCHBOARD_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, such as http://127.0.0.1:8080' }).optional(),
+  SWITCHBOARD_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, such as http://127.0.0.1:8080' })
+    .optional(),
   SWITCHBOARD_API_KEY: z.string().optional(),
 });
 
@@ -35,9 +37,14 @@ export function loadStdioRelaySettings(env: Environment = process.env): StdioRel
   });
   const problems = [
     ...(result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? []),
-    ...(log.error?.issues.map((issue) => `${logOverrides.find(({ path }) => path[1] === issue.path[0])?.env ?? 'log'}: ${issue.message}`) ??
-      []),
+    ...(log.error?.issues.map(
+      (issue) => `${logOverrides.find(({ path }) => path[1] === issue.path[0])?.env ?? 'log'}: ${issue.message}`,
+    ) ?? []),
   ];
   if (problems.length > 0) throw new ConfigError('environment', problems);
-  return { url: result.data!.SWITCHBOARD_URL?.replace(/\/+$/, ''), apiKey: result.data!.SWITCHBOARD_API_KEY, log: log.data! };
+  return {
+    url: result.data!.SWITCHBOARD_URL?.replace(/\/+$/, ''),
+    apiKey: result.data!.SWITCHBOARD_API_KEY,
+    log: log.data!,
+  };
 }

@@ -4,7 +4,10 @@ import { z } from 'zod';
 export const nameSchema = z
   .string()
   .min(1)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must start with a letter or digit and contain only letters, digits, "_" or "-"');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_-]*$/,
+    'must start with a letter or digit and contain only letters, digits, "_" or "-"',
+  );
 
 /** A name as part of a tool name, by the seeds' rule: hyphens become underscores (`code-reviewer` -> `code_reviewer`). */
 export function toolNamePart(name: string): string {

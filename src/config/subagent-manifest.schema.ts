@@ -28,7 +28,11 @@ export const SUBAGENT_MANIFEST_SCHEMA = {
           items: {
             type: 'object',
             required: ['id'],
-            properties: { id: { type: 'string', minLength: 1 }, name: { type: 'string' }, description: { type: 'string' } },
+            properties: {
+              id: { type: 'string', minLength: 1 },
+              name: { type: 'string' },
+              description: { type: 'string' },
+            },
           },
         },
       },
@@ -102,9 +106,15 @@ export interface SubagentManifest {
   name: string;
   description?: string;
   version?: string;
-  a2a: { agentCardUri: string; preferredTransport?: string; skills?: { id: string; name?: string; description?: string }[] };
+  a2a: {
+    agentCardUri: string;
+    preferredTransport?: string;
+    skills?: { id: string; name?: string; description?: string }[];
+  };
   security?: {
-    auth?: { type: 'oauth2' | 'bearer'; token: string; scopes?: string[] } | { type: 'apiKey'; in?: 'header'; name: string; value: string };
+    auth?:
+      | { type: 'oauth2' | 'bearer'; token: string; scopes?: string[] }
+      | { type: 'apiKey'; in?: 'header'; name: string; value: string };
     mtls?: { enabled: boolean; clientCert?: string; clientKey?: string; ca?: string };
   };
   mcpBridge: { tools: { name: 'subagent_start' | 'subagent_send' | 'subagent_cancel' }[] };

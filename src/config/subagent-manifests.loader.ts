@@ -14,7 +14,12 @@ const MANIFESTS_KEY = 'a2a.subagent_manifests';
  * read or parsed, a field the schema refuses, an unset `${VAR}`) names the file and the field.
  * The manifest is kept as written (references unresolved), to be shown without secrets.
  */
-export function loadSubagentManifests(patterns: string[], baseDir: string, env: Environment, problems: string[]): ExternalAgentConfig[] {
+export function loadSubagentManifests(
+  patterns: string[],
+  baseDir: string,
+  env: Environment,
+  problems: string[],
+): ExternalAgentConfig[] {
   const agents: ExternalAgentConfig[] = [];
   for (const pattern of patterns) {
     const files = expandPattern(resolve(baseDir, pattern));
@@ -27,7 +32,11 @@ export function loadSubagentManifests(patterns: string[], baseDir: string, env: 
   return agents;
 }
 
-function loadManifest(file: string, env: Environment, report: (problem: string) => void): ExternalAgentConfig | undefined {
+function loadManifest(
+  file: string,
+  env: Environment,
+  report: (problem: string) => void,
+): ExternalAgentConfig | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -53,12 +62,17 @@ function externalAgentFrom(manifest: SubagentManifest): ExternalAgentConfig {
     url: manifest.a2a.agentCardUri,
     card_path: '',
     ...(auth && {
-      auth: auth.type === 'apiKey' ? { type: 'api_key', header: auth.name, value: auth.value } : { type: 'bearer', token: auth.token },
+      auth:
+        auth.type === 'apiKey'
+          ? { type: 'api_key', header: auth.name, value: auth.value }
+          : { type: 'bearer', token: auth.token },
     }),
   });
   return {
     ...settings,
-    ...(mtls?.enabled && { client_certificate: { cert: mtls.clientCert!, key: mtls.clientKey!, ...(mtls.ca && { ca: mtls.ca }) } }),
+    ...(mtls?.enabled && {
+      client_certificate: { cert: mtls.clientCert!, key: mtls.clientKey!, ...(mtls.ca && { ca: mtls.ca }) },
+    }),
   };
 }
 
@@ -69,7 +83,8 @@ function describeSchemaError(error: ErrorObject): string {
     return `${field === '/' ? '' : field}/${(error.params as { missingProperty: string }).missingProperty}: is required`;
   if (error.keyword === 'enum')
     return `${field}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-  if (error.keyword === 'const') return `${field}: must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+  if (error.keyword === 'const')
+    return `${field}: must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
   return `${field}: ${error.message}`;
 }
 

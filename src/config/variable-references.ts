@@ -7,13 +7,16 @@ export function resolveReferences(value: unknown, path: PropertyKey[], env: Envi
   if (typeof value === 'string') {
     return value.replace(VARIABLE_REFERENCE, (_match, name: string) => {
       const found = env[name];
-      if (found === undefined) problems.push(`${formatPath(path)}: references \${${name}}, which is not set in the environment`);
+      if (found === undefined)
+        problems.push(`${formatPath(path)}: references \${${name}}, which is not set in the environment`);
       return found ?? '';
     });
   }
   if (Array.isArray(value)) return value.map((item, i) => resolveReferences(item, [...path, i], env, problems));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, [...path, key], env, problems)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, resolveReferences(item, [...path, key], env, problems)]),
+    );
   }
   return value;
 }

@@ -29,7 +29,8 @@ export class ConsoleLoginController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): string {
     if (!this.logins.required) return seeOther(reply, '/console');
-    if (!sameOriginOrSafe(request)) throw new ForbiddenException('log in from the console itself (same-origin Origin header)');
+    if (!sameOriginOrSafe(request))
+      throw new ForbiddenException('log in from the console itself (same-origin Origin header)');
     const refusal = this.logins.refusal(body?.api_key);
     if (refusal) {
       reply.status(refusal.status);

@@ -19,7 +19,8 @@ export class ConsoleLogins {
 
   /** Why `key` may not open the console; undefined when it may. */
   refusal(key: unknown): LoginRefusal | undefined {
-    if (typeof key !== 'string' || key.trim() === '') return { status: HttpStatus.BAD_REQUEST, message: 'Enter an API key.' };
+    if (typeof key !== 'string' || key.trim() === '')
+      return { status: HttpStatus.BAD_REQUEST, message: 'Enter an API key.' };
     // The check the auth guard makes of the cookie on every later request.
     const verdict = this.callers.authenticateSession(key.trim());
     if (verdict.kind !== 'valid') return { status: HttpStatus.UNAUTHORIZED, message: 'That API key is not valid.' };

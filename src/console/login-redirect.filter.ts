@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, ForbiddenException, HttpStatus, UnauthorizedException } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  ForbiddenException,
+  HttpStatus,
+  UnauthorizedException,
+} from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 
 /** A console page refused by the auth guard (no login cookie, or a stale one) sends the browser to the login form. */

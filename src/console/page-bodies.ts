@@ -75,7 +75,13 @@ const AGES = [
   { value: '604800', label: '7 days' },
 ];
 
-function select(name: string, label: string, anyLabel: string, options: { value: string; label: string }[], selected?: string): SafeHtml {
+function select(
+  name: string,
+  label: string,
+  anyLabel: string,
+  options: { value: string; label: string }[],
+  selected?: string,
+): SafeHtml {
   return html`<div class="field"><label for="filter-${name}">${label}</label>
 <select id="filter-${name}" name="${name}"><option value="">${anyLabel}</option>
 ${options.map((option) => html`<option value="${option.value}"${option.value === selected ? html` selected` : undefined}>${option.label}</option>`)}

@@ -37,7 +37,10 @@ export interface MigrationState {
 export function migrationState(rows: AppliedMigration[], expected: string[]): MigrationState {
   const live = rows.filter((row) => row.rolled_back_at === null);
   const done = new Set(live.map((row) => row.migration_name));
-  return { unfinished: live.find((row) => row.finished_at === null)?.migration_name, pending: expected.filter((name) => !done.has(name)) };
+  return {
+    unfinished: live.find((row) => row.finished_at === null)?.migration_name,
+    pending: expected.filter((name) => !done.has(name)),
+  };
 }
 
 export function unfinishedMigrationMessage(name: string): string {
@@ -66,7 +69,8 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
     const { rows } = await client.query<AppliedMigration>(APPLIED_MIGRATIONS_QUERY);
     const { unfinished, pending } = migrationState(rows, migrationNames(migrationsDir));
     if (unfinished) throw new MigrationError(unfinishedMigrationMessage(unfinished));
-    for (const name of pending) await applyOne(client, name, readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8'));
+    for (const name of pending)
+      await applyOne(client, name, readFileSync(join(migrationsDir, name, 'migration.sql'), 'utf8'));
     return pending;
   } finally {
     await client.end();
@@ -86,12 +90,18 @@ export function migrationNames(migrationsDir: string): string[] {
 async function applyOne(client: Client, name: string, sql: string): Promise<void> {
   const id = randomUUID();
   const checksum = createHash('sha256').update(sql).digest('hex');
-  await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)', [id, checksum, name]);
+  await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)', [
+    id,
+    checksum,
+    name,
+  ]);
   try {
     await client.query(sql);
   } catch (error) {
     await client.query('UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1', [id, (error as Error).message]);
     throw new MigrationError(`migration ${name} failed: ${(error as Error).message}`);
   }
-  await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+  await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [
+    id,
+  ]);
 }

@@ -25,7 +25,12 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
   constructor(config: ConfigService<SwitchboardConfig, true>) {
     const { url } = config.get('database', { infer: true });
     if (!url) throw new Error('PrismaService needs database.url (DATABASE_URL)');
-    const pool = new Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+    const pool = new Pool({
+      connectionString: url,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
     // An idle connection the server drops (a restart, a terminated backend) is an event, not a crash:

@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { APPLIED_MIGRATIONS_QUERY, type AppliedMigration, migrationNames, migrationState, unfinishedMigrationMessage } from './migrator';
+import {
+  APPLIED_MIGRATIONS_QUERY,
+  type AppliedMigration,
+  migrationNames,
+  migrationState,
+  unfinishedMigrationMessage,
+} from './migrator';
 
 /** The package's own migrations, shipped beside `dist/` and `src/` (the production image copies them too). */
 export const MIGRATIONS_DIR = resolve(__dirname, '../../prisma/migrations');
@@ -24,21 +30,30 @@ export type SqlQuery = <R>(sql: string) => Promise<R[]>;
  * replicas still run during a rolling upgrade.
  */
 export async function assertMigrated(query: SqlQuery, expected: string[] = shippedMigrations()): Promise<void> {
-  const [{ present }] = await query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`);
+  const [{ present }] = await query<{ present: boolean }>(
+    `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`,
+  );
   const rows = present ? await query<AppliedMigration>(APPLIED_MIGRATIONS_QUERY) : [];
   const { unfinished, pending } = migrationState(rows, expected);
-  if (unfinished) throw new DatabaseNotMigratedError(`the database is not fully migrated: ${unfinishedMigrationMessage(unfinished)}`);
+  if (unfinished)
+    throw new DatabaseNotMigratedError(`the database is not fully migrated: ${unfinishedMigrationMessage(unfinished)}`);
   if (pending.length === 0) return;
   const what =
     pending.length === expected.length
       ? `none of the ${expected.length} migrations is applied`
       : `${pending.length} of ${expected.length} migrations are missing`;
-  throw new DatabaseNotMigratedError(`the database is not migrated: ${what} (${pending.join(', ')}); ${HOW_TO_MIGRATE}`);
+  throw new DatabaseNotMigratedError(
+    `the database is not migrated: ${what} (${pending.join(', ')}); ${HOW_TO_MIGRATE}`,
+  );
 }
 
 /** Connects to `databaseUrl` on a connection of its own (before the app's pool exists) and runs assertMigrated. */
 export async function assertDatabaseMigrated(databaseUrl: string, timeoutMs: number): Promise<void> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  const client = new Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   await client.connect();
   try {
     await assertMigrated(async <R>(sql: string) => (await client.query(sql)).rows as R[]);

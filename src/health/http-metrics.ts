@@ -34,7 +34,12 @@ export class HttpMetrics implements OnModuleInit {
     fastify.addHook('onResponse', async (request, reply) => {
       if (this.metrics.wasStream(reply.raw)) return;
       // The route template, not the URL, keeps label cardinality bounded; unmatched URLs share one label.
-      this.metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+      this.metrics.httpRequest(
+        request.method,
+        request.routeOptions.url ?? 'unmatched',
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
     });
   }
 }

@@ -23,9 +23,20 @@ export class MetricsEndpoint {
 
   async scrape(request: IncomingMessage): Promise<ScrapeAnswer> {
     if (this.callers.required && (await this.callers.authenticate(request)).kind !== 'valid') {
-      const body = JSON.stringify({ status: 'error', message: 'metrics need "Authorization: Bearer <api key or access token>"' });
-      return { status: 401, headers: { 'content-type': 'application/json', 'www-authenticate': this.callers.challenge() }, body };
+      const body = JSON.stringify({
+        status: 'error',
+        message: 'metrics need "Authorization: Bearer <api key or access token>"',
+      });
+      return {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'www-authenticate': this.callers.challenge() },
+        body,
+      };
     }
-    return { status: 200, headers: { 'content-type': this.metrics.registry.contentType }, body: await this.metrics.registry.metrics() };
+    return {
+      status: 200,
+      headers: { 'content-type': this.metrics.registry.contentType },
+      body: await this.metrics.registry.metrics(),
+    };
   }
 }

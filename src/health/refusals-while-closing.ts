@@ -21,5 +21,7 @@ export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
     done();
   });
   // Answered without calling `done`: the request goes no further.
-  fastify.addHook('onRequest', (request, reply, done) => (closing ? void answerRefusal(request, reply, SHUTTING_DOWN) : done()));
+  fastify.addHook('onRequest', (request, reply, done) =>
+    closing ? void answerRefusal(request, reply, SHUTTING_DOWN) : done(),
+  );
 }

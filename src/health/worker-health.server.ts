@@ -29,9 +29,14 @@ export async function startWorkerHealthServer(
       case '/readyz':
         return void readiness
           .check()
-          .then(({ ready, checks }) => send(ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', checks }), failed);
+          .then(
+            ({ ready, checks }) => send(ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', checks }),
+            failed,
+          );
       case '/metrics':
-        return void metrics.scrape(request).then(({ status, headers, body }) => response.writeHead(status, headers).end(body), failed);
+        return void metrics
+          .scrape(request)
+          .then(({ status, headers, body }) => response.writeHead(status, headers).end(body), failed);
       default:
         return send(404, { status: 'error', message: `not found: ${PATHS}` });
     }

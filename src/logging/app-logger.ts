@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 
 /** Nest's own account of a boot: each module initialized, each route mapped, the application starting and started. */
-const NEST_BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const NEST_BOOT_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 /**
  * The logger every process's app logs through: nestjs-pino's, with Nest's boot lines (some 100 of

@@ -71,7 +71,10 @@ function pinoOptions(log: SwitchboardConfig['log']): Options {
     customLogLevel: (req) => (isProbe(req) ? probeLevel : 'info'),
     customAttributeKeys: { reqId: 'requestId' },
     // The request id is the line's `requestId`; response headers (security headers, mostly) say nothing of the request.
-    serializers: { req: (req) => ({ method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
+    serializers: {
+      req: (req) => ({ method: req.method, url: req.url }),
+      res: (res) => ({ statusCode: res.statusCode }),
+    },
     wrapSerializers: true,
     quietReqLogger: true,
     customSuccessMessage: () => 'request completed',

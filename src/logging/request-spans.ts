@@ -1,4 +1,13 @@
-import { type Attributes, context, ROOT_CONTEXT, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  context,
+  ROOT_CONTEXT,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../security/principal';
 import { tracer } from '../tracing/spans';
@@ -33,7 +42,9 @@ export function registerRequestSpans(fastify: FastifyInstance): void {
     if (route === undefined || UNTRACED_ROUTES.has(route)) return done();
     const rpc = jsonRpcOf(request.body);
     const fromHeaders = propagation.extract(ROOT_CONTEXT, request.headers);
-    const parent = hasRemoteSpan(fromHeaders) ? fromHeaders : contextOfCarrier(carrierIn(rpc ? rpc.params : (request.body as Fields)));
+    const parent = hasRemoteSpan(fromHeaders)
+      ? fromHeaders
+      : contextOfCarrier(carrierIn(rpc ? rpc.params : (request.body as Fields)));
     const span = tracer().startSpan(
       spanName(request, route, rpc),
       { kind: SpanKind.SERVER, attributes: requestAttributes(request, route, rpc) },
@@ -72,7 +83,11 @@ function spanName(request: FastifyRequest, route: string, rpc: { method: string;
   return typeof tool === 'string' ? `${rpc.method} ${tool}` : rpc.method;
 }
 
-function requestAttributes(request: FastifyRequest, route: string, rpc: { method: string; params: Fields } | undefined): Attributes {
+function requestAttributes(
+  request: FastifyRequest,
+  route: string,
+  rpc: { method: string; params: Fields } | undefined,
+): Attributes {
   const agent = (request.params as Fields)?.name;
   return {
     'http.request.method': request.method,
@@ -82,6 +97,7 @@ function requestAttributes(request: FastifyRequest, route: string, rpc: { method
     ...(typeof agent === 'string' && { 'gen_ai.agent.name': agent }),
     ...(rpc && { 'rpc.system.name': 'jsonrpc', 'rpc.method': rpc.method }),
     ...(rpc && route === '/mcp' && { 'mcp.method.name': rpc.method }),
-    ...(rpc?.method === 'tools/call' && typeof rpc.params?.name === 'string' && { 'gen_ai.tool.name': rpc.params.name }),
+    ...(rpc?.method === 'tools/call' &&
+      typeof rpc.params?.name === 'string' && { 'gen_ai.tool.name': rpc.params.name }),
   };
 }

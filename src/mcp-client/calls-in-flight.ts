@@ -1,5 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { type Client, ProtocolError, ProtocolErrorCode, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CreateMessageResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 import type { McpCallOptions, UpstreamRequest } from './mcp-tool-source.interface';
 
 type CallListeners = Pick<McpCallOptions, 'onlog' | 'onprogress' | 'onrequest'>;
@@ -29,14 +35,21 @@ export class CallsInFlight {
       if (!current()) return;
       const listening = [...this.calls].filter((call) => call.onlog);
       if (listening.length === 0)
-        this.logger.debug({ server: this.server, level: params.level, data: params.data }, 'MCP server log message with no call in flight');
+        this.logger.debug(
+          { server: this.server, level: params.level, data: params.data },
+          'MCP server log message with no call in flight',
+        );
       for (const { onlog } of listening) onlog!(params);
     });
     client.setNotificationHandler('notifications/progress', ({ params: { progressToken, ...progress } }) => {
       this.progress.get(String(progressToken))?.(progress);
     });
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => this.askCaller<CreateMessageResult>(request, ctx.mcpReq.signal));
-    client.setRequestHandler('elicitation/create', (request, ctx) => this.askCaller<ElicitResult>(request, ctx.mcpReq.signal));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      this.askCaller<CreateMessageResult>(request, ctx.mcpReq.signal),
+    );
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.askCaller<ElicitResult>(request, ctx.mcpReq.signal),
+    );
   }
 
   /** Runs `call` as in flight with `listeners`; `call` gets the progress token to send, if progress is wanted. */

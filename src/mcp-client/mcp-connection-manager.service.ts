@@ -24,14 +24,22 @@ import { createMcpTransport } from './mcp-transport.factory';
 import type { McpCallOptions, McpTool, McpToolSource } from './mcp-tool-source.interface';
 import { describeServers, type McpServersView } from './mcp-servers.view';
 import { namespacedUri, upstreamUri, withNamespacedUris } from './resource-namespace';
-import { namespacedToolName, namespaceNames, namespaceTools, toolNamePrefix, type ToolNameCollision } from './tool-namespace';
+import {
+  namespacedToolName,
+  namespaceNames,
+  namespaceTools,
+  toolNamePrefix,
+  type ToolNameCollision,
+} from './tool-namespace';
 
 /**
  * Every configured MCP server's connection, and the namespaced tools they offer. Connections start
  * after boot and never hold it up: a slow or broken server only shows in its status.
  */
 @Injectable()
-export class McpConnectionManager implements McpToolSource, McpCatalogSource, OnApplicationBootstrap, OnApplicationShutdown {
+export class McpConnectionManager
+  implements McpToolSource, McpCatalogSource, OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly logger = new Logger(McpConnectionManager.name);
   private readonly connections: Map<string, McpConnection>;
   private tools = new Map<string, McpTool>();
@@ -48,9 +56,14 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     metrics: MetricsService,
   ) {
     this.servers = new Map(config.get('mcp_servers', { infer: true }).map((server) => [server.name, server]));
-    this.connections = new Map([...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]));
+    this.connections = new Map(
+      [...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]),
+    );
     metrics.mcpServerUp.readFrom(() =>
-      [...this.connections.values()].map((connection): Sample<'server'> => [{ server: connection.name }, connection.connected ? 1 : 0]),
+      [...this.connections.values()].map((connection): Sample<'server'> => [
+        { server: connection.name },
+        connection.connected ? 1 : 0,
+      ]),
     );
   }
 
@@ -94,7 +107,10 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     if (!tool) {
       // A tool of a server that has never connected is not known by name, only by its server's prefix.
       const server = this.serverOf(name);
-      throw (server === undefined ? undefined : this.connections.get(server)!.unavailable()) ?? new McpUnknownToolError(name);
+      throw (
+        (server === undefined ? undefined : this.connections.get(server)!.unavailable()) ??
+        new McpUnknownToolError(name)
+      );
     }
     const result = await this.connections.get(tool.server)!.call(tool.serverToolName, args, options);
     return { ...result, content: result.content.map((block) => withNamespacedUris(tool.server, block)) };
@@ -144,15 +160,28 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const { connection, uri: own } = this.resourceOwner(uri);
     const result = await connection.request((client, options) => client.readResource({ uri: own }, options), signal);
-    return { ...result, contents: result.contents.map((contents) => ({ ...contents, uri: namespacedUri(connection.name, contents.uri) })) };
-  }
-
-  async getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
-    const { connection, prompt } = this.promptOwner(name);
-    const result = await connection.request((client, options) => client.getPrompt({ name: prompt, arguments: args }, options), signal);
     return {
       ...result,
-      messages: result.messages.map((message) => ({ ...message, content: withNamespacedUris(connection.name, message.content) })),
+      contents: result.contents.map((contents) => ({ ...contents, uri: namespacedUri(connection.name, contents.uri) })),
+    };
+  }
+
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    const { connection, prompt } = this.promptOwner(name);
+    const result = await connection.request(
+      (client, options) => client.getPrompt({ name: prompt, arguments: args }, options),
+      signal,
+    );
+    return {
+      ...result,
+      messages: result.messages.map((message) => ({
+        ...message,
+        content: withNamespacedUris(connection.name, message.content),
+      })),
     };
   }
 
@@ -160,10 +189,16 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
     const { ref } = params;
     if (ref.type === 'ref/prompt') {
       const { connection, prompt } = this.promptOwner(ref.name);
-      return connection.request((client, options) => client.complete({ ...params, ref: { ...ref, name: prompt } }, options), signal);
+      return connection.request(
+        (client, options) => client.complete({ ...params, ref: { ...ref, name: prompt } }, options),
+        signal,
+      );
     }
     const { connection, uri } = this.resourceOwner(ref.uri);
-    return connection.request((client, options) => client.complete({ ...params, ref: { ...ref, uri } }, options), signal);
+    return connection.request(
+      (client, options) => client.complete({ ...params, ref: { ...ref, uri } }, options),
+      signal,
+    );
   }
 
   subscribable(uri: string): boolean {
@@ -237,9 +272,13 @@ export class McpConnectionManager implements McpToolSource, McpCatalogSource, On
 
   /** Namespaces again from every server's current list, in config order, so which tool wins a name never depends on timing. */
   private rebuildTools(): void {
-    const { tools, collisions } = namespaceTools([...this.connections.values()].map(({ name, tools }) => ({ server: name, tools })));
+    const { tools, collisions } = namespaceTools(
+      [...this.connections.values()].map(({ name, tools }) => ({ server: name, tools })),
+    );
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
-    const prompts = namespaceNames([...this.connections.values()].map(({ name, catalog }) => ({ server: name, items: catalog.prompts })));
+    const prompts = namespaceNames(
+      [...this.connections.values()].map(({ name, catalog }) => ({ server: name, items: catalog.prompts })),
+    );
     this.promptsByName = new Map(prompts.named.map(({ name, server, item }) => [name, { server, prompt: item }]));
     const reported = new Set(this.collisions.map((collision) => JSON.stringify(collision)));
     for (const collision of collisions.filter((collision) => !reported.has(JSON.stringify(collision)))) {

@@ -33,7 +33,11 @@ const CLIENT_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} } };
 
 /** Errors that mean the connection or session is gone, so a new one may succeed where this one failed. */
-const LOST_CONNECTION_CODES = new Set<string>([SdkErrorCode.NotConnected, SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed]);
+const LOST_CONNECTION_CODES = new Set<string>([
+  SdkErrorCode.NotConnected,
+  SdkErrorCode.ConnectionClosed,
+  SdkErrorCode.SendFailed,
+]);
 
 /** A call's options once its progress token is chosen. */
 type CallOptions = McpCallOptions & { progressToken?: string };
@@ -164,7 +168,10 @@ export class McpConnection {
       if (options.signal?.aborted || !isConnectionLost(error)) throw error;
       this.drop(client, describe(error));
       if (!neverReachedTheServer(error))
-        throw new McpServerUnavailableError(this.name, `${describe(error)}; the call may have run, so it is not retried`);
+        throw new McpServerUnavailableError(
+          this.name,
+          `${describe(error)}; the call may have run, so it is not retried`,
+        );
       await this.connect();
       return this.callOn(await this.liveClient(), tool, args, options);
     }
@@ -180,7 +187,8 @@ export class McpConnection {
    * upstream for its first listener and unsubscribing after its last. Returns the stop function.
    */
   async watchResource(uri: string, listener: () => void): Promise<() => Promise<void>> {
-    if (!this.resourceWatchers.has(uri)) await this.request((client, options) => client.subscribeResource({ uri }, options));
+    if (!this.resourceWatchers.has(uri))
+      await this.request((client, options) => client.subscribeResource({ uri }, options));
     const watchers = this.resourceWatchers.get(uri) ?? new Set();
     this.resourceWatchers.set(uri, watchers.add(listener));
     return async () => {
@@ -242,7 +250,12 @@ export class McpConnection {
       this.failures = 0;
       this.lastError = undefined;
       this.logger.log(
-        { server: this.name, era: client.getProtocolEra(), protocolVersion: client.getNegotiatedProtocolVersion(), tools: tools.length },
+        {
+          server: this.name,
+          era: client.getProtocolEra(),
+          protocolVersion: client.getNegotiatedProtocolVersion(),
+          tools: tools.length,
+        },
         'MCP server connected',
       );
       this.onListsChanged();
@@ -253,7 +266,10 @@ export class McpConnection {
       // A remembered era may be what failed (the server was replaced): probe again next time.
       this.prior = undefined;
       this.lastError = describe(error);
-      this.logger.warn({ server: this.name, err: this.lastError, failures: this.failures + 1 }, 'MCP server connection failed');
+      this.logger.warn(
+        { server: this.name, err: this.lastError, failures: this.failures + 1 },
+        'MCP server connection failed',
+      );
       this.scheduleRetry();
       return false;
     }
@@ -312,7 +328,11 @@ export class McpConnection {
     };
     const [resources, resourceTemplates, prompts] = await Promise.all([
       list('resource', offers.resources, async () => (await client.listResources(undefined, options)).resources),
-      list('resource template', offers.resources, async () => (await client.listResourceTemplates(undefined, options)).resourceTemplates),
+      list(
+        'resource template',
+        offers.resources,
+        async () => (await client.listResourceTemplates(undefined, options)).resourceTemplates,
+      ),
       list('prompt', offers.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
     ]);
     return { resources, resourceTemplates, prompts };
@@ -371,8 +391,17 @@ export class McpConnection {
   }
 
   /** In a client span whose context the request carries on (`_meta.traceparent`, the only carrier over stdio). */
-  private callOn(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, 'switchboard.mcp.server': this.name };
+  private callOn(
+    client: Client,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const attributes = {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': tool,
+      'switchboard.mcp.server': this.name,
+    };
     return inSpan(
       `tools/call ${tool}`,
       () => ({ kind: SpanKind.CLIENT, attributes }),
@@ -380,7 +409,12 @@ export class McpConnection {
     );
   }
 
-  private async callTraced(client: Client, tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  private async callTraced(
+    client: Client,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     const timeout = Math.min(options.timeoutMs ?? Infinity, this.timeoutMs);
     try {
       const carrier = activeTraceCarrier();
@@ -402,7 +436,8 @@ export class McpConnection {
     } catch (error) {
       // The SDK reports an aborted call as a timeout too.
       if (options.signal?.aborted) throw options.signal.reason;
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new McpToolTimeoutError(this.name, tool, timeout);
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+        throw new McpToolTimeoutError(this.name, tool, timeout);
       throw error;
     }
   }
@@ -424,7 +459,9 @@ function isConnectionLost(error: unknown): boolean {
 /** The request was refused or never sent: a session the server no longer knows, or a transport that could not send. */
 function neverReachedTheServer(error: unknown): boolean {
   if (error instanceof SdkHttpError) return error.status === 404 || error.status === 400;
-  return error instanceof SdkError && (error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed);
+  return (
+    error instanceof SdkError && (error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed)
+  );
 }
 
 function describe(error: unknown): string {

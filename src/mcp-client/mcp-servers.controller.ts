@@ -1,4 +1,14 @@
-import { Controller, Get, HttpCode, HttpStatus, Inject, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
 import { PROCESS_PRESENCE, ProcessPresence } from '../presence/process-presence.interface';
 import { AdminGuard } from '../security/admin.guard';
 import { McpConnectionManager } from './mcp-connection-manager.service';
@@ -34,7 +44,12 @@ export class McpServersController {
 }
 
 /** Reconnects server `name` here; 404 for a name no server has. */
-export function reconnectServer(manager: McpConnectionManager, presence: ProcessPresence, name: string): McpReconnectAnswer {
-  if (!manager.reconnect(name)) throw new NotFoundException(`No MCP server named "${name}" is configured (see GET /api/mcp/servers).`);
+export function reconnectServer(
+  manager: McpConnectionManager,
+  presence: ProcessPresence,
+  name: string,
+): McpReconnectAnswer {
+  if (!manager.reconnect(name))
+    throw new NotFoundException(`No MCP server named "${name}" is configured (see GET /api/mcp/servers).`);
   return { reconnecting: true, replica: presence.self.id };
 }

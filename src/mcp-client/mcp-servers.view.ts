@@ -63,5 +63,10 @@ function withoutSecrets(transport: McpServerConfig['transport']): McpServerConfi
   const url = redactedUrl(transport.url);
   const auth = transport.auth && { ...transport.auth, client_secret: '[redacted]' };
   if (transport.type === 'sse') return { ...transport, url, auth };
-  return { ...transport, url, auth, headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])) };
+  return {
+    ...transport,
+    url,
+    auth,
+    headers: Object.fromEntries(Object.keys(transport.headers).map((name) => [name, '[redacted]'])),
+  };
 }

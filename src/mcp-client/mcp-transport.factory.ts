@@ -9,7 +9,11 @@ import { stdioLaunch } from './stdio-launch';
  * A fresh transport for one connection attempt (the SDK's transports are single-use). HTTP and SSE
  * go through `fetch`, the SSRF-guarded one; a stdio server's stderr lines go to `onStderr`.
  */
-export function createMcpTransport(server: McpServerConfig, fetch: typeof globalThis.fetch, onStderr: (line: string) => void): Transport {
+export function createMcpTransport(
+  server: McpServerConfig,
+  fetch: typeof globalThis.fetch,
+  onStderr: (line: string) => void,
+): Transport {
   const { transport } = server;
   switch (transport.type) {
     case 'stdio': {
@@ -21,6 +25,9 @@ export function createMcpTransport(server: McpServerConfig, fetch: typeof global
     case 'sse':
       return new SSEClientTransport(new URL(transport.url), { fetch });
     case 'http':
-      return new StreamableHTTPClientTransport(new URL(transport.url), { fetch, requestInit: { headers: transport.headers } });
+      return new StreamableHTTPClientTransport(new URL(transport.url), {
+        fetch,
+        requestInit: { headers: transport.headers },
+      });
   }
 }

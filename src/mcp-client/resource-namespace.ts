@@ -22,6 +22,7 @@ export function upstreamUri(uri: string): { server: string; uri: string } | unde
 /** A content block with the resource URIs it carries namespaced, so a client can read them through `/mcp`. */
 export function withNamespacedUris<T extends ContentBlock>(server: string, block: T): T {
   if (block.type === 'resource_link') return { ...block, uri: namespacedUri(server, block.uri) };
-  if (block.type === 'resource') return { ...block, resource: { ...block.resource, uri: namespacedUri(server, block.resource.uri) } };
+  if (block.type === 'resource')
+    return { ...block, resource: { ...block.resource, uri: namespacedUri(server, block.resource.uri) } };
   return block;
 }

@@ -12,7 +12,22 @@ describe('stdioLaunch', () => {
   it("runs the command under env, unsetting what the SDK would add from Switchboard's environment", () => {
     const launch = stdioLaunch({ command: 'npx', args: ['-y', 'server'] }, env);
     expect(launch.command).toBe('/usr/bin/env');
-    expect(launch.args).toEqual(['-u', 'HOME', '-u', 'LOGNAME', '-u', 'SHELL', '-u', 'TERM', '-u', 'USER', '--', 'npx', '-y', 'server']);
+    expect(launch.args).toEqual([
+      '-u',
+      'HOME',
+      '-u',
+      'LOGNAME',
+      '-u',
+      'SHELL',
+      '-u',
+      'TERM',
+      '-u',
+      'USER',
+      '--',
+      'npx',
+      '-y',
+      'server',
+    ]);
   });
 
   it('keeps a default variable that is whitelisted', () => {

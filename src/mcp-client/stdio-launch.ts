@@ -11,7 +11,10 @@ const ENV_BINARY = '/usr/bin/env';
  * so the process we track and kill is the server itself). Values travel in the environment, never in
  * argv, where `ps` would show them.
  */
-export function stdioLaunch(transport: { command: string; args: string[] }, env: Record<string, string>): StdioServerParameters {
+export function stdioLaunch(
+  transport: { command: string; args: string[] },
+  env: Record<string, string>,
+): StdioServerParameters {
   const unset = DEFAULT_INHERITED_ENV_VARS.filter((name) => !(name in env));
   return {
     command: ENV_BINARY,

@@ -35,7 +35,9 @@ describe('namespacedToolName', () => {
 
 describe('namespaceTools', () => {
   it('keeps the mapping to the server and its own tool name, and prefixes descriptions', () => {
-    const { tools, collisions } = namespaceTools([{ server: 'github', tools: [tool('create-issue', 'Create a GitHub issue')] }]);
+    const { tools, collisions } = namespaceTools([
+      { server: 'github', tools: [tool('create-issue', 'Create a GitHub issue')] },
+    ]);
     expect(collisions).toEqual([]);
     expect(tools).toEqual([
       {
@@ -49,9 +51,13 @@ describe('namespaceTools', () => {
   });
 
   it('reports a collision within a server and keeps the first tool', () => {
-    const { tools, collisions } = namespaceTools([{ server: 's', tools: [tool('do-thing', 'first'), tool('do_thing', 'second')] }]);
+    const { tools, collisions } = namespaceTools([
+      { server: 's', tools: [tool('do-thing', 'first'), tool('do_thing', 'second')] },
+    ]);
     expect(tools.map((t) => [t.name, t.serverToolName])).toEqual([['mcp_s_do_thing', 'do-thing']]);
-    expect(collisions).toEqual([{ name: 'mcp_s_do_thing', server: 's', tool: 'do_thing', takenBy: { server: 's', tool: 'do-thing' } }]);
+    expect(collisions).toEqual([
+      { name: 'mcp_s_do_thing', server: 's', tool: 'do_thing', takenBy: { server: 's', tool: 'do-thing' } },
+    ]);
   });
 
   it('reports a collision across servers, the earlier server keeping the name', () => {
@@ -60,6 +66,8 @@ describe('namespaceTools', () => {
       { server: 'my', tools: [tool('server_x'), tool('y')] },
     ]);
     expect(tools.map((t) => `${t.server}/${t.serverToolName}`)).toEqual(['my-server/x', 'my/y']);
-    expect(collisions).toEqual([{ name: 'mcp_my_server_x', server: 'my', tool: 'server_x', takenBy: { server: 'my-server', tool: 'x' } }]);
+    expect(collisions).toEqual([
+      { name: 'mcp_my_server_x', server: 'my', tool: 'server_x', takenBy: { server: 'my-server', tool: 'x' } },
+    ]);
   });
 });

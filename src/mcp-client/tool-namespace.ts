@@ -38,7 +38,10 @@ export function toolNamePrefix(server: string): string {
  * Namespaces the tools of every server, in the order given. A name already taken is reported as a
  * collision and its tool left out: a tool is never silently replaced by another.
  */
-export function namespaceTools(servers: { server: string; tools: Tool[] }[]): { tools: McpTool[]; collisions: ToolNameCollision[] } {
+export function namespaceTools(servers: { server: string; tools: Tool[] }[]): {
+  tools: McpTool[];
+  collisions: ToolNameCollision[];
+} {
   const { named, collisions } = namespaceNames(servers.map(({ server, tools }) => ({ server, items: tools })));
   const tools = named.map(({ name, server, item: tool }) => ({
     name,
@@ -63,7 +66,8 @@ export function namespaceNames<T extends { name: string }>(
     for (const item of items) {
       const name = namespacedToolName(server, item.name);
       const taken = byName.get(name);
-      if (taken) collisions.push({ name, server, tool: item.name, takenBy: { server: taken.server, tool: taken.item.name } });
+      if (taken)
+        collisions.push({ name, server, tool: item.name, takenBy: { server: taken.server, tool: taken.item.name } });
       else byName.set(name, { name, server, item });
     }
   }

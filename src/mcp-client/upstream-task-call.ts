@@ -69,5 +69,7 @@ async function taskResult(client: Client, taskId: string, options: RequestOption
 
 /** Best effort: the server may have ended the task, or be gone. */
 function cancelTask(client: Client, taskId: string): void {
-  void client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(() => undefined);
+  void client
+    .request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult)
+    .catch(() => undefined);
 }

@@ -48,7 +48,11 @@ function sessionStore(mode: StorageMode): Provider {
 
 function eventStore(mode: StorageMode): Provider {
   return mode.shared === 'redis'
-    ? { provide: MCP_EVENT_STORE, inject: [RedisService], useFactory: (redis: RedisService) => new RedisMcpEventStore(redis) }
+    ? {
+        provide: MCP_EVENT_STORE,
+        inject: [RedisService],
+        useFactory: (redis: RedisService) => new RedisMcpEventStore(redis),
+      }
     : { provide: MCP_EVENT_STORE, useValue: new MemoryMcpEventStore() };
 }
 

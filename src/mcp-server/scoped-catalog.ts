@@ -18,7 +18,8 @@ export function scopedCatalog(catalog: McpCatalogSource, scope: AccessScope): Mc
     return upstream !== undefined && scope.allowsTool(`${toolNamePrefix(upstream.server)}*`);
   };
   const allowsPrompt = (name: string) => scope.allowsTool(name);
-  const allowsReference = (ref: CompleteRequestParams['ref']) => (ref.type === 'ref/prompt' ? allowsPrompt(ref.name) : allowsUri(ref.uri));
+  const allowsReference = (ref: CompleteRequestParams['ref']) =>
+    ref.type === 'ref/prompt' ? allowsPrompt(ref.name) : allowsUri(ref.uri);
   const unknownUri = (uri: string) => Promise.reject(new McpUnknownResourceError(uri));
   return {
     resources: () => catalog.resources().filter((resource) => allowsUri(resource.uri)),
@@ -29,12 +30,15 @@ export function scopedCatalog(catalog: McpCatalogSource, scope: AccessScope): Mc
     getPrompt: (name, args, signal) =>
       allowsPrompt(name) ? catalog.getPrompt(name, args, signal) : Promise.reject(new McpUnknownPromptError(name)),
     subscribable: (uri) => allowsUri(uri) && catalog.subscribable(uri),
-    followResource: (uri, onUpdated, signal) => (allowsUri(uri) ? catalog.followResource(uri, onUpdated, signal) : unknownUri(uri)),
+    followResource: (uri, onUpdated, signal) =>
+      allowsUri(uri) ? catalog.followResource(uri, onUpdated, signal) : unknownUri(uri),
     complete: (params, signal) =>
       allowsReference(params.ref)
         ? catalog.complete(params, signal)
         : Promise.reject(
-            params.ref.type === 'ref/prompt' ? new McpUnknownPromptError(params.ref.name) : new McpUnknownResourceError(params.ref.uri),
+            params.ref.type === 'ref/prompt'
+              ? new McpUnknownPromptError(params.ref.name)
+              : new McpUnknownResourceError(params.ref.uri),
           ),
   };
 }

@@ -49,7 +49,15 @@ export class ScrapedGauge<L extends string> {
 
 /** How an agent turn ended: its task's final (or interrupted) state, a direct answer, or a failure to run or record it. */
 export type TurnOutcome =
-  'completed' | 'failed' | 'canceled' | 'rejected' | 'input_required' | 'auth_required' | 'message' | 'not_recorded' | 'error';
+  | 'completed'
+  | 'failed'
+  | 'canceled'
+  | 'rejected'
+  | 'input_required'
+  | 'auth_required'
+  | 'message'
+  | 'not_recorded'
+  | 'error';
 
 /** Who serves a tool: the service itself, an MCP server (named in the `server` label), or A2A delegation. */
 export type ToolKind = 'builtin' | 'mcp' | 'delegation' | 'unknown';
@@ -77,7 +85,12 @@ function histogram<L extends string>(
   return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
 }
 
-function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
@@ -150,7 +163,10 @@ export class MetricsService {
     ['operation'],
   );
 
-  readonly queueJobs = new ScrapedGauge(this.registry, 'switchboard_queue_jobs', 'Jobs per queue and state', ['queue', 'state']);
+  readonly queueJobs = new ScrapedGauge(this.registry, 'switchboard_queue_jobs', 'Jobs per queue and state', [
+    'queue',
+    'state',
+  ]);
   readonly tasks = new ScrapedGauge(this.registry, 'switchboard_tasks', 'A2A tasks by state', ['state']);
   readonly mcpServerUp = new ScrapedGauge(
     this.registry,
@@ -179,7 +195,11 @@ export class MetricsService {
   };
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_', eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    collectDefaultMetrics({
+      register: this.registry,
+      prefix: 'switchboard_',
+      eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+    });
     // A counter's series appears at its first increment, which rate() and increase() read as no
     // change: at 0 from the start, the first store failure of a process counts.
     for (const operation of STORE_OPERATIONS) {
@@ -206,7 +226,10 @@ export class MetricsService {
   }
 
   /** Counts an SSE stream as open from now until its response closes. */
-  streamOpened(protocol: StreamProtocol, response: { destroyed: boolean; once(event: 'close', listener: () => void): unknown }): void {
+  streamOpened(
+    protocol: StreamProtocol,
+    response: { destroyed: boolean; once(event: 'close', listener: () => void): unknown },
+  ): void {
     this.streamResponses.add(response);
     if (response.destroyed) return;
     const open = this.streams[protocol];

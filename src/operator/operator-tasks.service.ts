@@ -79,7 +79,9 @@ export class OperatorTasks {
     await this.find(taskId);
     const live = new LiveIterable<TaskTimelineItem>(
       (listener) =>
-        this.activity.listen(({ taskId: recordedFor, entry }) => recordedFor === taskId && listener({ kind: 'activity', entry })),
+        this.activity.listen(
+          ({ taskId: recordedFor, entry }) => recordedFor === taskId && listener({ kind: 'activity', entry }),
+        ),
       signal,
     );
     await live.ready;
@@ -89,7 +91,12 @@ export class OperatorTasks {
     return live;
   }
 
-  private async followEvents(taskId: string, afterId: string, signal: AbortSignal, live: LiveIterable<TaskTimelineItem>): Promise<void> {
+  private async followEvents(
+    taskId: string,
+    afterId: string,
+    signal: AbortSignal,
+    live: LiveIterable<TaskTimelineItem>,
+  ): Promise<void> {
     try {
       for await (const { event } of this.view.events.read(taskId, { afterId, signal }))
         live.push({ kind: 'event', event: StreamResponse.toJSON(event) });
@@ -136,6 +143,7 @@ function recognizedState(wire: string): TaskState {
 
 function seconds(name: string, text: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new BadRequestException(`${name} must be a number of seconds (0 or more)`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new BadRequestException(`${name} must be a number of seconds (0 or more)`);
   return value;
 }

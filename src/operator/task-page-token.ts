@@ -9,7 +9,8 @@ export function encodePageToken(position: ListPosition): string {
 export function decodePageToken(token: string): ListPosition {
   try {
     const { t, id } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { t: unknown; id: unknown };
-    if (typeof t === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(t))) return { time: new Date(t), id };
+    if (typeof t === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(t)))
+      return { time: new Date(t), id };
   } catch {
     // Falls through to the refusal: the token is not one this API gave.
   }

@@ -12,7 +12,9 @@ function kept(at: string, event: Record<string, unknown>): KeptTaskEvent {
 }
 
 const submitted = (at: string) =>
-  kept(at, { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED', timestamp: at }, history: [caller] } });
+  kept(at, {
+    task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED', timestamp: at }, history: [caller] },
+  });
 const status = (at: string, state: string, message?: unknown) =>
   kept(at, { statusUpdate: { ...ids, status: { state, timestamp: at, message } } });
 const chunk = (at: string, text: string, append: boolean) =>
@@ -44,22 +46,51 @@ describe('taskTimeline', () => {
       { kind: 'message', at: '2026-01-01T00:00:01.000Z', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
       { kind: 'status', at: '2026-01-01T00:00:01.000Z', state: 'TASK_STATE_SUBMITTED' },
       { kind: 'status', at: '2026-01-01T00:00:02.000Z', state: 'TASK_STATE_WORKING' },
-      { kind: 'artifact', at: '2026-01-01T00:00:03.000Z', artifactId: 'a1', name: 'echo', parts: [{ text: 'Start' }, { text: 'ing' }] },
-      { kind: 'status', at: '2026-01-01T00:00:05.000Z', state: 'TASK_STATE_CANCELED', parts: [{ text: 'Task canceled.' }] },
+      {
+        kind: 'artifact',
+        at: '2026-01-01T00:00:03.000Z',
+        artifactId: 'a1',
+        name: 'echo',
+        parts: [{ text: 'Start' }, { text: 'ing' }],
+      },
+      {
+        kind: 'status',
+        at: '2026-01-01T00:00:05.000Z',
+        state: 'TASK_STATE_CANCELED',
+        parts: [{ text: 'Task canceled.' }],
+      },
     ]);
   });
 
   it('merges the activity in by time', () => {
-    const call = { at: '2026-01-01T00:00:02.500Z', kind: 'tool_call' as const, summary: 'lookup (mcp: x)', durationMs: 10, outcome: 'ok' };
+    const call = {
+      at: '2026-01-01T00:00:02.500Z',
+      kind: 'tool_call' as const,
+      summary: 'lookup (mcp: x)',
+      durationMs: 10,
+      outcome: 'ok',
+    };
     const timeline = taskTimeline(record, run, [call]);
-    expect(timeline.map((entry) => entry.kind)).toEqual(['message', 'status', 'status', 'tool_call', 'artifact', 'status']);
+    expect(timeline.map((entry) => entry.kind)).toEqual([
+      'message',
+      'status',
+      'status',
+      'tool_call',
+      'artifact',
+      'status',
+    ]);
   });
 
   it('shows what the store keeps once the stream has expired: earlier entries without a time, then the latest status', () => {
     expect(taskTimeline(record, [], [])).toEqual([
       { kind: 'message', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
       { kind: 'artifact', artifactId: 'a1', name: 'echo', parts: [{ text: 'Start' }, { text: 'ing' }] },
-      { kind: 'status', at: '2026-01-01T00:00:05.000Z', state: 'TASK_STATE_CANCELED', parts: [{ text: 'Task canceled.' }] },
+      {
+        kind: 'status',
+        at: '2026-01-01T00:00:05.000Z',
+        state: 'TASK_STATE_CANCELED',
+        parts: [{ text: 'Task canceled.' }],
+      },
     ]);
   });
 
@@ -67,8 +98,19 @@ describe('taskTimeline', () => {
     const trimmed = run.slice(4);
     expect(taskTimeline(record, trimmed, [])).toEqual([
       { kind: 'message', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
-      { kind: 'artifact', at: '2026-01-01T00:00:04.000Z', artifactId: 'a1', name: 'echo', parts: [{ text: 'Start' }, { text: 'ing' }] },
-      { kind: 'status', at: '2026-01-01T00:00:05.000Z', state: 'TASK_STATE_CANCELED', parts: [{ text: 'Task canceled.' }] },
+      {
+        kind: 'artifact',
+        at: '2026-01-01T00:00:04.000Z',
+        artifactId: 'a1',
+        name: 'echo',
+        parts: [{ text: 'Start' }, { text: 'ing' }],
+      },
+      {
+        kind: 'status',
+        at: '2026-01-01T00:00:05.000Z',
+        state: 'TASK_STATE_CANCELED',
+        parts: [{ text: 'Task canceled.' }],
+      },
     ]);
   });
 
@@ -76,7 +118,11 @@ describe('taskTimeline', () => {
     const progress = [
       submitted('2026-01-01T00:00:01.000Z'),
       status('2026-01-01T00:00:02.000Z', 'TASK_STATE_WORKING'),
-      status('2026-01-01T00:00:03.000Z', 'TASK_STATE_WORKING', { messageId: 'p', role: 'ROLE_AGENT', parts: [{ text: 'halfway' }] }),
+      status('2026-01-01T00:00:03.000Z', 'TASK_STATE_WORKING', {
+        messageId: 'p',
+        role: 'ROLE_AGENT',
+        parts: [{ text: 'halfway' }],
+      }),
     ];
     const states = taskTimeline(record, progress, []).filter((entry) => entry.kind === 'status');
     expect(states.map((entry) => [entry.state, entry.parts])).toEqual([

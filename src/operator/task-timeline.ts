@@ -1,4 +1,12 @@
-import { type Artifact, type Message, Part, roleToJSON, type Task, type TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import {
+  type Artifact,
+  type Message,
+  Part,
+  roleToJSON,
+  type Task,
+  type TaskStatus,
+  taskStateToJSON,
+} from '@a2a-js/sdk';
 import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
 import type { KeptTaskEvent } from '../tasks/events/task-event-stream.interface';
 import type { TaskRecord } from '../tasks/task-view';
@@ -78,7 +86,11 @@ class EventTimeline {
     const latestStatusMessage = task.status?.message?.messageId;
     const messages = task.history
       .filter(({ messageId }) => !this.shownMessages.has(messageId) && messageId !== latestStatusMessage)
-      .map((message): EventEntry => ({ kind: 'message', role: roleToJSON(message.role), parts: partsJson(message.parts) }));
+      .map((message): EventEntry => ({
+        kind: 'message',
+        role: roleToJSON(message.role),
+        parts: partsJson(message.parts),
+      }));
     const artifacts = task.artifacts
       .filter(({ artifactId }) => !this.artifacts.has(artifactId))
       .map((artifact): EventEntry => ({
@@ -131,7 +143,12 @@ class EventTimeline {
 }
 
 function statusEntry(status: TaskStatus, at: string): TimedEntry {
-  return { kind: 'status', at, state: taskStateToJSON(status.state), ...(status.message && { parts: partsJson(status.message.parts) }) };
+  return {
+    kind: 'status',
+    at,
+    state: taskStateToJSON(status.state),
+    ...(status.message && { parts: partsJson(status.message.parts) }),
+  };
 }
 
 /** The same write of a status: a turn's status carries its own timestamp. */

@@ -13,7 +13,11 @@ export class PresenceModule {
   static forRoot(mode: StorageMode, role: PresenceRole): DynamicModule {
     const presence: Provider =
       mode.shared === 'redis'
-        ? { provide: PROCESS_PRESENCE, inject: [RedisService], useFactory: (redis: RedisService) => new RedisProcessPresence(redis, role) }
+        ? {
+            provide: PROCESS_PRESENCE,
+            inject: [RedisService],
+            useFactory: (redis: RedisService) => new RedisProcessPresence(redis, role),
+          }
         : { provide: PROCESS_PRESENCE, useValue: new LocalProcessPresence(role) };
     return { module: PresenceModule, providers: [presence], exports: [PROCESS_PRESENCE] };
   }

@@ -37,7 +37,10 @@ export class RedisProcessPresence implements ProcessPresence, OnApplicationBoots
 
   async list(): Promise<ProcessInfo[]> {
     const keys: string[] = [];
-    for await (const batch of this.redis.client.scanStream({ match: this.key('*'), count: SCAN_BATCH }) as AsyncIterable<string[]>)
+    for await (const batch of this.redis.client.scanStream({
+      match: this.key('*'),
+      count: SCAN_BATCH,
+    }) as AsyncIterable<string[]>)
       keys.push(...batch);
     if (keys.length === 0) return [];
     const values = await this.redis.client.mget(...keys);
@@ -50,9 +53,11 @@ export class RedisProcessPresence implements ProcessPresence, OnApplicationBoots
   /** A failed announcement is tried again at the next tick; until then the last one stands. */
   private async announce(): Promise<void> {
     const info: ProcessInfo = { ...this.self, lastSeenAt: new Date().toISOString() };
-    await this.redis.client.set(this.key(info.id), JSON.stringify(info), 'PX', ANNOUNCEMENT_TTL_MS).catch((error: Error) => {
-      this.logger.warn({ err: error.message }, 'could not announce this process');
-    });
+    await this.redis.client
+      .set(this.key(info.id), JSON.stringify(info), 'PX', ANNOUNCEMENT_TTL_MS)
+      .catch((error: Error) => {
+        this.logger.warn({ err: error.message }, 'could not announce this process');
+      });
   }
 
   private key(id: string): string {

@@ -11,7 +11,13 @@ import { QueueEpochWatch } from './queue-epoch-watch';
 /** How long boot waits for the queues' Redis connections. */
 const BOOT_CONNECT_WAIT_MS = 5_000;
 /** States of a job that will still run, or runs now. */
-const PENDING_STATES: readonly (JobState | 'unknown')[] = ['waiting', 'waiting-children', 'prioritized', 'delayed', 'active'];
+const PENDING_STATES: readonly (JobState | 'unknown')[] = [
+  'waiting',
+  'waiting-children',
+  'prioritized',
+  'delayed',
+  'active',
+];
 
 /** The only class that knows BullMQ's queue API; workers live in the processors. */
 @Injectable()
@@ -108,7 +114,10 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
     const entries = await Promise.all(
       Object.entries(this.queues).map(async ([name, queue]) => {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-        return [name, { waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed }];
+        return [
+          name,
+          { waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed },
+        ];
       }),
     );
     return Object.fromEntries(entries) as Record<QueueName, QueueCounts>;

@@ -92,7 +92,10 @@ export class InProcessJobQueue implements JobQueue, BeforeApplicationShutdown {
 
   async counts(): Promise<Record<QueueName, QueueCounts>> {
     const counts = Object.fromEntries(
-      Object.values(QueueName).map((queue) => [queue, { waiting: 0, active: 0, delayed: 0, failed: this.failed.get(queue) ?? 0 }]),
+      Object.values(QueueName).map((queue) => [
+        queue,
+        { waiting: 0, active: 0, delayed: 0, failed: this.failed.get(queue) ?? 0 },
+      ]),
     ) as Record<QueueName, QueueCounts>;
     for (const job of this.waiting) counts[QUEUE_OF_JOB[job.name]].waiting++;
     for (const { queue } of this.active.values()) counts[queue].active++;

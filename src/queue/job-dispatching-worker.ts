@@ -33,7 +33,11 @@ export abstract class JobDispatchingWorker extends WorkerHost {
     if (job.attemptsStarted === 1) this.metrics.jobStarted(job.queueName, job.timestamp + (job.delay ?? 0));
     // BullMQ's progress is 0 until a run saves some.
     const progress = typeof job.progress === 'object' ? job.progress : undefined;
-    const attempt = { attemptsStarted: job.attemptsStarted, progress, saveProgress: (saved: object) => job.updateProgress(saved) };
+    const attempt = {
+      attemptsStarted: job.attemptsStarted,
+      progress,
+      saveProgress: (saved: object) => job.updateProgress(saved),
+    };
     return inJobSpan(job.queueName as QueueName, job.name, job.data, job.attemptsStarted, () =>
       this.registry.dispatch(job.name as JobName, job.data as never, attempt),
     );

@@ -37,7 +37,11 @@ export class JobHandlerRegistry implements OnModuleInit {
     }
   }
 
-  async dispatch<N extends JobName>(name: N, payload: JobPayloads[N], attempt: JobAttempt = { attemptsStarted: 1 }): Promise<unknown> {
+  async dispatch<N extends JobName>(
+    name: N,
+    payload: JobPayloads[N],
+    attempt: JobAttempt = { attemptsStarted: 1 },
+  ): Promise<unknown> {
     const entry = this.handlers.get(name);
     if (!entry) throw new Error(`No handler for job "${name}"`);
     return entry.handler(payload, attempt);

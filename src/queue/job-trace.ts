@@ -36,7 +36,13 @@ export function enqueueTraced<P extends object>(
 }
 
 /** Runs a job in a consumer span: a child of the span that queued it, and linked to it, as the messaging conventions have it. */
-export function inJobSpan<T>(queue: QueueName, job: string, data: unknown, attempt: number, run: () => Promise<T>): Promise<T> {
+export function inJobSpan<T>(
+  queue: QueueName,
+  job: string,
+  data: unknown,
+  attempt: number,
+  run: () => Promise<T>,
+): Promise<T> {
   return inSpan(
     `process ${queue}`,
     () => {

@@ -20,7 +20,10 @@ export class MaintenanceScheduler implements OnApplicationBootstrap, OnApplicati
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     const { retention_interval_secs, orphan_sweep_secs } = config.get('tasks', { infer: true });
-    this.periods = { [JobName.TaskRetention]: retention_interval_secs * 1000, [JobName.OrphanedTaskSweep]: orphan_sweep_secs * 1000 };
+    this.periods = {
+      [JobName.TaskRetention]: retention_interval_secs * 1000,
+      [JobName.OrphanedTaskSweep]: orphan_sweep_secs * 1000,
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {

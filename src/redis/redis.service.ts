@@ -37,8 +37,11 @@ export class RedisService implements OnApplicationShutdown {
     this.client = this.connect('commands', { commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     const instance = randomUUID();
     // A blocked read returns within BLOCK_MS even when nothing arrives.
-    const readConnection = () => this.dedicatedConnection('blocking-reads', { commandTimeout: BLOCK_MS + REDIS_COMMAND_TIMEOUT_MS });
-    this.streams = new StreamReaders(readConnection, this.client, (n) => this.key('stream-readers', instance, String(n)));
+    const readConnection = () =>
+      this.dedicatedConnection('blocking-reads', { commandTimeout: BLOCK_MS + REDIS_COMMAND_TIMEOUT_MS });
+    this.streams = new StreamReaders(readConnection, this.client, (n) =>
+      this.key('stream-readers', instance, String(n)),
+    );
   }
 
   /** A namespaced key: every key this service writes starts with the configured prefix. */
@@ -75,7 +78,11 @@ export class RedisService implements OnApplicationShutdown {
   };
 
   private connect(purpose: string, options: RedisOptions = {}): Redis {
-    const connection = new Redis(this.url, { ...RedisService.baseOptions, ...options, connectionName: `switchboard:${purpose}` });
+    const connection = new Redis(this.url, {
+      ...RedisService.baseOptions,
+      ...options,
+      connectionName: `switchboard:${purpose}`,
+    });
     connection.on('error', (error) => this.logger.warn({ purpose, err: error.message }, 'redis connection error'));
     return connection;
   }

@@ -148,7 +148,8 @@ export class StreamReader {
     for (const [key, subscriptions] of this.followed) {
       let from: string | undefined;
       for (const subscription of subscriptions) {
-        if (!subscription.full && (from === undefined || compareStreamIds(subscription.last, from) < 0)) from = subscription.last;
+        if (!subscription.full && (from === undefined || compareStreamIds(subscription.last, from) < 0))
+          from = subscription.last;
       }
       if (from === undefined) continue;
       keys.push(key);
@@ -192,7 +193,8 @@ export class StreamReader {
 
   /** Hands every follower `error`: each checks its stream and follows it again (or gives up). */
   private disrupt(error: Error): void {
-    for (const subscriptions of this.followed.values()) for (const subscription of subscriptions) subscription.fail(error);
+    for (const subscriptions of this.followed.values())
+      for (const subscription of subscriptions) subscription.fail(error);
     this.followed.clear();
   }
 }

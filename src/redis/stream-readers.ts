@@ -1,7 +1,13 @@
 import type Redis from 'ioredis';
 import { abortableSleep } from '../common/abortable-sleep';
 import { backoffDelayMs } from '../common/backoff';
-import { FOLLOW_RETRY_WINDOW_MS, READ_BATCH, STREAM_START, type StreamEntry, StreamFollowError } from './stream-entries';
+import {
+  FOLLOW_RETRY_WINDOW_MS,
+  READ_BATCH,
+  STREAM_START,
+  type StreamEntry,
+  StreamFollowError,
+} from './stream-entries';
 import { StreamReader } from './stream-reader';
 import { StreamSubscription } from './stream-subscription';
 
@@ -43,7 +49,12 @@ export class StreamReaders {
    * skipping entries. A `fresh` stream (nothing after `after` yet) is waited on at once: the
    * multiplexed read returns whatever was added meanwhile.
    */
-  async *follow(key: string, after = STREAM_START, signal?: AbortSignal, { fresh = false } = {}): AsyncGenerator<StreamEntry[]> {
+  async *follow(
+    key: string,
+    after = STREAM_START,
+    signal?: AbortSignal,
+    { fresh = false } = {},
+  ): AsyncGenerator<StreamEntry[]> {
     let last = after;
     let waitFirst = fresh;
     let disrupted = false;
@@ -54,7 +65,8 @@ export class StreamReaders {
         try {
           if (!subscription) {
             // A follower that has read nothing yet skips nothing by reading from the start again.
-            if (disrupted && last !== STREAM_START && !(await this.holds(key, last))) throw new StreamFollowError('lost');
+            if (disrupted && last !== STREAM_START && !(await this.holds(key, last)))
+              throw new StreamFollowError('lost');
             disrupted = false;
             const present = waitFirst ? [] : await this.readPresent(key, last);
             waitFirst = false;
@@ -76,8 +88,11 @@ export class StreamReaders {
           subscription = undefined;
           disrupted = true;
           outage ??= { since: Date.now(), failures: 0 };
-          if (Date.now() - outage.since >= FOLLOW_RETRY_WINDOW_MS) throw new StreamFollowError('unreachable', { cause: error });
-          await abortableSleep(backoffDelayMs(outage.failures++, RETRY_BACKOFF), signal ?? NEVER).catch(() => undefined);
+          if (Date.now() - outage.since >= FOLLOW_RETRY_WINDOW_MS)
+            throw new StreamFollowError('unreachable', { cause: error });
+          await abortableSleep(backoffDelayMs(outage.failures++, RETRY_BACKOFF), signal ?? NEVER).catch(
+            () => undefined,
+          );
         }
       }
     } finally {
@@ -118,7 +133,8 @@ export class StreamReaders {
 
   /** What the stream already holds after `after` (one batch), read without blocking. */
   private async readPresent(key: string, after: string): Promise<StreamEntry[]> {
-    const reply = (await this.commands.xread('COUNT', READ_BATCH, 'STREAMS', key, after)) as [string, StreamEntry[]][] | null;
+    const reply = (await this.commands.xread('COUNT', READ_BATCH, 'STREAMS', key, after)) as
+      [string, StreamEntry[]][] | null;
     return reply?.[0][1] ?? [];
   }
 

@@ -2,8 +2,13 @@ import type { AccessGrant, AccessRule } from '../config/auth.schema';
 import { AccessPolicy, type PolicySubject } from './access-policy';
 
 const key = (name: string, grant?: AccessGrant): PolicySubject => ({ kind: 'key', name, grant });
-const token = (principal: string, claims: Record<string, unknown> = {}): PolicySubject => ({ kind: 'token', principal, claims });
-const policy = (rules: AccessRule[], default_access: 'all' | 'none' = 'all') => new AccessPolicy({ rules, default_access });
+const token = (principal: string, claims: Record<string, unknown> = {}): PolicySubject => ({
+  kind: 'token',
+  principal,
+  claims,
+});
+const policy = (rules: AccessRule[], default_access: 'all' | 'none' = 'all') =>
+  new AccessPolicy({ rules, default_access });
 
 describe('AccessPolicy', () => {
   it('leaves a caller no rule matches everything, or nothing with default_access = "none"', () => {
@@ -19,7 +24,11 @@ describe('AccessPolicy', () => {
     expect(policy(rules).scopeOf(key('ci-nightly')).allowsAgent('reviewer')).toBe(false);
     expect(policy(rules, 'none').scopeOf(token('ci-nightly')).allowsAgent('coder')).toBe(false);
     const own = policy(rules).scopeOf(key('ci-nightly', { agents: ['reviewer'] }));
-    expect([own.allowsAgent('coder'), own.allowsAgent('reviewer'), own.allowsAgent('writer')]).toEqual([true, true, false]);
+    expect([own.allowsAgent('coder'), own.allowsAgent('reviewer'), own.allowsAgent('writer')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('matches tokens by principal and by claims: every condition given, one value of each', () => {

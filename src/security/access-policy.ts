@@ -4,7 +4,8 @@ import { AccessScope } from './access-scope';
 
 /** Who a rule is matched against: an API key (by name, with its own lists), or an access token's principal and claims. */
 export type PolicySubject =
-  { kind: 'key'; name: string; grant?: AccessGrant } | { kind: 'token'; principal: string; claims: Readonly<Record<string, unknown>> };
+  | { kind: 'key'; name: string; grant?: AccessGrant }
+  | { kind: 'token'; principal: string; claims: Readonly<Record<string, unknown>> };
 
 /**
  * One evaluation for keys and tokens (`auth.rules`): a caller reaches what every rule it matches
@@ -47,10 +48,13 @@ class MatchingRule {
   }
 
   matches(subject: PolicySubject): boolean {
-    if (subject.kind === 'key') return !this.subjects && this.claims.length === 0 && (this.keys?.allows(subject.name) ?? true);
+    if (subject.kind === 'key')
+      return !this.subjects && this.claims.length === 0 && (this.keys?.allows(subject.name) ?? true);
     if (this.keys) return false;
     if (this.subjects && !this.subjects.allows(subject.principal)) return false;
-    return this.claims.every(([claim, values]) => claimValues(claim, subject.claims[claim]).some((value) => values.allows(value)));
+    return this.claims.every(([claim, values]) =>
+      claimValues(claim, subject.claims[claim]).some((value) => values.allows(value)),
+    );
   }
 }
 

@@ -9,7 +9,10 @@ const OPS_KEY = 'ops-key-fedcba9876543210';
 const BARE_KEY = 'bare-key-aaaaaaaaaaaaaaaa';
 
 describe('ApiKeyService', () => {
-  const service = new ApiKeyService([{ name: 'ci', key: CI_KEY }, BARE_KEY, { name: 'ops', key: OPS_KEY }], OPEN_POLICY);
+  const service = new ApiKeyService(
+    [{ name: 'ci', key: CI_KEY }, BARE_KEY, { name: 'ops', key: OPS_KEY }],
+    OPEN_POLICY,
+  );
 
   afterEach(() => jest.restoreAllMocks());
 
@@ -20,7 +23,10 @@ describe('ApiKeyService', () => {
   });
 
   it("gives each key its scope: a key's lists, else everything", () => {
-    const scoped = new ApiKeyService([{ name: 'ci', key: CI_KEY, tools: ['mcp_github_*'], agents: [] }, BARE_KEY], OPEN_POLICY);
+    const scoped = new ApiKeyService(
+      [{ name: 'ci', key: CI_KEY, tools: ['mcp_github_*'], agents: [] }, BARE_KEY],
+      OPEN_POLICY,
+    );
     expect(scoped.verify(CI_KEY)?.scope.allowsTool('mcp_github_create_issue')).toBe(true);
     expect(scoped.verify(CI_KEY)?.scope.allowsTool('mcp_fs_write_file')).toBe(false);
     expect(scoped.verify(CI_KEY)?.scope.allowsAgent('coder')).toBe(false);

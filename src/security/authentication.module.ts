@@ -22,7 +22,11 @@ export class AuthenticationModule {
           {
             provide: TokenVerifier,
             inject: [ConfigService, AccessPolicy, OutboundUrlPolicy],
-            useFactory: (config: ConfigService<SwitchboardConfig, true>, access: AccessPolicy, outbound: OutboundUrlPolicy) =>
+            useFactory: (
+              config: ConfigService<SwitchboardConfig, true>,
+              access: AccessPolicy,
+              outbound: OutboundUrlPolicy,
+            ) =>
               new TokenVerifier(
                 auth.oauth!,
                 config.get('a2a', { infer: true }).listen_path,
@@ -37,7 +41,11 @@ export class AuthenticationModule {
       global: true,
       providers: [
         { provide: AccessPolicy, useFactory: () => new AccessPolicy(auth) },
-        { provide: ApiKeyService, inject: [AccessPolicy], useFactory: (access: AccessPolicy) => new ApiKeyService(auth.api_keys, access) },
+        {
+          provide: ApiKeyService,
+          inject: [AccessPolicy],
+          useFactory: (access: AccessPolicy) => new ApiKeyService(auth.api_keys, access),
+        },
         ...tokens,
         CallerAuthenticator,
       ],

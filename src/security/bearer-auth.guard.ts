@@ -1,4 +1,11 @@
-import { CanActivate, ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { metricsOnlyRefusal } from './access-scope';
@@ -25,7 +32,8 @@ export class BearerAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.callers.required) return true;
-    const marked = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
+    const marked = (key: string) =>
+      this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
     if (marked(IS_PUBLIC)) return true;
 
     const http = context.switchToHttp();
@@ -45,7 +53,10 @@ export class BearerAuthGuard implements CanActivate {
     }
     if (verdict.kind === 'invalid') {
       // RFC 6750 §3.1: a token was presented and rejected.
-      this.logger.warn({ ip: request.ip, method: request.method, route: request.routeOptions.url }, 'rejected an invalid API key');
+      this.logger.warn(
+        { ip: request.ip, method: request.method, route: request.routeOptions.url },
+        'rejected an invalid API key',
+      );
       return this.reject(reply, this.callers.invalidMessage, this.callers.challenge('error="invalid_token"'));
     }
     // No credentials, or another scheme: RFC 6750 says not to add an error code.

@@ -37,7 +37,10 @@ export class CallRateLimiter {
         const record = await this.storage.increment(key, ttl, limit, Number(throttler.blockDuration ?? ttl), name);
         if (record.isBlocked) return record.timeToBlockExpire;
       } catch (error) {
-        this.logger.warn({ err: (error as Error).message }, 'rate-limit counters unavailable; letting a call through uncounted');
+        this.logger.warn(
+          { err: (error as Error).message },
+          'rate-limit counters unavailable; letting a call through uncounted',
+        );
       }
     }
     return undefined;

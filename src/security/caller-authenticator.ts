@@ -71,7 +71,11 @@ export class CallerAuthenticator {
    * resource metadata (RFC 9728), which MCP hosts follow to find where to get a token.
    */
   challenge(error?: string): string {
-    const parts = [REALM, ...(this.tokens ? [`resource_metadata="${this.tokens.metadataUrl}"`] : []), ...(error ? [error] : [])];
+    const parts = [
+      REALM,
+      ...(this.tokens ? [`resource_metadata="${this.tokens.metadataUrl}"`] : []),
+      ...(error ? [error] : []),
+    ];
     return parts.join(', ');
   }
 }

@@ -12,7 +12,8 @@ export function consoleSessionKey(request: Pick<FastifyRequest, 'url' | 'headers
   if (!SESSION_PATHS.test(request.url)) return undefined;
   for (const pair of (request.headers.cookie ?? '').split(';')) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === CONSOLE_SESSION_COOKIE) return decodeURIComponent(pair.slice(eq + 1).trim()) || undefined;
+    if (eq > 0 && pair.slice(0, eq).trim() === CONSOLE_SESSION_COOKIE)
+      return decodeURIComponent(pair.slice(eq + 1).trim()) || undefined;
   }
   return undefined;
 }

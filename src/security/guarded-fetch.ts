@@ -85,10 +85,18 @@ function inClientSpan(
 
 function tlsOptions(certificate: GuardedFetchOptions['clientCertificate']): buildConnector.BuildOptions {
   if (!certificate) return {};
-  return { cert: certificate.cert, key: certificate.key, ...(certificate.ca && { ca: [...rootCertificates, certificate.ca] }) };
+  return {
+    cert: certificate.cert,
+    key: certificate.key,
+    ...(certificate.ca && { ca: [...rootCertificates, certificate.ca] }),
+  };
 }
 
-function guardedConnector(policy: OutboundUrlPolicy, timeoutMs: number, tls: buildConnector.BuildOptions): buildConnector.connector {
+function guardedConnector(
+  policy: OutboundUrlPolicy,
+  timeoutMs: number,
+  tls: buildConnector.BuildOptions,
+): buildConnector.connector {
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const url = `${options.protocol}//${options.host ?? options.hostname}`;

@@ -17,13 +17,20 @@ export class MemoryRateLimitStorage implements ThrottlerStorage {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = this.now();
     this.sweep(now, ttl);
     const id = `${key}:${throttlerName}`;
     let counter = this.counters.get(id);
     if (!counter) this.counters.set(id, (counter = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 }));
-    if (counter.blockedUntil > now) return rateLimitRecord(counter.hits, Math.max(0, counter.expiresAt - now), counter.blockedUntil - now);
+    if (counter.blockedUntil > now)
+      return rateLimitRecord(counter.hits, Math.max(0, counter.expiresAt - now), counter.blockedUntil - now);
     if (counter.expiresAt <= now) {
       counter.hits = 0;
       counter.expiresAt = now + ttl;

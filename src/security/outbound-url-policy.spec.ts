@@ -4,7 +4,9 @@ import { OutboundUrlBlockedError, OutboundUrlPolicy } from './outbound-url-polic
 jest.mock('node:dns/promises', () => ({ lookup: jest.fn(jest.requireActual('node:dns/promises').lookup) }));
 
 const resolvesTo = (...addresses: string[]) =>
-  jest.mocked(lookup).mockResolvedValueOnce(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })) as never);
+  jest
+    .mocked(lookup)
+    .mockResolvedValueOnce(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })) as never);
 
 const policy = (...allowHosts: string[]) => new OutboundUrlPolicy({ allowHosts });
 
@@ -64,7 +66,14 @@ describe('OutboundUrlPolicy', () => {
     'http://METADATA.google.internal./computeMetadata/v1/',
     'http://metadata.goog/',
   ])('blocks the cloud metadata endpoint %s even when allowlisted', async (url) => {
-    const everything = ['0.0.0.0/0', '::/0', '169.254.169.254', 'metadata.google.internal', 'metadata.goog', '168.63.129.16'];
+    const everything = [
+      '0.0.0.0/0',
+      '::/0',
+      '169.254.169.254',
+      'metadata.google.internal',
+      'metadata.goog',
+      '168.63.129.16',
+    ];
     expect(await blockReason(url, everything)).toMatch('is a cloud metadata endpoint (blocked even when allowlisted)');
   });
 
@@ -73,12 +82,13 @@ describe('OutboundUrlPolicy', () => {
     expect(await blockReason('http://hooks.internal/', ['hooks.internal'])).toMatch('cloud metadata endpoint');
   });
 
-  it.each(['http://93.184.216.34/', 'https://93.184.216.34:8443/path?q=1', 'https://[2606:2800:220:1:248:1893:25c8:1946]/'])(
-    'allows the public address %s and returns the parsed URL',
-    async (url) => {
-      await expect(policy().check(url)).resolves.toEqual(new URL(url));
-    },
-  );
+  it.each([
+    'http://93.184.216.34/',
+    'https://93.184.216.34:8443/path?q=1',
+    'https://[2606:2800:220:1:248:1893:25c8:1946]/',
+  ])('allows the public address %s and returns the parsed URL', async (url) => {
+    await expect(policy().check(url)).resolves.toEqual(new URL(url));
+  });
 
   it('allows a public hostname and blocks one with any private address among its records', async () => {
     resolvesTo('93.184.216.34');
@@ -91,19 +101,24 @@ describe('OutboundUrlPolicy', () => {
     expect(await blockReason('http://localhost:8080/')).toMatch('is a loopback address');
   });
 
-  it.each(['ftp://93.184.216.34/', 'file:///etc/passwd', 'gopher://93.184.216.34/', 'data:text/plain,hi', 'ws://93.184.216.34/'])(
-    'refuses the scheme of %s',
-    async (url) => {
-      expect(await blockReason(url)).toMatch(/^scheme [a-z]+: is not allowed \(only http: and https:\)$/);
-    },
-  );
+  it.each([
+    'ftp://93.184.216.34/',
+    'file:///etc/passwd',
+    'gopher://93.184.216.34/',
+    'data:text/plain,hi',
+    'ws://93.184.216.34/',
+  ])('refuses the scheme of %s', async (url) => {
+    expect(await blockReason(url)).toMatch(/^scheme [a-z]+: is not allowed \(only http: and https:\)$/);
+  });
 
   it('refuses URLs with credentials and keeps them, the query and the fragment out of the message', async () => {
     const error = await policy()
       .check('https://user:s3cret@93.184.216.34/hook?token=abc#frag')
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OutboundUrlBlockedError);
-    expect((error as Error).message).toBe('outbound URL https://93.184.216.34/hook blocked: URLs with credentials are not allowed');
+    expect((error as Error).message).toBe(
+      'outbound URL https://93.184.216.34/hook blocked: URLs with credentials are not allowed',
+    );
     expect(await blockReason('http://user@93.184.216.34/')).toBe('URLs with credentials are not allowed');
   });
 
@@ -172,7 +187,8 @@ describe('OutboundUrlPolicy', () => {
   });
 
   describe('blockedReasonBeforeLookup (what a URL says itself)', () => {
-    const before = (url: string, ...allowHosts: string[]) => policy(...allowHosts).blockedReasonBeforeLookup(new URL(url));
+    const before = (url: string, ...allowHosts: string[]) =>
+      policy(...allowHosts).blockedReasonBeforeLookup(new URL(url));
 
     it('decides schemes, credentials, metadata names, IP addresses and localhost names without a lookup', () => {
       jest.mocked(lookup).mockClear();

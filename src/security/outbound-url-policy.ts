@@ -94,7 +94,8 @@ export class OutboundUrlPolicy {
     if (!SCHEMES.has(url.protocol)) return `scheme ${url.protocol} is not allowed (only http: and https:)`;
     if (url.username || url.password) return 'URLs with credentials are not allowed';
     const hostname = bareHostname(url.hostname);
-    if (METADATA_HOSTNAMES.has(hostname)) return `${hostname} is a cloud metadata endpoint (blocked even when allowlisted)`;
+    if (METADATA_HOSTNAMES.has(hostname))
+      return `${hostname} is a cloud metadata endpoint (blocked even when allowlisted)`;
     return isIP(hostname) ? this.blockedReason(hostname, hostname, portOf(url)) : undefined;
   }
 
@@ -102,7 +103,8 @@ export class OutboundUrlPolicy {
   blockedReason(address: string, hostname: string, port: number): string | undefined {
     const ip = ipaddr.process(address);
     const shown = isIP(address) === 6 && ip.kind() === 'ipv4' ? `${address} (${ip})` : address;
-    if (METADATA_ADDRESSES.has(ip.toString())) return `${shown} is a cloud metadata endpoint (blocked even when allowlisted)`;
+    if (METADATA_ADDRESSES.has(ip.toString()))
+      return `${shown} is a cloud metadata endpoint (blocked even when allowlisted)`;
     const host = bareHostname(hostname).toLowerCase();
     if (this.allowed.some((entry) => allows(entry, host, ip, port))) return undefined;
     const range = rangeOf(ip);

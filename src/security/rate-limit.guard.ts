@@ -48,11 +48,16 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   protected override async getTracker(request: FastifyRequest): Promise<string> {
     const verdict = await this.callers.authenticate(request);
-    return verdict.kind === 'valid' ? `${verdict.by}:${verdict.principal.name}` : `ip:${await super.getTracker(request)}`;
+    return verdict.kind === 'valid'
+      ? `${verdict.by}:${verdict.principal.name}`
+      : `ip:${await super.getTracker(request)}`;
   }
 
   /** Nest's standard error body; the guard has already set `Retry-After` (seconds). */
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     throw new HttpException(
       {
         statusCode: HttpStatus.TOO_MANY_REQUESTS,

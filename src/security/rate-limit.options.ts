@@ -10,7 +10,10 @@ import { RedisRateLimitStorage } from './redis-rate-limit.storage';
  * One budget per client (API key name, else IP) across all routes, counted in Redis when it is
  * configured so that every replica sharing the Redis and key prefix enforces the same limit.
  */
-export function rateLimitOptions(config: ConfigService<SwitchboardConfig, true>, redis?: RedisService): ThrottlerModuleOptions {
+export function rateLimitOptions(
+  config: ConfigService<SwitchboardConfig, true>,
+  redis?: RedisService,
+): ThrottlerModuleOptions {
   const { enabled, limit, window_secs } = config.get('rate_limit', { infer: true });
   return {
     throttlers: [{ name: 'default', limit, ttl: Math.round(window_secs * 1000) }],

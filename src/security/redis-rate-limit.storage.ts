@@ -25,7 +25,13 @@ return { hits, expiresIn, 0 }`;
 
 const COMMAND = 'switchboardCountHit';
 
-type CountHit = (hitKey: string, blockKey: string, ttl: number, limit: number, blockDuration: number) => Promise<[number, number, number]>;
+type CountHit = (
+  hitKey: string,
+  blockKey: string,
+  ttl: number,
+  limit: number,
+  blockDuration: number,
+) => Promise<[number, number, number]>;
 
 /**
  * Rate-limit counters in Redis, shared by every replica on the same Redis and key prefix. The
@@ -42,9 +48,21 @@ export class RedisRateLimitStorage implements ThrottlerStorage {
     this.countHit = commands[COMMAND].bind(redis);
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const tag = `{${key}:${throttlerName}}`;
-    const [hits, expiresIn, blockedFor] = await this.countHit(`${tag}:hits`, `${tag}:blocked`, ttl, limit, blockDuration);
+    const [hits, expiresIn, blockedFor] = await this.countHit(
+      `${tag}:hits`,
+      `${tag}:blocked`,
+      ttl,
+      limit,
+      blockDuration,
+    );
     return rateLimitRecord(hits, expiresIn, blockedFor);
   }
 }

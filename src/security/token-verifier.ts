@@ -13,7 +13,9 @@ type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
 /** What a presented access token turned out to be. `insufficient_scope` names the scopes it lacks. */
 export type TokenVerdict =
-  { kind: 'valid'; principal: Principal } | { kind: 'invalid'; why: string } | { kind: 'insufficient_scope'; scope: string };
+  | { kind: 'valid'; principal: Principal }
+  | { kind: 'invalid'; why: string }
+  | { kind: 'insufficient_scope'; scope: string };
 
 /** RFC 9728's well-known path of a protected resource's metadata. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -126,9 +128,13 @@ export class TokenVerifier {
     const missing = issuer.scopes.filter((scope) => !scopesOf(claims).includes(scope));
     if (missing.length > 0) return { kind: 'insufficient_scope', scope: missing.join(' ') };
     const tenant = issuer.tenant_claim === undefined ? '' : claims[issuer.tenant_claim];
-    if (typeof tenant !== 'string') return { kind: 'invalid', why: `the token carries no "${issuer.tenant_claim}" (tenant) claim` };
+    if (typeof tenant !== 'string')
+      return { kind: 'invalid', why: `the token carries no "${issuer.tenant_claim}" (tenant) claim` };
     const name = `${tenant && `${tenant}/`}${claims.sub}@${new URL(issuer.issuer).host}`;
-    return { kind: 'valid', principal: { name, scope: this.policy.scopeOf({ kind: 'token', principal: name, claims }) } };
+    return {
+      kind: 'valid',
+      principal: { name, scope: this.policy.scopeOf({ kind: 'token', principal: name, claims }) },
+    };
   }
 
   /** Throws, naming them, when some issuers' keys cannot be had now (kept keys are read again once stale): for readiness. */

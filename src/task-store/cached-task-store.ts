@@ -3,7 +3,14 @@ import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { type RedisService } from '../redis/redis.service';
 import type { OperatorTaskPage, OperatorTaskQuery, TaskRecord } from './operator-query';
-import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask, TaskStore, TaskWrite } from './task-store.interface';
+import type {
+  EvictionListener,
+  IdleTaskQuery,
+  RetentionPolicy,
+  ScopedTask,
+  TaskStore,
+  TaskWrite,
+} from './task-store.interface';
 import { sameScope, taskScope, type TaskScope } from './task-scope';
 import { TaskSnapshotCache } from './task-snapshot-cache';
 import { readableTask, taskWrite } from './versioned-task-store.base';

@@ -4,7 +4,15 @@ import { operatorPage, type OperatorTaskPage, type OperatorTaskQuery, type TaskR
 import { readableBy, taskAgentOf } from './task-agent';
 import { TaskScopeConflictError } from './task-store.errors';
 import type { EvictionListener, IdleTaskQuery, RetentionPolicy, ScopedTask } from './task-store.interface';
-import { compareListPositions, type ListFilter, listFilter, type ListPosition, listResponse, pageSizeOf, statusTime } from './task-list';
+import {
+  compareListPositions,
+  type ListFilter,
+  listFilter,
+  type ListPosition,
+  listResponse,
+  pageSizeOf,
+  statusTime,
+} from './task-list';
 import { sameScope, taskScope, type TaskScope } from './task-scope';
 import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { VersionedTaskStoreBase } from './versioned-task-store.base';
@@ -48,7 +56,11 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     return this.saveUnless(task, context, isEnded);
   }
 
-  async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
+  async saveUnlessTurnRecordedVersioned(
+    task: Task,
+    messageId: string,
+    context: ServerCallContext,
+  ): Promise<VersionedTaskWrite> {
     return this.saveUnless(
       task,
       context,
@@ -62,7 +74,9 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
     const matching = [...this.entries.values()]
       .filter((entry) => sameScope(entry.scope, scope) && readableBy(entry.agent, context) && matches(entry, filter))
       .sort((a, b) => compareListPositions(a.position, b.position));
-    const following = filter.after ? matching.filter((entry) => compareListPositions(entry.position, filter.after!) > 0) : matching;
+    const following = filter.after
+      ? matching.filter((entry) => compareListPositions(entry.position, filter.after!) > 0)
+      : matching;
     const page = following.slice(0, pageSizeOf(params) + 1);
     return listResponse(
       page.map((entry) => Task.fromJSON(entry.data)),
@@ -148,7 +162,11 @@ export class MemoryTaskStore extends VersionedTaskStoreBase implements Versioned
 }
 
 function versioned(entry: Entry): VersionedTask {
-  return { task: Task.fromJSON(entry.data), version: entry.version, ...(entry.agent !== undefined && { agent: entry.agent }) };
+  return {
+    task: Task.fromJSON(entry.data),
+    version: entry.version,
+    ...(entry.agent !== undefined && { agent: entry.agent }),
+  };
 }
 
 function isEnded(entry: Entry): boolean {

@@ -37,5 +37,7 @@ export interface OperatorTaskPage {
 export function operatorPage(following: TaskRecord[], pageSize: number): OperatorTaskPage {
   const records = following.slice(0, pageSize);
   const last = records.at(-1);
-  return following.length > pageSize && last ? { records, next: { time: statusTime(last.task), id: last.task.id } } : { records };
+  return following.length > pageSize && last
+    ? { records, next: { time: statusTime(last.task), id: last.task.id } }
+    : { records };
 }

@@ -41,8 +41,15 @@ export class PostgresPushConfigStore implements PushNotificationStore {
     const { tenant, owner } = taskScope(context);
     if (hasUnstorableText(taskId, tenant)) return [];
     // Read by every turn: a hot statement.
-    const rows = await this.prisma.hotQuery<{ config: unknown; wireVersion: string }>('push-configs-load', LOAD, [taskId, tenant, owner]);
-    return rows.map((row) => ({ config: TaskPushNotificationConfig.fromJSON(row.config), wireVersion: row.wireVersion }));
+    const rows = await this.prisma.hotQuery<{ config: unknown; wireVersion: string }>('push-configs-load', LOAD, [
+      taskId,
+      tenant,
+      owner,
+    ]);
+    return rows.map((row) => ({
+      config: TaskPushNotificationConfig.fromJSON(row.config),
+      wireVersion: row.wireVersion,
+    }));
   }
 
   /** Without a config id, deletes the config whose id is the task id, as the SDK's store does. */

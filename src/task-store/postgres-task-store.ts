@@ -61,7 +61,11 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   async loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined> {
     const { tenant, owner } = taskScope(context);
     if (hasUnstorableText(taskId, tenant)) return undefined;
-    const [row] = await this.prisma.hotQuery<{ data: unknown } & VersionRow>('task-load', LOAD, [taskId, tenant, owner]);
+    const [row] = await this.prisma.hotQuery<{ data: unknown } & VersionRow>('task-load', LOAD, [
+      taskId,
+      tenant,
+      owner,
+    ]);
     return row && versioned(Task.fromJSON(row.data), row);
   }
 
@@ -75,7 +79,11 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     return this.conditionalSave(task, context, UPSERT_UNLESS_ENDED);
   }
 
-  async saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite> {
+  async saveUnlessTurnRecordedVersioned(
+    task: Task,
+    messageId: string,
+    context: ServerCallContext,
+  ): Promise<VersionedTaskWrite> {
     return this.conditionalSave(task, context, UPSERT_UNLESS_TURN_RECORDED, [JSON.stringify([{ messageId }])]);
   }
 
@@ -83,7 +91,8 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     const { tenant, owner } = taskScope(context);
     const agents = endpointAgentsOf(context);
     const filter = listFilter(params);
-    if (hasUnstorableText(tenant, ...(agents ?? []), filter.contextId, filter.after?.id)) return listResponse([], 0, params);
+    if (hasUnstorableText(tenant, ...(agents ?? []), filter.contextId, filter.after?.id))
+      return listResponse([], 0, params);
     const conditions = [Prisma.sql`tenant = ${tenant}`, Prisma.sql`owner = ${owner}`];
     if (agents !== undefined) conditions.push(Prisma.sql`agent IN (${Prisma.join(agents)})`);
     if (filter.contextId !== undefined) conditions.push(Prisma.sql`context_id = ${filter.contextId}`);
@@ -115,7 +124,11 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
   }
 
   async countByStateSince(since: Date): Promise<Record<string, number>> {
-    const groups = await this.prisma.task.groupBy({ by: ['state'], where: { updatedAt: { gte: since } }, _count: { _all: true } });
+    const groups = await this.prisma.task.groupBy({
+      by: ['state'],
+      where: { updatedAt: { gte: since } },
+      _count: { _all: true },
+    });
     return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
   }
 
@@ -128,7 +141,9 @@ export class PostgresTaskStore extends VersionedTaskStoreBase implements Version
     if (query.createdBefore) conditions.push(Prisma.sql`created_at < ${timestamptz(query.createdBefore)}`);
     if (query.after) {
       const time = timestamptz(query.after.time);
-      conditions.push(Prisma.sql`(status_timestamp < ${time} OR (status_timestamp = ${time} AND id COLLATE "C" < ${query.after.id}))`);
+      conditions.push(
+        Prisma.sql`(status_timestamp < ${time} OR (status_timestamp = ${time} AND id COLLATE "C" < ${query.after.id}))`,
+      );
     }
     if (hasUnstorableText(query.state, query.agent, query.owner, query.after?.id)) return { records: [] };
     const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;

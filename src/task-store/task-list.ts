@@ -40,7 +40,8 @@ export function listFilter(params: ListTasksRequest): ListFilter {
   if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) filter.state = params.status;
   if (params.statusTimestampAfter) {
     const after = parseTimestamp(params.statusTimestampAfter);
-    if (!after) throw new RequestMalformedError('statusTimestampAfter must be an ISO 8601 date between the years 1 and 9999');
+    if (!after)
+      throw new RequestMalformedError('statusTimestampAfter must be an ISO 8601 date between the years 1 and 9999');
     filter.statusAfter = after;
   }
   if (params.pageToken) filter.after = decodePageToken(params.pageToken);

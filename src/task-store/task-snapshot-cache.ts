@@ -43,7 +43,12 @@ export class TaskSnapshotCache {
     if (version === null || snapshot === null) return undefined;
     const { tenant, owner, task, agent } = JSON.parse(snapshot) as Snapshot;
     if (agent === undefined) return undefined;
-    return { scope: { tenant, owner }, task: Task.fromJSON(task), version: Number(version), ...(agent !== null && { agent }) };
+    return {
+      scope: { tenant, owner },
+      task: Task.fromJSON(task),
+      version: Number(version),
+      ...(agent !== null && { agent }),
+    };
   }
 
   async put(scope: TaskScope, { task, version, agent }: VersionedTask): Promise<void> {

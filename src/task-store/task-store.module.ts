@@ -17,7 +17,8 @@ function taskStore(mode: StorageMode): Provider {
   return {
     provide: TASK_STORE,
     inject: [PrismaService, RedisService],
-    useFactory: (prisma: PrismaService, redis: RedisService) => new CachedTaskStore(new PostgresTaskStore(prisma), redis),
+    useFactory: (prisma: PrismaService, redis: RedisService) =>
+      new CachedTaskStore(new PostgresTaskStore(prisma), redis),
   };
 }
 

@@ -9,7 +9,11 @@ export abstract class VersionedTaskStoreBase {
   abstract loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   abstract saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
   abstract saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite>;
-  abstract saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite>;
+  abstract saveUnlessTurnRecordedVersioned(
+    task: Task,
+    messageId: string,
+    context: ServerCallContext,
+  ): Promise<VersionedTaskWrite>;
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     return readableTask(await this.loadVersioned(taskId, context), context);

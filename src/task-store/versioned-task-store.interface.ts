@@ -23,5 +23,9 @@ export interface VersionedTaskStore extends TaskStore {
   loadVersioned(taskId: string, context: ServerCallContext): Promise<VersionedTask | undefined>;
   saveVersioned(task: Task, context: ServerCallContext): Promise<VersionedTask>;
   saveUnlessEndedVersioned(task: Task, context: ServerCallContext): Promise<VersionedTaskWrite>;
-  saveUnlessTurnRecordedVersioned(task: Task, messageId: string, context: ServerCallContext): Promise<VersionedTaskWrite>;
+  saveUnlessTurnRecordedVersioned(
+    task: Task,
+    messageId: string,
+    context: ServerCallContext,
+  ): Promise<VersionedTaskWrite>;
 }

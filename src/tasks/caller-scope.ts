@@ -14,7 +14,9 @@ export function callerScopeOf(context: ServerCallContext): CallerScope {
 }
 
 export function callContextOf(caller: CallerScope): ServerCallContext {
-  const user: User = caller.authenticated ? { isAuthenticated: true, userName: caller.userName } : new UnauthenticatedUser();
+  const user: User = caller.authenticated
+    ? { isAuthenticated: true, userName: caller.userName }
+    : new UnauthenticatedUser();
   const context = new ServerCallContext({ user, tenant: caller.tenant || undefined });
   if (caller.agent !== undefined) attachTaskAgent(context, caller.agent);
   return context;

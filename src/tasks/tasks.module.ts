@@ -51,7 +51,8 @@ function signals(mode: StorageMode): Provider[] {
       {
         provide: TASK_EVENT_STREAM,
         inject: [ConfigService, TASK_CHANGES],
-        useFactory: (config: Config, changes: TaskChanges) => new MemoryTaskEventStream(eventStreamMaxLen(config), changes),
+        useFactory: (config: Config, changes: TaskChanges) =>
+          new MemoryTaskEventStream(eventStreamMaxLen(config), changes),
       },
       { provide: CANCEL_SIGNALS, useValue: new MemoryCancelSignals() },
       { provide: PUSH_CONFIG_CHANGES, useValue: new MemoryPushConfigChanges() },
@@ -74,8 +75,16 @@ function signals(mode: StorageMode): Provider[] {
       inject: [RedisService, ConfigService],
       useFactory: (redis: RedisService, config: Config) => new RedisTaskEventStream(redis, eventStreamMaxLen(config)),
     },
-    { provide: CANCEL_SIGNALS, inject: [RedisService], useFactory: (redis: RedisService) => new RedisCancelSignals(redis) },
-    { provide: PUSH_CONFIG_CHANGES, inject: [RedisService], useFactory: (redis: RedisService) => new RedisPushConfigChanges(redis) },
+    {
+      provide: CANCEL_SIGNALS,
+      inject: [RedisService],
+      useFactory: (redis: RedisService) => new RedisCancelSignals(redis),
+    },
+    {
+      provide: PUSH_CONFIG_CHANGES,
+      inject: [RedisService],
+      useFactory: (redis: RedisService) => new RedisPushConfigChanges(redis),
+    },
     { provide: PUSH_OUTBOX, inject: [RedisService], useFactory: (redis: RedisService) => new RedisPushOutbox(redis) },
   ];
 }
@@ -89,7 +98,8 @@ function activityStore(mode: StorageMode): Provider {
 const pushConfigs: Provider = {
   provide: PUSH_CONFIGS,
   inject: [PUSH_CONFIG_STORE, PUSH_CONFIG_CHANGES],
-  useFactory: (store: PushNotificationStore, changes: PushConfigChanges) => new AnnouncingPushConfigStore(store, changes),
+  useFactory: (store: PushNotificationStore, changes: PushConfigChanges) =>
+    new AnnouncingPushConfigStore(store, changes),
 };
 
 @Global()

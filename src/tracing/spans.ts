@@ -1,4 +1,13 @@
-import { type Attributes, type Context, context, type Link, type Span, type SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  type Span,
+  type SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { SWITCHBOARD_VERSION } from '../common/version';
 
 let exporting = false;
@@ -28,7 +37,11 @@ export function tracer() {
  * Runs `run` in a new span, the active one meanwhile, ended when `run` settles (an error it throws
  * is recorded). Off, `run` runs as it is: `options` is a function so that nothing is built then.
  */
-export async function inSpan<T>(name: string, options: () => SpanOptions, run: (span: Span | undefined) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  options: () => SpanOptions,
+  run: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
   if (!exporting) return run(undefined);
   const { parent = context.active(), ...spanOptions } = options();
   const span = tracer().startSpan(name, spanOptions, parent);

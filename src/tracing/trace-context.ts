@@ -18,14 +18,19 @@ export function activeTraceCarrier(): TraceCarrier | undefined {
   if (!tracingOn()) return undefined;
   const fields: Partial<TraceCarrier> = {};
   propagation.inject(context.active(), fields);
-  return fields.traceparent ? { traceparent: fields.traceparent, ...(fields.tracestate && { tracestate: fields.tracestate }) } : undefined;
+  return fields.traceparent
+    ? { traceparent: fields.traceparent, ...(fields.tracestate && { tracestate: fields.tracestate }) }
+    : undefined;
 }
 
 /** The context a carrier names (a field holding one: job data, `_meta`, metadata); a new root when it names none. */
 export function contextOfCarrier(carrier: unknown): Context {
   const fields = carrier as Partial<Record<keyof TraceCarrier, unknown>> | undefined;
   if (typeof fields?.traceparent !== 'string') return ROOT_CONTEXT;
-  const text = { traceparent: fields.traceparent, ...(typeof fields.tracestate === 'string' && { tracestate: fields.tracestate }) };
+  const text = {
+    traceparent: fields.traceparent,
+    ...(typeof fields.tracestate === 'string' && { tracestate: fields.tracestate }),
+  };
   return propagation.extract(ROOT_CONTEXT, text);
 }
 

@@ -9,7 +9,9 @@ describe('tracingWanted', () => {
     expect(tracingWanted(config({ enabled: true }), {})).toBe(true);
     expect(tracingWanted(config(), { OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
     expect(tracingWanted(config(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
-    expect(tracingWanted(config(), { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+    expect(tracingWanted(config(), { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(
+      true,
+    );
   });
 
   it('is off when the standard variables say so, whatever the config', () => {
@@ -39,6 +41,8 @@ describe('applyConfigDefaults', () => {
 describe('[tracing]', () => {
   it('refuses a trace URL without {trace_id}, naming what it needs', () => {
     expect(() => config({ trace_url: 'http://jaeger:16686/trace/' })).toThrow(/\{trace_id\}/);
-    expect(config({ trace_url: 'http://jaeger:16686/trace/{trace_id}' }).trace_url).toBe('http://jaeger:16686/trace/{trace_id}');
+    expect(config({ trace_url: 'http://jaeger:16686/trace/{trace_id}' }).trace_url).toBe(
+      'http://jaeger:16686/trace/{trace_id}',
+    );
   });
 });

@@ -17,7 +17,11 @@ const OFF: Tracing = { shutdown: async () => undefined };
  * of the OTEL_* variables, which the SDK reads (exporter, endpoint, protocol, sampler, service
  * name). Off, the SDK is not even loaded: the API's no-op stands in, and no span is made.
  */
-export async function startTracing(config: SwitchboardConfig['tracing'], role: string, env: Env = process.env): Promise<Tracing> {
+export async function startTracing(
+  config: SwitchboardConfig['tracing'],
+  role: string,
+  env: Env = process.env,
+): Promise<Tracing> {
   if (!tracingWanted(config, env)) return OFF;
   applyConfigDefaults(config, env);
   const [{ NodeSDK }, { resourceFromAttributes }] = await Promise.all([

@@ -14,13 +14,21 @@ interface AgentView {
   url: string;
   auth?: unknown;
   headers: Record<string, string>;
-  status: { state: string; error?: string; interface?: { url: string; binding: string; protocol_version: string }; card_url?: string };
+  status: {
+    state: string;
+    error?: string;
+    interface?: { url: string; binding: string; protocol_version: string };
+    card_url?: string;
+  };
   card?: { name: string; streaming: boolean; skills: { id: string }[] };
 }
 
 let app: NestFastifyApplication;
 let url: string;
-let peers: Record<'v1' | 'rest' | 'v03' | 'bearer' | 'apiKey' | 'legacyPath' | 'garbage' | 'oversized' | 'missing' | 'metadata', PeerAgent>;
+let peers: Record<
+  'v1' | 'rest' | 'v03' | 'bearer' | 'apiKey' | 'legacyPath' | 'garbage' | 'oversized' | 'missing' | 'metadata',
+  PeerAgent
+>;
 let latePort: number;
 let late: PeerAgent | undefined;
 
@@ -35,7 +43,8 @@ async function settled(): Promise<Record<string, AgentView>> {
   return eventually(agents, (all) =>
     Object.values(all).every(
       (agent) =>
-        agent.status.state !== 'discovering' && (agent.name === 'late' || agent.status.state !== 'retrying' || !!agent.status.error),
+        agent.status.state !== 'discovering' &&
+        (agent.name === 'late' || agent.status.state !== 'retrying' || !!agent.status.error),
     ),
   );
 }
@@ -97,9 +106,15 @@ describe('GET /api/a2a/agents', () => {
       interface: { url: `${peers.v1.url}/a2a/jsonrpc`, binding: 'JSONRPC', protocol_version: '1.0' },
     });
     expect(all.v1.card).toMatchObject({ name: expect.any(String), streaming: true });
-    expect(all.rest.status).toMatchObject({ state: 'ready', interface: { binding: 'HTTP+JSON', protocol_version: '1.0' } });
+    expect(all.rest.status).toMatchObject({
+      state: 'ready',
+      interface: { binding: 'HTTP+JSON', protocol_version: '1.0' },
+    });
     expect(all.rest.card?.streaming).toBe(false);
-    expect(all.v03.status).toMatchObject({ state: 'ready', interface: { binding: 'JSONRPC', protocol_version: '0.3.0' } });
+    expect(all.v03.status).toMatchObject({
+      state: 'ready',
+      interface: { binding: 'JSONRPC', protocol_version: '0.3.0' },
+    });
   });
 
   it('presents the configured credentials, headers and its User-Agent, and shows none of their values', async () => {
@@ -117,13 +132,19 @@ describe('GET /api/a2a/agents', () => {
 
   it('falls back to /.well-known/agent.json when the current card path is not found', async () => {
     const all = await settled();
-    expect(all['legacy-path'].status).toMatchObject({ state: 'ready', card_url: `${peers.legacyPath.url}/.well-known/agent.json` });
+    expect(all['legacy-path'].status).toMatchObject({
+      state: 'ready',
+      card_url: `${peers.legacyPath.url}/.well-known/agent.json`,
+    });
   });
 
   it('keeps retrying agents whose card is not JSON, too large or incomplete, saying why', async () => {
     const all = await settled();
     expect(all.garbage.status).toMatchObject({ state: 'retrying', error: expect.stringMatching(/is not JSON/) });
-    expect(all.oversized.status).toMatchObject({ state: 'retrying', error: expect.stringMatching(/larger than 1048576 bytes/) });
+    expect(all.oversized.status).toMatchObject({
+      state: 'retrying',
+      error: expect.stringMatching(/larger than 1048576 bytes/),
+    });
     expect(all.missing.status).toMatchObject({
       state: 'retrying',
       error: expect.stringMatching(/has no "name"|offers no JSONRPC or HTTP\+JSON interface/),
@@ -132,7 +153,10 @@ describe('GET /api/a2a/agents', () => {
 
   it('refuses a card whose interface points at a cloud metadata address', async () => {
     const all = await settled();
-    expect(all.metadata.status).toMatchObject({ state: 'refused', error: expect.stringMatching(/169\.254\.169\.254.*blocked/) });
+    expect(all.metadata.status).toMatchObject({
+      state: 'refused',
+      error: expect.stringMatching(/169\.254\.169\.254.*blocked/),
+    });
     expect(all.metadata.status.interface).toBeUndefined();
   });
 

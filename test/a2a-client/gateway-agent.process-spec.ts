@@ -1,6 +1,12 @@
 /** `a2a` agents: Switchboard as a gateway to real external agents, called with the SDK's own client. */
 import { CancelTaskRequest, GetTaskRequest, type Part, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { REMOTE_TASK_METADATA_KEY, type RemoteTaskLink } from '../../src/agents/executors/a2a/remote-task-link';
 import { asTask, collect, sdkClient, userMessage } from '../support/sdk-client';
@@ -30,7 +36,10 @@ function gateway(agent: string): Promise<Client> {
 function peerClient(peer: PeerAgent, fetchImpl?: typeof fetch): Promise<Client> {
   const legacyCompat = { enabled: true };
   return new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl, legacyCompat }),
+      new RestTransportFactory({ fetchImpl, legacyCompat }),
+    ],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
   }).createFromUrl(peer.url);
 }
@@ -120,7 +129,9 @@ describe.each([
     const asked = asTask(await client.sendMessage(userMessage('ask')));
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(text(asked.status?.message?.parts)).toBe('which city?');
-    const answered = asTask(await client.sendMessage(userMessage('Lisbon', { taskId: asked.id, contextId: asked.contextId })));
+    const answered = asTask(
+      await client.sendMessage(userMessage('Lisbon', { taskId: asked.id, contextId: asked.contextId })),
+    );
     expect(answered.id).toBe(asked.id);
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answered.artifacts.map((artifact) => text(artifact.parts))).toContain('weather in Lisbon: sunny');
@@ -131,7 +142,9 @@ describe.each([
 describe('a gateway agent', () => {
   it('talks gRPC to an agent whose card lists gRPC first, at the address its card gives', async () => {
     const response = await fetch(`${url}/api/a2a/agents`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
-    const { agents } = (await response.json()) as { agents: { name: string; status: { interface?: { url: string; binding: string } } }[] };
+    const { agents } = (await response.json()) as {
+      agents: { name: string; status: { interface?: { url: string; binding: string } } }[];
+    };
     expect(agents.find(({ name }) => name === 'peer-grpc')?.status.interface).toMatchObject({
       binding: 'GRPC',
       url: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
@@ -157,13 +170,17 @@ describe('a gateway agent', () => {
     if (first?.payload?.$case !== 'task') throw new Error('no task');
     const canceled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: first.payload.value.id }));
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect((await remoteTask(peers.v1, linkOf(first.payload.value).task_id)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await remoteTask(peers.v1, linkOf(first.payload.value).task_id)).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
   });
 
   it('fails a task the remote agent does not end within task_timeout_secs, naming the agent, and cancels it there', async () => {
     const task = asTask(await (await gateway('gw-deadline')).sendMessage(userMessage('hang')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(text(task.status?.message?.parts)).toMatch(/external agent "peer-deadline": the task did not end within 1 s/);
+    expect(text(task.status?.message?.parts)).toMatch(
+      /external agent "peer-deadline": the task did not end within 1 s/,
+    );
     expect((await remoteTask(peers.v1, linkOf(task).task_id)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 

@@ -11,7 +11,13 @@ import { sdkClient, userMessage } from '../support/sdk-client';
 import { type ServiceProcess, ServiceProcesses, within } from '../support/service-processes';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { killAllPeers, type PeerAgent, startPeer } from './support/peer-process';
 
 jest.setTimeout(60_000);
@@ -99,6 +105,8 @@ agent = "peer"
     expect(task.metadata?.[REMOTE_TASK_METADATA_KEY]).toEqual(linked.metadata?.[REMOTE_TASK_METADATA_KEY]);
     await services.explain(() => within(ended, 10_000, 'the client stream after the new worker finished the task'));
     const last = seen.at(-1)?.payload;
-    expect(last?.$case === 'statusUpdate' ? last.value.status?.state : last?.$case).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(last?.$case === 'statusUpdate' ? last.value.status?.state : last?.$case).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
   });
 });

@@ -53,12 +53,15 @@ function kindlessAgent(): Promise<Server> {
     const events = turn(call.params);
     if (call.method === 'message/stream') {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const result of events) response.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: call.id, result })}\n\n`);
+      for (const result of events)
+        response.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: call.id, result })}\n\n`);
       response.end();
       return;
     }
     const task = { ...events[0], status: events[2].status, artifacts: [events[1].artifact] };
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: task }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: task }));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }

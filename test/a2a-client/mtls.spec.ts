@@ -28,7 +28,13 @@ interface Status {
 
 beforeAll(async () => {
   server = createServer(
-    { key: fixture('server.key'), cert: fixture('server.pem'), ca: fixture('ca.pem'), requestCert: true, rejectUnauthorized: true },
+    {
+      key: fixture('server.key'),
+      cert: fixture('server.pem'),
+      ca: fixture('ca.pem'),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
     (request, response) => {
       clientNames.push(String((request.socket as TLSSocket).getPeerCertificate().subject.CN));
       const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -75,7 +81,10 @@ async function statuses(): Promise<Record<string, Status['status']>> {
 }
 
 it('presents the client certificate, trusts the configured CA, and reads the card', async () => {
-  const all = await eventually(statuses, (status) => status['with-cert'].state === 'ready' && status['without-cert'].state === 'retrying');
+  const all = await eventually(
+    statuses,
+    (status) => status['with-cert'].state === 'ready' && status['without-cert'].state === 'retrying',
+  );
   expect(clientNames).toContain('switchboard');
   expect(all['without-cert'].error).toBeDefined();
 });

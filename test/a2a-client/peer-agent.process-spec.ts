@@ -1,6 +1,20 @@
 /** The peer agent that the A2A client's tests talk to, checked with the SDK's own client in each protocol mode. */
-import { CancelTaskRequest, type Message, type Part, SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  CancelTaskRequest,
+  type Message,
+  type Part,
+  SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { killAllPeers, type PeerAgent, startPeers } from './support/peer-process';
 
@@ -9,7 +23,10 @@ const legacyCompat = { enabled: true };
 /** The SDK's client for `peer`, from its card; with legacyCompat it reads v0.3 cards and speaks v0.3 to them. */
 function sdkClient(peer: PeerAgent, fetchImpl?: typeof fetch): Promise<Client> {
   const factory = new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl, legacyCompat }),
+      new RestTransportFactory({ fetchImpl, legacyCompat }),
+    ],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
   });
   return factory.createFromUrl(peer.url);
@@ -17,7 +34,13 @@ function sdkClient(peer: PeerAgent, fetchImpl?: typeof fetch): Promise<Client> {
 
 function userMessage(text: string, task?: Task): SendMessageRequest {
   return SendMessageRequest.fromJSON({
-    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], taskId: task?.id, contextId: task?.contextId },
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ text }],
+      taskId: task?.id,
+      contextId: task?.contextId,
+    },
   });
 }
 

@@ -45,7 +45,9 @@ afterAll(async () => {
 });
 
 it('resubscribes to a remote task whose stream stays silent past the idle timeout, and completes it', async () => {
-  const task = asTask(await (await sdkClient(url, 'gateway', 'JSONRPC')).sendMessage(userMessage('slow 1000 abcdefghi')));
+  const task = asTask(
+    await (await sdkClient(url, 'gateway', 'JSONRPC')).sendMessage(userMessage('slow 1000 abcdefghi')),
+  );
   expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   expect(task.artifacts.map((artifact) => text(artifact.parts)).join('')).toBe('abcdefghi');
   const paths = (await peer.requests()).map((request) => request.path);

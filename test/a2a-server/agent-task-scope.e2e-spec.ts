@@ -44,18 +44,23 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
 
   afterAll(() => close?.());
 
-  const clientOf = (agent: string, face: Face): Promise<Client> => (face === 'GRPC' ? grpcClient(url, agent) : sdkClient(url, agent, face));
+  const clientOf = (agent: string, face: Face): Promise<Client> =>
+    face === 'GRPC' ? grpcClient(url, agent) : sdkClient(url, agent, face);
 
   describe.each<Face>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('over %s', (face) => {
     /** One task of each of three agents, in one context. */
     const contextId = randomUUID();
     const tasks: Record<'echo' | 'slow' | 'ask', Task> = {} as never;
     const listed = async (agent: string, params: Json = {}) =>
-      (await (await clientOf(agent, face)).listTasks(ListTasksRequest.fromJSON({ contextId, ...params }))).tasks.map(({ id }) => id);
+      (await (await clientOf(agent, face)).listTasks(ListTasksRequest.fromJSON({ contextId, ...params }))).tasks.map(
+        ({ id }) => id,
+      );
 
     beforeAll(async () => {
       for (const agent of ['echo', 'slow', 'ask'] as const) {
-        tasks[agent] = asTask(await (await clientOf(agent, face)).sendMessage(userMessage(`for ${agent}`, { contextId })));
+        tasks[agent] = asTask(
+          await (await clientOf(agent, face)).sendMessage(userMessage(`for ${agent}`, { contextId })),
+        );
       }
       expect(tasks.ask.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     });
@@ -77,18 +82,34 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
       await expect(echo.cancelTask({ id, tenant: '', metadata: {} })).rejects.toEqual(notFound);
       await expect(echo.resubscribeTask({ id, tenant: '' })[Symbol.asyncIterator]().next()).rejects.toEqual(notFound);
       await expect(echo.sendMessage(userMessage('not yours', { taskId: id, contextId }))).rejects.toEqual(notFound);
-      const config = { tenant: '', id: 'hook', taskId: id, url: 'https://hooks.example.com/a', token: 't', authentication: undefined };
+      const config = {
+        tenant: '',
+        id: 'hook',
+        taskId: id,
+        url: 'https://hooks.example.com/a',
+        token: 't',
+        authentication: undefined,
+      };
       await expect(echo.createTaskPushNotificationConfig(config)).rejects.toEqual(notFound);
-      await expect(echo.getTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'hook' })).rejects.toEqual(notFound);
-      await expect(echo.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })).rejects.toEqual(notFound);
-      await expect(echo.deleteTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'hook' })).rejects.toEqual(notFound);
+      await expect(echo.getTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'hook' })).rejects.toEqual(
+        notFound,
+      );
+      await expect(
+        echo.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' }),
+      ).rejects.toEqual(notFound);
+      await expect(echo.deleteTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'hook' })).rejects.toEqual(
+        notFound,
+      );
 
       const own = await (await clientOf('ask', face)).getTask({ id, tenant: '' });
       expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(own.history).toHaveLength(tasks.ask.history.length);
       expect(
-        (await (await clientOf('ask', face)).listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' }))
-          .configs,
+        (
+          await (
+            await clientOf('ask', face)
+          ).listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })
+        ).configs,
       ).toEqual([]);
     });
   });
@@ -99,7 +120,9 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
 
     beforeAll(async () => {
       for (const agent of ['echo', 'slow'])
-        ids[agent] = asTask(await (await sdkClient(url, agent, 'JSONRPC')).sendMessage(userMessage('x', { contextId }))).id;
+        ids[agent] = asTask(
+          await (await sdkClient(url, agent, 'JSONRPC')).sendMessage(userMessage('x', { contextId })),
+        ).id;
     });
 
     it("lists the default agent's tasks only, over JSON-RPC and HTTP+JSON", async () => {
@@ -109,9 +132,13 @@ describe.each<StoreMode>(['durable', 'embedded'])('the tasks an agent’s endpoi
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: { contextId } }),
       });
       expect(((await rpc.json()) as Json).result.tasks.map((task: Json) => task.id)).toEqual([ids.echo]);
-      const rest = await fetch(`${url}/a2a/rest/tasks?contextId=${contextId}`, { headers: { ...bearer(), 'a2a-version': '1.0' } });
+      const rest = await fetch(`${url}/a2a/rest/tasks?contextId=${contextId}`, {
+        headers: { ...bearer(), 'a2a-version': '1.0' },
+      });
       expect(((await rest.json()) as Json).tasks.map((task: Json) => task.id)).toEqual([ids.echo]);
-      const other = await fetch(`${url}/a2a/rest/tasks/${ids.slow}`, { headers: { ...bearer(), 'a2a-version': '1.0' } });
+      const other = await fetch(`${url}/a2a/rest/tasks/${ids.slow}`, {
+        headers: { ...bearer(), 'a2a-version': '1.0' },
+      });
       expect(other.status).toBe(404);
     });
 

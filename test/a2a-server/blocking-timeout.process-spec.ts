@@ -67,24 +67,36 @@ describe('blocking sends past a2a.blocking_timeout_secs', () => {
     await app?.close();
   });
 
-  it.each<Binding>(['JSONRPC', 'HTTP+JSON'])('v1.0 SendMessage over %s answers the working task, which goes on', async (binding) => {
-    const client = await sdkClient(url, 'endless', binding);
-    const task = asTask(await client.sendMessage(userMessage('take your time')));
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
-    expect(task.artifacts[0]?.parts[0]?.content?.value).toBe('partial');
-    expect((await client.getTask({ id: task.id, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
-    expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-  });
+  it.each<Binding>(['JSONRPC', 'HTTP+JSON'])(
+    'v1.0 SendMessage over %s answers the working task, which goes on',
+    async (binding) => {
+      const client = await sdkClient(url, 'endless', binding);
+      const task = asTask(await client.sendMessage(userMessage('take your time')));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+      expect(task.artifacts[0]?.parts[0]?.content?.value).toBe('partial');
+      expect((await client.getTask({ id: task.id, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
+      expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(
+        TaskState.TASK_STATE_CANCELED,
+      );
+    },
+  );
 
   it('v0.3 message/send answers the working task', async () => {
-    const message = { kind: 'message', messageId: 'm-v03-endless', role: 'user', parts: [{ kind: 'text', text: 'take your time' }] };
+    const message = {
+      kind: 'message',
+      messageId: 'm-v03-endless',
+      role: 'user',
+      parts: [{ kind: 'text', text: 'take your time' }],
+    };
     const { result } = await postJson('/a2a', { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message } });
     expect(result).toMatchObject({ kind: 'task', status: { state: 'working' } });
     await cancel(result.id);
   });
 
   it('the seeds\u2019 POST /a2a/tasks/send answers the working task', async () => {
-    const task = await postJson('/a2a/tasks/send', { message: { role: 'user', parts: [{ type: 'text', text: 'take your time' }] } });
+    const task = await postJson('/a2a/tasks/send', {
+      message: { role: 'user', parts: [{ type: 'text', text: 'take your time' }] },
+    });
     expect(task).toMatchObject({ status: { state: 'working' } });
     await cancel(task.id);
   });
@@ -94,7 +106,10 @@ describe('a blocking send past its deadline with no worker to take the turn', ()
   let service: DurableTestApp;
 
   beforeAll(async () => {
-    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(ENDLESS_AGENT_TOML), SWITCHBOARD_WORKER_IN_API: 'false' });
+    service = await startDurableTestApp({
+      SWITCHBOARD_CONFIG: writeConfigFile(ENDLESS_AGENT_TOML),
+      SWITCHBOARD_WORKER_IN_API: 'false',
+    });
   });
 
   afterAll(async () => {
@@ -163,7 +178,10 @@ describe('a task canceled before any worker took its turn', () => {
 
   beforeAll(async () => {
     const toml = ENDLESS_AGENT_TOML.replace('[a2a]\n', '[a2a]\ncancel_grace_ms = 100\n');
-    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(toml), SWITCHBOARD_WORKER_IN_API: 'false' });
+    service = await startDurableTestApp({
+      SWITCHBOARD_CONFIG: writeConfigFile(toml),
+      SWITCHBOARD_WORKER_IN_API: 'false',
+    });
   });
 
   afterAll(async () => {
@@ -175,7 +193,9 @@ describe('a task canceled before any worker took its turn', () => {
     const client = await sdkClient(service.url, 'endless', 'JSONRPC');
     const task = asTask(await client.sendMessage(userMessage('never mind')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
-    expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
 
     const queue = service.app.get<JobQueue>(JOB_QUEUE, { strict: false });
     worker = await createWorkerApp(service.config);

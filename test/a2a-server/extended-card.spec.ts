@@ -30,7 +30,11 @@ describe('authenticated extended agent card', () => {
 
   const publicCard = async (agent: string): Promise<Json> =>
     (await fetch(`${url}/a2a/agents/${agent}/agent-card.json`)).json() as Promise<Json>;
-  const rpc = async (agent: string, method: string, headers: Record<string, string>): Promise<{ status: number; body: Json }> => {
+  const rpc = async (
+    agent: string,
+    method: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: Json }> => {
     const response = await fetch(`${url}/a2a/agents/${agent}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -38,7 +42,8 @@ describe('authenticated extended agent card', () => {
     });
     return { status: response.status, body: (await response.json()) as Json };
   };
-  const legacyRpc = (agent: string, headers: Record<string, string>) => rpc(agent, 'agent/getAuthenticatedExtendedCard', headers);
+  const legacyRpc = (agent: string, headers: Record<string, string>) =>
+    rpc(agent, 'agent/getAuthenticatedExtendedCard', headers);
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(AGENTS_TOML) })));

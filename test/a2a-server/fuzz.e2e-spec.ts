@@ -44,13 +44,24 @@ function send(base: URL, fuzz: FuzzCase): Promise<Outcome> {
     };
     const failed = (error: NodeJS.ErrnoException) =>
       settle({
-        error: error.name === 'AbortError' ? `no complete answer within ${TIMEOUT_MS} ms` : `${error.code ?? error.name}: ${error.message}`,
+        error:
+          error.name === 'AbortError'
+            ? `no complete answer within ${TIMEOUT_MS} ms`
+            : `${error.code ?? error.name}: ${error.message}`,
       });
     const headers = { ...fuzz.headers, ...(fuzz.body && { 'content-length': String(fuzz.body.length) }) };
     const { hostname: host, port } = base;
     try {
       const request = httpRequest(
-        { host, port, method: fuzz.method, path: fuzz.path, headers, agent: false, signal: AbortSignal.timeout(TIMEOUT_MS) },
+        {
+          host,
+          port,
+          method: fuzz.method,
+          path: fuzz.path,
+          headers,
+          agent: false,
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -62,7 +73,9 @@ function send(base: URL, fuzz: FuzzCase): Promise<Outcome> {
             }),
           );
           response.on('error', failed);
-          response.on('close', () => settle({ status: response.statusCode, error: 'connection closed before the answer ended' }));
+          response.on('close', () =>
+            settle({ status: response.statusCode, error: 'connection closed before the answer ended' }),
+          );
         },
       );
       request.on('error', failed);
@@ -147,16 +160,23 @@ function sseEvents(body: string): { value?: unknown; ok: boolean }[] {
 /** What is wrong with a JSON-RPC response object, if anything. */
 function envelopeProblem(value: unknown, id: string | number | undefined): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON-RPC response object';
-  const response = value as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+  const response = value as {
+    jsonrpc?: unknown;
+    id?: unknown;
+    result?: unknown;
+    error?: { code?: unknown; message?: unknown };
+  };
   if (response.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
   if (!('id' in response) || !(response.id === null || ['string', 'number'].includes(typeof response.id))) {
     return 'no id (string, number or null)';
   }
-  if (id !== undefined && response.id !== id) return `id ${JSON.stringify(response.id)} instead of the request's ${JSON.stringify(id)}`;
+  if (id !== undefined && response.id !== id)
+    return `id ${JSON.stringify(response.id)} instead of the request's ${JSON.stringify(id)}`;
   if ('result' in response === 'error' in response) return 'needs exactly one of result and error';
   if (!('error' in response)) return undefined;
   const { code, message } = response.error ?? {};
-  if (typeof code !== 'number' || !ERROR_CODES.has(code)) return `error code ${JSON.stringify(code)} is not a JSON-RPC or A2A code`;
+  if (typeof code !== 'number' || !ERROR_CODES.has(code))
+    return `error code ${JSON.stringify(code)} is not a JSON-RPC or A2A code`;
   if (typeof message !== 'string') return 'error without a message';
   return undefined;
 }
@@ -191,7 +211,8 @@ function preview(text: string | Buffer | undefined, length = 240): string {
 
 function explain(outcome: Outcome, reason?: string): string {
   const { fuzz } = outcome;
-  const answer = outcome.error ?? `${outcome.status} ${outcome.contentType ?? '(no content-type)'} ${preview(outcome.body)}`;
+  const answer =
+    outcome.error ?? `${outcome.status} ${outcome.contentType ?? '(no content-type)'} ${preview(outcome.body)}`;
   const headers = Object.entries(fuzz.headers)
     .filter(([name]) => name !== 'authorization')
     .map(([name, value]) => `${name}: ${preview(value, 60)}`)
@@ -230,7 +251,10 @@ describe('A2A routes under fuzzing: malformed, truncated, oversized and wrong-ty
   /** A few of the tasks written during the fuzz, if any: what got stored. */
   let strayTasks: unknown[] = [];
   // FUZZ_SEED=<n> draws another set of cases; the default keeps CI runs identical.
-  const cases = fuzzCases({ agents: AGENTS, bodyLimit: BODY_LIMIT, auth: bearer() }, Number(process.env.FUZZ_SEED ?? 0x5eed));
+  const cases = fuzzCases(
+    { agents: AGENTS, bodyLimit: BODY_LIMIT, auth: bearer() },
+    Number(process.env.FUZZ_SEED ?? 0x5eed),
+  );
 
   /** Fails with every offending request and the whole distribution, so that one run is enough to diagnose. */
   function expectNone(what: string, offending: Outcome[], reason?: (outcome: Outcome) => string | undefined): void {
@@ -241,11 +265,16 @@ describe('A2A routes under fuzzing: malformed, truncated, oversized and wrong-ty
   }
 
   beforeAll(async () => {
-    service = await startDurableTestApp({ SWITCHBOARD_BODY_LIMIT_BYTES: String(BODY_LIMIT), SWITCHBOARD_RATE_LIMIT: '1000000' });
+    service = await startDurableTestApp({
+      SWITCHBOARD_BODY_LIMIT_BYTES: String(BODY_LIMIT),
+      SWITCHBOARD_RATE_LIMIT: '1000000',
+    });
     ({ url, database } = service);
     rowsBefore = await rowCounts(database.url);
     // The SDK writes some refusals to the console ("Tenant mismatch", stream errors); the answers tell more.
-    const quiet = ['warn', 'error'].map((level) => jest.spyOn(console, level as 'warn' | 'error').mockImplementation(() => undefined));
+    const quiet = ['warn', 'error'].map((level) =>
+      jest.spyOn(console, level as 'warn' | 'error').mockImplementation(() => undefined),
+    );
     try {
       const base = new URL(url);
       outcomes = await inParallel(cases, CONCURRENCY, (fuzz) => send(base, fuzz));

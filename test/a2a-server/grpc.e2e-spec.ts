@@ -57,7 +57,10 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   beforeAll(async () => {
     webhook = await WebhookReceiver.start();
     port = await freePort();
-    ({ url, close } = await startTestAppIn(mode, { SWITCHBOARD_CONFIG: writeConfigFile(toml(port)), SWITCHBOARD_API_KEYS: undefined }));
+    ({ url, close } = await startTestAppIn(mode, {
+      SWITCHBOARD_CONFIG: writeConfigFile(toml(port)),
+      SWITCHBOARD_API_KEYS: undefined,
+    }));
   });
 
   afterAll(async () => {
@@ -68,12 +71,16 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   it("lists the gRPC interface on each agent's card, with its name as the tenant; v0.3 on the default agent's alone", async () => {
     const card = (await (await fetch(`${url}/a2a/agents/echo/agent-card.json`)).json()) as Json;
     const grpc = card.supportedInterfaces.filter((entry: Json) => entry.protocolBinding === 'GRPC');
-    expect(grpc).toEqual([{ url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'echo' }]);
+    expect(grpc).toEqual([
+      { url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'echo' },
+    ]);
     expect(card.additionalInterfaces.map((entry: Json) => entry.transport)).not.toContain('GRPC');
     const primary = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Json;
     expect(primary.name).toBe('slow');
     expect(
-      primary.supportedInterfaces.filter((entry: Json) => entry.protocolBinding === 'GRPC').map((entry: Json) => entry.protocolVersion),
+      primary.supportedInterfaces
+        .filter((entry: Json) => entry.protocolBinding === 'GRPC')
+        .map((entry: Json) => entry.protocolVersion),
     ).toEqual(['1.0', '0.3']);
     expect(primary.additionalInterfaces).toContainEqual({ url: `127.0.0.1:${port}`, transport: 'GRPC' });
   });
@@ -81,7 +88,10 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   it('answers a blocking send, then the task by get and list', async () => {
     const client = await grpcClient(url, 'echo');
     const task = asTask(await client.sendMessage(userMessage('over grpc')));
-    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'over grpc' });
+    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
+      state: TaskState.TASK_STATE_COMPLETED,
+      text: 'over grpc',
+    });
     expect((await client.getTask(GetTaskRequest.fromJSON({ id: task.id }))).id).toBe(task.id);
     const listed = await client.listTasks(ListTasksRequest.fromJSON({ contextId: task.contextId }));
     expect(listed.tasks.map(({ id }) => id)).toEqual([task.id]);
@@ -100,7 +110,9 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
 
   it('cancels a running task', async () => {
     const client = await grpcClient(url, 'slow');
-    const task = asTask(await client.sendMessage({ ...userMessage('long enough'), configuration: { returnImmediately: true } as never }));
+    const task = asTask(
+      await client.sendMessage({ ...userMessage('long enough'), configuration: { returnImmediately: true } as never }),
+    );
     const canceled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: task.id }));
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
@@ -110,14 +122,18 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     const task = asTask(await client.sendMessage(userMessage('with a webhook')));
     const config = { tenant: '', id: 'hook', taskId: task.id, url: webhook.url, token: 't', authentication: undefined };
     expect((await client.createTaskPushNotificationConfig(config)).id).toBe('hook');
-    expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook' })).url).toBe(webhook.url);
-    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(
-      1,
+    expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook' })).url).toBe(
+      webhook.url,
     );
+    expect(
+      (await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' }))
+        .configs,
+    ).toHaveLength(1);
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook' });
-    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(
-      0,
-    );
+    expect(
+      (await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' }))
+        .configs,
+    ).toHaveLength(0);
   });
 
   it('answers the extended card to a caller with a key', async () => {
@@ -128,8 +144,13 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
   it('serves a v0.3 gRPC client at the default agent: send, get, stream, resubscribe, cancel and push configs', async () => {
     const client = await grpcClient(url, 'slow', { legacy: true });
     const task = asTask(await client.sendMessage(userMessage('v0.3')));
-    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({ state: TaskState.TASK_STATE_COMPLETED, text: 'v0.3' });
-    expect((await client.getTask(GetTaskRequest.fromJSON({ id: task.id }))).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
+      state: TaskState.TASK_STATE_COMPLETED,
+      text: 'v0.3',
+    });
+    expect((await client.getTask(GetTaskRequest.fromJSON({ id: task.id }))).status?.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
 
     const events = client.sendMessageStream(userMessage('abcde'))[Symbol.asyncIterator]();
     const first = (await events.next()).value;
@@ -142,19 +163,33 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
     const running = asTask(
       await client.sendMessage({ ...userMessage('long enough'), configuration: { returnImmediately: true } as never }),
     );
-    expect((await client.cancelTask(CancelTaskRequest.fromJSON({ id: running.id }))).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-
-    const config = { tenant: '', id: 'legacy-hook', taskId: task.id, url: webhook.url, token: 't', authentication: undefined };
-    expect((await client.createTaskPushNotificationConfig(config)).url).toBe(webhook.url);
-    expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' })).url).toBe(webhook.url);
-    expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(
-      1,
+    expect((await client.cancelTask(CancelTaskRequest.fromJSON({ id: running.id }))).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
     );
+
+    const config = {
+      tenant: '',
+      id: 'legacy-hook',
+      taskId: task.id,
+      url: webhook.url,
+      token: 't',
+      authentication: undefined,
+    };
+    expect((await client.createTaskPushNotificationConfig(config)).url).toBe(webhook.url);
+    expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' })).url).toBe(
+      webhook.url,
+    );
+    expect(
+      (await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' }))
+        .configs,
+    ).toHaveLength(1);
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'legacy-hook' });
   });
 
   it('refuses a call without a key (UNAUTHENTICATED), and an agent outside the key\u2019s list (PERMISSION_DENIED)', async () => {
-    await expect((await grpcClient(url, 'echo', { key: null })).sendMessage(userMessage('no key'))).rejects.toMatchObject({
+    await expect(
+      (await grpcClient(url, 'echo', { key: null })).sendMessage(userMessage('no key')),
+    ).rejects.toMatchObject({
       status: status.UNAUTHENTICATED,
       message: expect.stringMatching(/missing bearer token/),
     });
@@ -164,7 +199,9 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
       status: status.UNAUTHENTICATED,
       message: expect.stringMatching(/invalid API key/),
     });
-    await expect((await grpcClient(url, 'slow', { key: ECHO_ONLY_KEY })).sendMessage(userMessage('not mine'))).rejects.toMatchObject({
+    await expect(
+      (await grpcClient(url, 'slow', { key: ECHO_ONLY_KEY })).sendMessage(userMessage('not mine')),
+    ).rejects.toMatchObject({
       status: status.PERMISSION_DENIED,
       message: expect.stringMatching(/may not reach agent "slow"/),
     });
@@ -172,7 +209,11 @@ describe.each(['embedded', 'durable'] as const)('A2A over gRPC (%s)', (mode) => 
 
   it('refuses a message past the limits as the other bindings do (INVALID_ARGUMENT)', async () => {
     const tooMany = SendMessageRequest.fromJSON({
-      message: { messageId: 'm-limits', role: 'ROLE_USER', parts: Array.from({ length: 1_001 }, () => ({ text: 'x' })) },
+      message: {
+        messageId: 'm-limits',
+        role: 'ROLE_USER',
+        parts: Array.from({ length: 1_001 }, () => ({ text: 'x' })),
+      },
     });
     await expect((await grpcClient(url, 'echo')).sendMessage(tooMany)).rejects.toMatchObject({
       status: status.INVALID_ARGUMENT,

@@ -1,5 +1,10 @@
 import { TaskState } from '@a2a-js/sdk';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import { postJson as rawPostJson } from '../faults/support/store-outage-clients';
 import { writeConfigFile } from '../support/config-file';
 import { bearer } from '../support/test-app';
@@ -60,7 +65,8 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
     });
 
     it('answers a seed-dialect send in the status message too, where PocketPaw\u2019s clients read it (and only there: not a v0.3 one)', async () => {
-      const textOf = (message: Json | undefined) => ((message?.parts ?? []) as Json[]).map((part) => part.text).join('');
+      const textOf = (message: Json | undefined) =>
+        ((message?.parts ?? []) as Json[]).map((part) => part.text).join('');
       const seed = (await postJson('/a2a', POCKETPAW_SEND)).body.result;
       expect({ role: seed.status.message?.role, text: textOf(seed.status.message) }).toEqual({
         role: 'agent',
@@ -68,7 +74,9 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       });
       const v03 = {
         ...POCKETPAW_SEND,
-        params: { message: { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'plain v0.3' }] } },
+        params: {
+          message: { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'plain v0.3' }] },
+        },
       };
       expect((await postJson('/a2a', v03)).body.result.status.message).toBeUndefined();
       const rest = await postJson('/a2a/tasks/send', POCKETPAW_SEND.params);
@@ -80,7 +88,10 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
         jsonrpc: '2.0',
         id: 'of-1',
         method: 'tasks/send',
-        params: { message: { role: 'user', parts: [{ type: 'text', text: 'Review this code' }] }, sessionId: 'session-123' },
+        params: {
+          message: { role: 'user', parts: [{ type: 'text', text: 'Review this code' }] },
+          sessionId: 'session-123',
+        },
       });
       expect(body.id).toBe('of-1');
       expect(body.result).toMatchObject({ kind: 'task', contextId: 'session-123', status: { state: 'completed' } });
@@ -104,7 +115,12 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
     it('answers tasks/get with history_length, and tasks/cancel of a finished task with -32002', async () => {
       const sent = await postJson('/a2a', POCKETPAW_SEND);
       const id = sent.body.result.id as string;
-      const polled = await postJson('/a2a', { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id, history_length: 1 } });
+      const polled = await postJson('/a2a', {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tasks/get',
+        params: { id, history_length: 1 },
+      });
       expect(polled.body.result.history).toHaveLength(1);
       const cancel = await postJson('/a2a', { jsonrpc: '2.0', id: 3, method: 'tasks/cancel', params: { id } });
       expect(cancel.body.error.code).toBe(-32002);
@@ -193,7 +209,10 @@ describe('A2A v0.3 clients, the seeds\u2019 request forms and agent cards', () =
       const card = resolver.normalizeAgentCard(legacyOnly);
       expect(card.supportedInterfaces.map((i) => i.protocolVersion.slice(0, 3))).toEqual(['0.3', '0.3', '0.3']);
       const factory = new ClientFactory({
-        transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
+        transports: [
+          new JsonRpcTransportFactory({ fetchImpl, legacyCompat }),
+          new RestTransportFactory({ fetchImpl, legacyCompat }),
+        ],
         preferredTransports: [binding],
         cardResolver: resolver,
       });

@@ -10,7 +10,13 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { asTask, collect, sdkClient, userMessage } from '../support/sdk-client';
 import { ServiceProcesses, stateOf, within } from '../support/service-processes';
 import { TEST_AGENTS_TOML } from '../support/test-agents';
@@ -43,7 +49,9 @@ interface Notification {
 }
 
 function artifactTexts(events: StreamResponse[]): string[] {
-  return events.flatMap((event) => (event.payload?.$case === 'artifactUpdate' ? textsOf(event.payload.value.artifact?.parts ?? []) : []));
+  return events.flatMap((event) =>
+    event.payload?.$case === 'artifactUpdate' ? textsOf(event.payload.value.artifact?.parts ?? []) : [],
+  );
 }
 
 function textsOf(parts: Task['artifacts'][number]['parts']): string[] {
@@ -102,16 +110,26 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
     const client = await sdkClient(baseUrl, 'pauser', 'JSONRPC');
     const { taskId, rest } = await startPausedTurn(client);
     const token = `mid-turn-${mode}`;
-    await client.createTaskPushNotificationConfig({ tenant: '', id: 'late', taskId, url: webhook.url, token, authentication: undefined });
+    await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: 'late',
+      taskId,
+      url: webhook.url,
+      token,
+      authentication: undefined,
+    });
     for (let next = await rest.next(); !next.done; next = await rest.next());
     const notifications = () =>
       webhook.received.filter(({ headers }) => headers['x-a2a-notification-token'] === token).map(({ body }) => body);
-    const states = () => notifications().flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
+    const states = () =>
+      notifications().flatMap((n) => (n.statusUpdate?.status?.state ? [n.statusUpdate.status.state] : []));
     await eventually(
       async () => states(),
       (seen) => seen.includes('TASK_STATE_COMPLETED'),
     );
-    const artifacts = notifications().flatMap((n) => (n.artifactUpdate?.artifact?.parts ?? []).map((part) => part.text));
+    const artifacts = notifications().flatMap((n) =>
+      (n.artifactUpdate?.artifact?.parts ?? []).map((part) => part.text),
+    );
     expect(artifacts).toContain('second');
   });
 
@@ -119,7 +137,11 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
     const client = await sdkClient(baseUrl, 'pauser', 'JSONRPC');
     const { taskId, rest } = await startPausedTurn(client);
     await rest.return?.();
-    const events = await within(collect(client.resubscribeTask({ id: taskId, tenant: '' })), 20_000, 'the resubscription');
+    const events = await within(
+      collect(client.resubscribeTask({ id: taskId, tenant: '' })),
+      20_000,
+      'the resubscription',
+    );
     const [first, ...later] = events;
     expect(first.payload?.$case).toBe('task');
     const snapshot = first.payload!.value as Task;
@@ -133,7 +155,11 @@ describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('joining
   it('resubscribed to a task waiting for input, sees it so, and the stream ends', async () => {
     const client = await sdkClient(baseUrl, 'ask', 'JSONRPC');
     const task = asTask(await client.sendMessage(userMessage('book a flight')));
-    const events = await within(collect(client.resubscribeTask({ id: task.id, tenant: '' })), 10_000, 'the resubscription');
+    const events = await within(
+      collect(client.resubscribeTask({ id: task.id, tenant: '' })),
+      10_000,
+      'the resubscription',
+    );
     expect(events.map((event) => event.payload?.$case)).toEqual(['task']);
     expect((events[0].payload!.value as Task).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   });

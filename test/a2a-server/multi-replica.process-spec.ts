@@ -3,11 +3,23 @@
  * one Postgres database and one Redis prefix: a task belongs to the service, not to the replica
  * that took the request, and survives the restart of any process.
  */
-import { SendMessageConfiguration, type SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import {
+  SendMessageConfiguration,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk';
 import { type Client } from '@a2a-js/sdk/client';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { grpcClient } from './support/grpc-client';
 import { artifactText, asTask, collect, sdkClient, userMessage } from '../support/sdk-client';
 import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../support/service-processes';
@@ -27,17 +39,23 @@ function nonBlocking(text: string, extra: Record<string, unknown> = {}): SendMes
 function chunkTexts(events: StreamResponse[]): string[] {
   return events.flatMap((event) =>
     event.payload?.$case === 'artifactUpdate'
-      ? (event.payload.value.artifact?.parts ?? []).map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+      ? (event.payload.value.artifact?.parts ?? []).map((part) =>
+          part.content?.$case === 'text' ? part.content.value : '',
+        )
       : [],
   );
 }
 
 function partTexts(task: Task): string[] {
-  return task.artifacts.flatMap((artifact) => artifact.parts).map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
+  return task.artifacts
+    .flatMap((artifact) => artifact.parts)
+    .map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
 }
 
 function texts(task: Task): (string | undefined)[] {
-  return task.history.map((message) => (message.parts[0]?.content?.$case === 'text' ? message.parts[0].content.value : undefined));
+  return task.history.map((message) =>
+    message.parts[0]?.content?.$case === 'text' ? message.parts[0].content.value : undefined,
+  );
 }
 
 describe('several API replicas and a worker, as separate processes', () => {
@@ -77,7 +95,11 @@ describe('several API replicas and a worker, as separate processes', () => {
 
   it('streams, on replica A, the events of a turn enqueued through replica B', async () => {
     const sent = asTask(
-      await within((await client(b, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking send through B'),
+      await within(
+        (await client(b, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)),
+        5_000,
+        'non-blocking send through B',
+      ),
     );
     const events = await within(
       collect((await client(a, 'slow')).resubscribeTask({ id: sent.id, tenant: '' })),
@@ -95,10 +117,18 @@ describe('several API replicas and a worker, as separate processes', () => {
 
   it('streams over gRPC, on replica A, the events of a turn sent over gRPC through replica B', async () => {
     const sent = asTask(
-      await within((await grpcClient(b.baseUrl, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)), 5_000, 'non-blocking gRPC send through B'),
+      await within(
+        (await grpcClient(b.baseUrl, 'slow')).sendMessage(nonBlocking(FIVE_CHUNKS)),
+        5_000,
+        'non-blocking gRPC send through B',
+      ),
     );
     const onA = await grpcClient(a.baseUrl, 'slow');
-    const events = await within(collect(onA.resubscribeTask({ id: sent.id, tenant: '' })), 10_000, "A's gRPC stream of the task");
+    const events = await within(
+      collect(onA.resubscribeTask({ id: sent.id, tenant: '' })),
+      10_000,
+      "A's gRPC stream of the task",
+    );
     expect(stateOf(events.at(-1))).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(await onA.getTask({ id: sent.id, tenant: '' }))).toBe(FIVE_CHUNKS);
   });
@@ -146,7 +176,9 @@ describe('several API replicas and a worker, as separate processes', () => {
     expect(artifactText(after[1])).toBe('keep me');
 
     const continued = asTask(
-      await (await client(a, 'ask')).sendMessage(userMessage('Paris', { taskId: asking.id, contextId: asking.contextId })),
+      await (
+        await client(a, 'ask')
+      ).sendMessage(userMessage('Paris', { taskId: asking.id, contextId: asking.contextId })),
     );
     expect(continued.id).toBe(asking.id);
     expect(continued.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);

@@ -44,7 +44,8 @@ describe('the turn of a new task', () => {
     apiReads = jest.spyOn(service.app.get(RedisService).client, 'xread');
   });
 
-  const readsOf = (taskId: string) => apiReads.mock.calls.filter((args: unknown[]) => args.some((arg) => String(arg).endsWith(taskId)));
+  const readsOf = (taskId: string) =>
+    apiReads.mock.calls.filter((args: unknown[]) => args.some((arg) => String(arg).endsWith(taskId)));
 
   afterAll(async () => {
     await worker?.close();
@@ -67,7 +68,9 @@ describe('the turn of a new task', () => {
     expect(tails.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
     expect(readsOf(task.id)).toHaveLength(1);
     expect(cancelChecks.mock.calls.filter(([taskId]) => taskId === task.id)).toHaveLength(1);
-    const users = second.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId);
+    const users = second.history
+      .filter((message) => message.role === Role.ROLE_USER)
+      .map((message) => message.messageId);
     expect(users).toEqual([first.message!.messageId, reply.message!.messageId]);
   });
 

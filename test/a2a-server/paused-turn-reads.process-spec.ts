@@ -10,7 +10,13 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { asTask, sdkClient, userMessage } from '../support/sdk-client';
 import { ServiceProcesses } from '../support/service-processes';
 
@@ -57,63 +63,68 @@ function storedTask(client: Client, taskId: string): Promise<Task> {
 
 type Mode = 'durable (API and worker processes)' | 'embedded';
 
-describe.each<Mode>(['durable (API and worker processes)', 'embedded'])('a task read while its turn pauses (%s)', (mode) => {
-  let database: TestDatabase | undefined;
-  let redisPrefix: string | undefined;
-  let services: ServiceProcesses | undefined;
-  let app: NestFastifyApplication | undefined;
-  let client: Client;
-  const started: string[] = [];
+describe.each<Mode>(['durable (API and worker processes)', 'embedded'])(
+  'a task read while its turn pauses (%s)',
+  (mode) => {
+    let database: TestDatabase | undefined;
+    let redisPrefix: string | undefined;
+    let services: ServiceProcesses | undefined;
+    let app: NestFastifyApplication | undefined;
+    let client: Client;
+    const started: string[] = [];
 
-  beforeAll(async () => {
-    const configFile = writeConfigFile(STALLING_AGENT_TOML);
-    let baseUrl: string;
-    if (mode === 'embedded') {
-      ({ app, url: baseUrl } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: configFile })));
-    } else {
-      database = await createTestDatabase();
-      redisPrefix = testRedisPrefix();
-      services = new ServiceProcesses({
-        SWITCHBOARD_CONFIG: configFile,
-        DATABASE_URL: database.url,
-        REDIS_URL: testRedisUrl(),
-        SWITCHBOARD_REDIS_PREFIX: redisPrefix,
-      });
-      const [api] = await Promise.all([services.api('api'), services.worker('worker')]);
-      baseUrl = api.baseUrl;
-    }
-    client = await sdkClient(baseUrl, 'staller', 'JSONRPC');
-  });
+    beforeAll(async () => {
+      const configFile = writeConfigFile(STALLING_AGENT_TOML);
+      let baseUrl: string;
+      if (mode === 'embedded') {
+        ({ app, url: baseUrl } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: configFile })));
+      } else {
+        database = await createTestDatabase();
+        redisPrefix = testRedisPrefix();
+        services = new ServiceProcesses({
+          SWITCHBOARD_CONFIG: configFile,
+          DATABASE_URL: database.url,
+          REDIS_URL: testRedisUrl(),
+          SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+        });
+        const [api] = await Promise.all([services.api('api'), services.worker('worker')]);
+        baseUrl = api.baseUrl;
+      }
+      client = await sdkClient(baseUrl, 'staller', 'JSONRPC');
+    });
 
-  afterAll(async () => {
-    // The turns would wait two minutes: canceled, they end now.
-    await Promise.all(started.map((id) => client.cancelTask({ id, tenant: '', metadata: undefined }).catch(() => undefined)));
-    await app?.close();
-    await services?.stopAll();
-    if (redisPrefix) await deleteRedisKeys(redisPrefix);
-    await database?.drop();
-  });
+    afterAll(async () => {
+      // The turns would wait two minutes: canceled, they end now.
+      await Promise.all(
+        started.map((id) => client.cancelTask({ id, tenant: '', metadata: undefined }).catch(() => undefined)),
+      );
+      await app?.close();
+      await services?.stopAll();
+      if (redisPrefix) await deleteRedisKeys(redisPrefix);
+      await database?.drop();
+    });
 
-  it('shows the turn as streamed when the send returned at once', async () => {
-    const request = userMessage('draft it');
-    request.configuration = SendMessageRequest.fromJSON({ configuration: { returnImmediately: true } }).configuration;
-    const task = asTask(await client.sendMessage(request));
-    started.push(task.id);
-    await streamedTheDraft(client, task.id);
-    expect(showsTheDraft(await storedTask(client, task.id))).toBe(true);
-  });
+    it('shows the turn as streamed when the send returned at once', async () => {
+      const request = userMessage('draft it');
+      request.configuration = SendMessageRequest.fromJSON({ configuration: { returnImmediately: true } }).configuration;
+      const task = asTask(await client.sendMessage(request));
+      started.push(task.id);
+      await streamedTheDraft(client, task.id);
+      expect(showsTheDraft(await storedTask(client, task.id))).toBe(true);
+    });
 
-  it('shows the turn as streamed when the turn recorded the task first', async () => {
-    const events = client.sendMessageStream(userMessage('draft it'))[Symbol.asyncIterator]();
-    let taskId: string | undefined;
-    for (let next = await events.next(); !next.done; next = await events.next()) {
-      const { payload } = next.value;
-      if (payload?.$case === 'task') taskId = payload.value.id;
-      if (payload?.$case === 'statusUpdate') taskId ??= payload.value.taskId;
-      if (payload?.$case === 'artifactUpdate') break;
-    }
-    await events.return?.();
-    started.push(taskId!);
-    expect(showsTheDraft(await storedTask(client, taskId!))).toBe(true);
-  });
-});
+    it('shows the turn as streamed when the turn recorded the task first', async () => {
+      const events = client.sendMessageStream(userMessage('draft it'))[Symbol.asyncIterator]();
+      let taskId: string | undefined;
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        const { payload } = next.value;
+        if (payload?.$case === 'task') taskId = payload.value.id;
+        if (payload?.$case === 'statusUpdate') taskId ??= payload.value.taskId;
+        if (payload?.$case === 'artifactUpdate') break;
+      }
+      await events.return?.();
+      started.push(taskId!);
+      expect(showsTheDraft(await storedTask(client, taskId!))).toBe(true);
+    });
+  },
+);

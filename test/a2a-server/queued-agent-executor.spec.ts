@@ -51,7 +51,9 @@ describe('QueuedAgentExecutor', () => {
   let executor: QueuedAgentExecutor;
 
   beforeAll(async () => {
-    module = await embeddedTurns({ [AGENT]: { actsOutsideTask: false, run: (agentTurn, bus) => turn(agentTurn, bus) } });
+    module = await embeddedTurns({
+      [AGENT]: { actsOutsideTask: false, run: (agentTurn, bus) => turn(agentTurn, bus) },
+    });
     queue = module.get(JOB_QUEUE);
     tasks = module.get(TaskView);
     const lifecycle = module.get(TaskLifecycle);
@@ -85,7 +87,12 @@ describe('QueuedAgentExecutor', () => {
     const context = new ServerCallContext({ user: { isAuthenticated: true, userName: 'tester' } });
     const request: SendMessageRequest = {
       ...userMessage('hello', { taskId, contextId }),
-      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false, ...configuration },
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: false,
+        ...configuration,
+      },
     };
     const call = A2aCall.of(context);
     call.idUnknownUntil = Date.now() + 5_000;
@@ -131,7 +138,12 @@ describe('QueuedAgentExecutor', () => {
 
     await executor.execute(requestContext, bus);
 
-    expect(kinds(await finished)).toEqual(['task', TaskState.TASK_STATE_WORKING, 'artifactUpdate', TaskState.TASK_STATE_COMPLETED]);
+    expect(kinds(await finished)).toEqual([
+      'task',
+      TaskState.TASK_STATE_WORKING,
+      'artifactUpdate',
+      TaskState.TASK_STATE_COMPLETED,
+    ]);
     expect((await tasks.get(taskId, context))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -148,13 +160,23 @@ describe('QueuedAgentExecutor', () => {
 
     expect(storedWhenQueued).toBe(TaskState.TASK_STATE_SUBMITTED);
     const heard = await finished;
-    expect(heard[0]).toMatchObject({ kind: 'task', data: { id: taskId, status: { state: TaskState.TASK_STATE_SUBMITTED } } });
+    expect(heard[0]).toMatchObject({
+      kind: 'task',
+      data: { id: taskId, status: { state: TaskState.TASK_STATE_SUBMITTED } },
+    });
     expect(kinds(heard).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('keeps the webhook out of the job, which a failed job keeps a day: the push config store holds it', async () => {
     const enqueue = jest.spyOn(queue, 'enqueue');
-    const webhook = { tenant: '', id: 'hook', taskId: '', url: 'https://example.com/hook', token: 'secret', authentication: undefined };
+    const webhook = {
+      tenant: '',
+      id: 'hook',
+      taskId: '',
+      url: 'https://example.com/hook',
+      token: 'secret',
+      authentication: undefined,
+    };
     const { requestContext, bus, finished } = send({ taskPushNotificationConfig: webhook });
 
     await executor.execute(requestContext, bus);
@@ -200,9 +222,16 @@ describe('QueuedAgentExecutor', () => {
     it('throws the refusal to a caller that brings its own bus and waits for no verdict', async () => {
       jest.spyOn(queue, 'isReachable').mockReturnValue(false);
       const [taskId, contextId] = [randomUUID(), randomUUID()];
-      const requestContext = new RequestContext(userMessage('hello', { taskId, contextId }), taskId, contextId, new ServerCallContext());
+      const requestContext = new RequestContext(
+        userMessage('hello', { taskId, contextId }),
+        taskId,
+        contextId,
+        new ServerCallContext(),
+      );
 
-      await expect(executor.execute(requestContext, new DefaultExecutionEventBus())).rejects.toBeInstanceOf(ServiceUnavailableError);
+      await expect(executor.execute(requestContext, new DefaultExecutionEventBus())).rejects.toBeInstanceOf(
+        ServiceUnavailableError,
+      );
     });
 
     it("fails a non-blocking send's recorded task when its turn could not be queued, rather than leave it submitted", async () => {

@@ -2,7 +2,13 @@ import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { startTestApp, testConfig } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { artifactText, asTask, type Binding, collect, kinds, sdkClient, userMessage } from '../support/sdk-client';
@@ -61,7 +67,14 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
   it('streams task, working, every artifact chunk and completed, in order', async () => {
     const client = await sdkClient(url, 'echo', binding);
     const events = await collect(client.sendMessageStream(userMessage('abcdefghi')));
-    expect(kinds(events)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(kinds(events)).toEqual([
+      'task',
+      'statusUpdate',
+      'artifactUpdate',
+      'artifactUpdate',
+      'artifactUpdate',
+      'statusUpdate',
+    ]);
     const [task, working, ...rest] = events.map((e) => e.payload!.value);
     expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     expect('status' in working && working.status?.state).toBe(TaskState.TASK_STATE_WORKING);
@@ -99,7 +112,9 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     const rest = [];
     for (let next = await events.next(); !next.done; next = await events.next()) rest.push(next.value);
     expect(rest.at(-1)?.payload?.$case).toBe('statusUpdate');
-    expect((rest.at(-1)!.payload!.value as { status: { state: TaskState } }).status.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((rest.at(-1)!.payload!.value as { status: { state: TaskState } }).status.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
     expect((await client.getTask({ id: taskId, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
@@ -129,7 +144,11 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     expect((last.value as { status: { state: TaskState } }).status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const chunks = [...seen, ...resumed].filter((e) => e.payload?.$case === 'artifactUpdate');
     const texts = new Set(
-      chunks.map((e) => (e.payload!.value as { artifact: { parts: { content: { value: string } }[] } }).artifact.parts[0].content.value),
+      chunks.map(
+        (e) =>
+          (e.payload!.value as { artifact: { parts: { content: { value: string } }[] } }).artifact.parts[0].content
+            .value,
+      ),
     );
     expect([...texts].join('')).toBe('0123456789');
     expect(artifactText(await client.getTask({ id: taskId, tenant: '' }))).toBe('0123456789');
@@ -142,7 +161,14 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     request.configuration = {
       acceptedOutputModes: [],
       returnImmediately: false,
-      taskPushNotificationConfig: { tenant: '', id: 'hook-1', taskId: '', url: webhook.url, token, authentication: undefined },
+      taskPushNotificationConfig: {
+        tenant: '',
+        id: 'hook-1',
+        taskId: '',
+        url: webhook.url,
+        token,
+        authentication: undefined,
+      },
     } as never;
     const task = asTask(await client.sendMessage(request));
     const states = () =>
@@ -153,7 +179,12 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
       async () => states(),
       (seen) => seen.includes('TASK_STATE_COMPLETED'),
     );
-    const configs = await client.listTaskPushNotificationConfig({ taskId: task.id, tenant: '', pageSize: 0, pageToken: '' } as never);
+    const configs = await client.listTaskPushNotificationConfig({
+      taskId: task.id,
+      tenant: '',
+      pageSize: 0,
+      pageToken: '',
+    } as never);
     expect(configs.configs.map((c) => c.url)).toEqual([webhook.url]);
   });
 
@@ -163,7 +194,10 @@ describe.each(CASES)('A2A server (%s) through the SDK client over %s', (mode, bi
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const next = asTask(await client.sendMessage(userMessage('Paris', { taskId: task.id, contextId: task.contextId })));
     expect(next.id).toBe(task.id);
-    expect(next.history.filter((m) => m.role === 1).map((m) => m.parts[0].content?.value)).toEqual(['book a flight', 'Paris']);
+    expect(next.history.filter((m) => m.role === 1).map((m) => m.parts[0].content?.value)).toEqual([
+      'book a flight',
+      'Paris',
+    ]);
   });
 
   it('refuses a resubscribe to a finished task as a terminal one, without a word on the console', async () => {

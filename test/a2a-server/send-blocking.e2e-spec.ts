@@ -61,7 +61,9 @@ describe.each(['embedded', 'durable'] as const)('whether a send waits for its tu
         expect(await send(v1Send({ blocking: false }))).toBe('TASK_STATE_COMPLETED');
         expect(await send(v1Send({ acceptedOutputModes: ['text/plain'] }))).toBe('TASK_STATE_COMPLETED');
         expect(await send(v1Send())).toBe('TASK_STATE_COMPLETED');
-        expect(await send(v1Send({ returnImmediately: true, blocking: true }))).toMatch(/^TASK_STATE_(SUBMITTED|WORKING)$/);
+        expect(await send(v1Send({ returnImmediately: true, blocking: true }))).toMatch(
+          /^TASK_STATE_(SUBMITTED|WORKING)$/,
+        );
       },
     );
   });
@@ -77,7 +79,10 @@ describe.each(['embedded', 'durable'] as const)('whether a send waits for its tu
 
     it('in the legacy REST form (the primary agent), waits unless blocking is false', async () => {
       const state = async (configuration: Json) => {
-        const body = await answer('/a2a/tasks/send', { message: { role: 'user', parts: [{ type: 'text', text: 'wait' }] }, configuration });
+        const body = await answer('/a2a/tasks/send', {
+          message: { role: 'user', parts: [{ type: 'text', text: 'wait' }] },
+          configuration,
+        });
         return (body.status?.state ?? JSON.stringify(body)) as string;
       };
       expect(await state({ accepted_output_modes: ['text/plain'] })).toBe('completed');
@@ -90,7 +95,9 @@ describe.each(['embedded', 'durable'] as const)('whether a send waits for its tu
       expect(await restState('/v1/message:send', v03RestSend({ acceptedOutputModes: ['text/plain'] }))).toMatch(
         /^TASK_STATE_(SUBMITTED|WORKING)$/,
       );
-      expect(await restState('/v1/message:send', v03RestSend({ blocking: false }))).toMatch(/^TASK_STATE_(SUBMITTED|WORKING)$/);
+      expect(await restState('/v1/message:send', v03RestSend({ blocking: false }))).toMatch(
+        /^TASK_STATE_(SUBMITTED|WORKING)$/,
+      );
     });
   });
 });

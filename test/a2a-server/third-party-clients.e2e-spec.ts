@@ -25,15 +25,23 @@ describe('third-party A2A clients', () => {
   describe('output modes in their short forms', () => {
     // A TypeScript AI SDK's A2A provider always sends this configuration.
     const v03Send = (modes: string[]) => ({
-      message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'short modes' }] },
+      message: {
+        kind: 'message',
+        messageId: randomUUID(),
+        role: 'user',
+        parts: [{ kind: 'text', text: 'short modes' }],
+      },
       configuration: { acceptedOutputModes: modes, blocking: true },
     });
 
-    it.each([[['text']], [['json']], [['*/*']], [['text/*']], [[]]])('are accepted over v0.3 JSON-RPC: %j', async (modes) => {
-      const answer = await rpc('/a2a/agents/echo', 'message/send', v03Send(modes));
-      expect(answer.error).toBeUndefined();
-      expect(answer.result.status.state).toBe('completed');
-    });
+    it.each([[['text']], [['json']], [['*/*']], [['text/*']], [[]]])(
+      'are accepted over v0.3 JSON-RPC: %j',
+      async (modes) => {
+        const answer = await rpc('/a2a/agents/echo', 'message/send', v03Send(modes));
+        expect(answer.error).toBeUndefined();
+        expect(answer.result.status.state).toBe('completed');
+      },
+    );
 
     it('are accepted over v1.0 JSON-RPC', async () => {
       const params = {
@@ -85,14 +93,23 @@ describe('third-party A2A clients', () => {
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const event = (await response.text()).trim().split('\n');
       expect(event[0]).toBe('event: error');
-      expect(JSON.parse(event[1].replace(/^data: /, ''))).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32001 } });
+      expect(JSON.parse(event[1].replace(/^data: /, ''))).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32001 },
+      });
     });
   });
 
   describe('v0.3 HTTP+JSON with proto field names', () => {
     it('takes a send whose fields are named as in the proto (message_id, accepted_output_modes)', async () => {
       const body = {
-        request: { message_id: randomUUID(), context_id: randomUUID(), role: 'ROLE_USER', content: [{ text: 'proto names' }] },
+        request: {
+          message_id: randomUUID(),
+          context_id: randomUUID(),
+          role: 'ROLE_USER',
+          content: [{ text: 'proto names' }],
+        },
         configuration: { accepted_output_modes: ['text/plain'], history_length: 1, blocking: true },
       };
       const answer = await postJson(`${service.url}/a2a/rest/agents/echo/v1/message:send`, body);
@@ -117,11 +134,15 @@ describe('third-party A2A clients', () => {
     });
 
     it('reaches a streaming client once', async () => {
-      const events = await collect((await sdkClient(service.url, 'echo', 'JSONRPC')).sendMessageStream(userMessage('once, streamed')));
+      const events = await collect(
+        (await sdkClient(service.url, 'echo', 'JSONRPC')).sendMessageStream(userMessage('once, streamed')),
+      );
       const seen = events.flatMap((event) => {
         const payload = event.payload;
-        if (payload?.$case === 'artifactUpdate') return payload.value.artifact?.parts.map((part) => part.content?.value) ?? [];
-        if (payload?.$case === 'statusUpdate') return payload.value.status?.message?.parts.map((part) => part.content?.value) ?? [];
+        if (payload?.$case === 'artifactUpdate')
+          return payload.value.artifact?.parts.map((part) => part.content?.value) ?? [];
+        if (payload?.$case === 'statusUpdate')
+          return payload.value.status?.message?.parts.map((part) => part.content?.value) ?? [];
         return [];
       });
       expect(seen.join('')).toBe('once, streamed');
@@ -142,7 +163,10 @@ describe('third-party A2A clients', () => {
       });
 
     it('is taken in a request, and answered in when the client accepts it', async () => {
-      const response = await send({ 'content-type': 'application/a2a+json', accept: 'application/a2a+json, application/json;q=0.5' });
+      const response = await send({
+        'content-type': 'application/a2a+json',
+        accept: 'application/a2a+json, application/json;q=0.5',
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
       expect(((await response.json()) as Json).result.task.status.state).toBe('TASK_STATE_COMPLETED');

@@ -1,5 +1,10 @@
 import { TaskState } from '@a2a-js/sdk';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../faults/support/store-outage-clients';
 import { bearer } from '../support/test-app';
@@ -33,7 +38,10 @@ describe('A2A wire forms', () => {
     const resolver = new DefaultAgentCardResolver({ fetchImpl, legacyCompat });
     const { supportedInterfaces: _, ...legacyOnly } = (await get(`/a2a/agents/${agent}/agent-card.json`)).body;
     const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
+      transports: [
+        new JsonRpcTransportFactory({ fetchImpl, legacyCompat }),
+        new RestTransportFactory({ fetchImpl, legacyCompat }),
+      ],
       preferredTransports: [binding],
       cardResolver: resolver,
     });
@@ -102,7 +110,9 @@ describe('A2A wire forms', () => {
 
   describe('message ids (v0.3)', () => {
     it('refuses a kind-tagged v0.3 send without a messageId with -32602', async () => {
-      const { error } = await rpc('message/send', { message: { role: 'user', parts: [{ kind: 'text', text: 'no id' }] } });
+      const { error } = await rpc('message/send', {
+        message: { role: 'user', parts: [{ kind: 'text', text: 'no id' }] },
+      });
       expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/messageId/) });
     });
   });
@@ -113,7 +123,9 @@ describe('A2A wire forms', () => {
       const request = userMessage('cancel me');
       request.configuration = { acceptedOutputModes: [], returnImmediately: true } as never;
       const task = asTask(await client.sendMessage(request));
-      expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect((await client.cancelTask({ id: task.id, tenant: '' } as never)).status?.state).toBe(
+        TaskState.TASK_STATE_CANCELED,
+      );
       return task.id;
     };
 
@@ -133,7 +145,9 @@ describe('A2A wire forms', () => {
       const id = await canceledTask();
       const legacy = await rpc('tasks/cancel', { id }, {}, '/a2a/agents/slow');
       expect(legacy.error).toMatchObject({ code: -32002 });
-      const completed = await post('/a2a/tasks/send', { message: { role: 'user', parts: [{ type: 'text', text: 'done' }] } });
+      const completed = await post('/a2a/tasks/send', {
+        message: { role: 'user', parts: [{ type: 'text', text: 'done' }] },
+      });
       expect(completed.body.status.state).toBe('completed');
       const seed = await post(`/a2a/tasks/${completed.body.id}/cancel`, {});
       expect(seed).toEqual({ status: 409, body: expect.objectContaining({ error: 'task_not_cancelable' }) });
@@ -143,7 +157,9 @@ describe('A2A wire forms', () => {
   describe('push configs without an id', () => {
     it('gives a v0.3 set without an id the task id, and a get without an id finds it', async () => {
       const task = (
-        await rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook' }] } })
+        await rpc('message/send', {
+          message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook' }] },
+        })
       ).result;
       const set = await rpc('tasks/pushNotificationConfig/set', {
         taskId: task.id,
@@ -157,7 +173,10 @@ describe('A2A wire forms', () => {
     it('gives a config sent inline in a v0.3 send without an id the task id', async () => {
       const message = { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hook inline' }] };
       const task = (
-        await rpc('message/send', { message, configuration: { pushNotificationConfig: { url: 'https://hooks.example.com/d' } } })
+        await rpc('message/send', {
+          message,
+          configuration: { pushNotificationConfig: { url: 'https://hooks.example.com/d' } },
+        })
       ).result;
       const got = await rpc('tasks/pushNotificationConfig/get', { id: task.id });
       expect(got.result.pushNotificationConfig).toMatchObject({ id: task.id, url: 'https://hooks.example.com/d' });
@@ -185,28 +204,38 @@ describe('A2A wire forms', () => {
       expect((await rpc('no/such/method')).error).toMatchObject({ code: -32601 });
     });
 
-    it.each(BINDINGS)('names the state of an ended task in a v1.0 refusal over %s, never its number', async (binding) => {
-      const client = await sdkClient(url, 'echo', binding);
-      const task = asTask(await client.sendMessage(userMessage('first')));
-      const refusal = async (call: Promise<unknown>) =>
-        (
-          (await call.then(
-            () => undefined,
-            (error: Error) => error,
-          )) as Error
-        ).message;
-      const send = await refusal(client.sendMessage(userMessage('again', { taskId: task.id })));
-      const resubscribe = await refusal(collect(client.resubscribeTask({ id: task.id, tenant: '' })));
-      for (const message of [send, resubscribe]) {
-        expect(message).toMatch(/terminal state \(completed\)/);
-        expect(message).not.toMatch(/\(\d+\)/);
-      }
-    });
+    it.each(BINDINGS)(
+      'names the state of an ended task in a v1.0 refusal over %s, never its number',
+      async (binding) => {
+        const client = await sdkClient(url, 'echo', binding);
+        const task = asTask(await client.sendMessage(userMessage('first')));
+        const refusal = async (call: Promise<unknown>) =>
+          (
+            (await call.then(
+              () => undefined,
+              (error: Error) => error,
+            )) as Error
+          ).message;
+        const send = await refusal(client.sendMessage(userMessage('again', { taskId: task.id })));
+        const resubscribe = await refusal(collect(client.resubscribeTask({ id: task.id, tenant: '' })));
+        for (const message of [send, resubscribe]) {
+          expect(message).toMatch(/terminal state \(completed\)/);
+          expect(message).not.toMatch(/\(\d+\)/);
+        }
+      },
+    );
 
     it('names the state in a v0.3 refusal', async () => {
-      const sent = await rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'x' }] } });
+      const sent = await rpc('message/send', {
+        message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'x' }] },
+      });
       const again = await rpc('message/send', {
-        message: { role: 'user', messageId: randomUUID(), taskId: sent.result.id, parts: [{ kind: 'text', text: 'y' }] },
+        message: {
+          role: 'user',
+          messageId: randomUUID(),
+          taskId: sent.result.id,
+          parts: [{ kind: 'text', text: 'y' }],
+        },
       });
       expect(again.error.message).toMatch(/terminal state \(completed\)/);
     });
@@ -221,7 +250,9 @@ describe('A2A wire forms', () => {
     ];
 
     it('takes PocketPaw\u2019s file parts and stores them as v1.0 file parts', async () => {
-      const sent = await rpc('message/send', { message: { role: 'user', parts: [{ type: 'text', text: 'files:' }, ...seedFileParts] } });
+      const sent = await rpc('message/send', {
+        message: { role: 'user', parts: [{ type: 'text', text: 'files:' }, ...seedFileParts] },
+      });
       expect(sent.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
       const task = await rpc('GetTask', { id: sent.result.id }, V1);
       expect(task.result.history[0].parts.slice(1)).toEqual([
@@ -242,8 +273,13 @@ describe('A2A wire forms', () => {
     });
 
     it('refuses a seed file part with neither uri nor bytes, naming the field', async () => {
-      const { error } = await rpc('message/send', { message: { role: 'user', parts: [{ type: 'file', name: 'empty' }] } });
-      expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/^params\.message\.parts\[0\]\.file/) });
+      const { error } = await rpc('message/send', {
+        message: { role: 'user', parts: [{ type: 'file', name: 'empty' }] },
+      });
+      expect(error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/^params\.message\.parts\[0\]\.file/),
+      });
     });
   });
 });

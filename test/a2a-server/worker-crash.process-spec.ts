@@ -7,7 +7,13 @@ import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client } from '@a2a-js/sdk/client';
 import { TERMINAL_TASK_STATES } from '../../src/common/task-states';
 import { writeConfigFile } from '../support/config-file';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { artifactText, asTask, sdkClient, userMessage } from '../support/sdk-client';
 import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../support/service-processes';
 import { LONG_AGENT_TOML, QUICK_STALL_TOML, STALL_TIMINGS, TEST_AGENTS_TOML } from '../support/test-agents';
@@ -35,7 +41,11 @@ function statusText(task: Task): string | undefined {
  * Reads a stream in the background, timestamping each event, so a test can look at it while it
  * runs; `until` resolves once what has been seen satisfies `done`, or the stream has ended.
  */
-function follow(stream: AsyncIterable<StreamResponse>): { seen: Seen[]; ended: Promise<void>; until(done: () => boolean): Promise<void> } {
+function follow(stream: AsyncIterable<StreamResponse>): {
+  seen: Seen[];
+  ended: Promise<void>;
+  until(done: () => boolean): Promise<void>;
+} {
   const seen: Seen[] = [];
   const checks = new Set<() => void>();
   const ended = (async () => {
@@ -143,7 +153,11 @@ describe('a worker process killed mid-turn', () => {
     const started = Date.now();
     // Ten characters: ten chunks 500 ms apart, a turn longer than the lock duration and two stalled checks.
     const task = asTask(
-      await within((await client('long')).sendMessage(userMessage('ABCDEFGHIJ')), 15_000, 'a blocking send after the crash'),
+      await within(
+        (await client('long')).sendMessage(userMessage('ABCDEFGHIJ')),
+        15_000,
+        'a blocking send after the crash',
+      ),
     );
     await services.explain(() => {
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

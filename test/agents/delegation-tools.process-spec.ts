@@ -74,7 +74,10 @@ url = "http://127.0.0.1:1"
 `;
     let url: string;
     ({ app, url } = await startTestApp(
-      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(toml), SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_API_KEY}` }),
+      testConfig({
+        SWITCHBOARD_CONFIG: writeConfigFile(toml),
+        SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_API_KEY}`,
+      }),
     ));
     const externalAgents = app.get(ExternalAgents);
     await eventually(
@@ -98,7 +101,9 @@ url = "http://127.0.0.1:1"
     llm.play({ toolCalls: calls }, { tokens: ['Done.'] });
     const task = asTask(await assistant.sendMessage(userMessage('Delegate this')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    return llm.requests[1].body.messages.filter((message) => message.role === 'tool').map((message) => message.content ?? '');
+    return llm.requests[1].body.messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content ?? '');
   }
 
   const sent = (content: string): SendResult => JSON.parse(content) as SendResult;
@@ -118,7 +123,9 @@ url = "http://127.0.0.1:1"
       description: 'An external A2A agent for the tests of the Switchboard A2A client',
       status: 'ready',
       streaming: true,
-      skills: [{ id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang, late and message', examples: [] }],
+      skills: [
+        { id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang, late and message', examples: [] },
+      ],
     });
   });
 
@@ -137,7 +144,10 @@ url = "http://127.0.0.1:1"
   });
 
   it("hands the model the agent's answer, from a local task the caller finds under their key, linked to the remote task", async () => {
-    const [content] = await turnCalling({ name: 'a2a_send', arguments: { agent: 'peer', message: 'echo hello from the model' } });
+    const [content] = await turnCalling({
+      name: 'a2a_send',
+      arguments: { agent: 'peer', message: 'echo hello from the model' },
+    });
     const result = sent(content);
     expect(result).toEqual({
       state: 'completed',
@@ -162,9 +172,17 @@ url = "http://127.0.0.1:1"
   it('returns input-required with the question, and completes the same task when continued by its id', async () => {
     const [asked] = await turnCalling({ name: 'a2a_send', arguments: { agent: 'peer', message: 'ask' } });
     const question = sent(asked);
-    expect(question).toEqual({ state: 'input-required', taskId: expect.any(String), contextId: expect.any(String), answer: 'which city?' });
+    expect(question).toEqual({
+      state: 'input-required',
+      taskId: expect.any(String),
+      contextId: expect.any(String),
+      answer: 'which city?',
+    });
 
-    const [answered] = await turnCalling({ name: 'a2a_send', arguments: { agent: 'peer', message: 'Lisbon', taskId: question.taskId } });
+    const [answered] = await turnCalling({
+      name: 'a2a_send',
+      arguments: { agent: 'peer', message: 'Lisbon', taskId: question.taskId },
+    });
     expect(sent(answered)).toEqual({
       state: 'completed',
       taskId: question.taskId,
@@ -206,7 +224,10 @@ url = "http://127.0.0.1:1"
   });
 
   it('returns a slow task as working after wait_secs, and the task goes on to complete', async () => {
-    const [content] = await turnCalling({ name: 'a2a_send', arguments: { agent: 'peer', message: 'slow 3000 abcdefghi', wait_secs: 1 } });
+    const [content] = await turnCalling({
+      name: 'a2a_send',
+      arguments: { agent: 'peer', message: 'slow 3000 abcdefghi', wait_secs: 1 },
+    });
     const result = sent(content);
     expect(result).toMatchObject({ state: 'working', taskId: expect.any(String), answer: '' });
     const done = await eventually(
@@ -219,7 +240,10 @@ url = "http://127.0.0.1:1"
   it.each(['hang', 'late 1500'])(
     'cancels the delegated task, and the remote one, when the calling turn is canceled (the peer told: %s)',
     async (text) => {
-      llm.play({ toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: text } }] }, { tokens: ['never read'] });
+      llm.play(
+        { toolCalls: [{ name: 'a2a_send', arguments: { agent: 'peer', message: text } }] },
+        { tokens: ['never read'] },
+      );
       const request = SendMessageRequest.fromJSON({
         message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Delegate a hang' }] },
         configuration: { returnImmediately: true },
@@ -243,9 +267,9 @@ url = "http://127.0.0.1:1"
       const peerClient = await peerSdkClient(peer);
       await eventually(
         async () =>
-          (await peerClient.listTasks(ListTasksRequest.fromJSON({ pageSize: 100, includeArtifacts: false }))).tasks.filter(
-            (task) => firstText(task) === text,
-          ),
+          (
+            await peerClient.listTasks(ListTasksRequest.fromJSON({ pageSize: 100, includeArtifacts: false }))
+          ).tasks.filter((task) => firstText(task) === text),
         (tasks) => tasks.length === 1 && tasks[0].status?.state === TaskState.TASK_STATE_CANCELED,
       );
     },

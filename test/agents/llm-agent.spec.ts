@@ -86,7 +86,10 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
   });
 
   it('answers a tool call outside the agent’s allowlist with an error result, and goes on', async () => {
-    llm.play({ toolCalls: [{ name: 'shell_exec', arguments: { command: 'id' } }] }, { tokens: ['I cannot run commands.'] });
+    llm.play(
+      { toolCalls: [{ name: 'shell_exec', arguments: { command: 'id' } }] },
+      { tokens: ['I cannot run commands.'] },
+    );
     const client = await sdkClient(url, 'assistant', 'JSONRPC');
     const task = asTask(await client.sendMessage(userMessage('Run id')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -111,11 +114,17 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
     try {
       const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/weather`;
       llm.play({ toolCalls: [{ name: 'web_fetch', arguments: { url: pageUrl } }] }, { tokens: ['Sunny in Lisbon.'] });
-      const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Weather in Lisbon?')));
+      const task = asTask(
+        await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Weather in Lisbon?')),
+      );
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(artifactText(task)).toBe('Sunny in Lisbon.');
       expect(llm.requests[0].body.tools?.map((tool) => tool.function.name)).toEqual(['web_fetch']);
-      expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Lisbon\nSunny, 24 °C' });
+      expect(llm.requests[1].body.messages.at(-1)).toEqual({
+        role: 'tool',
+        tool_call_id: 'call_0',
+        content: 'Lisbon\nSunny, 24 °C',
+      });
     } finally {
       await new Promise((resolve) => page.close(resolve));
     }
@@ -125,7 +134,9 @@ describe('LLM agents (scripted OpenAI-compatible provider)', () => {
     llm.play({ status: 500, body: '{"error":{"message":"model overloaded"}}' });
     const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Hi')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(statusText(task)).toBe('Agent error: the model provider answered HTTP 500: {"error":{"message":"model overloaded"}}');
+    expect(statusText(task)).toBe(
+      'Agent error: the model provider answered HTTP 500: {"error":{"message":"model overloaded"}}',
+    );
   });
 
   it('fails the task when the model keeps calling tools past max_iterations', async () => {

@@ -32,7 +32,9 @@ describe("an upstream server's requests during an LLM agent's tool call", () => 
       { tokens: ['hi from ', 'the agent model'] },
       { tokens: ['Done.'] },
     );
-    const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the sampling tool')));
+    const task = asTask(
+      await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the sampling tool')),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     // The second model call is the server's sampling request: its system prompt and message, no tools.
@@ -49,9 +51,13 @@ describe("an upstream server's requests during an LLM agent's tool call", () => 
 
   it('refuses elicitation, which no user is there to answer, with an error the model reads', async () => {
     llm.play({ toolCalls: [{ name: ELICITATION_TOOL, arguments: {} }] }, { tokens: ['Could not ask.'] });
-    const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the elicitation tool')));
+    const task = asTask(
+      await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the elicitation tool')),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const toolResult = llm.requests[1].body.messages.at(-1) as { content: string };
-    expect(toolResult.content).toMatch(/^Error: .*Agent "assistant" \(through Switchboard\) cannot answer elicitation\/create/);
+    expect(toolResult.content).toMatch(
+      /^Error: .*Agent "assistant" \(through Switchboard\) cannot answer elicitation\/create/,
+    );
   });
 });

@@ -33,15 +33,24 @@ describe('an LLM agent using an MCP tool, through A2A', () => {
   });
 
   const toolThenAnswer = () =>
-    llm.play({ toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: 'from the model' } }] }, { tokens: ['The tool said it.'] });
+    llm.play(
+      { toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: 'from the model' } }] },
+      { tokens: ['The tool said it.'] },
+    );
 
   /** The model saw the MCP tool's real result before it answered. */
   const expectToolResultReachedModel = () =>
-    expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Echo: from the model' });
+    expect(llm.requests[1].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_0',
+      content: 'Echo: from the model',
+    });
 
   it('offers only the allowed MCP tools, runs the one the model picks, and answers with its result', async () => {
     toolThenAnswer();
-    const task = asTask(await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the echo tool')));
+    const task = asTask(
+      await (await sdkClient(url, 'assistant', 'JSONRPC')).sendMessage(userMessage('Use the echo tool')),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     expect(llm.requests[0].body.tools?.map((tool) => tool.function.name)).toEqual(['mcp_everything_echo']);
@@ -52,7 +61,10 @@ describe('an LLM agent using an MCP tool, through A2A', () => {
     toolThenAnswer();
     const { client } = await connectV1(url);
     try {
-      const result = await client.callTool({ name: 'switchboard_agent_assistant', arguments: { message: 'Use the echo tool' } });
+      const result = await client.callTool({
+        name: 'switchboard_agent_assistant',
+        arguments: { message: 'Use the echo tool' },
+      });
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toBe('The tool said it.');
       expectToolResultReachedModel();
@@ -73,7 +85,10 @@ describe('an LLM agent using an MCP tool, through A2A', () => {
     const client = new Client({ name: 'llm-agent-over-stdio', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const result = await client.callTool({ name: 'switchboard_agent_assistant', arguments: { message: 'Use the echo tool' } });
+      const result = await client.callTool({
+        name: 'switchboard_agent_assistant',
+        arguments: { message: 'Use the echo tool' },
+      });
       expect(textOf(result)).toBe('The tool said it.');
       expectToolResultReachedModel();
     } finally {

@@ -13,7 +13,13 @@ import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import type { Json } from '../support/json';
 
 const secret = (name: string) => `${name}-${randomBytes(8).toString('hex')}`;
@@ -119,7 +125,12 @@ describe('push deliveries through the queue', () => {
         taskPushNotificationConfig: { id: 'flaky', url: `${hooks}/flaky?sig=${QUERY_SECRET}`, token: TOKEN },
       };
       const taskId = (await rpc('SendMessage', { message, configuration })).result.task.id as string;
-      const failing = { taskId, id: 'failing', url: `${hooks}/failing`, authentication: { scheme: 'Bearer', credentials: CREDENTIAL } };
+      const failing = {
+        taskId,
+        id: 'failing',
+        url: `${hooks}/failing`,
+        authentication: { scheme: 'Bearer', credentials: CREDENTIAL },
+      };
       expect((await rpc('CreateTaskPushNotificationConfig', failing)).result).toMatchObject({ id: 'failing' });
 
       const completed = (delivery: Delivery) => JSON.stringify(delivery.body).includes('TASK_STATE_COMPLETED');
@@ -133,7 +144,8 @@ describe('push deliveries through the queue', () => {
         (seen) => seen.filter((d) => d.hook === 'failing' && completed(d)).length === 2,
         20_000,
       );
-      for (const delivery of deliveries.filter((d) => d.hook === 'flaky')) expect(delivery.headers['x-a2a-notification-token']).toBe(TOKEN);
+      for (const delivery of deliveries.filter((d) => d.hook === 'flaky'))
+        expect(delivery.headers['x-a2a-notification-token']).toBe(TOKEN);
       for (const delivery of deliveries.filter((d) => d.hook === 'failing'))
         expect(delivery.headers.authorization).toBe(`Bearer ${CREDENTIAL}`);
 

@@ -64,14 +64,20 @@ describe('web_fetch (built-in tool)', () => {
 
   it('passes JSON and plain text through as they are', async () => {
     const json = await startServer(serving('application/json', '{"price": 49,\n "currency": "EUR"}'));
-    expect(await webFetch({ url: `${json.url}/api` })).toEqual({ isError: false, text: '{"price": 49,\n "currency": "EUR"}' });
+    expect(await webFetch({ url: `${json.url}/api` })).toEqual({
+      isError: false,
+      text: '{"price": 49,\n "currency": "EUR"}',
+    });
     const text = await startServer(serving('text/plain; charset=iso-8859-1', Buffer.from('caf\xe9', 'latin1')));
     expect(await webFetch({ url: text.url })).toEqual({ isError: false, text: 'caf\u00e9' });
   });
 
   it('refuses a content type it cannot read as text, naming the type', async () => {
     const target = await startServer(serving('image/png', 'PNG'));
-    expect(await webFetch({ url: target.url })).toEqual({ isError: true, text: expect.stringContaining('of type image/png') });
+    expect(await webFetch({ url: target.url })).toEqual({
+      isError: true,
+      text: expect.stringContaining('of type image/png'),
+    });
   });
 
   it('answers a non-2xx status with an error result carrying the status', async () => {
@@ -93,7 +99,9 @@ describe('web_fetch (built-in tool)', () => {
     const result = await webFetch({ url: target.url }, []);
     expect(result).toEqual({
       isError: true,
-      text: expect.stringMatching(/^Refused: .*127\.0\.0\.1 is a loopback address \(allow it with outbound\.allow_hosts\)/),
+      text: expect.stringMatching(
+        /^Refused: .*127\.0\.0\.1 is a loopback address \(allow it with outbound\.allow_hosts\)/,
+      ),
     });
     expect(target.hits).toEqual([]);
   });
@@ -129,7 +137,9 @@ describe('web_fetch (built-in tool)', () => {
     });
     const result = await webFetch({ url: target.url });
     expect(result.isError).toBe(false);
-    expect(result.text).toBe(`${'a'.repeat(WEB_FETCH_MAX_BYTES)}\n[truncated: only the first ${WEB_FETCH_MAX_BYTES} bytes were read]`);
+    expect(result.text).toBe(
+      `${'a'.repeat(WEB_FETCH_MAX_BYTES)}\n[truncated: only the first ${WEB_FETCH_MAX_BYTES} bytes were read]`,
+    );
     expect(written).toBeLessThan(10 * WEB_FETCH_MAX_BYTES);
   });
 
@@ -159,7 +169,9 @@ describe('web_fetch (built-in tool)', () => {
     let abort = new AbortController();
     const cancelTurn = () => abort.abort(new Error('turn canceled'));
     const silent = await startServer(cancelTurn);
-    const trickling = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).write('first', cancelTurn));
+    const trickling = await startServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).write('first', cancelTurn),
+    );
     for (const target of [silent, trickling]) {
       abort = new AbortController();
       const started = Date.now();

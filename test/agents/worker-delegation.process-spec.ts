@@ -44,7 +44,10 @@ model = "test-model"
 name = "peer"
 url = "${peer.url}"
 `;
-    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(toml), SWITCHBOARD_WORKER_IN_API: 'false' });
+    service = await startDurableTestApp({
+      SWITCHBOARD_CONFIG: writeConfigFile(toml),
+      SWITCHBOARD_WORKER_IN_API: 'false',
+    });
     worker = await createWorkerApp(service.config);
     await worker.init();
     const externalAgents = worker.get(ExternalAgents);

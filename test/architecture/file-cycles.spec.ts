@@ -9,7 +9,10 @@ import { cycles, relativeImports, ROOT, sourceFiles } from './import-graph';
 describe('the files of src/', () => {
   it('import each other in no cycle', () => {
     const imports = new Map(
-      sourceFiles().map((file) => [relative(ROOT, file), relativeImports(file).map(({ target }) => relative(ROOT, target))]),
+      sourceFiles().map((file) => [
+        relative(ROOT, file),
+        relativeImports(file).map(({ target }) => relative(ROOT, target)),
+      ]),
     );
     expect(cycles(imports)).toEqual([]);
   });

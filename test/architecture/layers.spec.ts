@@ -24,7 +24,8 @@ function folderImports(): FolderImports {
     if (!imports.has(from)) imports.set(from, new Map());
     for (const { specifier, target } of relativeImports(file)) {
       const to = folderOf(target);
-      if (to !== from && !imports.get(from)!.has(to)) imports.get(from)!.set(to, `${relative(ROOT, file)}: '${specifier}'`);
+      if (to !== from && !imports.get(from)!.has(to))
+        imports.get(from)!.set(to, `${relative(ROOT, file)}: '${specifier}'`);
     }
   }
   return imports;
@@ -70,8 +71,13 @@ describe('the folders of src/', () => {
       ],
       ['tasks', new Map([['task-store', 'src/tasks/v.ts']])],
     ]);
-    expect(cycles(new Map([...graph].map(([folder, targets]) => [folder, targets.keys()])))).toEqual([['a2a-server', 'agents']]);
-    expect(against(graph)).toEqual(['agents -> a2a-server (src/agents/x.ts)', 'a2a-server -> task-store (src/a2a-server/w.ts)']);
+    expect(cycles(new Map([...graph].map(([folder, targets]) => [folder, targets.keys()])))).toEqual([
+      ['a2a-server', 'agents'],
+    ]);
+    expect(against(graph)).toEqual([
+      'agents -> a2a-server (src/agents/x.ts)',
+      'a2a-server -> task-store (src/a2a-server/w.ts)',
+    ]);
   });
 });
 
@@ -88,6 +94,8 @@ describe("docs/architecture.md's table of folders", () => {
   });
 
   it('says what each folder may import as the layers do', () => {
-    expect(rows.map(([, folder, , may]) => [folder, may])).toEqual(rows.map(([, folder]) => [folder, mayImportText(folder)]));
+    expect(rows.map(([, folder, , may]) => [folder, may])).toEqual(
+      rows.map(([, folder]) => [folder, mayImportText(folder)]),
+    );
   });
 });

@@ -28,7 +28,10 @@ export const LAYERS: readonly Layer[] = [
   { name: 'tasks', folders: { tasks: [] } },
   { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
   { name: 'runtime', folders: { agents: [] } },
-  { name: 'faces', folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [], operator: ['a2a-server'], console: [] } },
+  {
+    name: 'faces',
+    folders: { 'a2a-server': [], 'mcp-server': ['a2a-server'], health: [], operator: ['a2a-server'], console: [] },
+  },
   { name: 'app', folders: { app: [], cli: ['app'] } },
 ];
 
@@ -55,7 +58,10 @@ export function mayImport(from: string, to: string): boolean {
 /** "foundation, infrastructure, `redis`": the layers below `folder`'s and the folders of its own it may import, as the docs' table writes it. */
 export function mayImportText(folder: string): string {
   const layer = layerOf(folder)!;
-  const names = [...LAYERS.slice(0, layer).map(({ name }) => name), ...LAYERS[layer].folders[folder].map((peer) => `\`${peer}\``)];
+  const names = [
+    ...LAYERS.slice(0, layer).map(({ name }) => name),
+    ...LAYERS[layer].folders[folder].map((peer) => `\`${peer}\``),
+  ];
   return names.length > 0 ? names.join(', ') : '—';
 }
 

@@ -35,7 +35,9 @@ describe('the role folders of src/mcp-server', () => {
   });
 
   it('are told apart from an import down the rows or across one', () => {
-    expect([mayImportRole('sessions', 'bridge'), mayImportRole('bridge', 'bridge'), mayImportRole('http', '')]).toEqual([true, true, true]);
+    expect([mayImportRole('sessions', 'bridge'), mayImportRole('bridge', 'bridge'), mayImportRole('http', '')]).toEqual(
+      [true, true, true],
+    );
     expect([
       mayImportRole('bridge', 'sessions'),
       mayImportRole('', 'stores'),

@@ -9,7 +9,12 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskLifecycle } from '../../src/tasks/lifecycle/task-lifecycle.service';
 import type { TaskView } from '../../src/tasks/task-view';
 
-export async function writeFromOutside(view: TaskView, lifecycle: TaskLifecycle, task: Task, context: ServerCallContext): Promise<void> {
+export async function writeFromOutside(
+  view: TaskView,
+  lifecycle: TaskLifecycle,
+  task: Task,
+  context: ServerCallContext,
+): Promise<void> {
   // @ts-expect-error the view reads; it has no save
   await view.save(task, context);
   // @ts-expect-error nor a conditional write

@@ -71,9 +71,12 @@ describe('scripts/build.js --if-stale', () => {
   });
 
   it('is what npm ci (prepare) and every verb that runs dist/ call, so install then test builds once', () => {
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(scripts.prepare).toBe('prisma generate && node scripts/build.js --if-stale');
-    for (const verb of ['pretest', 'prestart', 'premigrate', 'preworker']) expect(scripts[verb]).toBe('node scripts/build.js --if-stale');
+    for (const verb of ['pretest', 'prestart', 'premigrate', 'preworker'])
+      expect(scripts[verb]).toBe('node scripts/build.js --if-stale');
     expect(scripts.build).toBe('node scripts/build.js');
   });
 });

@@ -37,7 +37,10 @@ afterAll(() => {
 /** Runs the real `switchboard` command in an empty directory with a minimal environment. */
 function run(args: string[], env: Record<string, string> = {}): Run {
   const cwd = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', PORT: '0', ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+  });
   let stdout = '';
   let stderr = '';
   let output = '';
@@ -131,14 +134,19 @@ describe('switchboard command', () => {
   });
 
   it('check validates the configuration without connecting to the stores: a summary and 0, or 78 naming each bad key', async () => {
-    const valid = run(['check'], { SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01', DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
+    const valid = run(['check'], {
+      SWITCHBOARD_API_KEYS: 'ops=0123456789abcdef01',
+      DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+    });
     expect(await valid.exit).toBe(0);
     expect(valid.stdout()).toBe(
       'The configuration is valid (no file: defaults and environment): tasks in postgres, 0 agent(s), 0 MCP server(s), 0 external agent(s), 1 API key(s).\n',
     );
     const placeholder = run(['check'], { SWITCHBOARD_API_KEYS: 'admin=replace-with-a-long-random-key' });
     expect(await placeholder.exit).toBe(78);
-    expect(placeholder.stderr()).toMatch(/auth\.api_keys\[0\]\.key \(from SWITCHBOARD_API_KEYS\): the key is a placeholder/);
+    expect(placeholder.stderr()).toMatch(
+      /auth\.api_keys\[0\]\.key \(from SWITCHBOARD_API_KEYS\): the key is a placeholder/,
+    );
     // What serve refuses after loading: the listen policy, and keys that share a name.
     const open = run(['check'], { HOST: '0.0.0.0' });
     expect(await open.exit).toBe(78);
@@ -279,7 +287,9 @@ describe('switchboard with a database', () => {
     const ready = await fetch(`${url}/readyz`);
     expect(await stop(serve)).toBe(0);
     expect(serve.stderr()).toMatch(
-      new RegExp(`^switchboard: could not check the database schema \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); starting anyway`),
+      new RegExp(
+        `^switchboard: could not check the database schema \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); starting anyway`,
+      ),
     );
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks).toMatchObject({
@@ -292,7 +302,9 @@ describe('switchboard with a database', () => {
     const port = await closedPort();
     const migrate = run(['migrate'], { DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/switchboard` });
     expect(await migrate.exit).toBe(1);
-    expect(migrate.stderr()).toBe(`Cannot migrate the database at DATABASE_URL (database.url): connect ECONNREFUSED 127.0.0.1:${port}.\n`);
+    expect(migrate.stderr()).toBe(
+      `Cannot migrate the database at DATABASE_URL (database.url): connect ECONNREFUSED 127.0.0.1:${port}.\n`,
+    );
   });
 
   it("shows a durable API with keys in its banner, without the stores' credentials", async () => {

@@ -62,7 +62,8 @@ describe('embedded serve on SIGTERM with turns under way', () => {
     await eventually(async () => stream.events.some((event) => event.payload?.$case === 'artifactUpdate'), Boolean);
     const settle = (sent: Promise<Message | Task>) => sent.then(asTask, (error: Error) => error);
     const running = settle(client.sendMessage(userMessage('running')));
-    const working = async () => (await client.listTasks(ListTasksRequest.fromJSON({ status: 'TASK_STATE_WORKING' }))).tasks.length;
+    const working = async () =>
+      (await client.listTasks(ListTasksRequest.fromJSON({ status: 'TASK_STATE_WORKING' }))).tasks.length;
     await eventually(working, (count) => count === 2);
     // Both places taken: this one's turn waits in the queue.
     const queued = settle(client.sendMessage(userMessage('queued')));

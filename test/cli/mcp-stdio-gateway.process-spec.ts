@@ -62,6 +62,8 @@ describe('switchboard mcp (embedded) in front of an MCP server', () => {
     const { resources } = await client.listResources();
     const upstream = resources.find((resource) => resource.uri.startsWith('mcp://everything/'));
     expect(upstream).toBeDefined();
-    expect((await client.readResource({ uri: upstream!.uri })).contents).toEqual([expect.objectContaining({ uri: upstream!.uri })]);
+    expect((await client.readResource({ uri: upstream!.uri })).contents).toEqual([
+      expect.objectContaining({ uri: upstream!.uri }),
+    ]);
   });
 });

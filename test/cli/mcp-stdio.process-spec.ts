@@ -19,7 +19,10 @@ const BIN = resolve(__dirname, '../../bin/switchboard.js');
 const ENV = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn' };
 
 /** The official 1.x client over `node bin/switchboard.js mcp`, started from an unrelated directory. */
-async function connect(env: Record<string, string> = {}, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+async function connect(
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
@@ -81,7 +84,10 @@ function raw(): { child: ChildProcess; stdout: () => string; waitFor: (pattern: 
         stop();
         found(match[0]);
       };
-      const timer = setTimeout(() => (stop(), failed(new Error(`no ${pattern} in stdout:\n${stdout.slice(0, 2000)}`))), 15_000);
+      const timer = setTimeout(
+        () => (stop(), failed(new Error(`no ${pattern} in stdout:\n${stdout.slice(0, 2000)}`))),
+        15_000,
+      );
       const stop = () => {
         clearTimeout(timer);
         child.stdout!.off('data', check);
@@ -132,12 +138,21 @@ function scriptedSession(slowAgent: string): object[] {
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } },
     },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'switchboard_agent_echo', arguments: { message: 'piped' } } },
+    {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'switchboard_agent_echo', arguments: { message: 'piped' } },
+    },
     {
       jsonrpc: '2.0',
       id: 3,
       method: 'tools/call',
-      params: { name: `switchboard_agent_${slowAgent}`, arguments: { message: '0123456789' }, _meta: { progressToken: 'slow' } },
+      params: {
+        name: `switchboard_agent_${slowAgent}`,
+        arguments: { message: '0123456789' },
+        _meta: { progressToken: 'slow' },
+      },
     },
     { jsonrpc: '2.0', id: 4, method: 'ping' },
   ];
@@ -195,7 +210,10 @@ describe('switchboard mcp (stdio)', () => {
     });
 
     it('answers everything a script piped in before stdin closed', async () => {
-      const { code, messages } = await pipeAll({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML) }, scriptedSession('slow'));
+      const { code, messages } = await pipeAll(
+        { SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML) },
+        scriptedSession('slow'),
+      );
       expect(code).toBe(0);
       expectEveryAnswer(messages);
     });
@@ -289,12 +307,20 @@ describe('switchboard mcp (stdio)', () => {
     });
 
     it.each([
-      ['a wrong key', { SWITCHBOARD_API_KEY: 'not-a-key-of-this-switchboard' }, /refuses SWITCHBOARD_API_KEY \(HTTP 401\)/],
+      [
+        'a wrong key',
+        { SWITCHBOARD_API_KEY: 'not-a-key-of-this-switchboard' },
+        /refuses SWITCHBOARD_API_KEY \(HTTP 401\)/,
+      ],
       ['no key', {}, /requires an API key \(HTTP 401\); set SWITCHBOARD_API_KEY/],
     ])(
       'refuses to start with %s: exit 77 and one line naming SWITCHBOARD_API_KEY, before answering anything',
       async (_case, key, reason) => {
-        const { code, stderr: said, messages } = await pipeAll({ SWITCHBOARD_URL: url, ...key }, scriptedSession('slow'));
+        const {
+          code,
+          stderr: said,
+          messages,
+        } = await pipeAll({ SWITCHBOARD_URL: url, ...key }, scriptedSession('slow'));
         expect(code).toBe(77);
         expect(messages).toEqual([]);
         expect(said.trim().split('\n')).toEqual([expect.stringMatching(reason)]);
@@ -321,7 +347,9 @@ describe('switchboard mcp (stdio)', () => {
       const { code, messages } = await pipeAll(relayEnv(), scriptedSession('slow'));
       expect(code).toBe(0);
       expectEveryAnswer(messages);
-      const progress = messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params?.message);
+      const progress = messages
+        .filter((message) => message.method === 'notifications/progress')
+        .map((message) => message.params?.message);
       expect(progress).toEqual(expect.arrayContaining(['01', '23', '45', '67', '89']));
       const answerOfSlow = messages.findIndex((message) => message.id === 3 && message.method === undefined);
       expect(messages.findIndex((message) => message.params?.message === '89')).toBeLessThan(answerOfSlow);
@@ -331,7 +359,9 @@ describe('switchboard mcp (stdio)', () => {
       const modern = await connectV2(relayEnv());
       try {
         const cancel = cancelOnFirstChunk();
-        await expect(modern.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel)).rejects.toThrow();
+        await expect(
+          modern.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel),
+        ).rejects.toThrow();
         await expectCanceled(url, cancel.taskId());
       } finally {
         await modern.close();

@@ -29,7 +29,11 @@ describe('switchboard on a Node older than engines', () => {
     () => {
       const { path, version } = old!;
       for (const command of ['serve', 'check', '--version']) {
-        const run = spawnSync(path, [BIN, command], { encoding: 'utf8', env: { PATH: process.env.PATH, PORT: '0' }, timeout: 20_000 });
+        const run = spawnSync(path, [BIN, command], {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, PORT: '0' },
+          timeout: 20_000,
+        });
         expect({ command, status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
           command,
           status: 78,

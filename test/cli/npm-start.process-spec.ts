@@ -139,7 +139,11 @@ describe('npm start', () => {
     // Ctrl-C: the terminal signals every process of the group, and npm forwards its copy to the
     // server. Both copies often arrive as one; here the server has taken the first when the second comes.
     process.kill(pid, 'SIGINT');
-    await within(written(run, /shutting down: draining requests and jobs/), 5_000, 'the server taking the first SIGINT');
+    await within(
+      written(run, /shutting down: draining requests and jobs/),
+      5_000,
+      'the server taking the first SIGINT',
+    );
     process.kill(run.npm.pid!, 'SIGINT');
     await within(written(run, /second signal|forwarded copy/), 5_000, "the server taking npm's copy of SIGINT");
 

@@ -14,9 +14,12 @@ describe('olderNodeProblem', () => {
     expect(olderNodeProblem(found, ENGINES, '/bin/node')).toBeUndefined();
   });
 
-  it.each(['20.20.2', '22.14.9', '22.0.0', '23.11.0', '18.19.1'])('refuses Node %s, naming what it needs and what it found', (found) => {
-    expect(olderNodeProblem(found, ENGINES, '/usr/bin/node')).toBe(
-      `Switchboard needs Node.js ^22.15.0 || ^24.0.0 (package.json engines); this is Node.js ${found} (/usr/bin/node). Install a supported Node.js, or put one first in PATH.`,
-    );
-  });
+  it.each(['20.20.2', '22.14.9', '22.0.0', '23.11.0', '18.19.1'])(
+    'refuses Node %s, naming what it needs and what it found',
+    (found) => {
+      expect(olderNodeProblem(found, ENGINES, '/usr/bin/node')).toBe(
+        `Switchboard needs Node.js ^22.15.0 || ^24.0.0 (package.json engines); this is Node.js ${found} (/usr/bin/node). Install a supported Node.js, or put one first in PATH.`,
+      );
+    },
+  );
 });

@@ -48,7 +48,11 @@ url = "https://research.example.com"
 `);
     const { config } = loadConfig({ SWITCHBOARD_CONFIG: file });
     expect(config.mcp_servers).toHaveLength(2);
-    expect(config.mcp_servers[0]).toMatchObject({ name: 'github', timeout_secs: 30, transport: { type: 'stdio', command: 'npx' } });
+    expect(config.mcp_servers[0]).toMatchObject({
+      name: 'github',
+      timeout_secs: 30,
+      transport: { type: 'stdio', command: 'npx' },
+    });
     expect(config.mcp_servers[1].timeout_secs).toBe(30);
     expect(config.a2a.external_agents[0].name).toBe('research-agent');
   });
@@ -66,14 +70,18 @@ url = "https://research.example.com"
   });
 
   it("names a key's tool pattern that is not a name", () => {
-    const file = writeConfig('[auth]\napi_keys = [{ name = "ci", key = "ci-key-0123456789abcdef", tools = ["mcp_github_*", "rm -rf"] }]\n');
+    const file = writeConfig(
+      '[auth]\napi_keys = [{ name = "ci", key = "ci-key-0123456789abcdef", tools = ["mcp_github_*", "rm -rf"] }]\n',
+    );
     const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: file }));
     expect(problems).toEqual([expect.stringMatching(/^auth\.api_keys\[0\]\.tools\[1\]: must be a tool or agent name/)]);
   });
 
   it('refuses two agents whose names make the same MCP tool name (hyphens become underscores)', () => {
     const agent = (name: string) => `[[agents]]\nname = "${name}"\n[agents.executor]\ntype = "echo"\n`;
-    const problems = configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(agent('code-reviewer') + agent('code_reviewer')) }));
+    const problems = configProblems(() =>
+      loadConfig({ SWITCHBOARD_CONFIG: writeConfig(agent('code-reviewer') + agent('code_reviewer')) }),
+    );
     expect(problems).toEqual([
       'agents[1].name: agents "code-reviewer" and "code_reviewer" would be the same MCP tool (hyphens become underscores)',
     ]);
@@ -86,7 +94,11 @@ url = "https://research.example.com"
   });
 
   it.each([
-    ['an agent', '[[agents]]\nname = "a"\nmodle = "x"\n[agents.executor]\ntype = "echo"\n', 'agents[0].modle: unknown key'],
+    [
+      'an agent',
+      '[[agents]]\nname = "a"\nmodle = "x"\n[agents.executor]\ntype = "echo"\n',
+      'agents[0].modle: unknown key',
+    ],
     [
       'a skill',
       '[[agents]]\nname = "a"\n[agents.executor]\ntype = "echo"\n[[agents.skills]]\nid = "s"\nname = "S"\ntag = "x"\n',
@@ -116,7 +128,9 @@ url = "https://research.example.com"
   });
 
   it('refuses a headers timeout longer than the request timeout it is part of', () => {
-    expect(configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_HEADERS_TIMEOUT_MS: '70000' }))).toEqual([
+    expect(
+      configProblems(() => loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_HEADERS_TIMEOUT_MS: '70000' })),
+    ).toEqual([
       'server.headers_timeout_ms (from SWITCHBOARD_HEADERS_TIMEOUT_MS): must not exceed server.request_timeout_ms (the headers are part of the request)',
     ]);
   });
@@ -169,7 +183,8 @@ url = "https://research.example.com"
         /^database\.url \(from DATABASE_URL\): its password \(POSTGRES_PASSWORD in \.env under docker compose\) is a placeholder .*openssl rand -hex 32/,
       ),
     ]);
-    for (const secret of Object.values(example)) if (secret.startsWith('replace-with-')) expect(problems.join('\n')).not.toContain(secret);
+    for (const secret of Object.values(example))
+      if (secret.startsWith('replace-with-')) expect(problems.join('\n')).not.toContain(secret);
     const real = {
       SWITCHBOARD_API_KEYS: 'client=0123456789abcdef0123',
       SWITCHBOARD_ADMIN_KEYS: 'admin=abcdef0123456789abcd',
@@ -227,10 +242,12 @@ url = "https://research.example.com"
       ...operatorAndScraper,
     ]);
     expect(
-      loadConfig({ SWITCHBOARD_CONFIG: file, ...extra, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab' }).config.auth.api_keys,
+      loadConfig({ SWITCHBOARD_CONFIG: file, ...extra, SWITCHBOARD_API_KEYS: 'client=client-key-0123456789ab' }).config
+        .auth.api_keys,
     ).toEqual([{ name: 'client', key: 'client-key-0123456789ab' }, ...operatorAndScraper]);
     expect(
-      loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef' }).config.auth.api_keys,
+      loadConfig({ SWITCHBOARD_CONFIG: undefined, SWITCHBOARD_ADMIN_KEYS: 'admin=admin-key-0123456789abcdef' }).config
+        .auth.api_keys,
     ).toEqual([operatorAndScraper[0]]);
   });
 
@@ -274,7 +291,8 @@ url = "https://research.example.com"
   describe('refuses at load, before any service is built', () => {
     const CI_KEY = 'ci-key-0123456789abcdef';
     const BARE_KEY = 'bare-key-aaaaaaaaaaaaaaaa';
-    const withKeys = (keys: string) => () => loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[auth]\napi_keys = [${keys}]`) });
+    const withKeys = (keys: string) => () =>
+      loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[auth]\napi_keys = [${keys}]`) });
 
     it('refuses two keys under one name, including a generated one', () => {
       const build = withKeys(`"${BARE_KEY}", { name = "key-1", key = "${CI_KEY}" }`);
@@ -300,7 +318,9 @@ url = "https://research.example.com"
       '',
     ])('refuses the malformed outbound.allow_hosts entry %p, naming it', (entry) => {
       const load = () =>
-        loadConfig({ SWITCHBOARD_CONFIG: writeConfig(`[outbound]\nallow_hosts = ["hooks.internal", ${JSON.stringify(entry)}]`) });
+        loadConfig({
+          SWITCHBOARD_CONFIG: writeConfig(`[outbound]\nallow_hosts = ["hooks.internal", ${JSON.stringify(entry)}]`),
+        });
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(`outbound.allow_hosts: "${entry}" is not a hostname`);
     });

@@ -29,9 +29,17 @@ function load(dir: string, toml: string, env: Record<string, string> = {}) {
 describe('external agents in the config', () => {
   it("accepts the OpenFang seed's shape and fills the defaults", () => {
     const dir = directory({});
-    const [agent] = load(dir, '[[a2a.external_agents]]\nname = "research-agent"\nurl = "https://research.example.com"\n').a2a
-      .external_agents;
-    expect(agent).toMatchObject({ name: 'research-agent', timeout_secs: 30, task_timeout_secs: 600, trusted: false, headers: {} });
+    const [agent] = load(
+      dir,
+      '[[a2a.external_agents]]\nname = "research-agent"\nurl = "https://research.example.com"\n',
+    ).a2a.external_agents;
+    expect(agent).toMatchObject({
+      name: 'research-agent',
+      timeout_secs: 30,
+      task_timeout_secs: 600,
+      trusted: false,
+      headers: {},
+    });
     expect(agent.card_path).toBeUndefined();
   });
 
@@ -102,7 +110,8 @@ describe('ARDF subagent manifests', () => {
       },
       'notes.txt': 'x',
     });
-    const agents = load(dir, 'a2a.subagent_manifests = ["*.json"]\n', { VENTAS_TOKEN: 'secret-token', FIN_KEY: 'fin' }).a2a.external_agents;
+    const agents = load(dir, 'a2a.subagent_manifests = ["*.json"]\n', { VENTAS_TOKEN: 'secret-token', FIN_KEY: 'fin' })
+      .a2a.external_agents;
     expect(agents.map((agent) => [agent.name, agent.url, agent.card_path, agent.auth])).toEqual([
       ['finanzas', VENTAS.a2a.agentCardUri, '', { type: 'api_key', header: 'X-API-Key', value: 'k-fin' }],
       ['ventas-core', VENTAS.a2a.agentCardUri, '', { type: 'bearer', token: 'secret-token' }],
@@ -111,7 +120,9 @@ describe('ARDF subagent manifests', () => {
   });
 
   it('stops the boot naming the file and each field the schema refuses', () => {
-    const dir = directory({ 'bad.json': { ...VENTAS, type: 'agent', a2a: {}, mcpBridge: { tools: [{ name: 'subagent_send' }] } } });
+    const dir = directory({
+      'bad.json': { ...VENTAS, type: 'agent', a2a: {}, mcpBridge: { tools: [{ name: 'subagent_send' }] } },
+    });
     const problems = configProblems(() => load(dir, 'a2a.subagent_manifests = ["bad.json"]\n', { VENTAS_TOKEN: 't' }));
     const file = join(dir, 'bad.json');
     expect(problems).toEqual(
@@ -125,7 +136,9 @@ describe('ARDF subagent manifests', () => {
 
   it('names a manifest that is not JSON, an unset variable, and a pattern that matches nothing', () => {
     const dir = directory({ 'broken.json': '{ not json', 'ventas.json': VENTAS });
-    const problems = configProblems(() => load(dir, 'a2a.subagent_manifests = ["broken.json", "ventas.json", "none/*.json"]\n'));
+    const problems = configProblems(() =>
+      load(dir, 'a2a.subagent_manifests = ["broken.json", "ventas.json", "none/*.json"]\n'),
+    );
     expect(problems).toEqual([
       expect.stringMatching(/^a2a\.subagent_manifests: .*broken\.json: not a readable JSON file/),
       expect.stringMatching(
@@ -144,6 +157,8 @@ describe('ARDF subagent manifests', () => {
         { VENTAS_TOKEN: 't' },
       ),
     );
-    expect(problems).toEqual(['a2a.subagent_manifests: manifest "ventas-core": duplicate external agent name "ventas-core"']);
+    expect(problems).toEqual([
+      'a2a.subagent_manifests: manifest "ventas-core": duplicate external agent name "ventas-core"',
+    ]);
   });
 });

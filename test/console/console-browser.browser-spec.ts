@@ -16,7 +16,13 @@ import { httpMcpServer } from '../mcp-client/support/mcp-app';
 import { killProcess, startEverythingServer } from '../mcp-client/support/mcp-servers';
 import { writeConfigFile } from '../support/config-file';
 import { freePort } from '../support/free-port';
-import { hasFocus, openConsoleBrowser, screenshotBothWidths, tabTo, type ConsoleBrowser } from './support/console-browser';
+import {
+  hasFocus,
+  openConsoleBrowser,
+  screenshotBothWidths,
+  tabTo,
+  type ConsoleBrowser,
+} from './support/console-browser';
 import { OPERATOR_KEY, OPERATOR_KEYS, OPERATOR_RULE_TOML } from './support/operator-key';
 
 /** Task text is the caller's: the console must show it as text, never run it. */
@@ -110,7 +116,9 @@ describe('the console in a browser', () => {
     await echo.locator('summary').click();
     const card = JSON.parse((await echo.locator('pre').textContent())!) as { name: string; skills: unknown[] };
     expect(card.name).toBe('echo');
-    expect(await page.locator('#hosted-agents h3').allTextContents()).toEqual(expect.arrayContaining(['echo', 'slow', 'long']));
+    expect(await page.locator('#hosted-agents h3').allTextContents()).toEqual(
+      expect.arrayContaining(['echo', 'slow', 'long']),
+    );
     await screenshotBothWidths(page, 'agents');
   });
 

@@ -21,7 +21,10 @@ describe('console login (keys required)', () => {
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(
-      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(OPERATOR_RULE_TOML + TRACE_UI), SWITCHBOARD_API_KEYS: OPERATOR_KEYS }),
+      testConfig({
+        SWITCHBOARD_CONFIG: writeConfigFile(OPERATOR_RULE_TOML + TRACE_UI),
+        SWITCHBOARD_API_KEYS: OPERATOR_KEYS,
+      }),
     ));
     origin = { origin: url };
   });
@@ -60,7 +63,9 @@ describe('console login (keys required)', () => {
     const response = await login(OPERATOR_KEY);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/console');
-    expect(response.headers.get('set-cookie')).toBe(`switchboard_console=${OPERATOR_KEY}; Path=/; HttpOnly; SameSite=Strict`);
+    expect(response.headers.get('set-cookie')).toBe(
+      `switchboard_console=${OPERATOR_KEY}; Path=/; HttpOnly; SameSite=Strict`,
+    );
     const page = await fetch(`${url}/console/tasks`, { headers: { cookie: `switchboard_console=${OPERATOR_KEY}` } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<main id="main" tabindex="-1" data-page="tasks">');
@@ -98,12 +103,17 @@ describe('console login (keys required)', () => {
     const wrong = await login('not-a-key-0123456789abcdef');
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
-    expect(await wrong.text()).toMatch(/<p class="error" id="login-error" role="alert">That API key is not valid.<\/p>/);
+    expect(await wrong.text()).toMatch(
+      /<p class="error" id="login-error" role="alert">That API key is not valid.<\/p>/,
+    );
 
     const tester = await login(TEST_API_KEY);
     expect(tester.status).toBe(403);
     expect(await tester.text()).toContain('The key &quot;tester&quot; has no operator rights');
-    const page = await fetch(`${url}/console`, { redirect: 'manual', headers: { cookie: `switchboard_console=${TEST_API_KEY}` } });
+    const page = await fetch(`${url}/console`, {
+      redirect: 'manual',
+      headers: { cookie: `switchboard_console=${TEST_API_KEY}` },
+    });
     expect(page.status).toBe(303);
   });
 
@@ -121,14 +131,19 @@ describe('console login (keys required)', () => {
     });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/console/login');
-    expect(response.headers.get('set-cookie')).toBe('switchboard_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
+    expect(response.headers.get('set-cookie')).toBe(
+      'switchboard_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0',
+    );
   });
 
   it('escapes what a page shows of its address', async () => {
     const id = '"><script>alert(1)</script>';
-    const response = await fetch(`${url}/console/tasks/${encodeURIComponent(id)}?agent=${encodeURIComponent('"><b>x')}`, {
-      headers: { cookie: `switchboard_console=${OPERATOR_KEY}` },
-    });
+    const response = await fetch(
+      `${url}/console/tasks/${encodeURIComponent(id)}?agent=${encodeURIComponent('"><b>x')}`,
+      {
+        headers: { cookie: `switchboard_console=${OPERATOR_KEY}` },
+      },
+    );
     const page = await response.text();
     expect(page).toContain('data-task-id="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(page).not.toContain('<script>alert(1)');

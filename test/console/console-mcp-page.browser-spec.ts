@@ -56,7 +56,10 @@ describe('the MCP upstreams page', () => {
     expect(await problem.textContent()).toMatch(/^Connection closed/);
     expect(await problem.locator('.next-attempt time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
     await problem.locator('summary', { hasText: 'stderr' }).click();
-    expect((await problem.locator('pre').textContent())!.split('\n').slice(-2)).toEqual(['starting', FAILING_SERVER_SAYS]);
+    expect((await problem.locator('pre').textContent())!.split('\n').slice(-2)).toEqual([
+      'starting',
+      FAILING_SERVER_SAYS,
+    ]);
     await screenshotBothWidths(page, 'mcp-failing');
   });
 

@@ -12,7 +12,12 @@ import { asTask, sdkClient, userMessage } from '../support/sdk-client';
 import { LONG_AGENT_TOML, TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
-import { computedStyle, openLoggedInConsole, screenshotBothWidths, type ConsoleBrowser } from './support/console-browser';
+import {
+  computedStyle,
+  openLoggedInConsole,
+  screenshotBothWidths,
+  type ConsoleBrowser,
+} from './support/console-browser';
 import { OPERATOR_KEY, OPERATOR_KEYS, OPERATOR_RULE_TOML } from './support/operator-key';
 
 /** The stylesheet's colours (console.css), as the browser computes them. */
@@ -113,7 +118,12 @@ describe("a task's page", () => {
     for (const [agent, state, colour] of expected) {
       await openTask(await endedTask(agent, `for the ${state} colour`), state);
       expect([state, await computedStyle(page, '#task-facts .state', 'color')]).toEqual([state, colour]);
-      const marker = await computedStyle(page, '#timeline > li.event-status:last-child', 'background-color', '::before');
+      const marker = await computedStyle(
+        page,
+        '#timeline > li.event-status:last-child',
+        'background-color',
+        '::before',
+      );
       expect([state, marker]).toEqual([state, colour]);
     }
 
@@ -130,7 +140,9 @@ describe("a task's page", () => {
     await page.locator('#task-facts .state-canceled').waitFor();
     expect(await computedStyle(page, '#task-facts .state', 'color')).toBe(GREY);
     await page.locator('#timeline > li.event-status:last-child', { hasText: 'canceled' }).waitFor();
-    expect(await computedStyle(page, '#timeline > li.event-status:last-child', 'background-color', '::before')).toBe(GREY);
+    expect(await computedStyle(page, '#timeline > li.event-status:last-child', 'background-color', '::before')).toBe(
+      GREY,
+    );
   });
 
   it('offers Cancel only while the task runs, and cancels only once confirmed', async () => {

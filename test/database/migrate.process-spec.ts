@@ -18,7 +18,10 @@ function switchboardMigrate(databaseUrl?: string): Promise<{ stdout: string; std
 }
 
 function prisma(args: string[], databaseUrl: string): Promise<{ stdout: string; stderr: string }> {
-  return run(join(ROOT, 'node_modules/.bin/prisma'), args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+  return run(join(ROOT, 'node_modules/.bin/prisma'), args, {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
 }
 
 async function query<T>(databaseUrl: string, sql: string): Promise<T[]> {
@@ -61,7 +64,10 @@ describe('switchboard migrate', () => {
 
   it('writes a migration from the datamodel with prisma migrate diff, the way migrations are authored', async () => {
     const { url } = await fresh();
-    const { stdout } = await prisma(['migrate', 'diff', '--from-empty', '--to-schema-datamodel', 'prisma/schema.prisma', '--script'], url);
+    const { stdout } = await prisma(
+      ['migrate', 'diff', '--from-empty', '--to-schema-datamodel', 'prisma/schema.prisma', '--script'],
+      url,
+    );
     expect(stdout).toMatch(/CREATE TABLE "tasks"/);
   }, 60_000);
 

@@ -6,7 +6,8 @@ const ROOT = resolve(__dirname, '../..');
 const PACKAGES = ['prisma', '@prisma/client', '@prisma/adapter-pg', '@prisma/driver-adapter-utils'];
 
 function installedVersion(name: string): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 describe('Prisma packages', () => {

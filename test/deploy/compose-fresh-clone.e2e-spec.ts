@@ -35,7 +35,10 @@ describe('docker compose up, from a fresh clone with the default configuration',
         60_000,
       );
       expect(tools).toContain('mcp_everything_echo');
-      const echoed = await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'through the gateway' } });
+      const echoed = await client.callTool({
+        name: 'mcp_everything_echo',
+        arguments: { message: 'through the gateway' },
+      });
       expect(JSON.stringify(echoed.content)).toContain('through the gateway');
     } finally {
       await client.close();
@@ -50,19 +53,27 @@ describe('docker compose up, from a fresh clone with the default configuration',
       body: new URLSearchParams({ api_key: adminKey }),
       redirect: 'manual',
     });
-    expect({ status: login.status, location: login.headers.get('location') }).toEqual({ status: 303, location: '/console' });
+    expect({ status: login.status, location: login.headers.get('location') }).toEqual({
+      status: 303,
+      location: '/console',
+    });
     const cookie = login.headers.get('set-cookie')!.split(';')[0];
     const page = await fetch(`${url}/console`, { headers: { cookie }, redirect: 'manual' });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Overview');
     const overview = await fetch(`${url}/api/admin/overview`, { headers: { cookie } });
     expect(overview.status).toBe(200);
-    const { processes, tasks } = (await overview.json()) as { processes: { role: string }[]; tasks: { byState: Record<string, number> } };
+    const { processes, tasks } = (await overview.json()) as {
+      processes: { role: string }[];
+      tasks: { byState: Record<string, number> };
+    };
     // The API and the two workers of this stack, each keeping its presence in Redis.
     expect(processes.map((process) => process.role).sort()).toEqual(['api', 'worker', 'worker']);
     expect(tasks.byState).toEqual(expect.any(Object));
     // The clients' key reaches the agents, not the console.
-    expect((await fetch(`${url}/api/admin/overview`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(403);
+    expect((await fetch(`${url}/api/admin/overview`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(
+      403,
+    );
   });
 
   it("accepts a token of the examples profile's OpenID provider, got by client credentials as a client on the host gets one", async () => {
@@ -73,11 +84,19 @@ describe('docker compose up, from a fresh clone with the default configuration',
         authorization: `Basic ${Buffer.from('example-client:example-client-secret').toString('base64')}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: 'http://localhost:8080/mcp', scope: 'a2a' }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        resource: 'http://localhost:8080/mcp',
+        scope: 'a2a',
+      }),
     });
     const { access_token: token } = (await response.json()) as { access_token: string };
     // Issued for the name Switchboard reaches the provider by, whatever address the client used.
-    expect(decodeJwt(token)).toMatchObject({ iss: 'http://oidc-provider:9090', aud: 'http://localhost:8080/mcp', scope: 'a2a' });
+    expect(decodeJwt(token)).toMatchObject({
+      iss: 'http://oidc-provider:9090',
+      aud: 'http://localhost:8080/mcp',
+      scope: 'a2a',
+    });
     const client = await mcp(token);
     try {
       const agent = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'with a token' } });

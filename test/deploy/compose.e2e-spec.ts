@@ -32,7 +32,13 @@ async function containers(service: string): Promise<string[]> {
     '--filter',
     `label=com.docker.compose.service=${service}`,
   ];
-  const names = await docker('ps', '--all', ...filters, '--format', '{{.Label "com.docker.compose.container-number"}} {{.Names}}');
+  const names = await docker(
+    'ps',
+    '--all',
+    ...filters,
+    '--format',
+    '{{.Label "com.docker.compose.container-number"}} {{.Names}}',
+  );
   return names
     .split('\n')
     .filter(Boolean)
@@ -123,7 +129,9 @@ describe('docker compose up, with the configuration under test', () => {
     const stream = follow(client.sendMessageStream(message('uvwxyzabcd')));
     await stream.until((events) => events.length >= 1);
     const taskId = (stream.seen[0].payload!.value as Task).id;
-    expect((await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }))).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }))).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
     await stream.ended;
   });
 });

@@ -56,7 +56,10 @@ const SECRETS_IN_VALUES = {
     env: { OPENAI_API_KEY: SECRETS.openAiKey },
     metricsApiKey: SECRETS.metricsKey,
   },
-  postgresql: { deploy: false, externalUrl: `postgresql://switchboard:${SECRETS.databasePassword}@db.internal:5432/switchboard` },
+  postgresql: {
+    deploy: false,
+    externalUrl: `postgresql://switchboard:${SECRETS.databasePassword}@db.internal:5432/switchboard`,
+  },
   redis: { deploy: false, externalUrl: `rediss://:${SECRETS.redisPassword}@redis.internal:6380` },
   serviceMonitor: { enabled: true },
   networkPolicy: { enabled: true },
@@ -64,13 +67,22 @@ const SECRETS_IN_VALUES = {
     agents: [
       {
         name: 'assistant',
-        executor: { type: 'llm', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', api_key_env: 'OPENAI_API_KEY' },
+        executor: {
+          type: 'llm',
+          base_url: 'https://api.openai.com/v1',
+          model: 'gpt-4o-mini',
+          api_key_env: 'OPENAI_API_KEY',
+        },
       },
     ],
     mcp_servers: [
       {
         name: 'tools',
-        transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${OPENAI_API_KEY}' } },
+        transport: {
+          type: 'http',
+          url: 'https://mcp.example.com/mcp',
+          headers: { Authorization: 'Bearer ${OPENAI_API_KEY}' },
+        },
       },
     ],
     outbound: { allow_hosts: ['mcp.example.com'] },
@@ -128,11 +140,14 @@ function valuesFile(name: string, values: object): string {
 function find(manifests: Manifest[], kind: string, name?: string): Manifest {
   const found = manifests.find((m) => m.kind === kind && (name === undefined || m.metadata.name === name));
   if (!found)
-    throw new Error(`no ${kind}${name ? ` ${name}` : ''} among ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+    throw new Error(
+      `no ${kind}${name ? ` ${name}` : ''} among ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`,
+    );
   return found;
 }
 
-const deployment = (manifests: Manifest[], component: 'api' | 'worker') => find(manifests, 'Deployment', `switchboard-${component}`);
+const deployment = (manifests: Manifest[], component: 'api' | 'worker') =>
+  find(manifests, 'Deployment', `switchboard-${component}`);
 const podSpec = (workload: Manifest) => workload.spec.template.spec;
 const firstContainer = (workload: Manifest) => podSpec(workload).containers[0];
 const annotation = (manifest: Manifest, key: string) => manifest.metadata.annotations?.[key];
@@ -141,7 +156,10 @@ const envVar = (container: Json, name: string) => container.env.find((e: Json) =
 
 function secretData(manifest: Manifest): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(manifest.data ?? {}).map(([key, value]) => [key, Buffer.from(value as string, 'base64').toString('utf8')]),
+    Object.entries(manifest.data ?? {}).map(([key, value]) => [
+      key,
+      Buffer.from(value as string, 'base64').toString('utf8'),
+    ]),
   );
 }
 
@@ -179,7 +197,10 @@ function containerEnv(manifests: Manifest[], container: Json): Record<string, st
       if (found === undefined) throw new Error(`${name}: secret ${secret} has no key ${key}`);
       env[name] = found;
     } else {
-      env[name] = (value as string).replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole, ref: string) => env[ref] ?? whole);
+      env[name] = (value as string).replace(
+        /\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g,
+        (whole, ref: string) => env[ref] ?? whole,
+      );
     }
   }
   return env;
@@ -189,7 +210,10 @@ function containerEnv(manifests: Manifest[], container: Json): Record<string, st
 function loadedConfig(manifests: Manifest[], component: 'api' | 'worker') {
   const file = join(workDir, `config-${Math.random().toString(36).slice(2)}.toml`);
   writeFileSync(file, find(manifests, 'ConfigMap', 'switchboard').data['switchboard.toml']);
-  return loadConfig({ ...containerEnv(manifests, firstContainer(deployment(manifests, component))), SWITCHBOARD_CONFIG: file }).config;
+  return loadConfig({
+    ...containerEnv(manifests, firstContainer(deployment(manifests, component))),
+    SWITCHBOARD_CONFIG: file,
+  }).config;
 }
 
 /**
@@ -210,7 +234,11 @@ async function workerQueue(manifests: Manifest[]) {
   const sharedOptions = bull.providers!.find((provider: Json) => provider.inject?.includes(RedisService)) as Json;
   const { prefix } = await sharedOptions.useFactory(redis);
   const queue = QUEUE_OF_JOB[JobName.AgentTurn];
-  return { config, connection: redis.connectionOptions(), listKey: (list: 'wait' | 'active') => new QueueKeys(prefix).toKey(queue, list) };
+  return {
+    config,
+    connection: redis.connectionOptions(),
+    listKey: (list: 'wait' | 'active') => new QueueKeys(prefix).toKey(queue, list),
+  };
 }
 
 /** Runs an install's secret generator Job as its pod would (`node -e <script>` with its env), against a stand-in API. */
@@ -221,7 +249,9 @@ async function runSecretGenerator(manifests: Manifest[], api = kubernetesUrl): P
   const env: Record<string, string> = Object.fromEntries(container.env.map((e: Json) => [e.name, e.value]));
   // The stand-in speaks plain HTTP on this machine; the pod's CA file does not exist here.
   delete env.NODE_EXTRA_CA_CERTS;
-  const child = spawn(process.execPath, ['-e', script], { env: { ...env, KUBERNETES_API: api, SERVICE_ACCOUNT_DIR: serviceAccountDir } });
+  const child = spawn(process.execPath, ['-e', script], {
+    env: { ...env, KUBERNETES_API: api, SERVICE_ACCOUNT_DIR: serviceAccountDir },
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -258,7 +288,15 @@ describe('the switchboard chart', () => {
   });
 
   it('passes helm lint --strict with ingress, queue scaling (KEDA), existingSecret, the dashboard and the rules on', () => {
-    const result = helm('lint', '--strict', CHART_DIR, '-f', PRODUCTION_VALUES, '-f', valuesFile('queue-scaling-lint', QUEUE_SCALING));
+    const result = helm(
+      'lint',
+      '--strict',
+      CHART_DIR,
+      '-f',
+      PRODUCTION_VALUES,
+      '-f',
+      valuesFile('queue-scaling-lint', QUEUE_SCALING),
+    );
     expect({ status: result.status, output: result.stdout + result.stderr }).toMatchObject({ status: 0 });
   });
 
@@ -280,7 +318,15 @@ describe('the switchboard chart', () => {
           'PodDisruptionBudget',
           'NetworkPolicy',
         ],
-        ...['Role', 'RoleBinding', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ScaledObject', 'TriggerAuthentication'],
+        ...[
+          'Role',
+          'RoleBinding',
+          'ServiceMonitor',
+          'PodMonitor',
+          'PrometheusRule',
+          'ScaledObject',
+          'TriggerAuthentication',
+        ],
       ]),
     );
   });
@@ -300,10 +346,15 @@ describe('the switchboard chart', () => {
         expect(container.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
         expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
         expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
-        expect(container.startupProbe.failureThreshold * container.startupProbe.periodSeconds).toBeGreaterThanOrEqual(30);
+        expect(container.startupProbe.failureThreshold * container.startupProbe.periodSeconds).toBeGreaterThanOrEqual(
+          30,
+        );
         // A worker serves its probes only on this port.
         if (component === 'worker')
-          expect(envVar(container, 'SWITCHBOARD_WORKER_HEALTH_PORT')).toEqual({ name: 'SWITCHBOARD_WORKER_HEALTH_PORT', value: '8080' });
+          expect(envVar(container, 'SWITCHBOARD_WORKER_HEALTH_PORT')).toEqual({
+            name: 'SWITCHBOARD_WORKER_HEALTH_PORT',
+            value: '8080',
+          });
         expect(envVar(container, 'HOST').value).toBe('0.0.0.0');
       },
     );
@@ -313,10 +364,18 @@ describe('the switchboard chart', () => {
       const workloads = installs[install].filter(
         (m) => ['Deployment', 'Job'].includes(m.kind) && m.metadata.name !== 'switchboard-secret-generator',
       );
-      expect(workloads.map((m) => m.metadata.name).sort()).toEqual(['switchboard-api', 'switchboard-migrate', 'switchboard-worker']);
+      expect(workloads.map((m) => m.metadata.name).sort()).toEqual([
+        'switchboard-api',
+        'switchboard-migrate',
+        'switchboard-worker',
+      ]);
       for (const workload of workloads) {
         const spec = podSpec(workload);
-        expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001, seccompProfile: { type: 'RuntimeDefault' } });
+        expect(spec.securityContext).toMatchObject({
+          runAsNonRoot: true,
+          runAsUser: 10001,
+          seccompProfile: { type: 'RuntimeDefault' },
+        });
         expect(spec.automountServiceAccountToken).toBe(false);
         for (const container of spec.containers) {
           expect(container.securityContext).toEqual({
@@ -345,12 +404,17 @@ describe('the switchboard chart', () => {
         expect(envVar(firstContainer(workload), 'SWITCHBOARD_CONFIG').value).toBe('/etc/switchboard/switchboard.toml');
         expect(podSpec(workload).volumes).toContainEqual({ name: 'config', configMap: { name: 'switchboard' } });
       }
-      expect(firstContainer(deployment(installs[install], 'api')).lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
+      expect(firstContainer(deployment(installs[install], 'api')).lifecycle.preStop.exec.command).toEqual([
+        'sleep',
+        '5',
+      ]);
     });
 
     it("starts both commands with a config Switchboard's own loader accepts", () => {
       for (const component of ['api', 'worker'] as const) {
-        expect(firstContainer(deployment(installs[install], component)).args).toEqual([component === 'api' ? 'serve' : 'worker']);
+        expect(firstContainer(deployment(installs[install], component)).args).toEqual([
+          component === 'api' ? 'serve' : 'worker',
+        ]);
         const config = loadedConfig(installs[install], component);
         expect(config.server).toMatchObject({ host: '0.0.0.0', port: 8080 });
         expect(config.database.url).toMatch(/^postgresql:\/\//);
@@ -384,7 +448,9 @@ describe('the switchboard chart', () => {
     it('comes before the Deployments: they and the objects they read are release objects, not hooks', () => {
       for (const install of Object.values(installs)) {
         const hooks = install.filter((m) => annotation(m, 'helm.sh/hook'));
-        expect(hooks.map((m) => `${m.kind}/${m.metadata.name}`)).not.toContainEqual(expect.stringMatching(/^(Deployment|ConfigMap)\//));
+        expect(hooks.map((m) => `${m.kind}/${m.metadata.name}`)).not.toContainEqual(
+          expect.stringMatching(/^(Deployment|ConfigMap)\//),
+        );
         // The secret generator's own account is a hook; the one the pods run as is not.
         expect(hooks.filter((m) => m.kind === 'ServiceAccount').map((m) => m.metadata.name)).not.toContain(
           podSpec(deployment(install, 'api')).serviceAccountName,
@@ -421,7 +487,9 @@ describe('the switchboard chart', () => {
         const [init, ...others] = pod.initContainers;
         expect(others).toEqual([]);
         expect(init.args).toEqual(['migrate']);
-        expect(containerEnv(installs.trial, init).DATABASE_URL).toBe(containerEnv(installs.trial, pod.containers[0]).DATABASE_URL);
+        expect(containerEnv(installs.trial, init).DATABASE_URL).toBe(
+          containerEnv(installs.trial, pod.containers[0]).DATABASE_URL,
+        );
         expect(init.securityContext).toEqual(pod.containers[0].securityContext);
       }
       expect(podSpec(find(installs.production, 'Deployment', 'switchboard-api')).initContainers).toBeUndefined();
@@ -431,7 +499,10 @@ describe('the switchboard chart', () => {
       for (const name of ['switchboard-migrate', 'switchboard-secret-generator']) {
         const hook = find(installs.trial, 'Job', name);
         expect(hook.spec).toMatchObject({ activeDeadlineSeconds: 900, ttlSecondsAfterFinished: 86400 });
-        expect(hook.spec.template.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false', 'linkerd.io/inject': 'disabled' });
+        expect(hook.spec.template.metadata.annotations).toEqual({
+          'sidecar.istio.io/inject': 'false',
+          'linkerd.io/inject': 'disabled',
+        });
       }
       const tuned = renderChart(
         '--set',
@@ -469,14 +540,22 @@ describe('the switchboard chart', () => {
           .join('\n');
         for (const secret of Object.values(SECRETS)) {
           const elsewhere = install.filter((m) => m.kind !== 'Secret' && JSON.stringify(m).includes(secret));
-          expect({ secret, elsewhere: elsewhere.map((m) => `${m.kind}/${m.metadata.name}`) }).toEqual({ secret, elsewhere: [] });
-          if (install === installs.secretsInValues || [SECRETS.apiKey, SECRETS.databasePassword, SECRETS.redisPassword].includes(secret)) {
+          expect({ secret, elsewhere: elsewhere.map((m) => `${m.kind}/${m.metadata.name}`) }).toEqual({
+            secret,
+            elsewhere: [],
+          });
+          if (
+            install === installs.secretsInValues ||
+            [SECRETS.apiKey, SECRETS.databasePassword, SECRETS.redisPassword].includes(secret)
+          ) {
             expect(inSecrets).toContain(secret);
           }
         }
       }
       // The config refers to the secret by name; the value is in the environment.
-      expect(find(installs.secretsInValues, 'ConfigMap', 'switchboard').data['switchboard.toml']).toContain('Bearer ${OPENAI_API_KEY}');
+      expect(find(installs.secretsInValues, 'ConfigMap', 'switchboard').data['switchboard.toml']).toContain(
+        'Bearer ${OPENAI_API_KEY}',
+      );
     });
 
     it('come from existingSecret in production, and the chart creates no Secret', () => {
@@ -529,9 +608,15 @@ describe('the switchboard chart', () => {
       const same = renderChart('--set', 'secrets.apiKeys=ops=fixed-key-0123456789');
       const debug = renderChart('--set', 'secrets.apiKeys=ops=fixed-key-0123456789', '--set', 'config.log.level=debug');
       for (const component of ['api', 'worker'] as const) {
-        expect(podAnnotation(same, component, 'checksum/config')).toBe(podAnnotation(base, component, 'checksum/config'));
-        expect(podAnnotation(debug, component, 'checksum/config')).not.toBe(podAnnotation(base, component, 'checksum/config'));
-        expect(podAnnotation(debug, component, 'checksum/secret')).toBe(podAnnotation(base, component, 'checksum/secret'));
+        expect(podAnnotation(same, component, 'checksum/config')).toBe(
+          podAnnotation(base, component, 'checksum/config'),
+        );
+        expect(podAnnotation(debug, component, 'checksum/config')).not.toBe(
+          podAnnotation(base, component, 'checksum/config'),
+        );
+        expect(podAnnotation(debug, component, 'checksum/secret')).toBe(
+          podAnnotation(base, component, 'checksum/secret'),
+        );
       }
       expect(checksums(base)).toEqual(checksums(same));
     });
@@ -540,7 +625,9 @@ describe('the switchboard chart', () => {
       const before = renderChart('--set', 'secrets.apiKeys=ops=fixed-key-0123456789');
       const after = renderChart('--set', 'secrets.apiKeys=ops=other-key-0123456789');
       for (const component of ['api', 'worker'] as const) {
-        expect(podAnnotation(after, component, 'checksum/secret')).not.toBe(podAnnotation(before, component, 'checksum/secret'));
+        expect(podAnnotation(after, component, 'checksum/secret')).not.toBe(
+          podAnnotation(before, component, 'checksum/secret'),
+        );
       }
     });
 
@@ -565,9 +652,15 @@ describe('the switchboard chart', () => {
       [['--set', 'revisionHistoryLimit=-1'], "at '/revisionHistoryLimit'"],
       [['--set', 'api.priorityClassName=1'], "at '/api/priorityClassName'"],
       [['--set', 'worker.priorityClassName=true'], "at '/worker/priorityClassName'"],
-      [['--set', 'api.extraInitContainers[0].image=busybox'], "at '/api/extraInitContainers/0': missing property 'name'"],
+      [
+        ['--set', 'api.extraInitContainers[0].image=busybox'],
+        "at '/api/extraInitContainers/0': missing property 'name'",
+      ],
       [['--set', 'api.extraContainers[0].image=busybox'], "at '/api/extraContainers/0': missing property 'name'"],
-      [['--set', 'worker.extraInitContainers[0].image=busybox'], "at '/worker/extraInitContainers/0': missing property 'name'"],
+      [
+        ['--set', 'worker.extraInitContainers[0].image=busybox'],
+        "at '/worker/extraInitContainers/0': missing property 'name'",
+      ],
       [['--set', 'worker.extraContainers=sidecar'], "at '/worker/extraContainers'"],
       [['--set', 'worker.keda.enabled=notabool'], "at '/worker/keda/enabled'"],
       [['--set', 'worker.keda.minReplicas=0'], "at '/worker/keda/minReplicas'"],
@@ -583,7 +676,10 @@ describe('the switchboard chart', () => {
       [['--set', 'worker.keda.replicas=2'], "additional properties 'replicas' not allowed"],
       [['--set', 'migration.activeDeadlineSeconds=0'], "at '/migration/activeDeadlineSeconds'"],
       [['--set', 'migration.ttlSecondsAfterFinished=5'], "at '/migration/ttlSecondsAfterFinished'"],
-      [['--set', 'migration.podAnnotations.sidecar\\.istio\\.io/inject=false'], "at '/migration/podAnnotations/sidecar.istio.io~1inject'"],
+      [
+        ['--set', 'migration.podAnnotations.sidecar\\.istio\\.io/inject=false'],
+        "at '/migration/podAnnotations/sidecar.istio.io~1inject'",
+      ],
       [['--set', 'ingress.streamingAnnotations=sometimes'], "at '/ingress/streamingAnnotations'"],
       [['--set', 'networkPolicy.metricsFrom=monitoring'], "at '/networkPolicy/metricsFrom'"],
       [['--set', 'networkPolicy.redisFrom=keda'], "at '/networkPolicy/redisFrom'"],
@@ -613,7 +709,10 @@ describe('the switchboard chart', () => {
         ['--set-json', 'config.auth.oauth={"resource":"https://s.example.com/mcp","issuers":[]}'],
         "at '/config/auth/oauth/issuers': minItems",
       ],
-      [['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"login.example.com"}]}'], "at '/config/auth/oauth/issuers/0/issuer'"],
+      [
+        ['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"login.example.com"}]}'],
+        "at '/config/auth/oauth/issuers/0/issuer'",
+      ],
       [
         ['--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com","scope":"a2a"}]}'],
         "additional properties 'scope' not allowed",
@@ -649,7 +748,9 @@ describe('the switchboard chart', () => {
       expect(failedRender('--set', 'postgresql.deploy=false')).toContain(
         'postgresql: Switchboard needs Postgres: set postgresql.externalUrl (production), put database-url in secrets.existingSecret, or set postgresql.deploy=true',
       );
-      expect(failedRender('--set', 'redis.deploy=false')).toContain('redis: Switchboard needs Redis: set redis.externalUrl');
+      expect(failedRender('--set', 'redis.deploy=false')).toContain(
+        'redis: Switchboard needs Redis: set redis.externalUrl',
+      );
       const both = failedRender('--set', 'postgresql.deploy=false', '--set', 'redis.deploy=false');
       expect(both).toContain('Switchboard needs Postgres');
       expect(both).toContain('Switchboard needs Redis');
@@ -659,9 +760,9 @@ describe('the switchboard chart', () => {
       expect(failedRender('--set', 'postgresql.externalUrl=postgresql://db/x')).toContain(
         'postgresql: set either postgresql.deploy or postgresql.externalUrl, not both',
       );
-      expect(failedRender('--set', 'secrets.existingSecret=mine', '--set', 'secrets.apiKeys=ops=k-0123456789abcdef')).toContain(
-        'secrets.apiKeys: with secrets.existingSecret',
-      );
+      expect(
+        failedRender('--set', 'secrets.existingSecret=mine', '--set', 'secrets.apiKeys=ops=k-0123456789abcdef'),
+      ).toContain('secrets.apiKeys: with secrets.existingSecret');
       expect(failedRender('--set', 'config.server.host=127.0.0.1')).toContain('config.server.host: set by the chart');
       expect(failedRender('--set', 'config.database.url=postgresql://db/x')).toContain(
         'config.database.url: set by the chart; use postgresql.externalUrl',
@@ -679,9 +780,9 @@ describe('the switchboard chart', () => {
           'api.autoscaling.maxReplicas=2',
         ),
       ).toContain('api.autoscaling: minReplicas (5) is above maxReplicas (2)');
-      expect(failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'trustedCa.secret=corporate-ca')).toContain(
-        'trustedCa: set either trustedCa.configMap or trustedCa.secret, not both',
-      );
+      expect(
+        failedRender('--set', 'trustedCa.configMap=corporate-ca', '--set', 'trustedCa.secret=corporate-ca'),
+      ).toContain('trustedCa: set either trustedCa.configMap or trustedCa.secret, not both');
       expect(
         failedRender(
           '--set',
@@ -692,9 +793,9 @@ describe('the switchboard chart', () => {
           'extraEnv[0].value=/ca.pem',
         ),
       ).toContain('NODE_EXTRA_CA_CERTS: the chart sets this environment variable itself');
-      expect(failedRender('--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}]}')).toContain(
-        'config.auth.oauth.resource: set it to the URL clients reach /mcp at, or set publicUrl',
-      );
+      expect(
+        failedRender('--set-json', 'config.auth.oauth={"issuers":[{"issuer":"https://login.example.com"}]}'),
+      ).toContain('config.auth.oauth.resource: set it to the URL clients reach /mcp at, or set publicUrl');
     });
 
     it('render config as TOML that Switchboard reads back as the same values', () => {
@@ -738,16 +839,28 @@ describe('the switchboard chart', () => {
       const rendered = renderChart('-f', valuesFile('toml', { config }));
       const toml = find(rendered, 'ConfigMap', 'switchboard').data['switchboard.toml'];
       expect(toml).toContain('body_limit_bytes = 10485760\n');
-      const serviceNames = ['switchboard', 'switchboard.apps', 'switchboard.apps.svc', 'switchboard.apps.svc.cluster.local'];
-      expect(parseToml(toml)).toEqual({ ...config, mcp_server: { allowed_hosts: ['switchboard.internal', ...serviceNames] } });
+      const serviceNames = [
+        'switchboard',
+        'switchboard.apps',
+        'switchboard.apps.svc',
+        'switchboard.apps.svc.cluster.local',
+      ];
+      expect(parseToml(toml)).toEqual({
+        ...config,
+        mcp_server: { allowed_hosts: ['switchboard.internal', ...serviceNames] },
+      });
       expect(configSchema.safeParse(parseToml(toml)).success).toBe(true);
     });
 
     it("know the app's config sections and log levels (values.schema.json follows src/config/config.schema.ts)", () => {
       const chartSchema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8'));
       const appSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Json;
-      expect(Object.keys(chartSchema.properties.config.properties).sort()).toEqual(Object.keys(appSchema.properties).sort());
-      expect(chartSchema.properties.config.properties.log.properties.level.enum).toEqual(appSchema.properties.log.properties.level.enum);
+      expect(Object.keys(chartSchema.properties.config.properties).sort()).toEqual(
+        Object.keys(appSchema.properties).sort(),
+      );
+      expect(chartSchema.properties.config.properties.log.properties.level.enum).toEqual(
+        appSchema.properties.log.properties.level.enum,
+      );
       const [chartOAuth, appOAuth] = [
         chartSchema.properties.config.properties.auth.properties.oauth,
         appSchema.properties.auth.properties.oauth,
@@ -773,9 +886,13 @@ describe('the switchboard chart', () => {
       const has = (path: string) =>
         path
           .split('.')
-          .reduce<Json | undefined>((node, key) => (node && typeof node === 'object' && key in node ? node[key] : undefined), values) !==
-        undefined;
-      expect(leaves.filter((leaf) => !documented.some((row) => leaf === row || leaf.startsWith(`${row}.`)))).toEqual([]);
+          .reduce<Json | undefined>(
+            (node, key) => (node && typeof node === 'object' && key in node ? node[key] : undefined),
+            values,
+          ) !== undefined;
+      expect(leaves.filter((leaf) => !documented.some((row) => leaf === row || leaf.startsWith(`${row}.`)))).toEqual(
+        [],
+      );
       expect(documented.filter((row) => !has(row))).toEqual([]);
     });
   });
@@ -792,13 +909,17 @@ describe('the switchboard chart', () => {
       );
       expect(inProcess.filter((m) => m.metadata.name === 'switchboard-worker')).toEqual([]);
       expect(envVar(firstContainer(deployment(inProcess, 'api')), 'SWITCHBOARD_WORKER_IN_API').value).toBe('true');
-      expect(envVar(firstContainer(deployment(installs.trial, 'api')), 'SWITCHBOARD_WORKER_IN_API').value).toBe('false');
+      expect(envVar(firstContainer(deployment(installs.trial, 'api')), 'SWITCHBOARD_WORKER_IN_API').value).toBe(
+        'false',
+      );
     });
 
     it('autoscaling leaves the replica count to the HPA', () => {
       for (const component of ['api', 'worker'] as const) {
         expect(deployment(installs.production, component).spec.replicas).toBeUndefined();
-        expect(find(installs.production, 'HorizontalPodAutoscaler', `switchboard-${component}`).spec.scaleTargetRef).toEqual({
+        expect(
+          find(installs.production, 'HorizontalPodAutoscaler', `switchboard-${component}`).spec.scaleTargetRef,
+        ).toEqual({
           apiVersion: 'apps/v1',
           kind: 'Deployment',
           name: `switchboard-${component}`,
@@ -818,8 +939,16 @@ describe('the switchboard chart', () => {
         'haproxy.org/timeout-server': '3600s',
       };
       expect(find(installs.production, 'Ingress', 'switchboard').metadata.annotations).toEqual(streaming);
-      const mine = { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '86400', 'cert-manager.io/cluster-issuer': 'letsencrypt' };
-      const overridden = renderChart('--set', 'ingress.enabled=true', '--set-json', `ingress.annotations=${JSON.stringify(mine)}`);
+      const mine = {
+        'nginx.ingress.kubernetes.io/proxy-read-timeout': '86400',
+        'cert-manager.io/cluster-issuer': 'letsencrypt',
+      };
+      const overridden = renderChart(
+        '--set',
+        'ingress.enabled=true',
+        '--set-json',
+        `ingress.annotations=${JSON.stringify(mine)}`,
+      );
       expect(find(overridden, 'Ingress').metadata.annotations).toEqual({ ...streaming, ...mine });
       const off = renderChart(
         '--set',
@@ -838,7 +967,9 @@ describe('the switchboard chart', () => {
         const worker = deployment(install, 'worker');
         expect(monitor.spec.selector.matchLabels).toMatchObject({ 'app.kubernetes.io/component': 'worker' });
         expect(worker.spec.template.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
-        expect(deployment(install, 'api').spec.template.metadata.labels).not.toMatchObject(monitor.spec.selector.matchLabels);
+        expect(deployment(install, 'api').spec.template.metadata.labels).not.toMatchObject(
+          monitor.spec.selector.matchLabels,
+        );
         const [endpoint, ...others] = monitor.spec.podMetricsEndpoints;
         expect(others).toEqual([]);
         expect(endpoint).toMatchObject({ port: 'http', path: '/metrics', interval: '30s' });
@@ -865,7 +996,9 @@ describe('the switchboard chart', () => {
       expect(find(installs.queueScaling, 'PrometheusRule', 'switchboard').spec).toEqual(rulesFile);
       expect(rulesFile.groups.length).toBeGreaterThan(0);
       for (const install of [installs.trial, installs.production]) {
-        expect(install.filter((m) => m.kind === 'PrometheusRule' || m.metadata.name === 'switchboard-dashboard')).toEqual([]);
+        expect(
+          install.filter((m) => m.kind === 'PrometheusRule' || m.metadata.name === 'switchboard-dashboard'),
+        ).toEqual([]);
       }
       const elsewhere = renderChart(
         ...[
@@ -894,7 +1027,9 @@ describe('the switchboard chart', () => {
 
     it('the ingress routes to the Service and sets the public URL', () => {
       const ingress = find(installs.production, 'Ingress', 'switchboard');
-      expect(ingress.spec.rules[0].http.paths[0].backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
+      expect(ingress.spec.rules[0].http.paths[0].backend).toEqual({
+        service: { name: 'switchboard', port: { name: 'http' } },
+      });
       expect(envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_PUBLIC_URL').value).toBe(
         'https://switchboard.example.com',
       );
@@ -949,26 +1084,39 @@ describe('the switchboard chart', () => {
         expect({ file, lookups: code.match(/\blookup\b/g) ?? [] }).toEqual({ file, lookups: [] });
       }
       const render = () =>
-        helm('template', 'switchboard', CHART_DIR, '--namespace', NAMESPACE, '--set', 'serviceMonitor.enabled=true').stdout;
+        helm('template', 'switchboard', CHART_DIR, '--namespace', NAMESPACE, '--set', 'serviceMonitor.enabled=true')
+          .stdout;
       expect(render()).toBe(render());
     });
 
     it('with existingSecret, no rendered Secret holds API keys and none is generated', () => {
       const withTrialStores = renderChart('--set', 'secrets.existingSecret=switchboard-secrets');
       for (const install of [installs.production, installs.queueScaling, withTrialStores]) {
-        expect(install.filter((m) => m.kind === 'Secret' && ('api-keys' in (m.data ?? {}) || 'admin-keys' in (m.data ?? {})))).toEqual([]);
+        expect(
+          install.filter(
+            (m) => m.kind === 'Secret' && ('api-keys' in (m.data ?? {}) || 'admin-keys' in (m.data ?? {})),
+          ),
+        ).toEqual([]);
         const apiKeys = firstContainer(deployment(install, 'api')).env.filter((e: Json) =>
           ['api-keys', 'admin-keys'].includes(e.valueFrom?.secretKeyRef.key),
         );
-        expect(apiKeys.map((e: Json) => e.valueFrom.secretKeyRef.name)).toEqual(['switchboard-secrets', 'switchboard-secrets']);
+        expect(apiKeys.map((e: Json) => e.valueFrom.secretKeyRef.name)).toEqual([
+          'switchboard-secrets',
+          'switchboard-secrets',
+        ]);
       }
       // External stores too: nothing to generate, no Secret at all.
       for (const install of [installs.production, installs.queueScaling]) {
-        expect(install.filter((m) => m.kind === 'Secret' || m.metadata.name === 'switchboard-secret-generator')).toEqual([]);
+        expect(
+          install.filter((m) => m.kind === 'Secret' || m.metadata.name === 'switchboard-secret-generator'),
+        ).toEqual([]);
       }
       // The trial's stores still get their passwords generated.
       const generator = find(withTrialStores, 'Job', 'switchboard-secret-generator');
-      expect(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).toEqual({ 'postgres-password': '', 'redis-password': '' });
+      expect(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).toEqual({
+        'postgres-password': '',
+        'redis-password': '',
+      });
     });
 
     it('are generated by a hook before the migration and the pods, whose Role may read and change no Secret but its own', () => {
@@ -985,7 +1133,11 @@ describe('the switchboard chart', () => {
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
         { apiGroups: [''], resources: ['secrets'], resourceNames: [GENERATED_SECRET], verbs: ['get', 'patch'] },
       ]);
-      expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name });
+      expect(binding.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: role.metadata.name,
+      });
       expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: account.metadata.name, namespace: NAMESPACE }]);
       const pod = podSpec(generator);
       expect(pod).toMatchObject({
@@ -1002,7 +1154,9 @@ describe('the switchboard chart', () => {
         .flatMap((c: Json) => c.env ?? [])
         .filter((e: Json) => e.valueFrom?.secretKeyRef.name === GENERATED_SECRET)
         .map((e: Json) => e.valueFrom.secretKeyRef.key);
-      expect([...new Set(read)].sort()).toEqual(Object.keys(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).sort());
+      expect([...new Set(read)].sort()).toEqual(
+        Object.keys(JSON.parse(envVar(firstContainer(generator), 'GENERATE').value)).sort(),
+      );
     });
 
     it('the generator makes each missing value once, later adds only the keys it lacks, and never changes one', async () => {
@@ -1036,7 +1190,9 @@ describe('the switchboard chart', () => {
       const refused = new FakeKubernetesApi(NAMESPACE, 'another-token');
       const url = await refused.start();
       try {
-        await expect(runSecretGenerator(installs.trial, url)).rejects.toThrow(/switchboard-generated: GET .* HTTP 401 Unauthorized/);
+        await expect(runSecretGenerator(installs.trial, url)).rejects.toThrow(
+          /switchboard-generated: GET .* HTTP 401 Unauthorized/,
+        );
       } finally {
         await refused.stop();
       }
@@ -1068,13 +1224,19 @@ describe('the switchboard chart', () => {
         const worker = deployment(install, 'worker');
         const scaled = find(install, 'ScaledObject', worker.metadata.name);
         expect(scaled.apiVersion).toBe('keda.sh/v1alpha1');
-        expect(scaled.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: worker.metadata.name });
+        expect(scaled.spec.scaleTargetRef).toEqual({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: worker.metadata.name,
+        });
         expect(scaled.spec).toMatchObject({ minReplicaCount: 1, maxReplicaCount: 10 });
         // KEDA's HPA sets the count; no other HPA competes.
         expect(worker.spec.replicas).toBeUndefined();
-        expect(install.filter((m) => m.kind === 'HorizontalPodAutoscaler' && m.spec.scaleTargetRef.name === worker.metadata.name)).toEqual(
-          [],
-        );
+        expect(
+          install.filter(
+            (m) => m.kind === 'HorizontalPodAutoscaler' && m.spec.scaleTargetRef.name === worker.metadata.name,
+          ),
+        ).toEqual([]);
 
         const { config, connection, listKey } = await workerQueue(install);
         const triggers = scaled.spec.triggers;
@@ -1108,10 +1270,12 @@ describe('the switchboard chart', () => {
       expect(failedRender(...keda, '--set', 'worker.autoscaling.enabled=true')).toContain(
         'worker.keda.enabled and worker.autoscaling.enabled: both would scale the workers',
       );
-      expect(failedRender(...keda, '--set', 'worker.enabled=false')).toContain('worker.keda.enabled: needs worker.enabled');
-      expect(failedRender(...keda, '--set', 'worker.keda.minReplicas=5', '--set', 'worker.keda.maxReplicas=2')).toContain(
-        'worker.keda: minReplicas (5) is above maxReplicas (2)',
+      expect(failedRender(...keda, '--set', 'worker.enabled=false')).toContain(
+        'worker.keda.enabled: needs worker.enabled',
       );
+      expect(
+        failedRender(...keda, '--set', 'worker.keda.minReplicas=5', '--set', 'worker.keda.maxReplicas=2'),
+      ).toContain('worker.keda: minReplicas (5) is above maxReplicas (2)');
       expect(failedRender('-f', PRODUCTION_VALUES, '--set', 'worker.autoscaling.enabled=false', ...keda)).toContain(
         'worker.keda.redis.address: KEDA reads the queue from Redis, whose URL is in switchboard-secrets',
       );
@@ -1119,14 +1283,20 @@ describe('the switchboard chart', () => {
         'worker.keda.redis.address: only with secrets.existingSecret and redis.deploy=false',
       );
       expect(
-        failedRender(...keda, '--set', 'redis.deploy=false', '--set', 'redis.externalUrl=redis://:p%40ss@redis.internal:6379'),
+        failedRender(
+          ...keda,
+          '--set',
+          'redis.deploy=false',
+          '--set',
+          'redis.externalUrl=redis://:p%40ss@redis.internal:6379',
+        ),
       ).toContain('cannot decode the %-escapes');
       expect(failedRender(...keda, '--set', 'networkPolicy.enabled=true')).toContain(
         "networkPolicy.redisFrom: KEDA's operator reads the queue from the in-chart Redis",
       );
-      expect(failedRender(...keda, '--set', 'extraEnv[0].name=SWITCHBOARD_REDIS_PREFIX', '--set', 'extraEnv[0].value=x:')).toContain(
-        'SWITCHBOARD_REDIS_PREFIX: with worker.keda.enabled set config.redis.key_prefix instead',
-      );
+      expect(
+        failedRender(...keda, '--set', 'extraEnv[0].name=SWITCHBOARD_REDIS_PREFIX', '--set', 'extraEnv[0].value=x:'),
+      ).toContain('SWITCHBOARD_REDIS_PREFIX: with worker.keda.enabled set config.redis.key_prefix instead');
     });
 
     it("admits KEDA's operator to the in-chart Redis behind network policies", () => {
@@ -1150,14 +1320,21 @@ describe('the switchboard chart', () => {
   describe('A2A over gRPC (grpc.*)', () => {
     const GRPC = {
       grpc: { enabled: true },
-      networkPolicy: { enabled: true, apiFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'clients' } } }] },
+      networkPolicy: {
+        enabled: true,
+        apiFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'clients' } } }],
+      },
     };
-    const grpcPort = (workload: Manifest) => (firstContainer(workload).ports as Json[]).find((port) => port.name === 'grpc');
+    const grpcPort = (workload: Manifest) =>
+      (firstContainer(workload).ports as Json[]).find((port) => port.name === 'grpc');
     const servicePort = (install: Manifest[], name: string) =>
       find(install, 'Service', 'switchboard').spec.ports.find((port: Json) => port.name === name);
     // The address an agent card lists, as the API builds it, for a card fetched through the Service.
     const cardAddress = (install: Manifest[]) =>
-      grpcAddress(loadedConfig(install, 'api').a2a.grpc, `http://switchboard.${NAMESPACE}.svc:${servicePort(install, 'http').port}/`);
+      grpcAddress(
+        loadedConfig(install, 'api').a2a.grpc,
+        `http://switchboard.${NAMESPACE}.svc:${servicePort(install, 'http').port}/`,
+      );
 
     it('is off by default: no grpc port, variable or config anywhere in any install', () => {
       for (const [name, install] of Object.entries(installs)) {
@@ -1176,7 +1353,10 @@ describe('the switchboard chart', () => {
           { name: 'http', containerPort: 8080, protocol: 'TCP' },
           { name: 'grpc', containerPort: 50051, protocol: 'TCP' },
         ]);
-        expect(envVar(firstContainer(api), 'SWITCHBOARD_GRPC_PORT')).toEqual({ name: 'SWITCHBOARD_GRPC_PORT', value: '50051' });
+        expect(envVar(firstContainer(api), 'SWITCHBOARD_GRPC_PORT')).toEqual({
+          name: 'SWITCHBOARD_GRPC_PORT',
+          value: '50051',
+        });
         for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe'])
           expect(firstContainer(api)[probe].httpGet.port).toBe('http');
         expect(firstContainer(worker).ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
@@ -1223,7 +1403,11 @@ describe('the switchboard chart', () => {
 
       const tls = {
         grpc: { enabled: true },
-        config: { a2a: { grpc: { tls: { cert_file: '/etc/switchboard-tls/tls.crt', key_file: '/etc/switchboard-tls/tls.key' } } } },
+        config: {
+          a2a: {
+            grpc: { tls: { cert_file: '/etc/switchboard-tls/tls.crt', key_file: '/etc/switchboard-tls/tls.key' } },
+          },
+        },
       };
       const withTls = renderChart('-f', valuesFile('grpc-tls', tls));
       expect(servicePort(withTls, 'grpc')).toEqual({ name: 'grpc', port: 50051, targetPort: 'grpc', protocol: 'TCP' });
@@ -1236,14 +1420,18 @@ describe('the switchboard chart', () => {
       expect(failedRender('--set', 'config.a2a.grpc.port=50051')).toContain(
         'config.a2a.grpc.port: set by the chart; use grpc.enabled and grpc.port',
       );
-      expect(failedRender('--set', 'grpc.enabled=true', '--set', 'config.a2a.grpc.public_address=grpc.example.com:443')).toContain(
-        'config.a2a.grpc.public_address: set by the chart; use grpc.publicAddress',
+      expect(
+        failedRender('--set', 'grpc.enabled=true', '--set', 'config.a2a.grpc.public_address=grpc.example.com:443'),
+      ).toContain('config.a2a.grpc.public_address: set by the chart; use grpc.publicAddress');
+      expect(
+        failedRender('--set', 'extraEnv[0].name=SWITCHBOARD_GRPC_PORT', '--set-string', 'extraEnv[0].value=50051'),
+      ).toContain('SWITCHBOARD_GRPC_PORT: the chart sets this environment variable itself');
+      expect(failedRender('--set', 'grpc.enabled=true', '--set', 'grpc.port=8080')).toContain(
+        "grpc.port: 8080 is the pods' HTTP port",
       );
-      expect(failedRender('--set', 'extraEnv[0].name=SWITCHBOARD_GRPC_PORT', '--set-string', 'extraEnv[0].value=50051')).toContain(
-        'SWITCHBOARD_GRPC_PORT: the chart sets this environment variable itself',
+      expect(failedRender('--set', 'grpc.publicAddress=grpc.example.com:443')).toContain(
+        'grpc.publicAddress: needs grpc.enabled',
       );
-      expect(failedRender('--set', 'grpc.enabled=true', '--set', 'grpc.port=8080')).toContain("grpc.port: 8080 is the pods' HTTP port");
-      expect(failedRender('--set', 'grpc.publicAddress=grpc.example.com:443')).toContain('grpc.publicAddress: needs grpc.enabled');
     });
 
     it('NOTES.txt says where gRPC is and that an ingress needs HTTP/2 end to end; nothing when off', () => {
@@ -1264,7 +1452,9 @@ describe('the switchboard chart', () => {
 
     it("the README's gRPC Ingress is a valid Ingress to the Service's grpc port, with ingress-nginx's GRPC backend and TLS", () => {
       const readme = readFileSync(join(CHART_DIR, 'README.md'), 'utf8');
-      const block = [...readme.matchAll(/^( *)```yaml\n([\s\S]*?)^\1```/gm)].find((match) => match[2].includes('backend-protocol'));
+      const block = [...readme.matchAll(/^( *)```yaml\n([\s\S]*?)^\1```/gm)].find((match) =>
+        match[2].includes('backend-protocol'),
+      );
       expect(block).toBeDefined();
       const ingress = parseYaml(block![2].replace(new RegExp(`^${block![1]}`, 'gm'), '')) as Manifest;
       expect(schemaProblems([ingress])).toEqual([]);
@@ -1298,12 +1488,21 @@ describe('the switchboard chart', () => {
       });
       const given = {
         ...values,
-        config: { auth: { oauth: { resource: 'https://agents.example.com/mcp', issuers: [issuer], algorithms: ['ES256'] } } },
+        config: {
+          auth: { oauth: { resource: 'https://agents.example.com/mcp', issuers: [issuer], algorithms: ['ES256'] } },
+        },
       };
-      expect(oauth(given)).toMatchObject({ resource: 'https://agents.example.com/mcp', algorithms: ['ES256'], clock_skew_secs: 60 });
+      expect(oauth(given)).toMatchObject({
+        resource: 'https://agents.example.com/mcp',
+        algorithms: ['ES256'],
+        clock_skew_secs: 60,
+      });
       expect(
         oauth({
-          ingress: { enabled: true, hosts: [{ host: 'agents.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] },
+          ingress: {
+            enabled: true,
+            hosts: [{ host: 'agents.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }],
+          },
           config: { auth: { oauth: { issuers: [issuer] } } },
         }),
       ).toMatchObject({
@@ -1320,12 +1519,21 @@ describe('the switchboard chart', () => {
       expect(schemaProblems(rendered)).toEqual([]);
       for (const component of ['api', 'worker'] as const) {
         const container = firstContainer(deployment(rendered, component));
-        expect(envVar(container, 'NODE_EXTRA_CA_CERTS')).toEqual({ name: 'NODE_EXTRA_CA_CERTS', value: '/etc/switchboard-ca/ca.pem' });
-        expect(container.volumeMounts).toContainEqual({ name: 'trusted-ca', mountPath: '/etc/switchboard-ca', readOnly: true });
+        expect(envVar(container, 'NODE_EXTRA_CA_CERTS')).toEqual({
+          name: 'NODE_EXTRA_CA_CERTS',
+          value: '/etc/switchboard-ca/ca.pem',
+        });
+        expect(container.volumeMounts).toContainEqual({
+          name: 'trusted-ca',
+          mountPath: '/etc/switchboard-ca',
+          readOnly: true,
+        });
         expect(podSpec(deployment(rendered, component)).volumes).toContainEqual({ name: 'trusted-ca', ...volume });
       }
       const bundle = renderChart('--set', `trustedCa.${source}=corporate-ca`, '--set', 'trustedCa.key=bundle.pem');
-      expect(JSON.stringify(podSpec(deployment(bundle, 'api')).volumes)).toContain('{"key":"bundle.pem","path":"ca.pem"}');
+      expect(JSON.stringify(podSpec(deployment(bundle, 'api')).volumes)).toContain(
+        '{"key":"bundle.pem","path":"ca.pem"}',
+      );
     });
 
     it('tracing: the OTLP settings as the standard OTEL_* variables of the API and worker pods, none when off', () => {
@@ -1384,7 +1592,9 @@ describe('the switchboard chart', () => {
 
     it("loads secrets.adminKeys and existingSecret's admin-keys as operator keys beside the clients' keys, which get no admin rights", () => {
       expect(
-        loadedConfig(installs.secretsInValues, 'api').auth.api_keys.filter((entry) => typeof entry !== 'string' && !entry.metrics_only),
+        loadedConfig(installs.secretsInValues, 'api').auth.api_keys.filter(
+          (entry) => typeof entry !== 'string' && !entry.metrics_only,
+        ),
       ).toEqual([
         { name: 'ops', key: SECRETS.apiKey },
         { name: 'ci', key: 'LEAK-API-KEY-0002-abcdef' },
@@ -1396,7 +1606,8 @@ describe('the switchboard chart', () => {
         admin: true,
       });
       // admin-keys is optional in a Secret of yours made before it existed: the pods still start.
-      const ref = envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_ADMIN_KEYS').valueFrom.secretKeyRef;
+      const ref = envVar(firstContainer(deployment(installs.production, 'api')), 'SWITCHBOARD_ADMIN_KEYS').valueFrom
+        .secretKeyRef;
       expect(ref).toEqual({ name: 'switchboard-secrets', key: 'admin-keys', optional: true });
       // Workers serve no console and get no operator key.
       expect(envVar(firstContainer(deployment(installs.trial, 'worker')), 'SWITCHBOARD_ADMIN_KEYS')).toBeUndefined();
@@ -1404,7 +1615,9 @@ describe('the switchboard chart', () => {
 
     it('NOTES.txt says where the console is and how to read its key', () => {
       const trial = notes();
-      expect(trial).toContain(`kubectl -n ${NAMESPACE} get secret ${GENERATED_SECRET} -o jsonpath='{.data.admin-keys}' | base64 -d`);
+      expect(trial).toContain(
+        `kubectl -n ${NAMESPACE} get secret ${GENERATED_SECRET} -o jsonpath='{.data.admin-keys}' | base64 -d`,
+      );
       expect(trial).toContain('http://localhost:8080/console');
       expect(notes('--set', 'secrets.existingSecret=switchboard-secrets')).toContain(
         'the admin-keys key of your Secret switchboard-secrets',
@@ -1412,9 +1625,9 @@ describe('the switchboard chart', () => {
       expect(notes('--set', 'secrets.adminKeys=root=given-admin-key-0123456789')).toContain(
         `kubectl -n ${NAMESPACE} get secret switchboard -o jsonpath='{.data.admin-keys}'`,
       );
-      expect(notes('--set', 'adminIngress.enabled=true', '--set', 'adminIngress.host=ops.internal.example.com')).toContain(
-        'http://ops.internal.example.com/console',
-      );
+      expect(
+        notes('--set', 'adminIngress.enabled=true', '--set', 'adminIngress.host=ops.internal.example.com'),
+      ).toContain('http://ops.internal.example.com/console');
     });
   });
 
@@ -1434,7 +1647,9 @@ describe('the switchboard chart', () => {
         .some((route: Json) => {
           expect(route.backend).toEqual({ service: { name: 'switchboard', port: { name: 'http' } } });
           const prefix = route.path.replace(/\/$/, '');
-          return route.pathType === 'Exact' ? path === route.path : prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+          return route.pathType === 'Exact'
+            ? path === route.path
+            : prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
         });
 
     /** Every path the API serves with this configuration, made concrete: the routes the app itself registers. */
@@ -1451,9 +1666,17 @@ describe('the switchboard chart', () => {
 
     /** Each path: where it is published. */
     const placement = (install: Manifest[], paths: string[]) =>
-      paths.map((path) => ({ path, public: routes(install, PUBLIC_HOST, path), admin: routes(install, ADMIN_HOST, path) }));
+      paths.map((path) => ({
+        path,
+        public: routes(install, PUBLIC_HOST, path),
+        admin: routes(install, ADMIN_HOST, path),
+      }));
     const expected = (paths: string[]) =>
-      paths.map((path) => ({ path, public: !OPERATOR_PATH.test(path) && !PROBE.test(path), admin: OPERATOR_PATH.test(path) }));
+      paths.map((path) => ({
+        path,
+        public: !OPERATOR_PATH.test(path) && !PROBE.test(path),
+        admin: OPERATOR_PATH.test(path),
+      }));
 
     it('publishes on the public host every path the API serves but the console, the admin API, /metrics and the probes, which go on the admin host alone', async () => {
       const paths = await servedPaths('');
@@ -1502,7 +1725,9 @@ describe('the switchboard chart', () => {
     });
 
     it('routes the paths a host lists as given, and NOTES.txt says when those publish the operator paths', () => {
-      const everything = { ingress: { enabled: true, hosts: [{ host: PUBLIC_HOST, paths: [{ path: '/', pathType: 'Prefix' }] }] } };
+      const everything = {
+        ingress: { enabled: true, hosts: [{ host: PUBLIC_HOST, paths: [{ path: '/', pathType: 'Prefix' }] }] },
+      };
       const install = renderChart('-f', valuesFile('ingress-everything', everything));
       expect(routes(install, PUBLIC_HOST, '/console')).toBe(true);
       const result = helm(
@@ -1518,7 +1743,16 @@ describe('the switchboard chart', () => {
       expect(result.stdout.slice(result.stdout.indexOf('NOTES:'))).toContain(
         `ingress.hosts: ${PUBLIC_HOST} routes / to the API: the console, the admin API and /metrics are public there`,
       );
-      const safe = helm('install', 'switchboard', CHART_DIR, '--dry-run=client', '--namespace', NAMESPACE, '--set', 'ingress.enabled=true');
+      const safe = helm(
+        'install',
+        'switchboard',
+        CHART_DIR,
+        '--dry-run=client',
+        '--namespace',
+        NAMESPACE,
+        '--set',
+        'ingress.enabled=true',
+      );
       expect(safe.stdout).not.toContain('are public there');
     });
 
@@ -1541,7 +1775,14 @@ describe('the switchboard chart', () => {
         'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8',
       });
       const inherited = find(
-        renderChart('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${ADMIN_HOST}`, '--set', 'ingress.className=nginx'),
+        renderChart(
+          '--set',
+          'adminIngress.enabled=true',
+          '--set',
+          `adminIngress.host=${ADMIN_HOST}`,
+          '--set',
+          'ingress.className=nginx',
+        ),
         'Ingress',
         'switchboard-admin',
       );
@@ -1549,12 +1790,21 @@ describe('the switchboard chart', () => {
     });
 
     it('refuses what would publish the operator paths by accident or nowhere, saying what to set', () => {
-      expect(failedRender('--set', 'adminIngress.enabled=true')).toContain('adminIngress.host: the host the operator paths are served on');
+      expect(failedRender('--set', 'adminIngress.enabled=true')).toContain(
+        'adminIngress.host: the host the operator paths are served on',
+      );
       expect(failedRender('--set', 'ingress.enabled=true', '--set', 'config.a2a.listen_path=/')).toContain(
         'ingress.hosts: config.a2a.listen_path is /, so the client paths would be every path, the operator paths included',
       );
       expect(
-        failedRender('--set', 'adminIngress.enabled=true', '--set', `adminIngress.host=${PUBLIC_HOST}`, '--set', 'ingress.enabled=true'),
+        failedRender(
+          '--set',
+          'adminIngress.enabled=true',
+          '--set',
+          `adminIngress.host=${PUBLIC_HOST}`,
+          '--set',
+          'ingress.enabled=true',
+        ),
       ).toContain(`adminIngress.host: ${PUBLIC_HOST} is also a host of ingress.hosts`);
     });
   });
@@ -1570,7 +1820,8 @@ describe('the switchboard chart', () => {
         matchExpressions.every((e: Json) => e.operator === 'In' && e.values.includes(labels[e.key]))
       );
     };
-    const podLabels = (install: Manifest[], kind: string, name: string) => find(install, kind, name).spec.template.metadata.labels;
+    const podLabels = (install: Manifest[], kind: string, name: string) =>
+      find(install, kind, name).spec.template.metadata.labels;
     const DNS = {
       namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
       podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
@@ -1586,7 +1837,10 @@ describe('the switchboard chart', () => {
       },
     ];
     const MCP_SERVERS = [
-      { to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'mcp' } } }], ports: [{ port: 3001, protocol: 'TCP' }] },
+      {
+        to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'mcp' } } }],
+        ports: [{ port: 3001, protocol: 'TCP' }],
+      },
     ];
 
     it('is off by default, networkPolicy.enabled included: nothing restricts egress', () => {
@@ -1597,7 +1851,9 @@ describe('the switchboard chart', () => {
     it('lets the API, worker and migration pods reach the cluster DNS, the in-chart stores and the rules given, and nothing else; not the secret generator, which calls the Kubernetes API', () => {
       const install = renderChart(
         '-f',
-        valuesFile('egress', { networkPolicy: { enabled: true, egress: { enabled: true, rules: [...HTTPS_OUT, ...MCP_SERVERS] } } }),
+        valuesFile('egress', {
+          networkPolicy: { enabled: true, egress: { enabled: true, rules: [...HTTPS_OUT, ...MCP_SERVERS] } },
+        }),
       );
       expect(schemaProblems(install)).toEqual([]);
       const [policy, ...others] = egressPolicies(install);
@@ -1637,7 +1893,9 @@ describe('the switchboard chart', () => {
       expect(podLabels(install, 'StatefulSet', 'switchboard-postgresql')).toMatchObject(
         policy.spec.egress[1].to[0].podSelector.matchLabels,
       );
-      expect(podLabels(install, 'StatefulSet', 'switchboard-redis')).toMatchObject(policy.spec.egress[2].to[0].podSelector.matchLabels);
+      expect(podLabels(install, 'StatefulSet', 'switchboard-redis')).toMatchObject(
+        policy.spec.egress[2].to[0].podSelector.matchLabels,
+      );
     });
 
     it('reaches external stores and the OTLP receiver at the peers and ports given', () => {
@@ -1683,9 +1941,9 @@ describe('the switchboard chart', () => {
       const refused = failedRender(...external, ...egress);
       expect(refused).toContain('networkPolicy.egress.postgresql.to: Switchboard reaches an external Postgres');
       expect(refused).toContain('networkPolicy.egress.redis.to: Switchboard reaches an external Redis');
-      expect(failedRender(...egress, '--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel:4318')).toContain(
-        'networkPolicy.egress.otlp.to: traces go to tracing.endpoint',
-      );
+      expect(
+        failedRender(...egress, '--set', 'tracing.enabled=true', '--set', 'tracing.endpoint=http://otel:4318'),
+      ).toContain('networkPolicy.egress.otlp.to: traces go to tracing.endpoint');
       expect(failedRender('--set', 'networkPolicy.egress.enabled=true')).toContain(
         'networkPolicy.egress.enabled: needs networkPolicy.enabled',
       );
@@ -1701,8 +1959,15 @@ describe('the switchboard chart', () => {
           .filter((m) => ['Deployment', 'Job'].includes(m.kind))
           .flatMap((m) => [...(podSpec(m).initContainers ?? []), ...podSpec(m).containers])
           .map((c: Json) => [c.image, c.imagePullPolicy]);
-      expect(new Set(images(installs.trial).map(String))).toEqual(new Set([String([`switchboard:${appVersion}`, 'IfNotPresent'])]));
-      const pushed = renderChart('--set', 'image.repository=registry.example.com/team/switchboard', '--set', 'image.tag=0.2.0');
+      expect(new Set(images(installs.trial).map(String))).toEqual(
+        new Set([String([`switchboard:${appVersion}`, 'IfNotPresent'])]),
+      );
+      const pushed = renderChart(
+        '--set',
+        'image.repository=registry.example.com/team/switchboard',
+        '--set',
+        'image.tag=0.2.0',
+      );
       expect(new Set(images(pushed).map(String))).toEqual(
         new Set([String(['registry.example.com/team/switchboard:0.2.0', 'IfNotPresent'])]),
       );
@@ -1725,7 +1990,11 @@ describe('the switchboard chart', () => {
         ...renderChart('-f', valuesFile('labels-trial', everything)),
         ...renderChart(
           '-f',
-          valuesFile('labels-values', { ...SECRETS_IN_VALUES, commonLabels, worker: { autoscaling: { enabled: true } } }),
+          valuesFile('labels-values', {
+            ...SECRETS_IN_VALUES,
+            commonLabels,
+            worker: { autoscaling: { enabled: true } },
+          }),
         ),
       ];
       expect(new Set(rendered.map((m) => m.kind))).toEqual(
@@ -1746,7 +2015,8 @@ describe('the switchboard chart', () => {
             pod: expect.any(String),
             labels: expect.objectContaining(commonLabels),
           });
-        const selector = manifest.spec?.selector?.matchLabels ?? (manifest.kind === 'Service' ? manifest.spec.selector : undefined);
+        const selector =
+          manifest.spec?.selector?.matchLabels ?? (manifest.kind === 'Service' ? manifest.spec.selector : undefined);
         if (selector) expect(Object.keys(selector)).not.toContain('team');
       }
       const generator = rendered.find((m) => m.kind === 'Job' && m.metadata.name === 'switchboard-secret-generator')!;
@@ -1772,7 +2042,9 @@ describe('the switchboard chart', () => {
       expect([api.priorityClassName, worker.priorityClassName]).toEqual(['switchboard-critical', 'switchboard-batch']);
       // The hook Jobs run where and as the API does.
       expect(podSpec(find(given, 'Job', 'switchboard-migrate')).priorityClassName).toBe('switchboard-critical');
-      expect(podSpec(find(given, 'Job', 'switchboard-secret-generator')).priorityClassName).toBe('switchboard-critical');
+      expect(podSpec(find(given, 'Job', 'switchboard-secret-generator')).priorityClassName).toBe(
+        'switchboard-critical',
+      );
       expect(api.initContainers.map((c: Json) => c.name)).toEqual(['migrate', 'wait-for-vault']);
       expect(api.initContainers[1]).toEqual(init);
       expect(worker.initContainers.map((c: Json) => c.name)).toEqual(['migrate']);
@@ -1782,15 +2054,20 @@ describe('the switchboard chart', () => {
       for (const workload of given.filter((m) => ['Deployment', 'StatefulSet'].includes(m.kind)))
         expect(workload.spec.revisionHistoryLimit).toBe(3);
       // Without the chart's migration init container, the given one stands alone.
-      const initOnly = renderChart('-f', PRODUCTION_VALUES, '--set-json', `worker.extraInitContainers=${JSON.stringify([init])}`);
+      const initOnly = renderChart(
+        '-f',
+        PRODUCTION_VALUES,
+        '--set-json',
+        `worker.extraInitContainers=${JSON.stringify([init])}`,
+      );
       expect(podSpec(deployment(initOnly, 'worker')).initContainers).toEqual([init]);
       expect(podSpec(deployment(initOnly, 'api')).initContainers).toBeUndefined();
       const plain = podSpec(deployment(installs.trial, 'api'));
-      expect([plain.priorityClassName, plain.containers.length, deployment(installs.trial, 'api').spec.revisionHistoryLimit]).toEqual([
-        undefined,
-        1,
-        10,
-      ]);
+      expect([
+        plain.priorityClassName,
+        plain.containers.length,
+        deployment(installs.trial, 'api').spec.revisionHistoryLimit,
+      ]).toEqual([undefined, 1, 10]);
     });
   });
 });

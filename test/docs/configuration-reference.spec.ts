@@ -12,19 +12,29 @@ import { codeBlocks, ROOT } from './markdown-blocks';
 /** Every key path of a JSON Schema (`a2a.client.poll_interval_ms`), list items and union members included. */
 function keyPaths(node: unknown, prefix = ''): string[] {
   if (typeof node !== 'object' || node === null) return [];
-  const schema = node as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] };
+  const schema = node as {
+    properties?: Record<string, unknown>;
+    items?: unknown;
+    anyOf?: unknown[];
+    oneOf?: unknown[];
+    allOf?: unknown[];
+  };
   const own = Object.entries(schema.properties ?? {}).flatMap(([key, value]) => [
     `${prefix}${key}`,
     ...keyPaths(value, `${prefix}${key}.`),
   ]);
-  const nested = [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].flatMap((child) =>
-    keyPaths(child, prefix),
+  const nested = [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].flatMap(
+    (child) => keyPaths(child, prefix),
   );
   return [...new Set([...own, ...nested])];
 }
 
 describe('docs/configuration.md', () => {
-  const reference = codeBlocks(readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8'), 'toml', 'docs/configuration.md')
+  const reference = codeBlocks(
+    readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8'),
+    'toml',
+    'docs/configuration.md',
+  )
     .map(({ code }) => code)
     .join('\n');
   const keys = keyPaths(z.toJSONSchema(configSchema, { unrepresentable: 'any', io: 'input' }));
@@ -37,6 +47,8 @@ describe('docs/configuration.md', () => {
     const shown = (key: string) =>
       new RegExp(`^\\s*#?\\s*\\[\\[?${key.replace(/\./g, '\\.')}\\]\\]?`, 'm').test(reference) ||
       new RegExp(`(^|[\\s{,#])${leaf(key)}\\s*=`, 'm').test(reference);
-    expect(keys.filter((key) => !shown(key)).map((key) => `${key} (in ${section(key) || 'the top level'})`)).toEqual([]);
+    expect(keys.filter((key) => !shown(key)).map((key) => `${key} (in ${section(key) || 'the top level'})`)).toEqual(
+      [],
+    );
   });
 });

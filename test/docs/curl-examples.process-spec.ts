@@ -77,15 +77,21 @@ describe('the curl examples of the README and docs/', () => {
       let taskId: string | undefined;
       for (const command of commands) {
         const withId = command.replace(/<(task id|id)>/g, () => taskId ?? 'no-task-yet');
-        const { stdout } = await promisify(execFile)('bash', ['-c', `${withId.replaceAll(LOCAL, host)} -w '\\n%{http_code}'`], {
-          env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY },
-          timeout: 20_000,
-        });
+        const { stdout } = await promisify(execFile)(
+          'bash',
+          ['-c', `${withId.replaceAll(LOCAL, host)} -w '\\n%{http_code}'`],
+          {
+            env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY },
+            timeout: 20_000,
+          },
+        );
         const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
         const body = stdout.slice(0, stdout.lastIndexOf('\n'));
         expect({ command, status }).toEqual({ command, status: expect.any(Number) });
         expect({ command, status: status < 400 }).toEqual({ command, status: true });
-        const errors = documents(body).filter((document) => typeof document === 'object' && document !== null && 'error' in document);
+        const errors = documents(body).filter(
+          (document) => typeof document === 'object' && document !== null && 'error' in document,
+        );
         expect({ command, errors }).toEqual({ command, errors: [] });
         taskId = taskIdIn(body) ?? taskId;
       }

@@ -12,7 +12,10 @@ const files = documentationFiles();
 /** Every `[text](target)` outside code, with the line it is on; inline code spans are skipped. */
 function links(markdown: string): { line: number; target: string }[] {
   return proseLines(markdown).flatMap((line, index) =>
-    [...line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((match) => ({ line: index + 1, target: match[1] })),
+    [...line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((match) => ({
+      line: index + 1,
+      target: match[1],
+    })),
   );
 }
 

@@ -13,7 +13,13 @@ import { assertSafeToListen } from '../../src/security/listen-policy';
 import { writeConfigFile } from '../support/config-file';
 import { codeBlocks, documentationFiles, ROOT } from './markdown-blocks';
 import { startTestApp } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 
 const EXAMPLES = join(ROOT, 'examples');
 /** Examples that are about durable mode boot against this run's Postgres and Redis. */
@@ -29,9 +35,10 @@ interface Sample {
 
 /** Every `${VAR}` and `api_key_env` a config names, each set to a value long enough for an API key. */
 function referencedVariables(text: string): Record<string, string> {
-  const names = [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g), ...text.matchAll(/api_key_env\s*=\s*"([^"]+)"/g)].map(
-    (match) => match[1],
-  );
+  const names = [
+    ...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g),
+    ...text.matchAll(/api_key_env\s*=\s*"([^"]+)"/g),
+  ].map((match) => match[1]);
   return Object.fromEntries(names.map((name) => [name, `value-of-${name}-for-tests`]));
 }
 
@@ -84,7 +91,11 @@ describe('the README, docs/ and examples/', () => {
         SWITCHBOARD_CONFIG: sample.file,
         PATH: emptyPath,
         LOG_LEVEL: 'silent',
-        ...(durable && { DATABASE_URL: database!.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix }),
+        ...(durable && {
+          DATABASE_URL: database!.url,
+          REDIS_URL: testRedisUrl(),
+          SWITCHBOARD_REDIS_PREFIX: redisPrefix,
+        }),
       };
       const { config } = loadConfig(env);
       assertSafeToListen(config);
@@ -97,7 +108,9 @@ describe('the README, docs/ and examples/', () => {
         expect((await fetch(`${started.url}/.well-known/agent-card.json`)).status).toBe(200);
         const { agents } = (await (await fetch(`${started.url}/a2a/agents`)).json()) as { agents: { name: string }[] };
         const configured = config.agents.map((agent) => agent.name);
-        expect(agents.map((card) => card.name).sort()).toEqual(configured.length > 0 ? [...configured].sort() : ['echo']);
+        expect(agents.map((card) => card.name).sort()).toEqual(
+          configured.length > 0 ? [...configured].sort() : ['echo'],
+        );
       } finally {
         await app?.close();
       }

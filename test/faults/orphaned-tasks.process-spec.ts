@@ -48,7 +48,18 @@ describe('orphaned tasks', () => {
       // A Redis user that may use every key but write none of BullMQ's: streams work, enqueues fail.
       const prefix = testRedisPrefix();
       const admin = new Redis(redis.url);
-      await admin.call('ACL', 'SETUSER', 'api', 'on', '>api-password', '&*', '+@all', '~{*', `~${prefix}[^b]*`, `%R~${prefix}bull:*`);
+      await admin.call(
+        'ACL',
+        'SETUSER',
+        'api',
+        'on',
+        '>api-password',
+        '&*',
+        '+@all',
+        '~{*',
+        `~${prefix}[^b]*`,
+        `%R~${prefix}bull:*`,
+      );
       admin.disconnect();
       const config = testConfig({
         DATABASE_URL: database.url,
@@ -122,7 +133,11 @@ orphan_sweep_secs = 1
           (all) => all.find((row) => row.id === task.id)?.state !== 'TASK_STATE_SUBMITTED',
         ),
       );
-      expect(rows.find((row) => row.id === task.id)).toEqual({ id: task.id, state: 'TASK_STATE_FAILED', statusText: ORPHANED_TEXT });
+      expect(rows.find((row) => row.id === task.id)).toEqual({
+        id: task.id,
+        state: 'TASK_STATE_FAILED',
+        statusText: ORPHANED_TEXT,
+      });
       // Its log line may reach the test after the row changed (two channels): it is waited for.
       await within(worker.logged(task.id, 'orphaned task failed'), 10_000, 'the worker logging the orphaned task');
     });
@@ -130,7 +145,9 @@ orphan_sweep_secs = 1
     it('leaves a running turn alone however long it goes without a write', async () => {
       const client = await sdkClient(api.baseUrl, 'gaps', 'JSONRPC');
       const task = asTask(
-        await services.explain(() => within(client.sendMessage(userMessage('two halves')), 20_000, 'a turn with long gaps')),
+        await services.explain(() =>
+          within(client.sendMessage(userMessage('two halves')), 20_000, 'a turn with long gaps'),
+        ),
       );
       expect({ state: task.status?.state, text: artifactText(task) }).toEqual({
         state: TaskState.TASK_STATE_COMPLETED,

@@ -133,9 +133,16 @@ describe('a Postgres outage mid-turn', () => {
     await postgres.stop();
 
     const task = await services.explain(() => within(answer, 20_000, 'the blocking send while Postgres stays down'));
-    expect({ state: task.status?.state, text: statusText(task) }).toEqual({ state: TaskState.TASK_STATE_FAILED, text: NOT_RECORDED_TEXT });
+    expect({ state: task.status?.state, text: statusText(task) }).toEqual({
+      state: TaskState.TASK_STATE_FAILED,
+      text: NOT_RECORDED_TEXT,
+    });
     // Its log line may reach the test after the answer (two pipes): it is waited for.
-    await within(worker.logged(taskId, 'agent turn failed: its task could not be recorded'), 10_000, 'the worker logging the failed turn');
+    await within(
+      worker.logged(taskId, 'agent turn failed: its task could not be recorded'),
+      10_000,
+      'the worker logging the failed turn',
+    );
 
     await postgres.restart();
     const rows = await services.explain(() =>
@@ -144,7 +151,11 @@ describe('a Postgres outage mid-turn', () => {
         (all) => all.find((row) => row.id === taskId)?.state !== 'TASK_STATE_WORKING',
       ),
     );
-    expect(rows.find((row) => row.id === taskId)).toEqual({ id: taskId, state: 'TASK_STATE_FAILED', statusText: ORPHANED_TEXT });
+    expect(rows.find((row) => row.id === taskId)).toEqual({
+      id: taskId,
+      state: 'TASK_STATE_FAILED',
+      statusText: ORPHANED_TEXT,
+    });
   });
 
   it('refuses a blocking send whose new task could not be stored at once with a retryable error naming no task', async () => {

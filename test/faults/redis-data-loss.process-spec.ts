@@ -55,10 +55,15 @@ describe('Redis losing its data while turns are queued', () => {
 
   /** Sends a blocking and a streaming message, resolving once both turns are queued. */
   async function queueTwoSends(text: string) {
-    const queue = new Queue(QueueName.AgentTurns, { connection: { host: '127.0.0.1', port: redis.port }, prefix: `${prefix}bull` });
+    const queue = new Queue(QueueName.AgentTurns, {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: `${prefix}bull`,
+    });
     try {
       const blocking = jsonRpcSend(api.baseUrl, 'echo', text);
-      const streaming = sdkClient(api.baseUrl, 'echo', 'JSONRPC').then((client) => collect(client.sendMessageStream(userMessage(text))));
+      const streaming = sdkClient(api.baseUrl, 'echo', 'JSONRPC').then((client) =>
+        collect(client.sendMessageStream(userMessage(text))),
+      );
       await eventually(
         () => queue.getWaitingCount(),
         (waiting) => waiting === 2,
@@ -69,11 +74,16 @@ describe('Redis losing its data while turns are queued', () => {
     }
   }
 
-  async function expectAnsweredFailed({ blocking, streaming }: Awaited<ReturnType<typeof queueTwoSends>>): Promise<void> {
+  async function expectAnsweredFailed({
+    blocking,
+    streaming,
+  }: Awaited<ReturnType<typeof queueTwoSends>>): Promise<void> {
     const [answer, events] = await services.explain(() =>
       within(Promise.all([blocking, streaming]), NOTICED_WITHIN_MS, 'the sends whose turns were lost'),
     );
-    const task = (answer.body.result as { task: { id: string; status: { state: string; message: { parts: { text: string }[] } } } }).task;
+    const task = (
+      answer.body.result as { task: { id: string; status: { state: string; message: { parts: { text: string }[] } } } }
+    ).task;
     const first = events[0]?.payload?.$case === 'task' ? (events[0].payload.value as Task) : undefined;
     await services.explain(() => {
       expect({ state: task.status.state, text: task.status.message.parts[0].text }).toEqual({

@@ -17,7 +17,14 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
 import { createTestDatabase, type TestDatabase, testRedisPrefix } from '../support/test-database';
-import { jsonRpcSend, postJson, pushConfigCount, type RawAnswer, restSend, taskRows } from './support/store-outage-clients';
+import {
+  jsonRpcSend,
+  postJson,
+  pushConfigCount,
+  type RawAnswer,
+  restSend,
+  taskRows,
+} from './support/store-outage-clients';
 
 jest.setTimeout(90_000);
 
@@ -29,7 +36,9 @@ orphan_sweep_secs = 1
 `;
 
 const RETRYABLE = { status: 503, retryAfter: '5' };
-const UNAVAILABLE = expect.stringContaining('the service is temporarily unavailable. Send the request again in 5 seconds.');
+const UNAVAILABLE = expect.stringContaining(
+  'the service is temporarily unavailable. Send the request again in 5 seconds.',
+);
 
 describe('a Redis outage', () => {
   let redis: RedisProcess;
@@ -99,19 +108,30 @@ describe('a Redis outage', () => {
       ]),
       // v0.3 JSON-RPC (no A2A-Version header), and the seeds' REST form.
       Promise.all([
-        postJson(`${api.baseUrl}/a2a`, { jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: legacyMessage } }),
+        postJson(`${api.baseUrl}/a2a`, {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'message/send',
+          params: { message: legacyMessage },
+        }),
         postJson(`${api.baseUrl}/a2a/tasks/send`, { message: { ...legacyMessage, messageId: 'legacy-2' } }),
       ]),
     ]);
-    const [rowsDuringOutage, webhooksDuringOutage] = [await taskRows(database.url), await pushConfigCount(database.url)];
+    const [rowsDuringOutage, webhooksDuringOutage] = [
+      await taskRows(database.url),
+      await pushConfigCount(database.url),
+    ];
     await redis.restart();
 
     await services.explain(() => {
       const rpcAnswers = raw.filter((_, index) => index % 2 === 0);
       const restAnswers = raw.filter((_, index) => index % 2 === 1);
-      for (const rpc of rpcAnswers) expect(rpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
-      for (const rest of restAnswers) expect(rest).toMatchObject({ ...RETRYABLE, body: { error: { code: 503, message: UNAVAILABLE } } });
-      for (const outcome of viaSdk) expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
+      for (const rpc of rpcAnswers)
+        expect(rpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
+      for (const rest of restAnswers)
+        expect(rest).toMatchObject({ ...RETRYABLE, body: { error: { code: 503, message: UNAVAILABLE } } });
+      for (const outcome of viaSdk)
+        expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
       const [legacyRpc, seed] = legacy;
       expect(legacyRpc).toMatchObject({ ...RETRYABLE, body: { error: { code: -32603, message: UNAVAILABLE } } });
       expect(seed).toMatchObject({ ...RETRYABLE, body: { code: -32603, message: UNAVAILABLE } });
@@ -135,7 +155,10 @@ describe('a Redis outage', () => {
             restSend(api.baseUrl, 'echo', text, immediately),
           ]),
         ),
-        Promise.allSettled([jsonRpcClient.sendMessage(userMessage(text)), collect(jsonRpcClient.sendMessageStream(userMessage(text)))]),
+        Promise.allSettled([
+          jsonRpcClient.sendMessage(userMessage(text)),
+          collect(jsonRpcClient.sendMessageStream(userMessage(text))),
+        ]),
       ]);
     } finally {
       redis.resume();
@@ -146,16 +169,22 @@ describe('a Redis outage', () => {
         const error = index % 2 === 0 ? { code: -32603, message: UNAVAILABLE } : { code: 503, message: UNAVAILABLE };
         expect(answer).toMatchObject({ ...RETRYABLE, body: { error } });
       }
-      for (const outcome of viaSdk) expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
+      for (const outcome of viaSdk)
+        expect(outcome).toMatchObject({ status: 'rejected', reason: { message: UNAVAILABLE } });
     });
     await expectSendsServed();
   });
 
   it('registers the maintenance schedule again after Redis restarted without its data', async () => {
-    const maintenance = new Queue(QueueName.Maintenance, { connection: { host: '127.0.0.1', port: redis.port }, prefix: `${prefix}bull` });
+    const maintenance = new Queue(QueueName.Maintenance, {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: `${prefix}bull`,
+    });
     try {
       const scheduled = () =>
-        Promise.all([JobName.TaskRetention, JobName.OrphanedTaskSweep].map((name) => maintenance.getJobScheduler(name)));
+        Promise.all(
+          [JobName.TaskRetention, JobName.OrphanedTaskSweep].map((name) => maintenance.getJobScheduler(name)),
+        );
       await eventually(scheduled, (schedulers) => schedulers.every(Boolean));
       const marker = new Redis(redis.url);
       await marker.set(`${prefix}marker`, 'before the restart');

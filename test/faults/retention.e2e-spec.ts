@@ -88,7 +88,8 @@ describe.each([
     for (const task of kept) {
       expect((await echo.getTask({ id: task.id, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await stream.tail(task.id)).not.toBe(never);
-      if (setup.redisKeysOf) expect((await setup.redisKeysOf(task.id)).sort()).toEqual([`task-events:${task.id}`, `task:${task.id}`]);
+      if (setup.redisKeysOf)
+        expect((await setup.redisKeysOf(task.id)).sort()).toEqual([`task-events:${task.id}`, `task:${task.id}`]);
     }
     expect(await setup.app.get(TaskEventBusManager).drain(0)).toBe(true);
   });

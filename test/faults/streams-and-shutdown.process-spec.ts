@@ -15,7 +15,13 @@ import { type ServiceProcess, ServiceProcesses, stateOf, within } from '../suppo
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { RedisProcess } from '../support/redis-process';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { follow, type Followed, postSse } from './support/followed-streams';
 import { jsonRpcSend, restSend } from './support/store-outage-clients';
 
@@ -45,7 +51,9 @@ const legacyStream = () => ({
   jsonrpc: '2.0',
   id: 7,
   method: 'message/stream',
-  params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: TEXT }] } },
+  params: {
+    message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: TEXT }] },
+  },
 });
 const seedStream = () => ({ message: { role: 'user', parts: [{ type: 'text', text: TEXT }] } });
 
@@ -202,8 +210,14 @@ describe('calls in flight at SIGTERM', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     shared = { DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: redisPrefix };
-    patient = new ServiceProcesses({ ...shared, SWITCHBOARD_CONFIG: writeConfigFile(`${AGENTS}\n[server]\nshutdown_timeout_secs = 15\n`) });
-    hasty = new ServiceProcesses({ ...shared, SWITCHBOARD_CONFIG: writeConfigFile(`${AGENTS}\n[server]\nshutdown_timeout_secs = 3\n`) });
+    patient = new ServiceProcesses({
+      ...shared,
+      SWITCHBOARD_CONFIG: writeConfigFile(`${AGENTS}\n[server]\nshutdown_timeout_secs = 15\n`),
+    });
+    hasty = new ServiceProcesses({
+      ...shared,
+      SWITCHBOARD_CONFIG: writeConfigFile(`${AGENTS}\n[server]\nshutdown_timeout_secs = 3\n`),
+    });
     await patient.worker('worker');
   });
 
@@ -257,7 +271,9 @@ describe('calls in flight at SIGTERM', () => {
         expect({ name, error: await within(stream.ended, 10_000, name) }).toEqual({ name, error: undefined });
         expect({ name, state: stateOf(stream.events.at(-1)) }).toEqual({ name, state: TaskState.TASK_STATE_COMPLETED });
       }
-      expect(((await within(calls.blocking, 10_000, 'the blocking call')) as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(((await within(calls.blocking, 10_000, 'the blocking call')) as Task).status?.state).toBe(
+        TaskState.TASK_STATE_COMPLETED,
+      );
       const result = await within(calls.mcpCall, 10_000, 'the MCP call');
       expect({ isError: result.isError, text: textOf(result) }).toEqual({ isError: undefined, text: TEXT });
       expect(await exited).toBe(0);
@@ -274,7 +290,10 @@ describe('calls in flight at SIGTERM', () => {
       const tasks: string[] = [];
       for (const [name, stream] of Object.entries(calls.streams)) {
         const error = await within(stream.ended, 10_000, name);
-        expect({ name, message: error?.message }).toEqual({ name, message: expect.stringMatching(/this server is shutting down/) });
+        expect({ name, message: error?.message }).toEqual({
+          name,
+          message: expect.stringMatching(/this server is shutting down/),
+        });
         expect(interruptedTask(error?.message)).toBe(taskIdOf(stream.events));
         tasks.push(taskIdOf(stream.events)!);
       }
@@ -304,7 +323,10 @@ describe('calls in flight at SIGTERM', () => {
   it('past the drain, answers blocking sends with the retryable 503 of other refusals, naming the task', async () => {
     const api = await hasty.api('hasty-blocking-api');
     const before = await workingTasks(api.baseUrl);
-    const sends = { 'JSON-RPC': jsonRpcSend(api.baseUrl, 'glacial', TEXT), 'HTTP+JSON': restSend(api.baseUrl, 'glacial', TEXT) };
+    const sends = {
+      'JSON-RPC': jsonRpcSend(api.baseUrl, 'glacial', TEXT),
+      'HTTP+JSON': restSend(api.baseUrl, 'glacial', TEXT),
+    };
     await eventually(
       () => workingTasks(api.baseUrl),
       (working) => working >= before + 2,
@@ -322,7 +344,10 @@ describe('calls in flight at SIGTERM', () => {
       const rest = await within(sends['HTTP+JSON'], 10_000, 'the HTTP+JSON send');
       expect({ status: rest.status, retryAfter: rest.retryAfter }).toEqual({ status: 503, retryAfter: '5' });
       expect((rest.body.error as { message: string }).message).toMatch(/this server is shutting down/);
-      const tasks = [interruptedTask(rpcError.message), interruptedTask((rest.body.error as { message: string }).message)];
+      const tasks = [
+        interruptedTask(rpcError.message),
+        interruptedTask((rest.body.error as { message: string }).message),
+      ];
       expect(tasks.every(Boolean)).toBe(true);
       expect(await exited).toBe(0);
     });

@@ -36,10 +36,14 @@ const dashboard = JSON.parse(readFileSync(`${FILES}/grafana-dashboard.json`, 'ut
   panels: Panel[];
   templating: { list: { name: string; type: string; query: string }[] };
 };
-const rules = parse(readFileSync(`${FILES}/prometheus-rules.yaml`, 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
+const rules = parse(readFileSync(`${FILES}/prometheus-rules.yaml`, 'utf8')) as {
+  groups: { name: string; rules: Rule[] }[];
+};
 const graphs = dashboard.panels.filter((panel) => panel.type !== 'row');
 const expressions = [
-  ...graphs.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `panel "${panel.title}"`, expr: target.expr }))),
+  ...graphs.flatMap((panel) =>
+    (panel.targets ?? []).map((target) => ({ where: `panel "${panel.title}"`, expr: target.expr })),
+  ),
   ...rules.groups.flatMap((group) => group.rules.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr }))),
 ];
 
@@ -72,7 +76,10 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
         panel: panel.title,
         datasource: { type: 'prometheus', uid: '${datasource}' },
       });
-      expect({ panel: panel.title, targets: panel.targets?.length }).toEqual({ panel: panel.title, targets: expect.any(Number) });
+      expect({ panel: panel.title, targets: panel.targets?.length }).toEqual({
+        panel: panel.title,
+        targets: expect.any(Number),
+      });
       for (const target of panel.targets!)
         expect({ panel: panel.title, expr: target.expr.trim().length > 0, refId: target.refId }).toEqual({
           panel: panel.title,
@@ -106,7 +113,9 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
   it('shows every series of Switchboard in a panel', () => {
     const shown = new Set(
       graphs.flatMap((panel) =>
-        (panel.targets ?? []).flatMap((target) => metricNames(target.expr).map((name) => name.replace(HISTOGRAM_SERIES, ''))),
+        (panel.targets ?? []).flatMap((target) =>
+          metricNames(target.expr).map((name) => name.replace(HISTOGRAM_SERIES, '')),
+        ),
       ),
     );
     expect(series.own.filter((name) => !shown.has(name))).toEqual([]);
@@ -116,12 +125,13 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
 describe('the PromQL reader the checks above rely on', () => {
   it('finds the metric names, and refuses what Prometheus would', () => {
     expect(
-      metricNames('histogram_quantile(0.95, sum by (le, queue) (rate(switchboard_queue_wait_seconds_bucket[$__rate_interval]))) > 30'),
+      metricNames(
+        'histogram_quantile(0.95, sum by (le, queue) (rate(switchboard_queue_wait_seconds_bucket[$__rate_interval]))) > 30',
+      ),
     ).toEqual(['switchboard_queue_wait_seconds_bucket']);
-    expect(metricNames('max by (queue) (a{state="waiting"}) > 100 and max by (queue) (deriv(b{state="waiting"}[15m])) > 0')).toEqual([
-      'a',
-      'b',
-    ]);
+    expect(
+      metricNames('max by (queue) (a{state="waiting"}) > 100 and max by (queue) (deriv(b{state="waiting"}[15m])) > 0'),
+    ).toEqual(['a', 'b']);
     expect(() => metricNames('sum(rate(a[5m])')).toThrow(/unbalanced/);
     expect(() => metricNames('a{state=waiting}')).toThrow(/quoted label value/);
     expect(() => metricNames('rates(a[5m])')).toThrow(/unknown function rates/);

@@ -12,7 +12,10 @@ describe('metrics and request ids', () => {
     ({ app, url } = await startTestApp(testConfig()));
     await app
       .get<TaskStore>(TASK_STORE)
-      .save(Task.fromJSON({ id: 'metrics-task', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }), new ServerCallContext());
+      .save(
+        Task.fromJSON({ id: 'metrics-task', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }),
+        new ServerCallContext(),
+      );
   });
 
   afterAll(() => app?.close());
@@ -23,7 +26,9 @@ describe('metrics and request ids', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const body = await response.text();
-    expect(body).toMatch(/switchboard_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} [1-9]/);
+    expect(body).toMatch(
+      /switchboard_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} [1-9]/,
+    );
     expect(body).toMatch(/switchboard_queue_jobs\{queue="agent-turns",state="waiting"\} 0/);
     expect(body).toMatch(/switchboard_tasks\{state="TASK_STATE_WORKING"\} 1/);
     expect(body).toContain('switchboard_process_resident_memory_bytes');

@@ -35,7 +35,12 @@ describe('readiness with a Redis outage', () => {
   it('is ready when Postgres (with every migration applied), Redis and the queue answer', async () => {
     const { status, body } = await readyz(url);
     expect(status).toBe(200);
-    expect(body.checks).toEqual({ postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' }, queue: { status: 'up' } });
+    expect(body.checks).toEqual({
+      postgres: { status: 'up' },
+      schema: { status: 'up' },
+      redis: { status: 'up' },
+      queue: { status: 'up' },
+    });
   });
 
   it('turns 503 naming Redis when Redis stops, stays live, and recovers without a restart', async () => {

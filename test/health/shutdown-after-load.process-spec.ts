@@ -14,7 +14,13 @@ import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 
 jest.setTimeout(40_000);
 
@@ -54,7 +60,10 @@ class LoneApi {
     readonly redisPrefix: string,
   ) {
     const { hostname, port } = new URL(testRedisUrl());
-    this.turns = new Queue(QueueName.AgentTurns, { connection: { host: hostname, port: Number(port) }, prefix: `${redisPrefix}bull` });
+    this.turns = new Queue(QueueName.AgentTurns, {
+      connection: { host: hostname, port: Number(port) },
+      prefix: `${redisPrefix}bull`,
+    });
   }
 
   static async start(database: TestDatabase, toml: string): Promise<LoneApi> {
@@ -95,7 +104,11 @@ class LoneApi {
     await deleteRedisKeys(this.redisPrefix);
   }
 
-  private post(path: string, headers: Record<string, string>, body: object): { sent: ClientRequest; answer: Promise<string> } {
+  private post(
+    path: string,
+    headers: Record<string, string>,
+    body: object,
+  ): { sent: ClientRequest; answer: Promise<string> } {
     const { hostname, port } = new URL(this.api.baseUrl);
     const sent = request({
       host: hostname,

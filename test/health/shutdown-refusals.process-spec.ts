@@ -9,7 +9,13 @@ import { type ServiceProcess, ServiceProcesses, within } from '../support/servic
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -41,7 +47,11 @@ async function raw(url: string, init: RequestInit = {}): Promise<RawAnswer> {
 }
 
 function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return raw(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return raw(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A v1.0 JSON-RPC streamed send whose client stays until `leave()`: its first event has arrived when this resolves. */
@@ -85,7 +95,7 @@ describe('new requests while the API shuts down', () => {
     await database?.drop();
   });
 
-  it('are refused 503 with Retry-After, as a JSON-RPC error on JSON-RPC routes and /mcp, as a JSON body elsewhere', async () => {
+  it('are refused 503 with Retry-After, as a JSON-RPC error on JSON-RPC routes and every verb of /mcp, as a JSON body elsewhere', async () => {
     const api = await services.api('api');
     const stream = await streamThatStays(api);
     const exited = api.stop();
@@ -112,12 +122,23 @@ describe('new requests while the API shuts down', () => {
         { jsonrpc: '2.0', id: 3, method: 'tools/list' },
         { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       ),
+      'GET /mcp': await raw(`${api.baseUrl}/mcp`, {
+        headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 'any' },
+      }),
+      'DELETE /mcp': await raw(`${api.baseUrl}/mcp`, {
+        method: 'DELETE',
+        headers: { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 'any' },
+      }),
     };
     const plain = {
       'GET /healthz': await raw(`${api.baseUrl}/healthz`),
-      'POST /a2a/rest/agents/long/message:send': await postJson(`${api.baseUrl}/a2a/rest/agents/long/message:send`, sendMessage.params, {
-        'a2a-version': '1.0',
-      }),
+      'POST /a2a/rest/agents/long/message:send': await postJson(
+        `${api.baseUrl}/a2a/rest/agents/long/message:send`,
+        sendMessage.params,
+        {
+          'a2a-version': '1.0',
+        },
+      ),
       'GET /api/admin/overview': await raw(`${api.baseUrl}/api/admin/overview`),
     };
 

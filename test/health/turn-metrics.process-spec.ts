@@ -15,7 +15,13 @@ import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
 import { bearer } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { scrape, valueOf } from './support/scrape';
 
 jest.setTimeout(60_000);
@@ -72,7 +78,10 @@ afterAll(async () => {
 });
 
 it("serves a completed turn's outcome, MCP tool call and queue wait on the worker, and its request and task on the API", async () => {
-  llm.play({ toolCalls: [{ name: ECHO, arguments: { message: 'from the model' } }] }, { tokens: ['The tool said it.'] });
+  llm.play(
+    { toolCalls: [{ name: ECHO, arguments: { message: 'from the model' } }] },
+    { tokens: ['The tool said it.'] },
+  );
   const task = asTask(await client.sendMessage(userMessage('Use the echo tool')));
   expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   // Logged once the turn is counted; the API may answer a moment before.
@@ -80,14 +89,26 @@ it("serves a completed turn's outcome, MCP tool call and queue wait on the worke
 
   await services.explain(async () => {
     const onWorker = await scrape(workerMetrics);
-    expect(valueOf(onWorker, 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'completed' })).toBe(1);
-    expect(valueOf(onWorker, 'switchboard_tool_call_duration_seconds_count', { kind: 'mcp', server: 'everything', outcome: 'ok' })).toBe(1);
+    expect(
+      valueOf(onWorker, 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'completed' }),
+    ).toBe(1);
+    expect(
+      valueOf(onWorker, 'switchboard_tool_call_duration_seconds_count', {
+        kind: 'mcp',
+        server: 'everything',
+        outcome: 'ok',
+      }),
+    ).toBe(1);
     expect(valueOf(onWorker, 'switchboard_queue_wait_seconds_count', { queue: 'agent-turns' })).toBe(1);
     expect(valueOf(onWorker, 'switchboard_mcp_server_up', { server: 'everything' })).toBe(1);
 
     const onApi = await scrape(`${api.baseUrl}/metrics`);
     expect(
-      valueOf(onApi, 'switchboard_http_request_duration_seconds_count', { method: 'POST', route: '/a2a/agents/:name', status: '200' }),
+      valueOf(onApi, 'switchboard_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/a2a/agents/:name',
+        status: '200',
+      }),
     ).toBe(1);
     expect(valueOf(onApi, 'switchboard_tasks', { state: 'TASK_STATE_COMPLETED' })).toBe(1);
     expect(valueOf(onApi, 'switchboard_queue_jobs', { queue: 'agent-turns', state: 'active' })).toBe(0);
@@ -112,7 +133,10 @@ it('counts an A2A stream as open while its turn runs, and the turn canceled once
   expect(stateOf(last)).toBe(TaskState.TASK_STATE_CANCELED);
   await worker.logged('agent turn ended', taskId!);
   expect(
-    valueOf(await scrape(workerMetrics), 'switchboard_agent_turn_duration_seconds_count', { agent: 'assistant', outcome: 'canceled' }),
+    valueOf(await scrape(workerMetrics), 'switchboard_agent_turn_duration_seconds_count', {
+      agent: 'assistant',
+      outcome: 'canceled',
+    }),
   ).toBe(1);
   // The server hears the stream's close after the client has read its end.
   await eventually(

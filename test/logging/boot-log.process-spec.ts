@@ -25,7 +25,9 @@ describe('the boot log', () => {
     const api = await atInfo.api('info');
     const lines = jsonLines(api.output);
     expect(lines.filter((line) => NEST_BOOT.test(line.msg))).toEqual([]);
-    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['configuration loaded', 'switchboard listening']));
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['configuration loaded', 'switchboard listening']),
+    );
   });
 
   it('keeps Nest\u2019s boot lines at debug', async () => {

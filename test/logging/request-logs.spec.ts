@@ -72,7 +72,9 @@ describe('request logs at info level', () => {
   const started = appLoggingAt('info');
 
   it('logs each request once answered, with its request id', async () => {
-    const response = await fetch(`${started.url}/api/mcp/servers`, { headers: { ...bearer(), 'x-request-id': 'trace-logs.1' } });
+    const response = await fetch(`${started.url}/api/mcp/servers`, {
+      headers: { ...bearer(), 'x-request-id': 'trace-logs.1' },
+    });
     expect(response.status).toBe(200);
     expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.1' })).toMatchObject({
       level: 30,
@@ -103,7 +105,9 @@ describe('request logs at info level', () => {
       taskId,
       msg: 'request completed',
     });
-    expect(started.logs.lines.filter((other) => other.requestId === 'trace-logs.a2a' && other.msg === 'request completed')).toHaveLength(1);
+    expect(
+      started.logs.lines.filter((other) => other.requestId === 'trace-logs.a2a' && other.msg === 'request completed'),
+    ).toHaveLength(1);
   });
 
   it("names a /mcp request's MCP method", async () => {
@@ -126,9 +130,13 @@ describe('request logs at info level', () => {
 
   it('writes no info line for probes', async () => {
     for (const probe of ['/healthz', '/readyz', '/metrics']) {
-      expect((await fetch(`${started.url}${probe}`, { headers: { ...bearer(), 'x-request-id': `trace-logs.probe${probe}` } })).ok).toBe(
-        true,
-      );
+      expect(
+        (
+          await fetch(`${started.url}${probe}`, {
+            headers: { ...bearer(), 'x-request-id': `trace-logs.probe${probe}` },
+          })
+        ).ok,
+      ).toBe(true);
     }
     // Lines are written in the order the requests end: once this one is there, the probes' would be.
     await sendMessage(started.url, 'trace-logs.after-probes');
@@ -137,9 +145,14 @@ describe('request logs at info level', () => {
   });
 
   it('puts the request id on lines logged while handling the request', async () => {
-    const response = await fetch(`${started.url}/metrics`, { headers: { ...bearer(WRONG_KEY), 'x-request-id': 'trace-logs.2' } });
+    const response = await fetch(`${started.url}/metrics`, {
+      headers: { ...bearer(WRONG_KEY), 'x-request-id': 'trace-logs.2' },
+    });
     expect(response.status).toBe(401);
-    expect(await started.logs.line({ msg: 'rejected an invalid API key' })).toMatchObject({ level: 40, requestId: 'trace-logs.2' });
+    expect(await started.logs.line({ msg: 'rejected an invalid API key' })).toMatchObject({
+      level: 40,
+      requestId: 'trace-logs.2',
+    });
   });
 });
 
@@ -147,7 +160,9 @@ describe('request logs at debug level', () => {
   const started = appLoggingAt('debug');
 
   it('logs probes at debug', async () => {
-    expect((await fetch(`${started.url}/healthz`, { headers: { 'x-request-id': 'trace-logs.debug-probe' } })).ok).toBe(true);
+    expect((await fetch(`${started.url}/healthz`, { headers: { 'x-request-id': 'trace-logs.debug-probe' } })).ok).toBe(
+      true,
+    );
     expect(await started.logs.line({ msg: 'request completed', requestId: 'trace-logs.debug-probe' })).toMatchObject({
       level: 20,
       req: { method: 'GET', url: '/healthz' },
@@ -163,7 +178,9 @@ describe('request logs above info level', () => {
   it('builds no logger and no async context per request, and still logs warnings', async () => {
     const child = jest.spyOn(PinoLogger.root, 'child');
     const run = jest.spyOn(storage, 'run');
-    const response = await fetch(`${started.url}/metrics`, { headers: { ...bearer(WRONG_KEY), 'x-request-id': 'trace-logs.3' } });
+    const response = await fetch(`${started.url}/metrics`, {
+      headers: { ...bearer(WRONG_KEY), 'x-request-id': 'trace-logs.3' },
+    });
     expect(response.status).toBe(401);
     expect(await started.logs.line({ msg: 'rejected an invalid API key' })).toMatchObject({ level: 40, method: 'GET' });
     expect(child).not.toHaveBeenCalled();

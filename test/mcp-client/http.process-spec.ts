@@ -2,7 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import { McpServerUnavailableError } from '../../src/mcp-client/mcp-client.errors';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { firstText, httpMcpServer, serverState, serversView, startMcpApp, toolsListed, type McpTestApp } from './support/mcp-app';
+import {
+  firstText,
+  httpMcpServer,
+  serverState,
+  serversView,
+  startMcpApp,
+  toolsListed,
+  type McpTestApp,
+} from './support/mcp-app';
 import { killProcess, startEverythingServer } from './support/mcp-servers';
 import { SessionProxy } from './support/session-proxy';
 
@@ -17,7 +25,10 @@ let target: McpTestApp;
 beforeAll(async () => {
   [httpPort, ssePort] = [await freePort(), await freePort()];
   const proxyPort = await freePort();
-  [httpServer, sseServer] = await Promise.all([startEverythingServer('streamableHttp', httpPort), startEverythingServer('sse', ssePort)]);
+  [httpServer, sseServer] = await Promise.all([
+    startEverythingServer('streamableHttp', httpPort),
+    startEverythingServer('sse', ssePort),
+  ]);
   proxy = new SessionProxy(httpPort);
   await proxy.listen(proxyPort);
   target = await startMcpApp(
@@ -56,7 +67,10 @@ describe('MCP servers over Streamable HTTP and SSE', () => {
     expect(firstText(await target.tools.call('mcp_ev_http_echo', { message: 'over http' }))).toBe('Echo: over http');
     expect(firstText(await target.tools.call('mcp_ev_sse_echo', { message: 'over sse' }))).toBe('Echo: over sse');
     const view = await serversView(target.url);
-    expect(view.configured.find((entry) => entry.name === 'ev-http')?.status).toMatchObject({ state: 'connected', era: 'legacy' });
+    expect(view.configured.find((entry) => entry.name === 'ev-http')?.status).toMatchObject({
+      state: 'connected',
+      era: 'legacy',
+    });
     expect(view.connected.find((entry) => entry.name === 'ev-sse')?.tools).toContainEqual({
       name: 'mcp_ev_sse_get_sum',
       description: expect.stringMatching(/^\[MCP:ev-sse\] /),
@@ -91,7 +105,9 @@ describe('MCP servers over Streamable HTTP and SSE', () => {
     await toolsListed(target.tools, ['mcp_proxied_echo']);
     const sessionsBefore = new Set(proxy.requests.map((request) => request.headers['mcp-session-id']));
     proxy.forgetSessions();
-    expect(firstText(await target.tools.call('mcp_proxied_echo', { message: 'new session' }))).toBe('Echo: new session');
+    expect(firstText(await target.tools.call('mcp_proxied_echo', { message: 'new session' }))).toBe(
+      'Echo: new session',
+    );
     expect(proxy.notFound).toBeGreaterThanOrEqual(1);
     const last = proxy.requests[proxy.requests.length - 1].headers['mcp-session-id'];
     expect(sessionsBefore.has(last)).toBe(false);
@@ -102,7 +118,9 @@ describe('MCP servers over Streamable HTTP and SSE', () => {
     await toolsListed(target.tools, ['mcp_ev_http_echo']);
     await killProcess(httpServer);
     const started = Date.now();
-    await expect(target.tools.call('mcp_ev_http_echo', { message: 'anyone?' })).rejects.toThrow(McpServerUnavailableError);
+    await expect(target.tools.call('mcp_ev_http_echo', { message: 'anyone?' })).rejects.toThrow(
+      McpServerUnavailableError,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     await expect(target.tools.call('mcp_ev_http_echo', { message: 'anyone?' })).rejects.toThrow(
       /MCP server "ev-http" is unavailable: .*reconnecting/,
@@ -111,7 +129,9 @@ describe('MCP servers over Streamable HTTP and SSE', () => {
 
     httpServer = await startEverythingServer('streamableHttp', httpPort);
     await serverState(target.url, 'ev-http', 'connected');
-    expect(firstText(await target.tools.call('mcp_ev_http_echo', { message: 'welcome back' }))).toBe('Echo: welcome back');
+    expect(firstText(await target.tools.call('mcp_ev_http_echo', { message: 'welcome back' }))).toBe(
+      'Echo: welcome back',
+    );
   });
 
   it('restarts through a stale session too: an SSE server killed and started again', async () => {

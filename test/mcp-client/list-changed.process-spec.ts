@@ -1,11 +1,21 @@
 import { MAX_TOOL_NAME_LENGTH } from '../../src/mcp-client/tool-namespace';
-import { firstText, serverState, serversView, startMcpApp, stdioServer, toolsListed, type McpTestApp } from './support/mcp-app';
+import {
+  firstText,
+  serverState,
+  serversView,
+  startMcpApp,
+  stdioServer,
+  toolsListed,
+  type McpTestApp,
+} from './support/mcp-app';
 import { DYNAMIC_SERVER } from './support/mcp-servers';
 
 let target: McpTestApp;
 
 beforeAll(async () => {
-  target = await startMcpApp(stdioServer('legacy', DYNAMIC_SERVER, ['legacy']) + stdioServer('modern', DYNAMIC_SERVER, ['modern']));
+  target = await startMcpApp(
+    stdioServer('legacy', DYNAMIC_SERVER, ['legacy']) + stdioServer('modern', DYNAMIC_SERVER, ['modern']),
+  );
   await toolsListed(target.tools, ['mcp_legacy_echo', 'mcp_modern_echo']);
 });
 
@@ -37,7 +47,9 @@ describe.each(['legacy', 'modern'])('a %s-era server', (era) => {
     expect(weather.name).toMatch(new RegExp(`^mcp_${era}_get_weather_[0-9a-f]{8}$`));
     expect(firstText(await target.tools.call(weather.name, {}))).toBe('sunny');
 
-    expect(tools.filter((tool) => tool.name === `mcp_${era}_do_thing`).map((tool) => tool.serverToolName)).toEqual(['do-thing']);
+    expect(tools.filter((tool) => tool.name === `mcp_${era}_do_thing`).map((tool) => tool.serverToolName)).toEqual([
+      'do-thing',
+    ]);
     expect(firstText(await target.tools.call(`mcp_${era}_do_thing`, {}))).toBe('first');
     const { collisions } = await serversView(target.url);
     expect(collisions).toContainEqual({

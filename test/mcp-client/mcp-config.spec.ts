@@ -14,16 +14,24 @@ command = "${command}"
 `;
 
 describe('[[mcp_servers]] configuration', () => {
-  it.each(['../bin/server', '/opt/tools/../../bin/sh', 'bin/..'])('rejects the stdio command %s, which climbs with ".."', (command) => {
-    expect(problemsOf(stdio('x', command))).toEqual(['mcp_servers[0].transport.command: must not contain a ".." path segment']);
-  });
+  it.each(['../bin/server', '/opt/tools/../../bin/sh', 'bin/..'])(
+    'rejects the stdio command %s, which climbs with ".."',
+    (command) => {
+      expect(problemsOf(stdio('x', command))).toEqual([
+        'mcp_servers[0].transport.command: must not contain a ".." path segment',
+      ]);
+    },
+  );
 
   it.each(['npx', '/usr/local/bin/mcp-server', './servers/my..server'])('accepts the stdio command %s', (command) => {
     expect(problemsOf(stdio('x', command))).toEqual([]);
   });
 
   it("resolves a stdio server's PATH and whitelisted variables from the environment at load, leaving out unset ones", () => {
-    const toml = stdio('github', 'npx').replace('[mcp_servers.transport]', 'env = ["GITHUB_TOKEN", "NOT_SET"]\n[mcp_servers.transport]');
+    const toml = stdio('github', 'npx').replace(
+      '[mcp_servers.transport]',
+      'env = ["GITHUB_TOKEN", "NOT_SET"]\n[mcp_servers.transport]',
+    );
     const { config } = loadConfig({
       PATH: '/usr/bin:/bin',
       GITHUB_TOKEN: 'ghp_x',
@@ -35,7 +43,9 @@ describe('[[mcp_servers]] configuration', () => {
   });
 
   it('rejects two servers with the same name', () => {
-    expect(problemsOf(stdio('twice', 'npx') + stdio('twice', 'node'))).toEqual(['mcp_servers[1].name: duplicate MCP server name "twice"']);
+    expect(problemsOf(stdio('twice', 'npx') + stdio('twice', 'node'))).toEqual([
+      'mcp_servers[1].name: duplicate MCP server name "twice"',
+    ]);
   });
 
   it('takes Streamable HTTP servers with headers whose values come from the environment', () => {
@@ -52,7 +62,11 @@ headers = { Authorization = "Bearer \${REMOTE_TOKEN}", "X-Team" = "core" }
       name: 'remote',
       timeout_secs: 30,
       env: [],
-      transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abc', 'X-Team': 'core' } },
+      transport: {
+        type: 'http',
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer abc', 'X-Team': 'core' },
+      },
     });
     expect(problemsOf(toml)).toEqual([
       'mcp_servers[0].transport.headers.Authorization: references ${REMOTE_TOKEN}, which is not set in the environment',

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { McpToolTimeoutError } from '../../src/mcp-client/mcp-client.errors';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { firstText, serverState, serversView, startMcpApp, stdioServer, toolsListed, type McpTestApp } from './support/mcp-app';
+import {
+  firstText,
+  serverState,
+  serversView,
+  startMcpApp,
+  stdioServer,
+  toolsListed,
+  type McpTestApp,
+} from './support/mcp-app';
 import { childProcesses, EVERYTHING_SERVER, FILESYSTEM_SERVER, isAlive } from './support/mcp-servers';
 
 const SECRET = 'MCP_TEST_SECRET';
@@ -67,12 +75,14 @@ describe('MCP servers over stdio', () => {
   it('enforces the timeout: the caller’s when shorter, else the server’s timeout_secs', async () => {
     const slow = { duration: 10, steps: 2 };
     let started = Date.now();
-    await expect(target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 300 })).rejects.toThrow(
-      McpToolTimeoutError,
-    );
+    await expect(
+      target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 300 }),
+    ).rejects.toThrow(McpToolTimeoutError);
     expect(Date.now() - started).toBeLessThan(2000);
     started = Date.now();
-    await expect(target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 60_000 })).rejects.toMatchObject({
+    await expect(
+      target.tools.call('mcp_everything_trigger_long_running_operation', slow, { timeoutMs: 60_000 }),
+    ).rejects.toMatchObject({
       name: 'McpToolTimeoutError',
       timeoutMs: 3000,
     });
@@ -113,7 +123,10 @@ describe('MCP servers over stdio', () => {
     ]);
     const everything = view.connected.find((entry) => entry.name === 'everything')!;
     expect(everything).toMatchObject({ connected: true, tools_count: everything.tools.length });
-    expect(everything.tools).toContainEqual({ name: 'mcp_everything_echo', description: expect.stringMatching(/^\[MCP:everything\] /) });
+    expect(everything.tools).toContainEqual({
+      name: 'mcp_everything_echo',
+      description: expect.stringMatching(/^\[MCP:everything\] /),
+    });
     expect(view.connected.map((entry) => entry.name).sort()).toEqual(['everything', 'filesystem']);
     expect(JSON.stringify(view)).not.toContain(TEST_API_KEY);
   });
@@ -126,8 +139,15 @@ describe('MCP servers over stdio', () => {
       if (!killed) process.kill(pid, 'SIGKILL');
       killed = true;
     };
-    const call = target.tools.call('mcp_everything_trigger_long_running_operation', { duration: 2, steps: 4 }, { onprogress });
-    await expect(call).rejects.toMatchObject({ name: 'McpServerUnavailableError', message: expect.stringMatching(/not retried/) });
+    const call = target.tools.call(
+      'mcp_everything_trigger_long_running_operation',
+      { duration: 2, steps: 4 },
+      { onprogress },
+    );
+    await expect(call).rejects.toMatchObject({
+      name: 'McpServerUnavailableError',
+      message: expect.stringMatching(/not retried/),
+    });
     await serverState(target.url, 'everything', 'connected');
   });
 

@@ -13,9 +13,12 @@ import { FAILING_SERVER_ARGS, FAILING_SERVER_SAYS } from './support/mcp-servers'
 let target: McpTestApp;
 
 beforeAll(async () => {
-  target = await startMcpApp(`${OPERATOR_RULE_TOML}${stdioServer('failing', FAILING_SERVER_ARGS[0], FAILING_SERVER_ARGS.slice(1))}`, {
-    SWITCHBOARD_API_KEYS: OPERATOR_KEYS,
-  });
+  target = await startMcpApp(
+    `${OPERATOR_RULE_TOML}${stdioServer('failing', FAILING_SERVER_ARGS[0], FAILING_SERVER_ARGS.slice(1))}`,
+    {
+      SWITCHBOARD_API_KEYS: OPERATOR_KEYS,
+    },
+  );
 });
 
 afterAll(async () => {

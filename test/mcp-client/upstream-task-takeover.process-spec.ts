@@ -31,7 +31,13 @@ import { connectV1, textOf } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { HttpTaskServer } from './fixtures/http-task-server';
 
 jest.setTimeout(90_000);
@@ -157,7 +163,8 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     return services.explain(() =>
       eventually(
         () => client.getTask({ id, tenant: '' }),
-        (task) => task.status?.state === TaskState.TASK_STATE_COMPLETED || task.status?.state === TaskState.TASK_STATE_FAILED,
+        (task) =>
+          task.status?.state === TaskState.TASK_STATE_COMPLETED || task.status?.state === TaskState.TASK_STATE_FAILED,
         TAKEOVER_MS,
       ),
     );
@@ -178,13 +185,20 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
   async function recordedInJobProgress(upstreamTaskId: string): Promise<void> {
     const { hostname, port } = new URL(testRedisUrl());
     const queues = Object.values(QueueName).map(
-      (name) => new Queue(name, { connection: { host: hostname, port: Number(port || 6379) }, prefix: `${redisPrefix}bull` }),
+      (name) =>
+        new Queue(name, { connection: { host: hostname, port: Number(port || 6379) }, prefix: `${redisPrefix}bull` }),
     );
     try {
       const progressOfActiveJobs = async () =>
-        (await Promise.all(queues.map((queue) => queue.getJobs(['active'])))).flat().map((job) => JSON.stringify(job.progress ?? null));
+        (await Promise.all(queues.map((queue) => queue.getJobs(['active']))))
+          .flat()
+          .map((job) => JSON.stringify(job.progress ?? null));
       await services.explain(() =>
-        eventually(progressOfActiveJobs, (progress) => progress.some((text) => text.includes(upstreamTaskId)), UPSTREAM_REACHED_MS),
+        eventually(
+          progressOfActiveJobs,
+          (progress) => progress.some((text) => text.includes(upstreamTaskId)),
+          UPSTREAM_REACHED_MS,
+        ),
       );
     } finally {
       await Promise.all(queues.map((queue) => queue.close()));
@@ -208,7 +222,9 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
       ),
     );
     expect(upstream.tasksCreated).toBe(tasksBefore);
-    expect(followedAfterKill().map(({ method }) => method)).toContainEqual(expect.stringMatching(/^tasks\/(result|get)$/));
+    expect(followedAfterKill().map(({ method }) => method)).toContainEqual(
+      expect.stringMatching(/^tasks\/(result|get)$/),
+    );
   }
 
   it("2026-07-28 (ext-tasks): the proxied tool called as a task on replica A is polled on B to the upstream task's result", async () => {
@@ -239,7 +255,10 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     const upstreamTask = nextUpstreamTask();
     const { task } = await (
       await connect(a)
-    ).request({ method: 'tools/call', params: { name: TOOL, arguments: { a: 1, b: 1 }, task: {} } }, CreateTaskResultSchema);
+    ).request(
+      { method: 'tools/call', params: { name: TOOL, arguments: { a: 1, b: 1 }, task: {} } },
+      CreateTaskResultSchema,
+    );
     const other = await connect(b, OTHER_KEY);
     const refusal = (request: Promise<unknown>) =>
       request.then(
@@ -257,7 +276,9 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     // The owner still reads it to its end.
     await upstreamTask;
     await upstream.release();
-    expect(textOf(await (await connect(b)).experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe('2');
+    expect(textOf(await (await connect(b)).experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe(
+      '2',
+    );
   });
 
   it("an LLM agent's turn resumes on another worker, which follows the same upstream task and asks the model only what it had not answered", async () => {
@@ -289,7 +310,10 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     const upstreamTask = nextUpstreamTask();
     const { task } = await (
       await connect(a)
-    ).request({ method: 'tools/call', params: { name: TOOL, arguments: { a: 2, b: 3 }, task: {} } }, CreateTaskResultSchema);
+    ).request(
+      { method: 'tools/call', params: { name: TOOL, arguments: { a: 2, b: 3 }, task: {} } },
+      CreateTaskResultSchema,
+    );
     expect(task.status).toBe('working');
     const onB = await connect(b);
     expect(await onB.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'working' });
@@ -299,13 +323,18 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     await killWorkerAndExpectTakeover(upstreamTaskId);
     await upstream.release();
 
-    const result = await services.explain(() => onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema));
+    const result = await services.explain(() =>
+      onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema),
+    );
     expect(textOf(result)).toBe('5');
     expect(result.structuredContent).toEqual({ sum: 5 });
     expect(result.isError).toBeFalsy();
     expect(result._meta?.[RELATED_TASK_META_KEY]).toEqual({ taskId: task.taskId });
     expect(JSON.stringify(result)).not.toContain(upstreamTaskId);
-    expect(await (await connect(a)).experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
+    expect(await (await connect(a)).experimental.tasks.getTask(task.taskId)).toMatchObject({
+      taskId: task.taskId,
+      status: 'completed',
+    });
   });
 
   it('2025-11-25: a /mcp tool-call task whose tool ran as no upstream task ends failed after its worker dies', async () => {
@@ -351,7 +380,11 @@ ${agentWith('adder', TOOL)}${agentWith('holder', HOLD_TOOL)}`;
     expect(artifactText(done)).toBe('The hold was cut off.');
     expect(llm.requests).toHaveLength(2);
     const toolResult = llm.requests[1].body.messages.at(-1);
-    expect(toolResult).toMatchObject({ role: 'tool', tool_call_id: 'call_0', content: expect.stringMatching(/cut off/) });
+    expect(toolResult).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_0',
+      content: expect.stringMatching(/cut off/),
+    });
     expect(toolResult?.content).toMatch(/may or may not have taken effect/);
     expect(upstream.holdsCalled).toBe(holdsBefore + 1);
   });

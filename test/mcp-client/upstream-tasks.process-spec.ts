@@ -20,7 +20,8 @@ describe('upstream tools that run as MCP tasks', () => {
 
   afterAll(() => target?.app.close());
 
-  const tasksCreated = async () => JSON.parse(textOf(await target.tools.call('mcp_tasks_calls', {}))) as { sum: number };
+  const tasksCreated = async () =>
+    JSON.parse(textOf(await target.tools.call('mcp_tasks_calls', {}))) as { sum: number };
 
   /** Calls `sum` as `call` does, and releases its task once the server has created it: the task's result is the answer. */
   async function sumOnceReleased(call: () => Promise<object>): Promise<string> {
@@ -38,7 +39,9 @@ describe('upstream tools that run as MCP tasks', () => {
   it('does the same for a caller of /mcp, which calls the tool as any other', async () => {
     const { client } = await connectV1(target.url);
     try {
-      expect(await sumOnceReleased(() => client.callTool({ name: 'mcp_tasks_sum', arguments: { a: 20, b: 22 } }))).toBe('42');
+      expect(await sumOnceReleased(() => client.callTool({ name: 'mcp_tasks_sum', arguments: { a: 20, b: 22 } }))).toBe(
+        '42',
+      );
     } finally {
       await client.close();
     }

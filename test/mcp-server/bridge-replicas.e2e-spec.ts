@@ -8,7 +8,13 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createWorkerApp } from '../../src/app.factory';
 import { writeConfigFile } from '../support/config-file';
 import { startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { bridgeClientV1, bridgeClientV2, startedTask, statesUntil } from './support/bridge-clients';
 
 const AGENTS_TOML = `

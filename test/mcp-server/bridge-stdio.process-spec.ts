@@ -34,7 +34,9 @@ describe('the bridge over switchboard mcp', () => {
   it('announces every change of a subscribed task to a 2025-era client, and none of a task it did not subscribe to', async () => {
     const client = new ClientV1({ name: 'stdio-bridge-v1', version: '1.0.0' });
     const updates = new UpdateLog();
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => updates.record(notification.params.uri));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+      updates.record(notification.params.uri),
+    );
     await client.connect(new StdioTransportV1({ ...command(), stderr: 'ignore' }));
     try {
       const followed = startedTask(
@@ -57,9 +59,14 @@ describe('the bridge over switchboard mcp', () => {
   });
 
   it('announces the changes of the tasks a 2026-07-28 client listens to', async () => {
-    const client = new ClientV2({ name: 'stdio-bridge-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ClientV2(
+      { name: 'stdio-bridge-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const updates = new UpdateLog();
-    client.setNotificationHandler('notifications/resources/updated', (notification) => updates.record(notification.params.uri));
+    client.setNotificationHandler('notifications/resources/updated', (notification) =>
+      updates.record(notification.params.uri),
+    );
     await client.connect(new StdioTransportV2({ ...command(), stderr: 'ignore' }));
     try {
       const followed = startedTask(

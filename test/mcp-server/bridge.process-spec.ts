@@ -53,7 +53,11 @@ steps = [{ status = "working" }, { status = "input-required", text = "Which city
 `;
 
 /** Reads the task through `client` until `done` accepts it. */
-function taskState(client: Parameters<typeof readTask>[0], uri: string, done: (task: TaskView) => boolean): Promise<TaskView> {
+function taskState(
+  client: Parameters<typeof readTask>[0],
+  uri: string,
+  done: (task: TaskView) => boolean,
+): Promise<TaskView> {
   return eventually(() => readTask(client, uri), done);
 }
 
@@ -114,7 +118,10 @@ describe('agents as resources', () => {
       description: 'Echoes at once',
     });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(['a2a-agent://{name}', 'a2a://task/{taskId}']);
+    expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
+      'a2a-agent://{name}',
+      'a2a://task/{taskId}',
+    ]);
     await client.close();
   });
 
@@ -145,7 +152,9 @@ describe('agents as resources', () => {
     const { client } = await bridgeClientV2(url);
     const cardUrl = `${peer.url}/.well-known/agent-card.json`;
     const read = (uri: string) =>
-      client.readResource({ uri }).then(({ contents }) => contents.map((content) => JSON.parse((content as { text: string }).text)));
+      client
+        .readResource({ uri })
+        .then(({ contents }) => contents.map((content) => JSON.parse((content as { text: string }).text)));
     const [manifest] = await eventually(
       () => read('a2a-agent://peer').catch(() => []),
       ([, found]) => found?.name === 'peer',
@@ -184,13 +193,18 @@ describe('the subagent tools', () => {
   it('offers subagent_start, subagent_send and subagent_cancel beside the agent tools', async () => {
     const { client } = await bridgeClientV1(url);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['subagent_start', 'subagent_send', 'subagent_cancel', 'switchboard_agent_echo']));
+    expect(names).toEqual(
+      expect.arrayContaining(['subagent_start', 'subagent_send', 'subagent_cancel', 'switchboard_agent_echo']),
+    );
     await client.close();
   });
 
   it('starts a task of a hosted agent: a resource link and {taskUri, taskId}, then the task completes', async () => {
     const { client } = await bridgeClientV1(url);
-    const result = await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' } });
+    const result = await client.callTool({
+      name: 'subagent_start',
+      arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' },
+    });
     const { taskUri, taskId } = startedTask(result);
     expect(taskUri).toBe(`a2a://task/${taskId}`);
     expect(result.isError).toBeFalsy();
@@ -225,7 +239,9 @@ describe('the subagent tools', () => {
       await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://ask', text: 'trip' } }),
     );
     await taskState(client, taskUri, (view) => view.state === 'input-required');
-    expect((await client.callTool({ name: 'subagent_send', arguments: { taskId, text: 'Porto' } })).structuredContent).toEqual({
+    expect(
+      (await client.callTool({ name: 'subagent_send', arguments: { taskId, text: 'Porto' } })).structuredContent,
+    ).toEqual({
       ok: true,
     });
     const task = await taskState(
@@ -240,7 +256,10 @@ describe('the subagent tools', () => {
   it('cancels a running task with subagent_cancel', async () => {
     const { client } = await bridgeClientV1(url);
     const { taskUri, taskId } = startedTask(
-      await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slower', text: 'abcde' } }),
+      await client.callTool({
+        name: 'subagent_start',
+        arguments: { subagentUri: 'a2a-agent://slower', text: 'abcde' },
+      }),
     );
     await taskState(client, taskUri, (view) => view.state === 'working');
     const canceled = await client.callTool({ name: 'subagent_cancel', arguments: { taskId } });
@@ -251,10 +270,16 @@ describe('the subagent tools', () => {
 
   it('answers errors as isError results naming the agent or the task', async () => {
     const { client } = await bridgeClientV1(url);
-    const unknownAgent = await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://nobody', text: 'hi' } });
+    const unknownAgent = await client.callTool({
+      name: 'subagent_start',
+      arguments: { subagentUri: 'a2a-agent://nobody', text: 'hi' },
+    });
     expect(unknownAgent.isError).toBe(true);
     expect(JSON.stringify(unknownAgent.content)).toContain('a2a-agent://nobody');
-    const unknownTask = await client.callTool({ name: 'subagent_send', arguments: { taskId: 'no-such-task', text: 'hi' } });
+    const unknownTask = await client.callTool({
+      name: 'subagent_send',
+      arguments: { taskId: 'no-such-task', text: 'hi' },
+    });
     expect(unknownTask.isError).toBe(true);
     expect(JSON.stringify(unknownTask.content)).toContain('no-such-task');
     const { taskUri, taskId } = startedTask(
@@ -277,7 +302,9 @@ describe("another API key's tasks", () => {
     const { client: stranger } = await bridgeClientV1(url, OTHER_API_KEY);
     await expect(stranger.readResource({ uri: taskUri })).rejects.toThrow(/not found/i);
     await expect(stranger.subscribeResource({ uri: taskUri })).rejects.toThrow(/not found/i);
-    expect((await stranger.callTool({ name: 'subagent_send', arguments: { taskId, text: 'theirs' } })).isError).toBe(true);
+    expect((await stranger.callTool({ name: 'subagent_send', arguments: { taskId, text: 'theirs' } })).isError).toBe(
+      true,
+    );
     expect((await stranger.callTool({ name: 'subagent_cancel', arguments: { taskId } })).isError).toBe(true);
     const { client: modern } = await bridgeClientV2(url, OTHER_API_KEY);
     const listening = await modern.listen({ resourceSubscriptions: [taskUri] });
@@ -299,7 +326,9 @@ describe('subscriptions (2025-11-25: resources/subscribe, the GET stream)', () =
   it('announce every change of a subscribed task until it completes, and nothing of other or unsubscribed tasks', async () => {
     const { client, updates } = await bridgeClientV1(url);
     const start = async (agent: string, text: string) =>
-      startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: `a2a-agent://${agent}`, text } }));
+      startedTask(
+        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: `a2a-agent://${agent}`, text } }),
+      );
     // An unsubscribed task: subscribed while waiting for input, unsubscribed, then continued.
     const dropped = await start('ask', 'trip');
     await taskState(client, dropped.taskUri, (view) => view.state === 'input-required');
@@ -338,10 +367,14 @@ describe('subscriptions (2026-07-28: subscriptions/listen)', () => {
   it('announce every change of a listened task until it completes, and nothing of others', async () => {
     const { client, updates } = await bridgeClientV2(url);
     const start = async (text: string) =>
-      startedTask(await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text } }));
+      startedTask(
+        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://slow', text } }),
+      );
     const followed = await start('abc');
     const other = await start('xyz');
-    const listening = await client.listen({ resourceSubscriptions: [followed.taskUri, 'a2a://task/no-such-task', 'a2a-agent://echo'] });
+    const listening = await client.listen({
+      resourceSubscriptions: [followed.taskUri, 'a2a://task/no-such-task', 'a2a-agent://echo'],
+    });
     expect(listening.honoredFilter.resourceSubscriptions).toEqual([followed.taskUri]);
     const states = await statesUntil(updates, client, followed.taskUri, 'completed');
     expect(states.at(-1)).toBe('completed');
@@ -371,7 +404,9 @@ describe("the seed's curl forms", () => {
     expect(result.content[0]).toMatchObject({ type: 'resource_link', uri: result.structuredContent.taskUri });
     const read = await eventually(
       () => rawMcp(url, 'POST', seedBody('resources/read', { uri: result.structuredContent.taskUri })),
-      (response) => JSON.parse((response.message?.result as { contents: { text: string }[] }).contents[0].text).state === 'completed',
+      (response) =>
+        JSON.parse((response.message?.result as { contents: { text: string }[] }).contents[0].text).state ===
+        'completed',
     );
     expect(read.status).toBe(200);
   });
@@ -386,11 +421,14 @@ describe("the seed's curl forms", () => {
       rpc('tools/call', { name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://echo', text: 'Hola' } }, 2),
       headers,
     );
-    const { taskUri, taskId } = (started.message?.result as { structuredContent: { taskUri: string; taskId: string } }).structuredContent;
+    const { taskUri, taskId } = (started.message?.result as { structuredContent: { taskUri: string; taskId: string } })
+      .structuredContent;
     expect(taskUri).toBe(`a2a://task/${taskId}`);
     const read = await eventually(
       () => rawMcp(url, 'POST', rpc('resources/read', { uri: taskUri }, 3), headers),
-      (response) => JSON.parse((response.message?.result as { contents: { text: string }[] }).contents[0].text).state === 'completed',
+      (response) =>
+        JSON.parse((response.message?.result as { contents: { text: string }[] }).contents[0].text).state ===
+        'completed',
     );
     expect(read.status).toBe(200);
   });

@@ -53,7 +53,12 @@ function cancelOnceUpstreamCalled(from: number): AbortSignal {
 }
 
 /** An HTTP server that takes requests and never answers; `closed` resolves when a request's connection is dropped. */
-async function silentServer(): Promise<{ url: string; requested: Promise<void>; closed: Promise<void>; server: Server }> {
+async function silentServer(): Promise<{
+  url: string;
+  requested: Promise<void>;
+  closed: Promise<void>;
+  server: Server;
+}> {
   let requested!: () => void;
   let closed!: () => void;
   const promises = {
@@ -76,7 +81,9 @@ describe('a canceled call', () => {
       signal: cancelOnceUpstreamCalled(before),
     });
     await expect(call).rejects.toThrow();
-    expect(JSON.parse(await proxy.bodyContaining('notifications/cancelled', before))).toMatchObject({ method: 'notifications/cancelled' });
+    expect(JSON.parse(await proxy.bodyContaining('notifications/cancelled', before))).toMatchObject({
+      method: 'notifications/cancelled',
+    });
     await client.close();
   });
 
@@ -88,7 +95,9 @@ describe('a canceled call', () => {
       { signal: cancelOnceUpstreamCalled(before) },
     );
     await expect(call).rejects.toThrow();
-    expect(JSON.parse(await proxy.bodyContaining('notifications/cancelled', before))).toMatchObject({ method: 'notifications/cancelled' });
+    expect(JSON.parse(await proxy.bodyContaining('notifications/cancelled', before))).toMatchObject({
+      method: 'notifications/cancelled',
+    });
     await client.close();
   });
 
@@ -121,7 +130,9 @@ describe('a tool of a server that is down', () => {
     const { client } = await connectV1(app.url);
     const result = await client.callTool({ name: 'mcp_never_up_echo', arguments: { message: 'hello?' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Tool "mcp_[a-z_]*" failed: MCP server "never-up" is unavailable: .*\((re)?connecting\)$/);
+    expect(textOf(result)).toMatch(
+      /^Tool "mcp_[a-z_]*" failed: MCP server "never-up" is unavailable: .*\((re)?connecting\)$/,
+    );
     await client.close();
   });
 
@@ -146,10 +157,14 @@ describe('a tool of a server that is down', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('mcp_everything_echo');
     const result = await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'anyone?' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Tool "mcp_[a-z_]*" failed: MCP server "everything" is unavailable: .*\(reconnecting\)$/);
+    expect(textOf(result)).toMatch(
+      /^Tool "mcp_[a-z_]*" failed: MCP server "everything" is unavailable: .*\(reconnecting\)$/,
+    );
     everything = await startEverythingServer('streamableHttp', everythingPort);
     await serverState(app.url, 'everything', 'connected');
-    expect(textOf(await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'back' } }))).toBe('Echo: back');
+    expect(textOf(await client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'back' } }))).toBe(
+      'Echo: back',
+    );
     await client.close();
   });
 });

@@ -58,22 +58,28 @@ describe('re-exposed upstream tools', () => {
   it.each([
     ['1.x', connectV1Client],
     ['2.x', connectV2],
-  ])('keep title, annotations and outputSchema, and results keep structuredContent (%s client)', async (_era, connect) => {
-    const client = await connect(target.url);
-    const { tools } = await client.listTools();
-    const tool = tools.find((candidate) => candidate.name === 'mcp_everything_get_structured_content');
-    expect(tool).toMatchObject({
-      title: 'Get Structured Content Tool',
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      outputSchema: {
-        type: 'object',
-        properties: { temperature: { type: 'number' }, conditions: { type: 'string' }, humidity: { type: 'number' } },
-      },
-    });
-    const result = await client.callTool({ name: 'mcp_everything_get_structured_content', arguments: { location: 'Chicago' } });
-    expect(result.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
-    await client.close();
-  });
+  ])(
+    'keep title, annotations and outputSchema, and results keep structuredContent (%s client)',
+    async (_era, connect) => {
+      const client = await connect(target.url);
+      const { tools } = await client.listTools();
+      const tool = tools.find((candidate) => candidate.name === 'mcp_everything_get_structured_content');
+      expect(tool).toMatchObject({
+        title: 'Get Structured Content Tool',
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        outputSchema: {
+          type: 'object',
+          properties: { temperature: { type: 'number' }, conditions: { type: 'string' }, humidity: { type: 'number' } },
+        },
+      });
+      const result = await client.callTool({
+        name: 'mcp_everything_get_structured_content',
+        arguments: { location: 'Chicago' },
+      });
+      expect(result.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+      await client.close();
+    },
+  );
 });
 
 describe('tools.max_result_chars and tools.timeout_secs', () => {
@@ -90,7 +96,10 @@ describe('tools.max_result_chars and tools.timeout_secs', () => {
   it('end an upstream tool call through /mcp that outlasts the timeout, as an error result', async () => {
     const client = await connectV2(target.url);
     const started = Date.now();
-    const result = await client.callTool({ name: 'mcp_everything_trigger_long_running_operation', arguments: { duration: 20, steps: 2 } });
+    const result = await client.callTool({
+      name: 'mcp_everything_trigger_long_running_operation',
+      arguments: { duration: 20, steps: 2 },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Tool "mcp_everything_trigger_long_running_operation" did not answer within 2000 ms.');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -105,7 +114,9 @@ describe('upstream notifications', () => {
   it("pass the upstream's progress on under the caller's progress token (1.x client)", async () => {
     const client = await connectV1Client(target.url);
     const progress: object[] = [];
-    await client.callTool(longRun, undefined, { onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }) });
+    await client.callTool(longRun, undefined, {
+      onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }),
+    });
     expect(progress).toEqual(everyStep);
     await client.close();
   });
@@ -113,7 +124,9 @@ describe('upstream notifications', () => {
   it("pass the upstream's progress on under the caller's progress token (2.x client)", async () => {
     const client = await connectV2(target.url);
     const progress: object[] = [];
-    await client.callTool(longRun, { onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }) });
+    await client.callTool(longRun, {
+      onprogress: ({ progress: done, total }) => progress.push({ progress: done, total }),
+    });
     expect(progress).toEqual(everyStep);
     await client.close();
   });
@@ -146,30 +159,38 @@ describe('upstream resources, resource templates, prompts and completions', () =
   it.each([
     ['1.x', connectV1Client],
     ['2.x', connectV2],
-  ])('lists and reads upstream resources as mcp://{server}/{uri}, beside Switchboard’s own (%s client)', async (_era, connect) => {
-    const client = await connect(target.url);
-    const { resources } = await client.listResources();
-    const document = resources.find((resource) => resource.uri.startsWith('mcp://everything/demo://resource/static/document/'));
-    expect(document).toMatchObject({ name: expect.any(String), mimeType: expect.any(String) });
-    const read = await client.readResource({ uri: document!.uri });
-    expect(read.contents).toEqual([expect.objectContaining({ uri: document!.uri, text: expect.any(String) })]);
+  ])(
+    'lists and reads upstream resources as mcp://{server}/{uri}, beside Switchboard’s own (%s client)',
+    async (_era, connect) => {
+      const client = await connect(target.url);
+      const { resources } = await client.listResources();
+      const document = resources.find((resource) =>
+        resource.uri.startsWith('mcp://everything/demo://resource/static/document/'),
+      );
+      expect(document).toMatchObject({ name: expect.any(String), mimeType: expect.any(String) });
+      const read = await client.readResource({ uri: document!.uri });
+      expect(read.contents).toEqual([expect.objectContaining({ uri: document!.uri, text: expect.any(String) })]);
 
-    const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(
-      expect.arrayContaining([TEXT_TEMPLATE, 'a2a://task/{taskId}']),
-    );
-    expect(resourceTemplates.find((template) => template.uriTemplate === TEXT_TEMPLATE)).toMatchObject({
-      name: expect.stringMatching(/^mcp_everything_dynamic_text_resource/),
-      mimeType: 'text/plain',
-    });
-    const dynamic = await client.readResource({ uri: 'mcp://everything/demo://resource/dynamic/text/7' });
-    expect(dynamic.contents).toEqual([
-      expect.objectContaining({ uri: 'mcp://everything/demo://resource/dynamic/text/7', text: expect.stringContaining('7') }),
-    ]);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(
+        expect.arrayContaining([TEXT_TEMPLATE, 'a2a://task/{taskId}']),
+      );
+      expect(resourceTemplates.find((template) => template.uriTemplate === TEXT_TEMPLATE)).toMatchObject({
+        name: expect.stringMatching(/^mcp_everything_dynamic_text_resource/),
+        mimeType: 'text/plain',
+      });
+      const dynamic = await client.readResource({ uri: 'mcp://everything/demo://resource/dynamic/text/7' });
+      expect(dynamic.contents).toEqual([
+        expect.objectContaining({
+          uri: 'mcp://everything/demo://resource/dynamic/text/7',
+          text: expect.stringContaining('7'),
+        }),
+      ]);
 
-    await expect(client.readResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toMatchObject({ code: -32602 });
-    await client.close();
-  });
+      await expect(client.readResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toMatchObject({ code: -32602 });
+      await client.close();
+    },
+  );
 
   it.each([
     ['1.x', connectV1Client],
@@ -178,7 +199,10 @@ describe('upstream resources, resource templates, prompts and completions', () =
     'lists and gets upstream prompts as mcp_{server}_{prompt}, and completes their arguments and template variables (%s client)',
     async (_era, connect) => {
       const client = await connect(target.url);
-      expect(client.getServerCapabilities()).toMatchObject({ prompts: expect.any(Object), completions: expect.any(Object) });
+      expect(client.getServerCapabilities()).toMatchObject({
+        prompts: expect.any(Object),
+        completions: expect.any(Object),
+      });
       const { prompts } = await client.listPrompts();
       expect(prompts.find((prompt) => prompt.name === 'mcp_everything_args_prompt')).toMatchObject({
         arguments: expect.arrayContaining([expect.objectContaining({ name: 'city', required: true })]),
@@ -206,7 +230,10 @@ describe('upstream resources, resource templates, prompts and completions', () =
       await expect(client.getPrompt({ name: 'mcp_nowhere_prompt' })).rejects.toMatchObject({ code: -32602 });
       // Same input, same error: completing an argument of a prompt no server offers (it was -32603).
       await expect(
-        client.complete({ ref: { type: 'ref/prompt', name: 'mcp_nowhere_prompt' }, argument: { name: 'x', value: '' } }),
+        client.complete({
+          ref: { type: 'ref/prompt', name: 'mcp_nowhere_prompt' },
+          argument: { name: 'x', value: '' },
+        }),
       ).rejects.toMatchObject({ code: -32602 });
       await client.close();
     },
@@ -225,12 +252,17 @@ describe('upstream resources, resource templates, prompts and completions', () =
     await client.callTool({ name: 'mcp_everything_toggle_subscriber_updates', arguments: {} });
     expect(await updated).toBe(uri);
     await client.unsubscribeResource({ uri });
-    await expect(client.subscribeResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toThrow(/mcp:\/\/\{server\}\/\{uri\}/);
+    await expect(client.subscribeResource({ uri: 'mcp://nowhere/demo://x' })).rejects.toThrow(
+      /mcp:\/\/\{server\}\/\{uri\}/,
+    );
     await client.close();
   });
 
   it("hears of an upstream resource's updates in a 2026-07-28 listen that names it", async () => {
-    const client = new ClientV2({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ClientV2(
+      { name: 'gateway-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new TransportV2(new URL('/mcp', target.url), { requestInit: { headers: bearer() } }));
     const { resources } = await client.listResources();
     const uri = resources.find((resource) => resource.uri.startsWith('mcp://everything/'))!.uri;
@@ -275,7 +307,10 @@ describe("upstream servers' sampling and elicitation", () => {
 
   /** Both tools called by `client`: each upstream request reached it, and its answer reached the upstream tool. */
   const expectRelayed = async (client: ToolCaller, text: string, asked: string[]) => {
-    const sampled = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
+    const sampled = await client.callTool({
+      name: 'mcp_everything_trigger_sampling_request',
+      arguments: { prompt: 'hello' },
+    });
     expect(sampled).not.toHaveProperty('isError', true);
     expect(textOf(sampled)).toContain(text);
     const elicited = await client.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} });
@@ -284,7 +319,10 @@ describe("upstream servers' sampling and elicitation", () => {
   };
 
   it('are relayed to a 2025-era caller that declared them, and its answers back', async () => {
-    const client = new ClientV1({ name: 'gateway-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const client = new ClientV1(
+      { name: 'gateway-test', version: '1.0.0' },
+      { capabilities: { sampling: {}, elicitation: {} } },
+    );
     const answers = callerAnswers('sampled by the caller');
     client.setRequestHandler(CreateMessageRequestSchema, answers.sample);
     client.setRequestHandler(ElicitRequestSchema, answers.elicit);
@@ -315,7 +353,13 @@ describe("upstream servers' sampling and elicitation", () => {
 
   it('refuse a 2026-07-28 retry whose requestState names no call waiting for input', async () => {
     const name = 'mcp_everything_trigger_sampling_request';
-    const params = { name, arguments: { prompt: 'hello' }, requestState: 'made-up', inputResponses: {}, _meta: modernMeta() };
+    const params = {
+      name,
+      arguments: { prompt: 'hello' },
+      requestState: 'made-up',
+      inputResponses: {},
+      _meta: modernMeta(),
+    };
     const answer = await rawMcp(target.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', name));
     expect(answer.message?.result).toMatchObject({ isError: true });
     expect(textOf(answer.message!.result as object)).toMatch(/requestState names no tool call waiting for input/);
@@ -323,7 +367,10 @@ describe("upstream servers' sampling and elicitation", () => {
 
   it('fail with a clear error for a 2025-era caller that cannot answer them', async () => {
     const client = await connectV1Client(target.url);
-    const result = await client.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } });
+    const result = await client.callTool({
+      name: 'mcp_everything_trigger_sampling_request',
+      arguments: { prompt: 'hello' },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/does not support sampling/);
     await client.close();
@@ -334,7 +381,9 @@ describe("upstream servers' sampling and elicitation", () => {
     await expect(
       undeclared.callTool({ name: 'mcp_everything_trigger_sampling_request', arguments: { prompt: 'hello' } }),
     ).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
-    await expect(undeclared.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} })).rejects.toMatchObject({
+    await expect(
+      undeclared.callTool({ name: 'mcp_everything_trigger_elicitation_request', arguments: {} }),
+    ).rejects.toMatchObject({
       code: -32021,
       data: { requiredCapabilities: { elicitation: { form: {} } } },
     });

@@ -48,7 +48,9 @@ interface ToolClient {
 
 /** Has the upstream register a tool (through `client`, like any tool call) and returns its namespaced name. */
 async function addUpstreamTool(client: ToolClient): Promise<string> {
-  const added = firstText((await client.callTool({ name: 'mcp_dyn_add_tool', arguments: {} })) as { content?: unknown });
+  const added = firstText(
+    (await client.callTool({ name: 'mcp_dyn_add_tool', arguments: {} })) as { content?: unknown },
+  );
   expect(added).toMatch(/^added_\d+$/);
   return `mcp_dyn_${added}`;
 }
@@ -56,7 +58,9 @@ async function addUpstreamTool(client: ToolClient): Promise<string> {
 async function expectAnnouncedAndCallable(client: ToolClient, watch: ReturnType<typeof toolListWatch>): Promise<void> {
   const name = await addUpstreamTool(client);
   await watch.announced(name);
-  expect(firstText((await client.callTool({ name, arguments: {} })) as { content?: unknown })).toBe(name.replace('mcp_dyn_', ''));
+  expect(firstText((await client.callTool({ name, arguments: {} })) as { content?: unknown })).toBe(
+    name.replace('mcp_dyn_', ''),
+  );
 }
 
 describe('tool-list changes announced to MCP clients', () => {
@@ -102,7 +106,10 @@ describe('tool-list changes announced to MCP clients', () => {
 
     it('answers 406 to a GET that does not accept an event stream', async () => {
       const sessionId = await openSession(target.url);
-      const response = await rawMcp(target.url, 'GET', undefined, { 'mcp-session-id': sessionId, accept: 'application/json' });
+      const response = await rawMcp(target.url, 'GET', undefined, {
+        'mcp-session-id': sessionId,
+        accept: 'application/json',
+      });
       expect(response.status).toBe(406);
     });
 
@@ -114,7 +121,10 @@ describe('tool-list changes announced to MCP clients', () => {
       expect(stream.status).toBe(200);
       expect(stream.headers.get('content-type')).toBe('text/event-stream');
       const body = stream.text();
-      const deleted = await fetch(new URL('/mcp', target.url), { method: 'DELETE', headers: { ...bearer(), 'mcp-session-id': sessionId } });
+      const deleted = await fetch(new URL('/mcp', target.url), {
+        method: 'DELETE',
+        headers: { ...bearer(), 'mcp-session-id': sessionId },
+      });
       expect(deleted.status).toBe(200);
       await expect(body).resolves.toContain(': open');
     });

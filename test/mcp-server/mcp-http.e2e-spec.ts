@@ -10,7 +10,15 @@ import { SwitchboardMcpServerFactory } from '../../src/mcp-server/server/switchb
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearer } from '../support/test-app';
-import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
+import {
+  cancelOnFirstChunk,
+  connectV1,
+  connectV2,
+  expectCanceled,
+  TASK_ID_MESSAGE,
+  taskWithMessage,
+  textOf,
+} from './support/mcp-clients';
 import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
 
 describe('MCP server over Streamable HTTP at /mcp', () => {
@@ -34,13 +42,18 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
       expect(transport.protocolVersion).toBe('2025-11-25');
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['switchboard_agent_echo', 'switchboard_agent_slow', 'switchboard_agent_broken']));
+      expect(names).toEqual(
+        expect.arrayContaining(['switchboard_agent_echo', 'switchboard_agent_slow', 'switchboard_agent_broken']),
+      );
       await client.close();
     });
 
     it("runs the agent's turn and answers with its text", async () => {
       const { client } = await connectV1(app.url);
-      const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'hello from 1.x' } });
+      const result = await client.callTool({
+        name: 'switchboard_agent_echo',
+        arguments: { message: 'hello from 1.x' },
+      });
       expect(textOf(result)).toBe('hello from 1.x');
       expect(result.isError).toBeFalsy();
       await client.close();
@@ -49,9 +62,13 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     it('reports progress while a slow turn runs', async () => {
       const { client } = await connectV1(app.url);
       const messages: string[] = [];
-      const result = await client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, {
-        onprogress: (progress) => messages.push(progress.message ?? ''),
-      });
+      const result = await client.callTool(
+        { name: 'switchboard_agent_slow', arguments: { message: '0123456789' } },
+        undefined,
+        {
+          onprogress: (progress) => messages.push(progress.message ?? ''),
+        },
+      );
       expect(textOf(result)).toBe('0123456789');
       expect(messages[0]).toMatch(TASK_ID_MESSAGE);
       expect(messages).toEqual(expect.arrayContaining(['01', '23', '45', '67', '89']));
@@ -79,7 +96,10 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       const { client, transport } = await connectV1(app.url);
       const sessionId = transport.sessionId!;
       await transport.terminateSession();
-      const after = await rawMcp(app.url, 'POST', rpc('tools/list'), { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+      const after = await rawMcp(app.url, 'POST', rpc('tools/list'), {
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      });
       expect(after.status).toBe(404);
       await client.close();
     });
@@ -103,9 +123,16 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       // 2024-11-05 predates the MCP-Protocol-Version header: the session alone carries the version.
       const headers = { 'mcp-session-id': session };
-      expect((await rawMcp(app.url, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers)).status).toBe(
-        202,
-      );
+      expect(
+        (
+          await rawMcp(
+            app.url,
+            'POST',
+            JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+            headers,
+          )
+        ).status,
+      ).toBe(202);
       const call = await rawMcp(
         app.url,
         'POST',
@@ -141,7 +168,9 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     it('cancels the task when the client cancels the call', async () => {
       const client = await connectV2(app.url);
       const cancel = cancelOnFirstChunk();
-      await expect(client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel)).rejects.toThrow();
+      await expect(
+        client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, cancel),
+      ).rejects.toThrow();
       await expectCanceled(app.url, cancel.taskId());
       await client.close();
     });
@@ -173,7 +202,9 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
 
   describe('built-in tools', () => {
     it('offers web_fetch and runs it under the SSRF rules', async () => {
-      const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Hello <b>from</b> a page</p>'));
+      const page = createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Hello <b>from</b> a page</p>'),
+      );
       await new Promise<void>((listening) => page.listen(0, '127.0.0.1', listening));
       const client = await connectV2(app.url);
       try {
@@ -184,7 +215,10 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
         });
         expect(fetched.isError).toBeFalsy();
         expect(textOf(fetched)).toContain('Hello from a page');
-        const refused = await client.callTool({ name: 'web_fetch', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } });
+        const refused = await client.callTool({
+          name: 'web_fetch',
+          arguments: { url: 'http://169.254.169.254/latest/meta-data/' },
+        });
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toMatch(/^Refused: /);
       } finally {
@@ -201,7 +235,9 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     });
 
     it('answers 401 to a wrong key', async () => {
-      const response = await rawMcp(app.url, 'POST', rpc('tools/list'), { authorization: 'Bearer not-the-key-0123456789' });
+      const response = await rawMcp(app.url, 'POST', rpc('tools/list'), {
+        authorization: 'Bearer not-the-key-0123456789',
+      });
       expect(response.status).toBe(401);
     });
 
@@ -230,13 +266,22 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
     });
 
     it('answers a call to an unknown tool with -32602', async () => {
-      const response = await rawMcp(app.url, 'POST', rpc('tools/call', { name: 'switchboard_agent_nobody', arguments: { message: 'x' } }));
+      const response = await rawMcp(
+        app.url,
+        'POST',
+        rpc('tools/call', { name: 'switchboard_agent_nobody', arguments: { message: 'x' } }),
+      );
       expect(response.message?.error?.code).toBe(-32602);
     });
 
     it('answers a 2026-07-28 call to an unknown tool with -32602 too', async () => {
       const params = { name: 'switchboard_agent_nobody', arguments: { message: 'x' }, _meta: modernMeta() };
-      const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_nobody'));
+      const response = await rawMcp(
+        app.url,
+        'POST',
+        rpc('tools/call', params),
+        modernHeaders('tools/call', 'switchboard_agent_nobody'),
+      );
       expect(response.message?.error?.code).toBe(-32602);
     });
 
@@ -244,7 +289,12 @@ describe('MCP server over Streamable HTTP at /mcp', () => {
       const built = jest.spyOn(app.app.get(SwitchboardMcpServerFactory), 'create');
       try {
         const params = { name: 'switchboard_agent_echo', arguments: { message: 'just me' }, _meta: modernMeta() };
-        const response = await rawMcp(app.url, 'POST', rpc('tools/call', params), modernHeaders('tools/call', 'switchboard_agent_echo'));
+        const response = await rawMcp(
+          app.url,
+          'POST',
+          rpc('tools/call', params),
+          modernHeaders('tools/call', 'switchboard_agent_echo'),
+        );
         expect(response.message?.result).toMatchObject({ content: [{ type: 'text', text: 'just me' }] });
         expect(built).toHaveBeenCalledWith(expect.anything(), 'modern', { tool: 'switchboard_agent_echo' });
       } finally {

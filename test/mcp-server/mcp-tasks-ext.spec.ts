@@ -24,7 +24,9 @@ describe('MCP tasks with the ext-tasks client', () => {
   const sessions = new ExtTaskSessions();
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML) })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML) }),
+    ));
   });
 
   afterAll(async () => {
@@ -104,22 +106,25 @@ describe('MCP tasks with the ext-tasks client', () => {
   it.each<[string, Era]>([
     ["a question pushed on the session's GET stream (2025-11-25)", 'legacy'],
     ['tasks/get and tasks/update (2026-07-28)', 'modern'],
-  ])('answers the question of a task waiting for input through %s: the answer is the next A2A message', async (_how, era) => {
-    const questions: string[] = [];
-    const tasks = await session(era, (question) => {
-      questions.push(question);
-      return 'Lisbon';
-    });
-    const execution = await callAsTask(tasks, 'booker', 'book a flight');
-    const { outcome } = await execution.settle();
-    expect(questions).toEqual(['Which city?']);
-    expect(textOf(resultFromTaskOutcome(outcome))).toBe('Booked.');
-    const task = await a2aTask('booker', execution.handle.taskId);
-    expect(task.history.filter(({ role }) => role === Role.ROLE_USER).map(({ parts }) => partsText(parts))).toEqual([
-      'book a flight',
-      'Lisbon',
-    ]);
-  });
+  ])(
+    'answers the question of a task waiting for input through %s: the answer is the next A2A message',
+    async (_how, era) => {
+      const questions: string[] = [];
+      const tasks = await session(era, (question) => {
+        questions.push(question);
+        return 'Lisbon';
+      });
+      const execution = await callAsTask(tasks, 'booker', 'book a flight');
+      const { outcome } = await execution.settle();
+      expect(questions).toEqual(['Which city?']);
+      expect(textOf(resultFromTaskOutcome(outcome))).toBe('Booked.');
+      const task = await a2aTask('booker', execution.handle.taskId);
+      expect(task.history.filter(({ role }) => role === Role.ROLE_USER).map(({ parts }) => partsText(parts))).toEqual([
+        'book a flight',
+        'Lisbon',
+      ]);
+    },
+  );
 
   describe('2026-07-28 requests that do not declare what they need', () => {
     const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -128,7 +133,11 @@ describe('MCP tasks with the ext-tasks client', () => {
       rawMcp(
         url,
         'POST',
-        rpc(method, { taskId, ...params, _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities } }),
+        rpc(method, {
+          taskId,
+          ...params,
+          _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities },
+        }),
         modernHeaders(method, taskId),
       );
     const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
@@ -145,16 +154,28 @@ describe('MCP tasks with the ext-tasks client', () => {
 
     it.each<[string, object]>([
       ['no capabilities', {}],
-      ['only the 2025-11-25 tasks capability', { elicitation: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }],
+      [
+        'only the 2025-11-25 tasks capability',
+        { elicitation: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      ],
     ])(
       'tasks/get, tasks/update and tasks/cancel from a client declaring %s: -32021 naming the extension (HTTP 400), the task neither shown nor touched',
       async (_declared, capabilities) => {
         for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-          const answer = await taskRequest(method, waiting, capabilities, method === 'tasks/update' ? { inputResponses: {} } : {});
+          const answer = await taskRequest(
+            method,
+            waiting,
+            capabilities,
+            method === 'tasks/update' ? { inputResponses: {} } : {},
+          );
           expect({ method, status: answer.status, error: answer.message?.error }).toEqual({
             method,
             status: 400,
-            error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+            error: {
+              code: -32021,
+              message: expect.any(String),
+              data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+            },
           });
           expect(answer.body).not.toContain('Which city?');
         }
@@ -166,7 +187,11 @@ describe('MCP tasks with the ext-tasks client', () => {
       const refused = await taskRequest('tasks/get', waiting, { extensions: { [TASKS_EXTENSION]: {} } });
       expect({ status: refused.status, error: refused.message?.error }).toEqual({
         status: 400,
-        error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { elicitation: { form: {} } } } },
+        error: {
+          code: -32021,
+          message: expect.any(String),
+          data: { requiredCapabilities: { elicitation: { form: {} } } },
+        },
       });
       const asked = await taskRequest('tasks/get', waiting, declaring);
       expect(asked.message?.result).toMatchObject({ status: 'input_required', inputRequests: expect.any(Object) });

@@ -11,7 +11,13 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { sdkClient } from '../support/sdk-client';
 import { type ServiceProcess, ServiceProcesses } from '../support/service-processes';
 import { LONG_AGENT_TOML, QUICK_STALL_TOML, TEST_AGENTS_TOML } from '../support/test-agents';
@@ -50,7 +56,11 @@ describe('MCP tasks across two API replicas and worker processes', () => {
       SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_KEY}`,
     });
     // One worker until the kill test starts a second: the first one takes every turn before it.
-    [a, b, firstWorker] = await Promise.all([services.api('api-a'), services.api('api-b'), services.worker('worker-1')]);
+    [a, b, firstWorker] = await Promise.all([
+      services.api('api-a'),
+      services.api('api-b'),
+      services.worker('worker-1'),
+    ]);
   });
 
   afterAll(async () => {
@@ -77,7 +87,12 @@ describe('MCP tasks across two API replicas and worker processes', () => {
   }
 
   /** Waits until tasks/get on `client`'s replica answers a status that `done` accepts. */
-  function statusOn(client: Client, taskId: string, done: (task: TaskStatus) => boolean, timeoutMs?: number): Promise<TaskStatus> {
+  function statusOn(
+    client: Client,
+    taskId: string,
+    done: (task: TaskStatus) => boolean,
+    timeoutMs?: number,
+  ): Promise<TaskStatus> {
     return services.explain(() => eventually(() => client.experimental.tasks.getTask(taskId), done, timeoutMs));
   }
 
@@ -98,7 +113,10 @@ describe('MCP tasks across two API replicas and worker processes', () => {
     const onB = await connect(b);
     const result = await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(textOf(result)).toBe('made on A');
-    expect(await onB.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
+    expect(await onB.experimental.tasks.getTask(task.taskId)).toMatchObject({
+      taskId: task.taskId,
+      status: 'completed',
+    });
     expect((await onB.experimental.tasks.listTasks()).tasks.map(({ taskId }) => taskId)).toContain(task.taskId);
   });
 
@@ -106,7 +124,10 @@ describe('MCP tasks across two API replicas and worker processes', () => {
     const task = await startTask(await connect(a), 'long', 'abcdefghijklmnopqrst');
     await running(task.taskId);
     const onB = await connect(b);
-    expect(await onB.experimental.tasks.cancelTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+    expect(await onB.experimental.tasks.cancelTask(task.taskId)).toMatchObject({
+      taskId: task.taskId,
+      status: 'cancelled',
+    });
     await statusOn(await connect(a), task.taskId, ({ status }) => status === 'cancelled');
     await expect(onB.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
   });

@@ -22,7 +22,11 @@ const BIN = resolve(__dirname, '../../bin/switchboard.js');
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 function command(): { command: string; args: string[]; cwd: string; env: Record<string, string> } {
-  const env = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML) };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    LOG_LEVEL: 'warn',
+    SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + BOOKER_TOML),
+  };
   return { command: process.execPath, args: [BIN, 'mcp'], cwd: mkdtempSync(join(tmpdir(), 'switchboard-mcp-')), env };
 }
 
@@ -54,7 +58,11 @@ describe('MCP tasks over switchboard mcp', () => {
     }
 
     it('declares tasks', () => {
-      expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+      expect(client.getServerCapabilities()?.tasks).toEqual({
+        list: {},
+        cancel: {},
+        requests: { tools: { call: {} } },
+      });
     });
 
     it('runs an agent as a task: created, its result read, then got and listed by id', async () => {
@@ -81,7 +89,8 @@ describe('MCP tasks over switchboard mcp', () => {
       ...modernMeta(),
       'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
     });
-    const request = (method: string, params: Record<string, unknown>) => stdio.request(method, { ...params, _meta: envelope() });
+    const request = (method: string, params: Record<string, unknown>) =>
+      stdio.request(method, { ...params, _meta: envelope() });
 
     beforeAll(async () => {
       const { command: node, args, cwd, env } = command();
@@ -103,7 +112,8 @@ describe('MCP tasks over switchboard mcp', () => {
       return answer.result!.taskId as string;
     }
 
-    const taskGet = (taskId: string) => request('tasks/get', { taskId }).then(({ result, error }) => result ?? { error });
+    const taskGet = (taskId: string) =>
+      request('tasks/get', { taskId }).then(({ result, error }) => result ?? { error });
 
     it('answers a task-taking tools/call with a task handle, and tasks/get with the outcome once it ends', async () => {
       const taskId = await startTask('echo', 'raw 2026');
@@ -111,7 +121,12 @@ describe('MCP tasks over switchboard mcp', () => {
         () => taskGet(taskId),
         (task) => task.status !== 'working',
       );
-      expect(ended).toMatchObject({ resultType: 'complete', taskId, status: 'completed', result: { resultType: 'complete' } });
+      expect(ended).toMatchObject({
+        resultType: 'complete',
+        taskId,
+        status: 'completed',
+        result: { resultType: 'complete' },
+      });
       expect(textOf(ended.result as object)).toBe('raw 2026');
     });
 
@@ -121,7 +136,9 @@ describe('MCP tasks over switchboard mcp', () => {
         () => taskGet(taskId),
         (task) => task.status === 'input_required',
       );
-      const [[key, question]] = Object.entries(waiting.inputRequests as Record<string, { method: string; params: { message: string } }>);
+      const [[key, question]] = Object.entries(
+        waiting.inputRequests as Record<string, { method: string; params: { message: string } }>,
+      );
       expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Which city?' } });
       const updated = await request('tasks/update', {
         taskId,
@@ -154,7 +171,11 @@ describe('MCP tasks over switchboard mcp', () => {
         expect({ method, result, error }).toEqual({
           method,
           result: undefined,
-          error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+          error: {
+            code: -32021,
+            message: expect.any(String),
+            data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+          },
         });
       }
       expect(

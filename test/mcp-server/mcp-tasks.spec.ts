@@ -7,7 +7,11 @@ import { GetTaskRequest, Role, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateTaskResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { sdkClient } from '../support/sdk-client';
 import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
@@ -17,7 +21,12 @@ import { BOOKER_TOML } from './support/task-agents';
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
 
-type Message = { type: string; task?: { taskId: string; status: string; statusMessage?: string }; result?: object; error?: Error };
+type Message = {
+  type: string;
+  task?: { taskId: string; status: string; statusMessage?: string };
+  result?: object;
+  error?: Error;
+};
 
 describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
   let app: NestFastifyApplication;
@@ -45,7 +54,9 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
         action: 'accept',
         content: { answer: answer(request.params.message) },
       }));
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer(key) } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer(key) } }),
+    );
     // The client learns which tools may run as tasks from the list.
     await client.listTools();
     clients.push(client);
@@ -54,7 +65,8 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
 
   async function stream(client: Client, tool: string, message: string): Promise<Message[]> {
     const seen: Message[] = [];
-    for await (const item of client.experimental.tasks.callToolStream({ name: tool, arguments: { message } })) seen.push(item as Message);
+    for await (const item of client.experimental.tasks.callToolStream({ name: tool, arguments: { message } }))
+      seen.push(item as Message);
     return seen;
   }
 
@@ -80,7 +92,9 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
       pollInterval: 1000,
     });
     const a2a = await sdkClient(url, 'echo', 'JSONRPC');
-    expect((await a2a.getTask(GetTaskRequest.fromJSON({ id: taskId }))).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await a2a.getTask(GetTaskRequest.fromJSON({ id: taskId }))).status?.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
     expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toContain(taskId);
   });
 
@@ -97,7 +111,10 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     expect(seen[0]).toMatchObject({ type: 'taskCreated' });
     expect(textOf(seen.at(-1)!.result!)).toBe('through the bridge');
     const resource = await client.readResource({ uri: `a2a://task/${seen[0].task!.taskId}` });
-    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({ agent: 'echo', state: 'completed' });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({
+      agent: 'echo',
+      state: 'completed',
+    });
   });
 
   it('maps a failed turn to a failed task, with the reason as its status message', async () => {
@@ -119,10 +136,9 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     const a2a = await sdkClient(url, 'booker', 'JSONRPC');
     const task = await a2a.getTask(GetTaskRequest.fromJSON({ id: seen[0].task!.taskId }));
     const sent = task.history.filter((message) => message.role === Role.ROLE_USER);
-    expect(sent.map((message) => message.parts[0]?.content?.$case === 'text' && message.parts[0].content.value)).toEqual([
-      'book a flight',
-      'Lisbon',
-    ]);
+    expect(
+      sent.map((message) => message.parts[0]?.content?.$case === 'text' && message.parts[0].content.value),
+    ).toEqual(['book a flight', 'Lisbon']);
   });
 
   it('tells the session of each status change of a task it started, on its GET stream', async () => {
@@ -155,13 +171,19 @@ describe('MCP tasks (2025-11-25), with the 1.x SDK client', () => {
     const owner = await connect();
     const [created] = await stream(owner, 'switchboard_agent_echo', 'mine');
     const other = await connect(OTHER_KEY);
-    const absent = await other.experimental.tasks.getTask('no-such-task').catch((error: Error & { code: number }) => error);
-    const foreign = await other.experimental.tasks.getTask(created.task!.taskId).catch((error: Error & { code: number }) => error);
+    const absent = await other.experimental.tasks
+      .getTask('no-such-task')
+      .catch((error: Error & { code: number }) => error);
+    const foreign = await other.experimental.tasks
+      .getTask(created.task!.taskId)
+      .catch((error: Error & { code: number }) => error);
     expect(absent).toMatchObject({ code: -32602 });
     expect(foreign).toMatchObject({
       code: -32602,
       message: (absent as Error & { code: number }).message.replace('no-such-task', created.task!.taskId),
     });
-    expect((await other.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).not.toContain(created.task!.taskId);
+    expect((await other.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).not.toContain(
+      created.task!.taskId,
+    );
   });
 });

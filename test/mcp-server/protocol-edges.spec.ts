@@ -26,7 +26,9 @@ describe('/mcp at the edges of the protocol', () => {
   let url: string;
 
   beforeAll(async () => {
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + HYPHENATED_AGENT_TOML) })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(TEST_AGENTS_TOML + HYPHENATED_AGENT_TOML) }),
+    ));
   });
 
   afterAll(async () => {
@@ -56,16 +58,19 @@ describe('/mcp at the edges of the protocol', () => {
     });
   });
 
-  it.each(['2025-06-18', '2025-11-25'])('refuses a JSON-RPC batch under %s (batching was removed in 2025-06-18)', async (version) => {
-    const batch = `[${rpc('tools/list', undefined, 1)},${rpc('ping', undefined, 2)}]`;
-    const response = await rawMcp(url, 'POST', batch, { 'mcp-protocol-version': version });
-    expect(response.status).toBe(400);
-    expect(response.message).toMatchObject({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32600, message: expect.stringContaining(version) },
-    });
-  });
+  it.each(['2025-06-18', '2025-11-25'])(
+    'refuses a JSON-RPC batch under %s (batching was removed in 2025-06-18)',
+    async (version) => {
+      const batch = `[${rpc('tools/list', undefined, 1)},${rpc('ping', undefined, 2)}]`;
+      const response = await rawMcp(url, 'POST', batch, { 'mcp-protocol-version': version });
+      expect(response.status).toBe(400);
+      expect(response.message).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringContaining(version) },
+      });
+    },
+  );
 
   it('still serves a batch under 2025-03-26, which had them', async () => {
     const batch = `[${rpc('tools/list', undefined, 1)},${rpc('ping', undefined, 2)}]`;
@@ -75,7 +80,12 @@ describe('/mcp at the edges of the protocol', () => {
   });
 
   it.each([
-    ['initialize without protocolVersion', 'initialize', { capabilities: {}, clientInfo: { name: 'x', version: '1' } }, 'protocolVersion'],
+    [
+      'initialize without protocolVersion',
+      'initialize',
+      { capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      'protocolVersion',
+    ],
     ['initialize without clientInfo', 'initialize', { protocolVersion: '2025-11-25', capabilities: {} }, 'clientInfo'],
     ['logging/setLevel with an unknown level', 'logging/setLevel', { level: 'loud' }, 'level'],
   ])('answers %s with a short -32602 naming the field', async (_label, method, params, field) => {
@@ -91,9 +101,9 @@ describe('/mcp at the edges of the protocol', () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('switchboard_agent_code_reviewer');
       expect(names).not.toContain('switchboard_agent_code-reviewer');
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_code_reviewer', arguments: { message: 'review me' } }))).toBe(
-        'review me',
-      );
+      expect(
+        textOf(await client.callTool({ name: 'switchboard_agent_code_reviewer', arguments: { message: 'review me' } })),
+      ).toBe('review me');
       await client.close();
       const modern = await connectV2(url);
       expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('switchboard_agent_code_reviewer');
@@ -102,14 +112,19 @@ describe('/mcp at the edges of the protocol', () => {
 
     it('keeps the former name (hyphens kept) callable, unlisted, for clients that call it by name', async () => {
       const { client } = await connectV1(url);
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name' } }))).toBe(
-        'old name',
-      );
+      expect(
+        textOf(await client.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name' } })),
+      ).toBe('old name');
       await client.close();
       const modern = await connectV2(url);
-      expect(textOf(await modern.callTool({ name: 'switchboard_agent_code-reviewer', arguments: { message: 'old name, new era' } }))).toBe(
-        'old name, new era',
-      );
+      expect(
+        textOf(
+          await modern.callTool({
+            name: 'switchboard_agent_code-reviewer',
+            arguments: { message: 'old name, new era' },
+          }),
+        ),
+      ).toBe('old name, new era');
       await modern.close();
     });
   });

@@ -6,10 +6,24 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { TaskState } from '@a2a-js/sdk';
 import { expectResumedCall } from './support/cutting-fetch';
-import { cancelOnFirstChunk, connectV1, connectV2, expectCanceled, TASK_ID_MESSAGE, taskWithMessage, textOf } from './support/mcp-clients';
+import {
+  cancelOnFirstChunk,
+  connectV1,
+  connectV2,
+  expectCanceled,
+  TASK_ID_MESSAGE,
+  taskWithMessage,
+  textOf,
+} from './support/mcp-clients';
 
 type Message = { id?: unknown; method?: string; params?: { message?: string } };
 
@@ -27,9 +41,10 @@ async function* postInSession(baseUrl: string, sessionId: string, message: objec
     body: JSON.stringify(message),
   });
   // A request is answered on a stream (empty when it was canceled before it was served); a notification is accepted.
-  expect({ status: response.status, stream: response.headers.get('content-type')?.startsWith('text/event-stream') ?? false }).toEqual(
-    'id' in message ? { status: 200, stream: true } : { status: 202, stream: false },
-  );
+  expect({
+    status: response.status,
+    stream: response.headers.get('content-type')?.startsWith('text/event-stream') ?? false,
+  }).toEqual('id' in message ? { status: 200, stream: true } : { status: 202, stream: false });
   if (!response.body) return;
   let buffered = '';
   for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
@@ -37,7 +52,8 @@ async function* postInSession(baseUrl: string, sessionId: string, message: objec
     const lines = buffered.split('\n');
     buffered = lines.pop()!;
     // An empty `data:` is a priming event: only a position to resume from.
-    for (const line of lines) if (line.startsWith('data:') && line.slice(5).trim()) yield JSON.parse(line.slice(5)) as Message;
+    for (const line of lines)
+      if (line.startsWith('data:') && line.slice(5).trim()) yield JSON.parse(line.slice(5)) as Message;
   }
 }
 
@@ -133,7 +149,11 @@ describe('MCP clients across two API replicas', () => {
       jsonrpc: '2.0',
       id: 41,
       method: 'tools/call',
-      params: { name: 'switchboard_agent_slow', arguments: { message: 'cancel me from b' }, _meta: { progressToken: 'p41' } },
+      params: {
+        name: 'switchboard_agent_slow',
+        arguments: { message: 'cancel me from b' },
+        _meta: { progressToken: 'p41' },
+      },
     });
     const first = (await call.next()).value as Message;
     const taskId = TASK_ID_MESSAGE.exec(first.params?.message ?? '')?.[1];
@@ -169,7 +189,9 @@ describe('MCP clients across two API replicas', () => {
     );
     expect(served.at(-1)).toMatchObject({ id: 42, result: { content: [{ type: 'text', text }] } });
     // It ran as a task of its own.
-    expect((await taskWithMessage(b, 'echo', text, TaskState.TASK_STATE_COMPLETED))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await taskWithMessage(b, 'echo', text, TaskState.TASK_STATE_COMPLETED))?.status?.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
     await Promise.all([client.close(), other.client.close()]);
   });
 

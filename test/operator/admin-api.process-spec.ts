@@ -45,7 +45,8 @@ describe('admin API (durable)', () => {
   let llm: ScriptedLlmServer;
   let service: DurableTestApp;
   let url: string;
-  const admin = (path: string, options: Parameters<typeof adminCall>[2] = {}) => adminCall(url, path, { key: OPS_KEY, ...options });
+  const admin = (path: string, options: Parameters<typeof adminCall>[2] = {}) =>
+    adminCall(url, path, { key: OPS_KEY, ...options });
 
   beforeAll(async () => {
     llm = await ScriptedLlmServer.start();
@@ -67,18 +68,27 @@ describe('admin API (durable)', () => {
       expect((await admin('/api/admin/overview')).status).toBe(200);
       const refused = await adminCall(url, '/api/admin/overview', { key: TEST_API_KEY });
       expect(refused.status).toBe(403);
-      expect(refused.body).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('admin = true') });
+      expect(refused.body).toMatchObject({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: expect.stringContaining('admin = true'),
+      });
       expect((await adminCall(url, '/api/admin/tasks')).status).toBe(401);
-      expect((await adminCall(url, '/api/mcp/servers/everything/reconnect', { method: 'POST', key: TEST_API_KEY })).status).toBe(403);
+      expect(
+        (await adminCall(url, '/api/mcp/servers/everything/reconnect', { method: 'POST', key: TEST_API_KEY })).status,
+      ).toBe(403);
     });
 
     it("takes the console's cookie as the key under /api/admin only, and refuses a change it carries without a same-origin Origin", async () => {
       const cookie = (key: string) => ({ cookie: `theme=dark; switchboard_console=${encodeURIComponent(key)}` });
       expect((await adminCall(url, '/api/admin/overview', { headers: cookie(OPS_KEY) })).status).toBe(200);
       expect((await adminCall(url, '/api/admin/overview', { headers: cookie(TEST_API_KEY) })).status).toBe(403);
-      expect((await adminCall(url, '/api/admin/overview', { headers: cookie('not-a-key-0123456789abc') })).status).toBe(401);
+      expect((await adminCall(url, '/api/admin/overview', { headers: cookie('not-a-key-0123456789abc') })).status).toBe(
+        401,
+      );
       expect((await adminCall(url, '/api/mcp/servers', { headers: cookie(OPS_KEY) })).status).toBe(401);
-      const post = (headers: Record<string, string>) => adminCall(url, '/api/admin/tasks/no-such-task/cancel', { method: 'POST', headers });
+      const post = (headers: Record<string, string>) =>
+        adminCall(url, '/api/admin/tasks/no-such-task/cancel', { method: 'POST', headers });
       const crossSite = await post({ ...cookie(OPS_KEY), origin: 'https://evil.example' });
       expect(crossSite).toMatchObject({ status: 403, body: { message: expect.stringContaining('same-origin') } });
       expect((await post(cookie(OPS_KEY))).status).toBe(403);
@@ -98,7 +108,8 @@ describe('admin API (durable)', () => {
     });
 
     it('lists them newest first, filtered by owner, agent, state and age, with their agent and owner', async () => {
-      const ids = async (query: string) => (await admin(`/api/admin/tasks${query}`)).body.tasks.map((task: { id: string }) => task.id);
+      const ids = async (query: string) =>
+        (await admin(`/api/admin/tasks${query}`)).body.tasks.map((task: { id: string }) => task.id);
       const { body } = await admin('/api/admin/tasks');
       expect(body.tasks.slice(0, 2).map((task: { id: string }) => task.id)).toEqual([theirs.id, mine.id]);
       expect(body.tasks[0]).toMatchObject({
@@ -121,9 +132,14 @@ describe('admin API (durable)', () => {
 
     it('counts them by state in the overview, beside the processes and queues', async () => {
       const { body } = await admin('/api/admin/overview');
-      expect(body.tasks.byState).toMatchObject({ TASK_STATE_INPUT_REQUIRED: expect.any(Number), TASK_STATE_COMPLETED: expect.any(Number) });
+      expect(body.tasks.byState).toMatchObject({
+        TASK_STATE_INPUT_REQUIRED: expect.any(Number),
+        TASK_STATE_COMPLETED: expect.any(Number),
+      });
       expect(body.tasks.byState.TASK_STATE_INPUT_REQUIRED).toBeGreaterThanOrEqual(1);
-      expect(body.processes).toEqual([expect.objectContaining({ role: 'api', pid: process.pid, version: expect.any(String) })]);
+      expect(body.processes).toEqual([
+        expect.objectContaining({ role: 'api', pid: process.pid, version: expect.any(String) }),
+      ]);
       expect(body.queues['agent-turns']).toEqual({
         waiting: expect.any(Number),
         active: expect.any(Number),
@@ -142,14 +158,19 @@ describe('admin API (durable)', () => {
         body: { task: { id: theirs.id, status: { state: 'TASK_STATE_CANCELED' } }, owner: 'other', agent: 'ask' },
       });
       const again = await admin(`/api/admin/tasks/${theirs.id}/cancel`, { method: 'POST' });
-      expect(again).toMatchObject({ status: 409, body: { statusCode: 409, message: expect.stringContaining('ended') } });
+      expect(again).toMatchObject({
+        status: 409,
+        body: { statusCode: 409, message: expect.stringContaining('ended') },
+      });
       expect((await admin(`/api/admin/tasks/${mine.id}/cancel`, { method: 'POST' })).status).toBe(409);
       const owners = await fetch(`${url}/a2a/agents/ask`, {
         method: 'POST',
         headers: { authorization: `Bearer ${OTHER_KEY}`, 'content-type': 'application/json', 'A2A-Version': '1.0' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: theirs.id } }),
       });
-      expect(((await owners.json()) as { result: { status: { state: string } } }).result.status.state).toBe('TASK_STATE_CANCELED');
+      expect(((await owners.json()) as { result: { status: { state: string } } }).result.status.state).toBe(
+        'TASK_STATE_CANCELED',
+      );
     });
 
     it('answers 404 JSON for a task no owner has', async () => {
@@ -162,7 +183,10 @@ describe('admin API (durable)', () => {
 
   describe('activity', () => {
     it("records a turn's tool call: the tool, its server, outcome and duration, never its arguments or result", async () => {
-      llm.play({ toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: SECRET_ARGUMENT } }] }, { tokens: ['done'] });
+      llm.play(
+        { toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: SECRET_ARGUMENT } }] },
+        { tokens: ['done'] },
+      );
       const task = await sendMessage(url, 'assistant', TEST_API_KEY, 'echo something');
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
       const { body } = await eventually(
@@ -182,7 +206,9 @@ describe('admin API (durable)', () => {
       ]);
       expect(JSON.stringify(body.activity)).not.toContain(SECRET_ARGUMENT);
       // The timeline has the call where it happened: between the turn's start and its end.
-      const timeline = (body.timeline as { kind: string; state?: string; at: string }[]).map((entry) => entry.state ?? entry.kind);
+      const timeline = (body.timeline as { kind: string; state?: string; at: string }[]).map(
+        (entry) => entry.state ?? entry.kind,
+      );
       expect(timeline.slice(0, 3)).toEqual(['message', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
       expect(timeline.indexOf('tool_call')).toBeGreaterThan(2);
       expect(timeline.at(-1)).toBe('TASK_STATE_COMPLETED');
@@ -193,7 +219,9 @@ describe('admin API (durable)', () => {
       const receiver = await WebhookReceiver.start({ refuseFirst: 1 });
       try {
         const hookUrl = `${receiver.url}?token=secret-query`;
-        const task = await sendMessage(url, 'echo', TEST_API_KEY, 'hi', { taskPushNotificationConfig: { url: hookUrl, token: 'tok' } });
+        const task = await sendMessage(url, 'echo', TEST_API_KEY, 'hi', {
+          taskPushNotificationConfig: { url: hookUrl, token: 'tok' },
+        });
         const { body } = await eventually(
           () => admin(`/api/admin/tasks/${task.id}`),
           ({ body }) => body.activity?.some((entry: { outcome: string }) => entry.outcome === 'HTTP 204'),
@@ -239,9 +267,14 @@ describe('admin API (durable)', () => {
 
     it("streams a task's snapshot, then its events and activity as they come", async () => {
       const task = await sendMessage(url, 'ask', TEST_API_KEY, 'first');
-      const timeline = await SseReader.open(`${url}/api/admin/tasks/${task.id}/events`, { authorization: `Bearer ${OPS_KEY}` });
+      const timeline = await SseReader.open(`${url}/api/admin/tasks/${task.id}/events`, {
+        authorization: `Bearer ${OPS_KEY}`,
+      });
       try {
-        expect(await timeline.next(() => true)).toMatchObject({ kind: 'snapshot', detail: { task: { id: task.id }, agent: 'ask' } });
+        expect(await timeline.next(() => true)).toMatchObject({
+          kind: 'snapshot',
+          detail: { task: { id: task.id }, agent: 'ask' },
+        });
         await admin(`/api/admin/tasks/${task.id}/cancel`, { method: 'POST' });
         const event = await timeline.next(
           (data) => data.kind === 'event' && data.event.statusUpdate?.status?.state === 'TASK_STATE_CANCELED',

@@ -8,7 +8,13 @@ import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { eventually } from '../support/eventually';
 import { TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { adminCall, SseReader, sendMessage } from './support/admin-client';
 
 const OPS_KEY = 'ops-key-0123456789abcdef';
@@ -65,16 +71,22 @@ describe('operator view across API and worker processes', () => {
   });
 
   it("hears on the API's change feed a turn the worker ran, and lists its task with its agent", async () => {
-    const changes = await SseReader.open(`${api.baseUrl}/api/admin/tasks/changes`, { authorization: `Bearer ${OPS_KEY}` });
+    const changes = await SseReader.open(`${api.baseUrl}/api/admin/tasks/changes`, {
+      authorization: `Bearer ${OPS_KEY}`,
+    });
     try {
       const task = await sendMessage(api.baseUrl, 'echo', TEST_API_KEY, 'across');
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-      expect(await changes.next((data) => data.taskId === task.id && data.state === 'TASK_STATE_COMPLETED')).toMatchObject({
+      expect(
+        await changes.next((data) => data.taskId === task.id && data.state === 'TASK_STATE_COMPLETED'),
+      ).toMatchObject({
         agent: 'echo',
         owner: 'tester',
       });
       const { body } = await adminCall(api.baseUrl, '/api/admin/tasks?agent=echo', { key: OPS_KEY });
-      expect(body.tasks).toEqual([expect.objectContaining({ id: task.id, agent: 'echo', owner: 'tester', state: 'TASK_STATE_COMPLETED' })]);
+      expect(body.tasks).toEqual([
+        expect.objectContaining({ id: task.id, agent: 'echo', owner: 'tester', state: 'TASK_STATE_COMPLETED' }),
+      ]);
     } finally {
       changes.close();
     }

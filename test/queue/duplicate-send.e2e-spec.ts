@@ -44,9 +44,9 @@ describe('a message sent twice', () => {
     );
     const stored = await client.getTask({ id: task.id, tenant: '' });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(stored.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId)).toEqual([
-      first.message!.messageId,
-    ]);
+    expect(
+      stored.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId),
+    ).toEqual([first.message!.messageId]);
     // Each run of the turn asks once, in a message of its own.
     const questions = new Set(
       [...stored.history, stored.status!.message!]

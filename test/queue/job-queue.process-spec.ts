@@ -37,7 +37,10 @@ function task(id: string, state: string): Task {
 }
 
 /** Seeds a finished and a running task, one more than the cap of 1, then runs retention through the queue. */
-async function expectRetentionThroughQueue(api: INestApplicationContext, runWorker: () => Promise<void>): Promise<void> {
+async function expectRetentionThroughQueue(
+  api: INestApplicationContext,
+  runWorker: () => Promise<void>,
+): Promise<void> {
   const store = api.get<TaskStore>(TASK_STORE);
   await store.save(task('finished', 'TASK_STATE_COMPLETED'), context);
   await store.save(task('running', 'TASK_STATE_WORKING'), context);

@@ -12,7 +12,11 @@ import { bearer, startTestApp, testConfig, TEST_API_KEY } from '../support/test-
 
 const RESOURCE = 'http://switchboard.test/mcp';
 const OPAQUE_RESOURCE = 'http://switchboard.test/opaque';
-const client = (client_id: string): OidcClient => ({ client_id, client_secret: `${client_id}-secret-0123456789`, scope: 'a2a' });
+const client = (client_id: string): OidcClient => ({
+  client_id,
+  client_secret: `${client_id}-secret-0123456789`,
+  scope: 'a2a',
+});
 const ALICE = client('alice');
 const BOB = client('bob');
 const CAROL = client('carol');
@@ -94,9 +98,9 @@ keys = ["tester"]
     expect(await listedTools(token)).toEqual(['switchboard_agent_echo']);
     const { client: mcp } = await connectV1(url, { key: token });
     try {
-      expect(textOf(await mcp.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'through a rule' } }))).toContain(
-        'through a rule',
-      );
+      expect(
+        textOf(await mcp.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'through a rule' } })),
+      ).toContain('through a rule');
     } finally {
       await mcp.close();
     }
@@ -106,7 +110,10 @@ keys = ["tester"]
     for (const who of [BOB, CAROL]) {
       expect(await refusal(await provider.token(who, RESOURCE))).toEqual({
         status: 403,
-        body: expect.objectContaining({ error: 'agent_not_allowed', message: expect.stringContaining(`may not reach agent "echo"`) }),
+        body: expect.objectContaining({
+          error: 'agent_not_allowed',
+          message: expect.stringContaining(`may not reach agent "echo"`),
+        }),
       });
     }
     expect((await refusal(await provider.token(CAROL, RESOURCE))).body.message).toContain(`"globex/carol@${host}"`);
@@ -119,7 +126,9 @@ keys = ["tester"]
 
   it('matches keys by name: the key a rule names reaches everything', async () => {
     expect((await fetch(`${url}/a2a/agents/echo/agent-card.json`, { headers: bearer(TEST_API_KEY) })).status).toBe(200);
-    expect(await listedTools(TEST_API_KEY)).toEqual(expect.arrayContaining(['switchboard_agent_echo', 'subagent_start']));
+    expect(await listedTools(TEST_API_KEY)).toEqual(
+      expect.arrayContaining(['switchboard_agent_echo', 'subagent_start']),
+    );
   });
 
   describe('opaque tokens, by introspection', () => {

@@ -50,7 +50,8 @@ function request(base: string, route: Route, headers: Record<string, string> = {
 
 /** The console's pages answer a refusal by sending the browser to the login form (test/console covers them). */
 const isConsolePage = (route: Route) => /^\/console(\/|$)/.test(route.url);
-const sentToLogin = (response: Response) => response.status === 303 && response.headers.get('location') === '/console/login';
+const sentToLogin = (response: Response) =>
+  response.status === 303 && response.headers.get('location') === '/console/login';
 
 describe('bearer authentication', () => {
   let app: NestFastifyApplication;
@@ -58,7 +59,8 @@ describe('bearer authentication', () => {
   let routes: Route[];
   /** The admin API and MCP reconnects: for keys granted `admin` (test/operator covers those). */
   const OPERATOR_ROUTE = /^\/api\/admin\/|^\/api\/mcp\/servers\/:name\/reconnect$/;
-  const isPublic = (route: Route) => PUBLIC_ROUTES.includes(`${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`);
+  const isPublic = (route: Route) =>
+    PUBLIC_ROUTES.includes(`${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`);
   const protectedRoutes = () => routes.filter((route) => !isPublic(route));
 
   beforeAll(async () => {
@@ -181,7 +183,9 @@ describe('the authenticated principal', () => {
   let url: string;
 
   beforeAll(async () => {
-    ({ app, url } = await startAppWithTestRoutes(testConfig({ SWITCHBOARD_API_KEYS: `${BARE_KEY},tester=${TEST_API_KEY}` })));
+    ({ app, url } = await startAppWithTestRoutes(
+      testConfig({ SWITCHBOARD_API_KEYS: `${BARE_KEY},tester=${TEST_API_KEY}` }),
+    ));
   });
 
   afterAll(async () => {

@@ -37,7 +37,11 @@ describe('request body limit', () => {
     const response = await post(json(LIMIT_BYTES + 1));
     expect(response.status).toBe(413);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'Request body is too large' });
+    expect(await response.json()).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'Request body is too large',
+    });
   });
 
   it('answers 413 to a chunked body that grows over the limit', async () => {

@@ -97,7 +97,8 @@ describe('connection limits', () => {
   it('answers 408 and closes the connection when a body does not arrive within request_timeout_ms', async () => {
     const connection = await open(url);
     connection.socket.write(
-      requestHead('POST', '/a2a', { 'content-type': 'application/json', 'content-length': 100, ...bearer() }) + '{"jsonrpc":',
+      requestHead('POST', '/a2a', { 'content-type': 'application/json', 'content-length': 100, ...bearer() }) +
+        '{"jsonrpc":',
     );
     await connection.closed;
     expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);

@@ -46,14 +46,17 @@ describe('guarded fetch', () => {
     expect(target.hits).toEqual([]);
   });
 
-  it.each(['127.0.0.1', '127.0.0.0/8', '127.0.0.1:PORT'])('reaches the server once %s is allowlisted', async (entry) => {
-    const target = await startServer();
-    const allowed = guardedFetch([entry.replace('PORT', String(target.port))]);
-    const response = await allowed(`${target.url}/hook`, { method: 'POST', body: '{}' });
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe('hello');
-    expect(target.hits).toEqual(['/hook']);
-  });
+  it.each(['127.0.0.1', '127.0.0.0/8', '127.0.0.1:PORT'])(
+    'reaches the server once %s is allowlisted',
+    async (entry) => {
+      const target = await startServer();
+      const allowed = guardedFetch([entry.replace('PORT', String(target.port))]);
+      const response = await allowed(`${target.url}/hook`, { method: 'POST', body: '{}' });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe('hello');
+      expect(target.hits).toEqual(['/hook']);
+    },
+  );
 
   it('refuses localhost, a name that resolves to loopback', async () => {
     const target = await startServer();
@@ -72,14 +75,19 @@ describe('guarded fetch', () => {
     expect(target.hits).toEqual([]);
   });
 
-  it.each(['127.0.0.1', 'localhost'])('refuses a redirect from an allowlisted server to a blocked %s address', async (host) => {
-    const blocked = await startServer();
-    const redirecting = await startServer((_req, res) => res.writeHead(302, { location: `http://${host}:${blocked.port}/secret` }).end());
-    const fetchAllowed = guardedFetch([`127.0.0.1:${redirecting.port}`]);
-    await expect(fetchAllowed(`${redirecting.url}/start`)).rejects.toThrow(OutboundUrlBlockedError);
-    expect(redirecting.hits).toEqual(['/start']);
-    expect(blocked.hits).toEqual([]);
-  });
+  it.each(['127.0.0.1', 'localhost'])(
+    'refuses a redirect from an allowlisted server to a blocked %s address',
+    async (host) => {
+      const blocked = await startServer();
+      const redirecting = await startServer((_req, res) =>
+        res.writeHead(302, { location: `http://${host}:${blocked.port}/secret` }).end(),
+      );
+      const fetchAllowed = guardedFetch([`127.0.0.1:${redirecting.port}`]);
+      await expect(fetchAllowed(`${redirecting.url}/start`)).rejects.toThrow(OutboundUrlBlockedError);
+      expect(redirecting.hits).toEqual(['/start']);
+      expect(blocked.hits).toEqual([]);
+    },
+  );
 
   it('follows a redirect that stays within the policy', async () => {
     const target = await startServer();
@@ -92,7 +100,9 @@ describe('guarded fetch', () => {
   it('gives up on a server that never answers after timeoutMs', async () => {
     const silent = await startServer(() => undefined);
     const started = Date.now();
-    await expect(guardedFetch(['127.0.0.1'], 200)(`${silent.url}/hook`)).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(guardedFetch(['127.0.0.1'], 200)(`${silent.url}/hook`)).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(silent.hits).toEqual(['/hook']);
   });

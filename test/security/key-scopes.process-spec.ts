@@ -64,7 +64,9 @@ describe('per-key access at /mcp', () => {
   it('lists everything to a key without lists', async () => {
     const { client } = await connectV1(target.url, { key: FULL_KEY });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['mcp_everything_get_env', 'web_fetch', 'switchboard_agent_echo', 'subagent_cancel']));
+    expect(names).toEqual(
+      expect.arrayContaining(['mcp_everything_get_env', 'web_fetch', 'switchboard_agent_echo', 'subagent_cancel']),
+    );
     await client.close();
   });
 
@@ -72,7 +74,10 @@ describe('per-key access at /mcp', () => {
     const { client: v1 } = await connectV1(target.url, { key: SCOPED_KEY });
     const v2 = await connectV2(target.url, { key: SCOPED_KEY });
     for (const client of [v1, v2] as Pick<ClientV1, 'callTool'>[]) {
-      expect(await callOutcome(client, 'mcp_everything_echo', { message: 'hi' })).toEqual({ isError: false, text: 'Echo: hi' });
+      expect(await callOutcome(client, 'mcp_everything_echo', { message: 'hi' })).toEqual({
+        isError: false,
+        text: 'Echo: hi',
+      });
       for (const refused of ['mcp_everything_get_env', 'web_fetch', 'switchboard_agent_echo', 'subagent_cancel']) {
         const outcome = await callOutcome(client, refused, { message: 'x', url: 'http://127.0.0.1/', taskId: 'x' });
         expect({ refused, ...outcome }).toEqual({ refused, isError: true, text: expect.stringMatching(/not found/i) });
@@ -84,7 +89,10 @@ describe('per-key access at /mcp', () => {
 
   it('runs an allowed agent as a tool', async () => {
     const { client } = await connectV1(target.url, { key: SCOPED_KEY });
-    expect(await callOutcome(client, 'switchboard_agent_slow', { message: 'abc' })).toEqual({ isError: false, text: 'abc' });
+    expect(await callOutcome(client, 'switchboard_agent_slow', { message: 'abc' })).toEqual({
+      isError: false,
+      text: 'abc',
+    });
     await client.close();
   });
 

@@ -38,7 +38,11 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
   let mcpUrl: string;
 
   beforeAll(async () => {
-    provider = await OidcProvider.start({ clients: [PUBLIC_HOST, CONFIDENTIAL_HOST, SERVICE], scopes: ['a2a'], loginAs: 'alice' });
+    provider = await OidcProvider.start({
+      clients: [PUBLIC_HOST, CONFIDENTIAL_HOST, SERVICE],
+      scopes: ['a2a'],
+      loginAs: 'alice',
+    });
     // The resource is the URL the hosts use, so the port is chosen before the app starts.
     const port = await freePort();
     mcpUrl = `http://127.0.0.1:${port}/mcp`;
@@ -65,13 +69,20 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
     expect(await provider.tokenRequests(client.client_id)).toEqual([
       expect.objectContaining({ grant_type: 'authorization_code', resource: mcpUrl, status: 200 }),
     ]);
-    expect(decodeJwt(oauth.tokens()!.access_token)).toMatchObject({ iss: provider.issuer, aud: mcpUrl, sub: 'alice', scope: 'a2a' });
+    expect(decodeJwt(oauth.tokens()!.access_token)).toMatchObject({
+      iss: provider.issuer,
+      aud: mcpUrl,
+      sub: 'alice',
+      scope: 'a2a',
+    });
   }
 
   it('the 1.x SDK client (2025 era): from the 401 to a tool call', async () => {
     const oauth = new PreRegisteredOAuthClient(PUBLIC_HOST);
     const refused = new TransportV1(new URL(mcpUrl), { authProvider: oauth });
-    await expect(new ClientV1({ name: 'oauth-host-v1', version: '1.0.0' }).connect(refused)).rejects.toBeInstanceOf(UnauthorizedErrorV1);
+    await expect(new ClientV1({ name: 'oauth-host-v1', version: '1.0.0' }).connect(refused)).rejects.toBeInstanceOf(
+      UnauthorizedErrorV1,
+    );
     await refused.finishAuth((await userAuthorizes(oauth)).get('code')!);
     await expectTokenForThisResource(oauth, PUBLIC_HOST);
 
@@ -79,9 +90,9 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
     await client.connect(new TransportV1(new URL(mcpUrl), { authProvider: oauth }));
     try {
       expect((await client.listTools()).tools.map(({ name }) => name)).toContain('switchboard_agent_echo');
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v1' } }))).toBe(
-        'authorized v1',
-      );
+      expect(
+        textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v1' } })),
+      ).toBe('authorized v1');
     } finally {
       await client.close();
     }
@@ -90,7 +101,10 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
   it('the 2.x SDK client (2026-07-28 era), as a confidential client: from the 401 to a tool call', async () => {
     const oauth = new PreRegisteredOAuthClient(CONFIDENTIAL_HOST);
     const connect = (transport: TransportV2) => {
-      const client = new ClientV2({ name: 'oauth-host-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const client = new ClientV2(
+        { name: 'oauth-host-v2', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       return client.connect(transport).then(() => client);
     };
     const refused = new TransportV2(new URL(mcpUrl), { authProvider: oauth });
@@ -103,9 +117,9 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       expect((await client.listTools()).tools.map(({ name }) => name)).toContain('switchboard_agent_echo');
-      expect(textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v2' } }))).toBe(
-        'authorized v2',
-      );
+      expect(
+        textOf(await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: 'authorized v2' } })),
+      ).toBe('authorized v2');
     } finally {
       await client.close();
     }
@@ -126,7 +140,10 @@ describe('MCP hosts authorizing by OAuth 2.1', () => {
     const oauth = new PreRegisteredOAuthClient(PUBLIC_HOST);
     oauth.saveTokens({ access_token: elsewhere, token_type: 'Bearer', issuer: provider.issuer });
     const transport = new TransportV2(new URL(mcpUrl), { authProvider: oauth });
-    const client = new ClientV2({ name: 'oauth-host-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ClientV2(
+      { name: 'oauth-host-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedErrorV2);
     expect(oauth.authorizationUrl?.searchParams.get('resource')).toBe(mcpUrl);
   });

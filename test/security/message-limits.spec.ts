@@ -35,7 +35,12 @@ async function post(
 }
 
 async function taskCount(url: string): Promise<number> {
-  const { body } = await post(url, '/a2a', { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }, { 'a2a-version': '1.0' });
+  const { body } = await post(
+    url,
+    '/a2a',
+    { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+    { 'a2a-version': '1.0' },
+  );
   return (body.result.tasks as unknown[]).length;
 }
 
@@ -45,7 +50,10 @@ describe('message limits', () => {
 
   beforeAll(async () => {
     ({ app, url } = await startTestApp(
-      testConfig({ SWITCHBOARD_MAX_MESSAGE_PARTS: String(MAX_PARTS), SWITCHBOARD_MAX_MESSAGE_TEXT_CHARS: String(MAX_TEXT_CHARS) }),
+      testConfig({
+        SWITCHBOARD_MAX_MESSAGE_PARTS: String(MAX_PARTS),
+        SWITCHBOARD_MAX_MESSAGE_TEXT_CHARS: String(MAX_TEXT_CHARS),
+      }),
     ));
   });
 
@@ -66,7 +74,9 @@ describe('message limits', () => {
     });
 
     it.each(['SendMessage', 'SendStreamingMessage'])('v1.0 JSON-RPC %s: -32602', async (method) => {
-      const { status, body } = await post(url, '/a2a', v1Send(texts('a', 'b', 'c', 'd'), method), { 'a2a-version': '1.0' });
+      const { status, body } = await post(url, '/a2a', v1Send(texts('a', 'b', 'c', 'd'), method), {
+        'a2a-version': '1.0',
+      });
       expect(status).toBe(200);
       expect(body.error.code).toBe(-32602);
       expect(body.error.message).toMatch(PARTS_LIMIT);
@@ -89,9 +99,14 @@ describe('message limits', () => {
     });
 
     it('v1.0 HTTP+JSON: 400 with a JSON error', async () => {
-      const { status, body } = await post(url, '/a2a/rest/message:send', v1Send(texts('123456789012345678901')).params, {
-        'a2a-version': '1.0',
-      });
+      const { status, body } = await post(
+        url,
+        '/a2a/rest/message:send',
+        v1Send(texts('123456789012345678901')).params,
+        {
+          'a2a-version': '1.0',
+        },
+      );
       expect(status).toBe(400);
       expect(JSON.stringify(body)).toMatch(TEXT_LIMIT);
     });
@@ -107,12 +122,19 @@ describe('message limits', () => {
       const parts = ['a', 'b', 'c', 'd'].map((text) => ({ type: 'text', text }));
       const { status, body } = await post(url, '/a2a/tasks/send', { message: { role: 'user', parts } });
       expect(status).toBe(400);
-      expect(body).toMatchObject({ error: 'invalid_params', code: -32602, message: expect.stringMatching(PARTS_LIMIT) });
+      expect(body).toMatchObject({
+        error: 'invalid_params',
+        code: -32602,
+        message: expect.stringMatching(PARTS_LIMIT),
+      });
     });
 
     it('an agent called over /mcp: an error result', async () => {
       const { client } = await connectV1(url);
-      const result = await client.callTool({ name: 'switchboard_agent_echo', arguments: { message: '123456789012345678901' } });
+      const result = await client.callTool({
+        name: 'switchboard_agent_echo',
+        arguments: { message: '123456789012345678901' },
+      });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(TEXT_LIMIT);
       const started = await client.callTool({

@@ -44,7 +44,9 @@ describe('a metrics-only key', () => {
   });
 
   it('is refused with 403 JSON on every other route that takes a key, naming why', async () => {
-    expect(routes.map(label)).toEqual(expect.arrayContaining(['POST /a2a', 'POST /mcp', 'GET /api/admin/overview', 'GET /console']));
+    expect(routes.map(label)).toEqual(
+      expect.arrayContaining(['POST /a2a', 'POST /mcp', 'GET /api/admin/overview', 'GET /console']),
+    );
     const wrong: string[] = [];
     for (const route of routes.filter((route) => route.url !== '/metrics')) {
       const withBody = !['GET', 'HEAD'].includes(route.method);

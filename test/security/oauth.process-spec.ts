@@ -20,7 +20,11 @@ import type { Json } from '../support/json';
 const RESOURCE = 'http://switchboard.test/mcp';
 const SHORT_LIVED = 'http://switchboard.test/short';
 const METADATA_URL = 'http://switchboard.test/.well-known/oauth-protected-resource/mcp';
-const client = (client_id: string, scope: string): OidcClient => ({ client_id, client_secret: `${client_id}-secret-0123456789`, scope });
+const client = (client_id: string, scope: string): OidcClient => ({
+  client_id,
+  client_secret: `${client_id}-secret-0123456789`,
+  scope,
+});
 const ALICE = client('alice', 'a2a');
 const BOB = client('bob', 'a2a');
 const NO_SCOPE = client('no-scope', 'other');
@@ -31,7 +35,11 @@ describe('OAuth 2.1 access tokens', () => {
   let url: string;
 
   beforeAll(async () => {
-    provider = await OidcProvider.start({ clients: [ALICE, BOB, NO_SCOPE], scopes: ['a2a', 'other'], shortLived: '/short' });
+    provider = await OidcProvider.start({
+      clients: [ALICE, BOB, NO_SCOPE],
+      scopes: ['a2a', 'other'],
+      shortLived: '/short',
+    });
     const config = oauthConfigToml({
       resource: RESOURCE,
       issuer: provider.issuer,
@@ -50,9 +58,15 @@ describe('OAuth 2.1 access tokens', () => {
   const send = (token: string) => sendWithToken(url, token);
 
   it('names its resource metadata in every 401, and serves it publicly', async () => {
-    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const refused = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard", resource_metadata="${METADATA_URL}"`);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer realm="switchboard", resource_metadata="${METADATA_URL}"`,
+    );
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const metadata = (await (await fetch(`${url}${path}`)).json()) as Json;
       expect(metadata).toEqual({
@@ -91,7 +105,10 @@ describe('OAuth 2.1 access tokens', () => {
       type: 'openIdConnect',
       openIdConnectUrl: discovery,
     });
-    expect(card.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { [name]: { list: ['a2a'] } } }]);
+    expect(card.securityRequirements).toEqual([
+      { schemes: { bearer: {} } },
+      { schemes: { [name]: { list: ['a2a'] } } },
+    ]);
     expect(card.security).toEqual([{ bearer: [] }, { [name]: ['a2a'] }]);
     // The official resolver reads the card as a v1.0 client would.
     const resolved = await new DefaultAgentCardResolver().resolve(`${url}/a2a/agents/echo/`);
@@ -190,7 +207,9 @@ describe('the rate limit, for access tokens', () => {
   beforeAll(async () => {
     provider = await OidcProvider.start({ clients: [ALICE, BOB], scopes: ['a2a'] });
     const config = oauthConfigToml({ resource: RESOURCE, issuer: provider.issuer });
-    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config), SWITCHBOARD_RATE_LIMIT: '2' })));
+    ({ app, url } = await startTestApp(
+      testConfig({ SWITCHBOARD_CONFIG: writeConfigFile(config), SWITCHBOARD_RATE_LIMIT: '2' }),
+    ));
   });
 
   afterAll(async () => {
@@ -199,7 +218,8 @@ describe('the rate limit, for access tokens', () => {
   });
 
   it("counts per subject, as per key: one subject's calls leave another's budget alone", async () => {
-    const list = async (token: string) => (await fetch(`${url}/a2a/agents`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const list = async (token: string) =>
+      (await fetch(`${url}/a2a/agents`, { headers: { authorization: `Bearer ${token}` } })).status;
     const [alice, bob] = await Promise.all([provider.token(ALICE, RESOURCE), provider.token(BOB, RESOURCE)]);
     expect([await list(alice), await list(alice), await list(alice)]).toEqual([200, 200, 429]);
     expect(await list(bob)).toBe(200);

@@ -96,11 +96,18 @@ describe('the test OpenID provider', () => {
       resource: RESOURCE,
     });
     expect(decodeJwt(refreshed.body.access_token)).toMatchObject({ aud: RESOURCE, sub: 'carol' });
-    expect((await provider.tokenRequests('web-app')).map(({ grant_type }) => grant_type)).toEqual(['authorization_code', 'refresh_token']);
+    expect((await provider.tokenRequests('web-app')).map(({ grant_type }) => grant_type)).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
   });
 
   it("gives a client's own tokens the claims of its id", async () => {
-    expect(decodeJwt(await provider.token(SERVICE, RESOURCE))).toMatchObject({ sub: 'service', aud: RESOURCE, tid: 'ops' });
+    expect(decodeJwt(await provider.token(SERVICE, RESOURCE))).toMatchObject({
+      sub: 'service',
+      aud: RESOURCE,
+      tid: 'ops',
+    });
   });
 
   it("issues opaque tokens for the opaque resource, which a resource server's introspection knows and a made-up one is not", async () => {
@@ -168,9 +175,9 @@ describe('the test OpenID provider', () => {
           act: { sub: 'service' },
         });
         // Its own tokens are not signed by those keys.
-        expect((await exchange(downstream, await downstream.token(SERVICE, RESOURCE), { resource: DOWNSTREAM })).body.error).toBe(
-          'invalid_grant',
-        );
+        expect(
+          (await exchange(downstream, await downstream.token(SERVICE, RESOURCE), { resource: DOWNSTREAM })).body.error,
+        ).toBe('invalid_grant');
       } finally {
         await downstream.stop();
       }
@@ -178,7 +185,10 @@ describe('the test OpenID provider', () => {
 
     it('refuses a subject token it cannot verify (invalid_grant) and a request without a subject token type (invalid_request)', async () => {
       const forged = `${(await provider.token(SERVICE, RESOURCE)).slice(0, -4)}AAAA`;
-      expect(await exchange(provider, forged, { resource: DOWNSTREAM })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      expect(await exchange(provider, forged, { resource: DOWNSTREAM })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
       const untyped = await provider.requestToken(SERVICE, {
         grant_type: TOKEN_EXCHANGE,
         subject_token: await provider.token(SERVICE, RESOURCE),

@@ -38,7 +38,12 @@ describe.each<[string, () => Promise<OpenedStorage>]>([
 
   it("counts a client's requests in a window and says when the window ends", async () => {
     const key = newClient();
-    expect(await hit(key)).toEqual({ totalHits: 1, timeToExpire: WINDOW_MS / 1000, isBlocked: false, timeToBlockExpire: 0 });
+    expect(await hit(key)).toEqual({
+      totalHits: 1,
+      timeToExpire: WINDOW_MS / 1000,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
     expect(await hit(key)).toMatchObject({ totalHits: 2, isBlocked: false });
   });
 
@@ -58,7 +63,10 @@ describe.each<[string, () => Promise<OpenedStorage>]>([
     const key = newClient();
     for (let i = 0; i <= LIMIT; i++) await hit(key);
     expect(await hit(newClient())).toMatchObject({ totalHits: 1, isBlocked: false });
-    expect(await storage.increment(key, WINDOW_MS, LIMIT, BLOCK_MS, 'other')).toMatchObject({ totalHits: 1, isBlocked: false });
+    expect(await storage.increment(key, WINDOW_MS, LIMIT, BLOCK_MS, 'other')).toMatchObject({
+      totalHits: 1,
+      isBlocked: false,
+    });
   });
 });
 
@@ -70,9 +78,18 @@ describe('rate-limit storage in memory, over time', () => {
   it('starts a new window once the last one ends, and lifts a block once it ends', async () => {
     for (let i = 0; i <= LIMIT; i++) await hit('client');
     now += WINDOW_MS / 2;
-    expect(await hit('client')).toMatchObject({ totalHits: LIMIT + 2, isBlocked: true, timeToExpire: WINDOW_MS / 2000 });
+    expect(await hit('client')).toMatchObject({
+      totalHits: LIMIT + 2,
+      isBlocked: true,
+      timeToExpire: WINDOW_MS / 2000,
+    });
     now += WINDOW_MS / 2;
-    expect(await hit('client')).toEqual({ totalHits: 1, timeToExpire: WINDOW_MS / 1000, isBlocked: false, timeToBlockExpire: 0 });
+    expect(await hit('client')).toEqual({
+      totalHits: 1,
+      timeToExpire: WINDOW_MS / 1000,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
   });
 
   it('does not hold requests refused during a block against the client once it ends', async () => {
@@ -108,7 +125,8 @@ describe('rate-limit storage in Redis, its script', () => {
   /** Calls of EVAL and EVALSHA so far, from Redis's own command statistics. */
   async function scriptCalls(): Promise<{ eval: number; evalsha: number }> {
     const stats = await client.info('commandstats');
-    const calls = (command: string) => Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+    const calls = (command: string) =>
+      Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
     return { eval: calls('eval'), evalsha: calls('evalsha') };
   }
 

@@ -14,7 +14,10 @@ const OTHER_KEY = 'other-key-0123456789abcdef';
 const WRONG_KEY = 'wrong-key-0123456789abcdef';
 
 /** No queue workers in these apps: rate limiting does not need them, and they would share the test's Redis. */
-function limitedConfig(env: Record<string, string>, rateLimit: Partial<SwitchboardConfig['rate_limit']> = {}): SwitchboardConfig {
+function limitedConfig(
+  env: Record<string, string>,
+  rateLimit: Partial<SwitchboardConfig['rate_limit']> = {},
+): SwitchboardConfig {
   const config = testConfig({
     SWITCHBOARD_API_KEYS: `tester=${TEST_API_KEY},other=${OTHER_KEY}`,
     SWITCHBOARD_RATE_LIMIT: String(LIMIT),
@@ -24,7 +27,12 @@ function limitedConfig(env: Record<string, string>, rateLimit: Partial<Switchboa
   return { ...config, rate_limit: { ...config.rate_limit, window_secs: WINDOW_SECS, ...rateLimit } };
 }
 
-async function statuses(url: string, count: number, headers: Record<string, string> = {}, path = '/metrics'): Promise<number[]> {
+async function statuses(
+  url: string,
+  count: number,
+  headers: Record<string, string> = {},
+  path = '/metrics',
+): Promise<number[]> {
   const seen: number[] = [];
   for (let i = 0; i < count; i++) seen.push((await fetch(url + path, { headers })).status);
   return seen;
@@ -83,7 +91,8 @@ describe('rate limiting with Redis', () => {
 
   it('shares one budget per key between two instances on one Redis, then answers 429 with Retry-After', async () => {
     const allowed = [];
-    for (let i = 0; i < LIMIT; i++) allowed.push((await fetch(`${i % 2 ? second : first}/metrics`, { headers: bearer() })).status);
+    for (let i = 0; i < LIMIT; i++)
+      allowed.push((await fetch(`${i % 2 ? second : first}/metrics`, { headers: bearer() })).status);
     expect(allowed).toEqual(Array(LIMIT).fill(200));
 
     for (const url of [first, second]) {
@@ -188,7 +197,11 @@ describe('rate limiting during a Redis outage', () => {
     } finally {
       await redis.restart();
     }
-    const counted = await eventually(whoami, (response) => response.headers.get('x-ratelimit-remaining') !== null, 15_000);
+    const counted = await eventually(
+      whoami,
+      (response) => response.headers.get('x-ratelimit-remaining') !== null,
+      15_000,
+    );
     expect(counted.status).toBe(200);
   });
 });

@@ -22,7 +22,11 @@ import { TokenCheckingProxy } from '../support/token-checking-proxy';
 
 const RESOURCE = 'http://switchboard.test/mcp';
 const ALICE: OidcClient = { client_id: 'alice', client_secret: 'alice-secret-0123456789', scope: 'a2a' };
-const SWITCHBOARD: OidcClient = { client_id: 'switchboard', client_secret: 'switchboard-secret-0123456789', scope: 'tools' };
+const SWITCHBOARD: OidcClient = {
+  client_id: 'switchboard',
+  client_secret: 'switchboard-secret-0123456789',
+  scope: 'tools',
+};
 
 describe('OAuth 2.1 to upstreams', () => {
   let callerIdp: OidcProvider;
@@ -121,13 +125,18 @@ ${client}
   };
 
   it('gets a token of its own by client credentials, for the upstream as audience, and keeps it', async () => {
-    for (const text of ['one', 'two', 'three']) expect(textOf(await echo('mcp_own_echo', TEST_API_KEY, text))).toBe(`Echo: ${text}`);
+    for (const text of ['one', 'two', 'three'])
+      expect(textOf(await echo('mcp_own_echo', TEST_API_KEY, text))).toBe(`Echo: ${text}`);
     const requests = await upstreamIdp.tokenRequests(SWITCHBOARD.client_id);
     expect(requests.filter(({ resource }) => resource === ownToken.url)).toEqual([
       expect.objectContaining({ grant_type: 'client_credentials', status: 200 }),
     ]);
     expect(new Set(ownToken.accepted.map(({ token }) => token)).size).toBe(1);
-    expect(ownToken.accepted[0].claims).toMatchObject({ aud: ownToken.url, sub: SWITCHBOARD.client_id, iss: upstreamIdp.issuer });
+    expect(ownToken.accepted[0].claims).toMatchObject({
+      aud: ownToken.url,
+      sub: SWITCHBOARD.client_id,
+      iss: upstreamIdp.issuer,
+    });
   });
 
   it('asks for a new token once the upstream refuses the one it has', async () => {
@@ -159,14 +168,20 @@ ${client}
     expect(await credentials.authorization()).toBe(first);
     now = expiresAt - 29_000;
     expect(await credentials.authorization()).not.toBe(first);
-    expect((await upstreamIdp.tokenRequests(SWITCHBOARD.client_id)).filter((request) => request.resource === resource)).toHaveLength(2);
+    expect(
+      (await upstreamIdp.tokenRequests(SWITCHBOARD.client_id)).filter((request) => request.resource === resource),
+    ).toHaveLength(2);
   });
 
   it("exchanges the caller's token for one whose audience is the upstream, on the caller's behalf", async () => {
     const token = await aliceToken();
     expect(textOf(await echo('mcp_obo_echo', token, 'as alice'))).toBe('Echo: as alice');
     const call = exchanged.accepted.find(({ claims }) => claims.sub === 'alice');
-    expect(call?.claims).toMatchObject({ aud: exchanged.url, iss: upstreamIdp.issuer, act: { sub: SWITCHBOARD.client_id } });
+    expect(call?.claims).toMatchObject({
+      aud: exchanged.url,
+      iss: upstreamIdp.issuer,
+      act: { sub: SWITCHBOARD.client_id },
+    });
     // Connecting and listing tools were Switchboard's own work, with a token of its own.
     expect(exchanged.accepted[0].claims.sub).toBe(SWITCHBOARD.client_id);
     expect([...exchanged.accepted.map((request) => request.token), ...exchanged.refused]).not.toContain(token);
@@ -203,7 +218,10 @@ ${client}
     const { client } = await bridgeClientV1(target.url, token);
     try {
       const { taskUri } = startedTask(
-        await client.callTool({ name: 'subagent_start', arguments: { subagentUri: 'a2a-agent://remote', text: 'delegated' } }),
+        await client.callTool({
+          name: 'subagent_start',
+          arguments: { subagentUri: 'a2a-agent://remote', text: 'delegated' },
+        }),
       );
       const task = await eventually(
         () => readTask(client, taskUri),
@@ -213,7 +231,9 @@ ${client}
     } finally {
       await client.close();
     }
-    expect(agentProxy.accepted.some(({ claims }) => claims.sub === 'alice' && claims.aud === agentProxy.url)).toBe(true);
+    expect(agentProxy.accepted.some(({ claims }) => claims.sub === 'alice' && claims.aud === agentProxy.url)).toBe(
+      true,
+    );
     expect(agentProxy.accepted.map((request) => request.token)).not.toContain(token);
   });
 });

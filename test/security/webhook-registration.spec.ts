@@ -66,7 +66,11 @@ describe('webhook registration', () => {
   });
 
   it('HTTP+JSON refuses it with 400', async () => {
-    const { status, body } = await post(`/a2a/rest/tasks/${taskId}/pushNotificationConfigs`, { taskId, id: 'hook', url: LOOPBACK }, V1);
+    const { status, body } = await post(
+      `/a2a/rest/tasks/${taskId}/pushNotificationConfigs`,
+      { taskId, id: 'hook', url: LOOPBACK },
+      V1,
+    );
     expect(status).toBe(400);
     expect(JSON.stringify(body)).toContain(LOOPBACK_RULE);
   });
@@ -91,7 +95,9 @@ describe('webhook registration', () => {
   describe('in a send, refuses it before any task exists', () => {
     it('v1.0 SendMessage with a taskPushNotificationConfig', async () => {
       const before = await taskCount();
-      const { body } = await send('notify a loopback', { taskPushNotificationConfig: { url: LOOPBACK, token: 'secret' } });
+      const { body } = await send('notify a loopback', {
+        taskPushNotificationConfig: { url: LOOPBACK, token: 'secret' },
+      });
       expect(body.error).toMatchObject({
         code: -32602,
         message: expect.stringContaining(
@@ -103,8 +109,17 @@ describe('webhook registration', () => {
 
     it('v0.3 message/send with a pushNotificationConfig', async () => {
       const before = await taskCount();
-      const message = { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'notify a loopback' }] };
-      const { body } = await rpc('message/send', { message, configuration: { pushNotificationConfig: { url: LOOPBACK } } }, {});
+      const message = {
+        kind: 'message',
+        messageId: 'm-v03',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'notify a loopback' }],
+      };
+      const { body } = await rpc(
+        'message/send',
+        { message, configuration: { pushNotificationConfig: { url: LOOPBACK } } },
+        {},
+      );
       expect(body.error).toMatchObject({ code: -32602, message: expect.stringContaining(LOOPBACK_RULE) });
       expect(await taskCount()).toBe(before);
     });

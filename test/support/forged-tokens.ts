@@ -7,7 +7,11 @@ import { generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 /** Signed with a key made here, under key id `kid`, valid for five minutes. */
 export async function forgedToken(claims: JWTPayload, kid = 'forged'): Promise<string> {
   const { privateKey } = await generateKeyPair('RS256');
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(privateKey);
 }
 
 /** `token`'s header and claims under a signature that is not theirs. */

@@ -8,7 +8,13 @@ export interface TrustedIssuer {
   clockSkewSecs?: number;
 }
 
-export function oauthConfigToml({ resource, issuer, audiences = [], scopes = [], clockSkewSecs }: TrustedIssuer): string {
+export function oauthConfigToml({
+  resource,
+  issuer,
+  audiences = [],
+  scopes = [],
+  clockSkewSecs,
+}: TrustedIssuer): string {
   return [
     '[outbound]',
     'allow_hosts = ["127.0.0.1"]',

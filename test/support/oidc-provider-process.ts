@@ -58,9 +58,13 @@ export class OidcProvider {
 
   static async start(settings: OidcProviderSettings): Promise<OidcProvider> {
     const port = await freePort();
-    const child = spawn(process.execPath, [SCRIPT, JSON.stringify({ ...settings, port, clients: settings.clients.map(clientMetadata) })], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [SCRIPT, JSON.stringify({ ...settings, port, clients: settings.clients.map(clientMetadata) })],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const issuer = await new Promise<string>((resolve, reject) => {
       child.stdout!.once('data', (line: Buffer) => resolve((JSON.parse(line.toString()) as { issuer: string }).issuer));
       child.once('exit', (code) => reject(new Error(`the OpenID provider exited (${code}) before it listened`)));
@@ -78,7 +82,11 @@ export class OidcProvider {
 
   /** An access token for `resource`, got as a service gets one: the client credentials grant. */
   async token(client: OidcClient, resource: string, scope = client.scope): Promise<string> {
-    const { body } = await this.requestToken(client, { grant_type: 'client_credentials', resource, ...(scope && { scope }) });
+    const { body } = await this.requestToken(client, {
+      grant_type: 'client_credentials',
+      resource,
+      ...(scope && { scope }),
+    });
     if (!body.access_token) throw new Error(`no token for ${client.client_id}: ${body.error}`);
     return body.access_token as string;
   }
@@ -112,7 +120,8 @@ export class OidcProvider {
         cookies.set(pair.slice(0, split), pair.slice(split + 1));
       }
       const location = response.headers.get('location');
-      if (!location) throw new Error(`the authorization stopped at ${url.pathname} (${response.status}): ${await response.text()}`);
+      if (!location)
+        throw new Error(`the authorization stopped at ${url.pathname} (${response.status}): ${await response.text()}`);
       await response.body?.cancel();
       url = new URL(location, url);
       if (url.origin !== this.issuer) return url;
@@ -122,7 +131,9 @@ export class OidcProvider {
 
   /** The token endpoint requests made as `clientId`, in order. */
   async tokenRequests(clientId: string): Promise<TokenRequest[]> {
-    return (await fetch(`${this.issuer}/debug/token-requests?client_id=${encodeURIComponent(clientId)}`)).json() as Promise<TokenRequest[]>;
+    return (
+      await fetch(`${this.issuer}/debug/token-requests?client_id=${encodeURIComponent(clientId)}`)
+    ).json() as Promise<TokenRequest[]>;
   }
 
   async stop(): Promise<void> {
@@ -132,7 +143,11 @@ export class OidcProvider {
     await exited;
   }
 
-  private async post(path: string, client: OidcClient, params: Record<string, string>): Promise<{ status: number; body: Json }> {
+  private async post(
+    path: string,
+    client: OidcClient,
+    params: Record<string, string>,
+  ): Promise<{ status: number; body: Json }> {
     const authorization = client.client_secret && {
       authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
     };

@@ -17,7 +17,16 @@ import Provider, { errors } from 'oidc-provider';
  * `claims`: extra access token claims by subject (a client's own tokens have its id as subject).
  * `trustJwks`: the keys that sign the subject tokens it exchanges; its own keys otherwise.
  */
-const { port, clients, scopes, shortLived, opaque, loginAs, claims = {}, trustJwks } = JSON.parse(process.argv[2] ?? '{}');
+const {
+  port,
+  clients,
+  scopes,
+  shortLived,
+  opaque,
+  loginAs,
+  claims = {},
+  trustJwks,
+} = JSON.parse(process.argv[2] ?? '{}');
 const issuer = `http://127.0.0.1:${port}`;
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
@@ -66,8 +75,10 @@ provider.registerGrantType(
     const { subject_token: subjectToken, subject_token_type: subjectTokenType, audience, scope } = ctx.oidc.params;
     const resource = ctx.oidc.params.resource ?? audience;
     if (!subjectToken) throw new errors.InvalidRequest('subject_token is required');
-    if (!SUBJECT_TOKEN_TYPES.has(subjectTokenType)) throw new errors.InvalidRequest(`subject_token_type must be ${ACCESS_TOKEN}`);
-    if (!resource || !URL.canParse(resource)) throw new errors.InvalidTarget('an absolute resource (or audience) is required');
+    if (!SUBJECT_TOKEN_TYPES.has(subjectTokenType))
+      throw new errors.InvalidRequest(`subject_token_type must be ${ACCESS_TOKEN}`);
+    if (!resource || !URL.canParse(resource))
+      throw new errors.InvalidTarget('an absolute resource (or audience) is required');
     let subject;
     try {
       ({ payload: subject } = await jwtVerify(subjectToken, trustedKeys, { requiredClaims: ['sub'] }));
@@ -125,8 +136,14 @@ async function interact(req, res) {
   const { missingOIDCScope, missingOIDCClaims, missingResourceScopes = {} } = prompt.details;
   if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(' '));
   if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims);
-  for (const [resource, names] of Object.entries(missingResourceScopes)) grant.addResourceScope(resource, names.join(' '));
-  return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+  for (const [resource, names] of Object.entries(missingResourceScopes))
+    grant.addResourceScope(resource, names.join(' '));
+  return provider.interactionFinished(
+    req,
+    res,
+    { consent: { grantId: await grant.save() } },
+    { mergeWithLastSubmission: true },
+  );
 }
 
 const handleProvider = provider.callback();

@@ -40,7 +40,8 @@ const EXPORT_REQUEST = parseProto(TRACE_PROTO).root.lookupType('ExportTraceServi
 /** OTLP's SpanKind values. */
 export const SpanKind = { INTERNAL: 1, SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 } as const;
 
-export type AttributeValue = string | number | boolean | AttributeValue[] | { [key: string]: AttributeValue } | undefined;
+export type AttributeValue =
+  string | number | boolean | AttributeValue[] | { [key: string]: AttributeValue } | undefined;
 
 /** One span as a test reads it: ids in lowercase hex, attributes as a plain object. */
 export interface ReceivedSpan {
@@ -128,7 +129,11 @@ export class OtlpReceiver {
    * Resolves with the spans received so far once `done` accepts them (at once if it does already),
    * checked again on each export that arrives; rejects after `timeoutMs` naming the spans seen.
    */
-  waitFor(done: (spans: ReceivedSpan[]) => boolean, timeoutMs = 15_000, what = 'the expected spans'): Promise<ReceivedSpan[]> {
+  waitFor(
+    done: (spans: ReceivedSpan[]) => boolean,
+    timeoutMs = 15_000,
+    what = 'the expected spans',
+  ): Promise<ReceivedSpan[]> {
     return new Promise((resolve, reject) => {
       const check = () => {
         if (!done(this.spans)) return;
@@ -138,7 +143,9 @@ export class OtlpReceiver {
       const timer = setTimeout(() => {
         settle();
         const seen = this.spans.map((span) => `${span.traceId.slice(0, 8)}… ${span.name}`).join('\n  ');
-        reject(new Error(`${what} did not arrive within ${timeoutMs} ms; ${this.spans.length} spans received:\n  ${seen}`));
+        reject(
+          new Error(`${what} did not arrive within ${timeoutMs} ms; ${this.spans.length} spans received:\n  ${seen}`),
+        );
       }, timeoutMs);
       const settle = () => {
         clearTimeout(timer);
@@ -153,7 +160,9 @@ export class OtlpReceiver {
   waitForTrace(traceId: string, names: (string | RegExp)[], timeoutMs?: number): Promise<ReceivedSpan[]> {
     const has = (spans: ReceivedSpan[]) =>
       names.every((name) => spans.some((span) => span.traceId === traceId && matches(span.name, name)));
-    return this.waitFor(has, timeoutMs, `spans ${names.map(String).join(', ')} of trace ${traceId}`).then(() => this.trace(traceId));
+    return this.waitFor(has, timeoutMs, `spans ${names.map(String).join(', ')} of trace ${traceId}`).then(() =>
+      this.trace(traceId),
+    );
   }
 
   close(): Promise<void> {
@@ -178,7 +187,9 @@ export class OtlpReceiver {
       const body = contentEncoding === 'gzip' ? gunzipSync(raw) : raw;
       spans = spansOf(decode(contentType, body), contentType === 'application/json' ? hexOfHex : hexOfBase64);
     } catch (error) {
-      this.problems.push(`${contentType} export (${contentEncoding ?? 'identity'}) not decoded: ${(error as Error).message}`);
+      this.problems.push(
+        `${contentType} export (${contentEncoding ?? 'identity'}) not decoded: ${(error as Error).message}`,
+      );
       response.writeHead(400, { 'content-type': 'text/plain' }).end((error as Error).message);
       return;
     }

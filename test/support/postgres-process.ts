@@ -61,7 +61,12 @@ export class PostgresProcess extends StoreProcess {
   }
 
   protected command(): [string, string[], SpawnOptions] {
-    const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${this.dataDir}`, 'fsync=off', 'max_connections=200'];
+    const settings = [
+      'listen_addresses=127.0.0.1',
+      `unix_socket_directories=${this.dataDir}`,
+      'fsync=off',
+      'max_connections=200',
+    ];
     return [
       `${PG_BIN}/postgres`,
       ['-D', this.dataDir, '-p', String(this.port), ...settings.flatMap((setting) => ['-c', setting])],

@@ -1,4 +1,8 @@
-import type { OAuthClientProvider as OAuthClientProviderV2, OAuthDiscoveryState, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientProvider as OAuthClientProviderV2,
+  OAuthDiscoveryState,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { OAuthClientProvider as OAuthClientProviderV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OidcClient } from './oidc-provider-process';
 

@@ -1,5 +1,11 @@
 import { type Message, SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { TEST_API_KEY } from './test-app';
 
@@ -26,7 +32,9 @@ export function sdkClient(baseUrl: string, agent: string, binding: Binding, key?
 }
 
 export function userMessage(text: string, extra: Record<string, unknown> = {}): SendMessageRequest {
-  return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
+  return SendMessageRequest.fromJSON({
+    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+  });
 }
 
 export function asTask(result: Message | Task): Task {

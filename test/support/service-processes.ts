@@ -66,7 +66,9 @@ export class ServiceProcess {
       const check = () => {
         if (this.hasLogged(...texts)) settle(found);
         else if (!this.running)
-          settle(() => failed(new Error(`${this.name} exited before it logged ${JSON.stringify(texts)}\n${this.report()}`)));
+          settle(() =>
+            failed(new Error(`${this.name} exited before it logged ${JSON.stringify(texts)}\n${this.report()}`)),
+          );
       };
       const settle = (outcome: () => void) => {
         for (const stream of streams) stream.off('data', check);
@@ -105,15 +107,18 @@ export class ServiceProcess {
 
   async waitUntilReady(): Promise<void> {
     if (this.role === 'worker') {
-      await within(this.logged(WORKER_RUNNING), READY_TIMEOUT_MS, `${this.name} logging "${WORKER_RUNNING}"`).catch((error: Error) => {
-        throw new Error(`${error.message}\n${this.report()}`);
-      });
+      await within(this.logged(WORKER_RUNNING), READY_TIMEOUT_MS, `${this.name} logging "${WORKER_RUNNING}"`).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\n${this.report()}`);
+        },
+      );
       return;
     }
     const deadline = Date.now() + READY_TIMEOUT_MS;
     let last = 'no answer yet';
     while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`${this.name} exited (${String(await this.exited)}) before it was ready\n${this.report()}`);
+      if (!this.running)
+        throw new Error(`${this.name} exited (${String(await this.exited)}) before it was ready\n${this.report()}`);
       try {
         const response = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
         if (response.status === 200) return;
@@ -123,7 +128,9 @@ export class ServiceProcess {
       }
       await new Promise((done) => setTimeout(done, 100));
     }
-    throw new Error(`${this.name} was not ready within ${READY_TIMEOUT_MS} ms (last /readyz: ${last})\n${this.report()}`);
+    throw new Error(
+      `${this.name} was not ready within ${READY_TIMEOUT_MS} ms (last /readyz: ${last})\n${this.report()}`,
+    );
   }
 }
 
@@ -176,7 +183,12 @@ export class ServiceProcesses {
     }
   }
 
-  private async start(name: string, role: Role, roleEnv: Record<string, string>, url?: string): Promise<ServiceProcess> {
+  private async start(
+    name: string,
+    role: Role,
+    roleEnv: Record<string, string>,
+    url?: string,
+  ): Promise<ServiceProcess> {
     const child = spawn(process.execPath, [BIN, role], {
       env: {
         PATH: process.env.PATH ?? '',

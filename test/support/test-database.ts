@@ -31,7 +31,9 @@ export function testRedisUrl(): string {
 
 function storeSetting(variable: string): string | undefined {
   if (process.env[NO_STORES_ENV]) {
-    throw new Error(`a unit spec (*.spec.ts) reaches no store, so it has no ${variable}: name it *.e2e-spec.ts (jest.config.js)`);
+    throw new Error(
+      `a unit spec (*.spec.ts) reaches no store, so it has no ${variable}: name it *.e2e-spec.ts (jest.config.js)`,
+    );
   }
   return process.env[variable];
 }
@@ -43,7 +45,8 @@ export function uniqueName(prefix: string): string {
 /** A fresh, migrated database of this test file's own, cloned from the run's template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = storeSetting(TEMPLATE_DATABASE_ENV);
-  if (!template) throw new Error(`${TEMPLATE_DATABASE_ENV} is not set: run tests through jest, whose globalSetup creates it`);
+  if (!template)
+    throw new Error(`${TEMPLATE_DATABASE_ENV} is not set: run tests through jest, whose globalSetup creates it`);
   return createDatabase(uniqueName('switchboard_test'), template);
 }
 

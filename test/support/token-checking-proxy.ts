@@ -57,7 +57,10 @@ export class TokenCheckingProxy {
   }
 
   /** Listens on a free loopback port, in front of the server on `target.port`. */
-  static async start(target: { port: number }, issuer: { issuer: string; jwksUri: string }): Promise<TokenCheckingProxy> {
+  static async start(
+    target: { port: number },
+    issuer: { issuer: string; jwksUri: string },
+  ): Promise<TokenCheckingProxy> {
     const proxy = new TokenCheckingProxy(target, issuer.issuer, issuer.jwksUri);
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;

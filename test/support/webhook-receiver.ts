@@ -31,7 +31,9 @@ export class WebhookReceiver<Body = unknown> {
     this.refusing = refuseFirst;
   }
 
-  static async start<Body = unknown>({ refuseFirst = 0 }: { refuseFirst?: number } = {}): Promise<WebhookReceiver<Body>> {
+  static async start<Body = unknown>({ refuseFirst = 0 }: { refuseFirst?: number } = {}): Promise<
+    WebhookReceiver<Body>
+  > {
     const receiver = new WebhookReceiver<Body>(refuseFirst);
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;

@@ -40,7 +40,8 @@ describe('CachedTaskStore consistency', () => {
 
   /** Changes the stored task behind the cache's back, to tell cached reads from database reads. */
   const rewriteInDatabase = (id: string, contextId: string) =>
-    postgres.prisma.$executeRaw`UPDATE tasks SET data = jsonb_set(data, '{contextId}', to_jsonb(${contextId}::text)) WHERE id = ${id}`;
+    postgres.prisma
+      .$executeRaw`UPDATE tasks SET data = jsonb_set(data, '{contextId}', to_jsonb(${contextId}::text)) WHERE id = ${id}`;
 
   beforeAll(async () => {
     postgres = await PostgresFixture.create();

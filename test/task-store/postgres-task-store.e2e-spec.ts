@@ -27,7 +27,10 @@ describeTaskStoreContract('postgres', async () => {
   return {
     fresh: async () => {
       await postgres.truncate();
-      return { store: new PostgresTaskStore(postgres.prisma), pushConfigs: new PostgresPushConfigStore(postgres.prisma) };
+      return {
+        store: new PostgresTaskStore(postgres.prisma),
+        pushConfigs: new PostgresPushConfigStore(postgres.prisma),
+      };
     },
     close: () => postgres.close(),
   };
@@ -49,7 +52,14 @@ describe('PostgresTaskStore', () => {
       new PostgresPushConfigStore(postgres.prisma),
       callContext(),
     ];
-    const hook = { tenant: '', id: 'hook', taskId: '', url: 'https://example.com/hook', token: '', authentication: undefined };
+    const hook = {
+      tenant: '',
+      id: 'hook',
+      taskId: '',
+      url: 'https://example.com/hook',
+      token: '',
+      authentication: undefined,
+    };
     await store.save(makeTask('running'), alice);
     await pushConfigs.save('running', alice, { ...hook });
     await pushConfigs.save('never-created', alice, { ...hook });
@@ -92,8 +102,13 @@ describe('PostgresTaskStore', () => {
     try {
       const store = new PostgresTaskStore(tokyo);
       const alice = callContext();
-      await store.save(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, timestamp: '2025-01-01T00:00:00.000Z' }), alice);
-      const [row] = await tokyo.$queryRaw<{ epoch: number }[]>`SELECT extract(epoch FROM status_timestamp)::float8 AS epoch FROM tasks`;
+      await store.save(
+        makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, timestamp: '2025-01-01T00:00:00.000Z' }),
+        alice,
+      );
+      const [row] = await tokyo.$queryRaw<
+        { epoch: number }[]
+      >`SELECT extract(epoch FROM status_timestamp)::float8 AS epoch FROM tasks`;
       expect(row.epoch * 1000).toBe(Date.parse('2025-01-01T00:00:00.000Z'));
 
       expect(await store.applyRetention({ maxTasks: 10, ttlMs: hour, now: new Date(Date.now() + hour / 2) })).toBe(0);

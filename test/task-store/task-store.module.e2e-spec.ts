@@ -25,7 +25,13 @@ import { QueueModule } from '../../src/queue/queue.module';
 import { OutboundModule } from '../../src/security/outbound.module';
 import { PUSH_CONFIGS } from '../../src/tasks/push/push-configs.token';
 import { TasksModule } from '../../src/tasks/tasks.module';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 import { callContext, makeTask } from './support/fixtures';
 
 describe('TaskStoreModule', () => {
@@ -41,7 +47,10 @@ describe('TaskStoreModule', () => {
   });
 
   async function compile(urls: { database?: string; redis?: string }): Promise<TestingModule> {
-    const config = configSchema.parse({ database: { url: urls.database }, redis: { url: urls.redis, key_prefix: prefix } });
+    const config = configSchema.parse({
+      database: { url: urls.database },
+      redis: { url: urls.redis, key_prefix: prefix },
+    });
     const mode = storageMode(config);
     return Test.createTestingModule({
       imports: [
@@ -61,22 +70,46 @@ describe('TaskStoreModule', () => {
     {
       name: 'embedded',
       urls: {},
-      expected: [MemoryTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges],
+      expected: [
+        MemoryTaskStore,
+        AnnouncingPushConfigStore,
+        MemoryTaskEventStream,
+        MemoryCancelSignals,
+        MemoryPushConfigChanges,
+      ],
     },
     {
       name: 'Postgres only',
       urls: { database: 'db' },
-      expected: [PostgresTaskStore, AnnouncingPushConfigStore, MemoryTaskEventStream, MemoryCancelSignals, MemoryPushConfigChanges],
+      expected: [
+        PostgresTaskStore,
+        AnnouncingPushConfigStore,
+        MemoryTaskEventStream,
+        MemoryCancelSignals,
+        MemoryPushConfigChanges,
+      ],
     },
     {
       name: 'Redis only',
       urls: { redis: 'redis' },
-      expected: [MemoryTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges],
+      expected: [
+        MemoryTaskStore,
+        AnnouncingPushConfigStore,
+        RedisTaskEventStream,
+        RedisCancelSignals,
+        RedisPushConfigChanges,
+      ],
     },
     {
       name: 'Postgres and Redis',
       urls: { database: 'db', redis: 'redis' },
-      expected: [CachedTaskStore, AnnouncingPushConfigStore, RedisTaskEventStream, RedisCancelSignals, RedisPushConfigChanges],
+      expected: [
+        CachedTaskStore,
+        AnnouncingPushConfigStore,
+        RedisTaskEventStream,
+        RedisCancelSignals,
+        RedisPushConfigChanges,
+      ],
     },
   ];
 
@@ -86,7 +119,9 @@ describe('TaskStoreModule', () => {
       redis: urls.redis && testRedisUrl(),
     });
     try {
-      const bound = [TASK_STORE, PUSH_CONFIGS, TASK_EVENT_STREAM, CANCEL_SIGNALS, PUSH_CONFIG_CHANGES].map((token) => module.get(token));
+      const bound = [TASK_STORE, PUSH_CONFIGS, TASK_EVENT_STREAM, CANCEL_SIGNALS, PUSH_CONFIG_CHANGES].map((token) =>
+        module.get(token),
+      );
       bound.forEach((instance, i) => expect(instance).toBeInstanceOf(expected[i]));
       expect(module.get(TaskRetentionJob)).toBeInstanceOf(TaskRetentionJob);
 

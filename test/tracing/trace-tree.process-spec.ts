@@ -17,7 +17,13 @@ import { modernHeaders, modernMeta, rawMcp, rpc } from '../mcp-server/support/ra
 import { writeConfigFile } from '../support/config-file';
 import { OtlpReceiver, type ReceivedSpan, SpanKind } from '../support/otlp-receiver';
 import { bearer, TEST_API_KEY } from '../support/test-app';
-import { createTestDatabase, deleteRedisKeys, type TestDatabase, testRedisPrefix, testRedisUrl } from '../support/test-database';
+import {
+  createTestDatabase,
+  deleteRedisKeys,
+  type TestDatabase,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -101,7 +107,12 @@ model = "test-model"
     // A blocking send, answered once the turn ends: after the test releases the upstream's call.
     const answer = fetch(`${api.baseUrl}/a2a/agents/adder`, {
       method: 'POST',
-      headers: { ...bearer(), 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: traceparent(traceId, callerSpanId) },
+      headers: {
+        ...bearer(),
+        'content-type': 'application/json',
+        'a2a-version': '1.0',
+        traceparent: traceparent(traceId, callerSpanId),
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -111,9 +122,9 @@ model = "test-model"
     });
     await upstream.holdCalled(1);
     upstream.releaseHolds();
-    expect(((await (await answer).json()) as { result: { task: { status: { state: string } } } }).result.task.status.state).toBe(
-      'TASK_STATE_COMPLETED',
-    );
+    expect(
+      ((await (await answer).json()) as { result: { task: { status: { state: string } } } }).result.task.status.state,
+    ).toBe('TASK_STATE_COMPLETED');
 
     const names = [
       'SendMessage',
@@ -153,12 +164,14 @@ model = "test-model"
       'switchboard.tool.source': 'mcp:up',
       'switchboard.tool.outcome': 'ok',
     });
-    expect(trace.filter((span) => span.kind === SpanKind.CLIENT && span.name === 'POST').length).toBeGreaterThanOrEqual(2);
+    expect(trace.filter((span) => span.kind === SpanKind.CLIENT && span.name === 'POST').length).toBeGreaterThanOrEqual(
+      2,
+    );
     // The peers are told of the trace: the model provider in its headers, the upstream in its headers and in _meta.
     expect(llm.requests.map(({ headers }) => traceIdOf(headers.traceparent))).toEqual([traceId, traceId]);
-    expect(upstream.toolCallTraces.map(({ tool, header, meta }) => [tool, traceIdOf(header), traceIdOf(meta)])).toEqual([
-      ['hold', traceId, traceId],
-    ]);
+    expect(upstream.toolCallTraces.map(({ tool, header, meta }) => [tool, traceIdOf(header), traceIdOf(meta)])).toEqual(
+      [['hold', traceId, traceId]],
+    );
     const sends = (await peer.requests()).filter(({ method }) => method === 'POST');
     expect(sends.length).toBeGreaterThan(0);
     expect(sends.map(({ traceparent }) => traceIdOf(traceparent))).toEqual(sends.map(() => traceId));
@@ -171,9 +184,11 @@ model = "test-model"
     const meta = { ...modernMeta(), traceparent: traceparent(traceId, callerSpanId) };
     const listed = await rawMcp(api.baseUrl, 'POST', rpc('tools/list', { _meta: meta }), modernHeaders('tools/list'));
     expect(listed.status).toBe(200);
-    const spans = await receiver.waitFor((all) => all.some((span) => span.traceId === traceId && span.name === 'tools/list'));
-    expect(spans.filter((span) => span.traceId === traceId).map(({ name, parentSpanId }) => [name, parentSpanId])).toEqual([
-      ['tools/list', callerSpanId],
-    ]);
+    const spans = await receiver.waitFor((all) =>
+      all.some((span) => span.traceId === traceId && span.name === 'tools/list'),
+    );
+    expect(
+      spans.filter((span) => span.traceId === traceId).map(({ name, parentSpanId }) => [name, parentSpanId]),
+    ).toEqual([['tools/list', callerSpanId]]);
   });
 });

@@ -2,7 +2,13 @@ import { defaultServerCallContextBuilder, type ServerCallContextBuilder } from '
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { readFileSync } from 'node:fs';
 import type { SwitchboardConfig } from '../../config/config.schema';
@@ -11,7 +17,8 @@ import { AgentRoutingHandler } from './agent-routing.handler';
 import { GrpcCallGate } from './grpc-call-gate';
 
 /** The tenant names the agent (AgentRoutingHandler), so it scopes no task. */
-const withoutTenant: ServerCallContextBuilder = (options) => defaultServerCallContextBuilder({ ...options, tenant: undefined });
+const withoutTenant: ServerCallContextBuilder = (options) =>
+  defaultServerCallContextBuilder({ ...options, tenant: undefined });
 
 /**
  * A2A over gRPC on `a2a.grpc.port`, beside HTTP: the SDK's gRPC services (v1.0, and v0.3 when
@@ -61,6 +68,8 @@ export class A2aGrpcServer implements OnApplicationBootstrap, BeforeApplicationS
   private credentials(): ServerCredentials {
     const { tls } = this.grpc;
     if (!tls) return ServerCredentials.createInsecure();
-    return ServerCredentials.createSsl(null, [{ cert_chain: readFileSync(tls.cert_file), private_key: readFileSync(tls.key_file) }]);
+    return ServerCredentials.createSsl(null, [
+      { cert_chain: readFileSync(tls.cert_file), private_key: readFileSync(tls.key_file) },
+    ]);
   }
 }

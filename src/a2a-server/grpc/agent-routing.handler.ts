@@ -48,7 +48,10 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     return this.card;
   }
 
-  getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+  getAuthenticatedExtendedAgentCard(
+    params: GetExtendedAgentCardRequest,
+    context: ServerCallContext,
+  ): Promise<AgentCard> {
     return this.unary(params, context, (handler, own) => handler.getAuthenticatedExtendedAgentCard(own, context));
   }
 
@@ -56,11 +59,17 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     return this.unary(params, context, (handler, own) => handler.sendMessage(own, context));
   }
 
-  sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     return this.stream(params, context, (handler, own) => handler.sendMessageStream(own, context));
   }
 
-  resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     return this.stream(params, context, (handler, own) => handler.resubscribe(own, context));
   }
 
@@ -76,7 +85,10 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     return this.unary(params, context, (handler, own) => handler.cancelTask(own, context));
   }
 
-  createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return this.unary(params, context, (handler, own) => handler.createTaskPushNotificationConfig(own, context));
   }
 
@@ -94,7 +106,10 @@ export class AgentRoutingHandler implements A2ARequestHandler {
     return this.unary(params, context, (handler, own) => handler.listTaskPushNotificationConfigs(own, context));
   }
 
-  deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+  deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
     return this.unary(params, context, (handler, own) => handler.deleteTaskPushNotificationConfig(own, context));
   }
 
@@ -137,7 +152,11 @@ export class AgentRoutingHandler implements A2ARequestHandler {
   private endpointFor(tenant: string, context: ServerCallContext): AgentEndpoint {
     const endpoint = tenant ? this.endpoints.find(tenant) : this.endpoints.primary();
     if (!endpoint)
-      throw new GrpcRefusal(status.NOT_FOUND, `No agent named "${tenant}" (a gRPC request's tenant names its agent).`, 'AGENT_NOT_FOUND');
+      throw new GrpcRefusal(
+        status.NOT_FOUND,
+        `No agent named "${tenant}" (a gRPC request's tenant names its agent).`,
+        'AGENT_NOT_FOUND',
+      );
     const principal = context.user instanceof GrpcCaller ? context.user.principal : undefined;
     const agent = endpoint.agent.config.name;
     if (principal && !principal.scope.allowsAgent(agent)) {

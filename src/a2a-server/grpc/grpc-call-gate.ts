@@ -23,8 +23,11 @@ export class GrpcCallGate {
 
   /** The SDK's `userBuilder`: the caller, or a refusal in gRPC's terms. */
   readonly admit = async (call: ServerSurfaceCall): Promise<GrpcCaller> => {
-    const verdict = await this.callers.authenticate({ headers: { authorization: firstValue(call.metadata, 'authorization') } });
-    const tracker = verdict.kind === 'valid' ? `${verdict.by}:${verdict.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
+    const verdict = await this.callers.authenticate({
+      headers: { authorization: firstValue(call.metadata, 'authorization') },
+    });
+    const tracker =
+      verdict.kind === 'valid' ? `${verdict.by}:${verdict.principal.name}` : `ip:${peerAddress(call.getPeer())}`;
     const waitSecs = await this.limiter.secondsToWait(tracker);
     if (waitSecs !== undefined) {
       throw new GrpcRefusal(status.RESOURCE_EXHAUSTED, `rate limit exceeded; retry in ${waitSecs} s`, 'RATE_LIMITED', {
@@ -36,7 +39,11 @@ export class GrpcCallGate {
       throw new GrpcRefusal(status.PERMISSION_DENIED, metricsOnlyRefusal(verdict.principal.name), 'METRICS_ONLY');
     if (verdict.kind === 'valid') return new GrpcCaller(verdict.principal, call);
     if (verdict.kind === 'insufficient_scope')
-      throw new GrpcRefusal(status.PERMISSION_DENIED, `the access token lacks the scope ${verdict.scope}`, 'INSUFFICIENT_SCOPE');
+      throw new GrpcRefusal(
+        status.PERMISSION_DENIED,
+        `the access token lacks the scope ${verdict.scope}`,
+        'INSUFFICIENT_SCOPE',
+      );
     if (verdict.kind === 'invalid') this.logger.warn({ peer: call.getPeer() }, 'rejected an invalid API key (gRPC)');
     const message =
       verdict.kind === 'invalid'

@@ -4,7 +4,10 @@ describe('withJsonFieldNames', () => {
   it('names a send\u2019s fields and those of its nested messages by their JSON names', () => {
     const params = {
       message: { message_id: 'm', context_id: 'c', parts: [{ text: 'x', media_type: 'text/plain' }] },
-      configuration: { accepted_output_modes: ['text/plain'], task_push_notification_config: { task_id: 't', url: 'u' } },
+      configuration: {
+        accepted_output_modes: ['text/plain'],
+        task_push_notification_config: { task_id: 't', url: 'u' },
+      },
     };
     expect(withJsonFieldNames(params, SEND_MESSAGE_REQUEST)).toEqual({
       message: { messageId: 'm', contextId: 'c', parts: [{ text: 'x', mediaType: 'text/plain' }] },
@@ -13,7 +16,11 @@ describe('withJsonFieldNames', () => {
   });
 
   it('keeps the keys of free-form JSON and of fields it does not know as they are', () => {
-    const params = { metadata: { snake_key: 1 }, message: { parts: [{ data: { snake_key: 2 } }] }, other: { snake_key: 3 } };
+    const params = {
+      metadata: { snake_key: 1 },
+      message: { parts: [{ data: { snake_key: 2 } }] },
+      other: { snake_key: 3 },
+    };
     expect(withJsonFieldNames(params, SEND_MESSAGE_REQUEST)).toEqual(params);
   });
 

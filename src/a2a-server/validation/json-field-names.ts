@@ -38,7 +38,11 @@ export function withJsonFieldNames(value: unknown, shape: MessageShape): unknown
     const nested = Object.hasOwn(shape, name) ? shape[name] : undefined;
     fields.push([
       name,
-      !nested ? field : Array.isArray(field) ? field.map((item) => withJsonFieldNames(item, nested)) : withJsonFieldNames(field, nested),
+      !nested
+        ? field
+        : Array.isArray(field)
+          ? field.map((item) => withJsonFieldNames(item, nested))
+          : withJsonFieldNames(field, nested),
     ]);
   }
   // fromEntries defines each key as a property of its own: a `__proto__` key is never the prototype.

@@ -9,7 +9,11 @@ import { issueText } from './send-params.validator';
 /** Params checked before the SDK's lenient parsing, per protocol version and method. */
 const SCHEMAS: Record<'v1' | 'v03', Record<string, z.ZodType>> = {
   v1: { SendMessage: SEND_PARAMS_SCHEMAS.v1, SendStreamingMessage: SEND_PARAMS_SCHEMAS.v1 },
-  v03: { 'message/send': SEND_PARAMS_SCHEMAS.v03, 'message/stream': SEND_PARAMS_SCHEMAS.v03, ...LEGACY_TASK_PARAMS_SCHEMAS },
+  v03: {
+    'message/send': SEND_PARAMS_SCHEMAS.v03,
+    'message/stream': SEND_PARAMS_SCHEMAS.v03,
+    ...LEGACY_TASK_PARAMS_SCHEMAS,
+  },
 };
 
 /** Any v1.0 method may name a tenant, which the SDK sets on the call context as it comes. */

@@ -10,7 +10,10 @@ export const LEGACY_TASK_PARAMS_SCHEMAS: Record<string, z.ZodType> = {
   'tasks/get': z.looseObject({ id: z.string(), historyLength: z.number().int().min(0).optional() }),
   'tasks/cancel': taskId,
   'tasks/resubscribe': taskId,
-  'tasks/pushNotificationConfig/get': z.looseObject({ id: z.string(), pushNotificationConfigId: z.string().optional() }),
+  'tasks/pushNotificationConfig/get': z.looseObject({
+    id: z.string(),
+    pushNotificationConfigId: z.string().optional(),
+  }),
   'tasks/pushNotificationConfig/list': taskId,
   'tasks/pushNotificationConfig/delete': z.looseObject({ id: z.string(), pushNotificationConfigId: z.string() }),
   'tasks/pushNotificationConfig/set': z.looseObject({

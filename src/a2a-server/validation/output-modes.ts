@@ -13,7 +13,8 @@ function modeMatches(accepted: string, offered: string): boolean {
   const mode = accepted.split(';')[0].trim().toLowerCase();
   const [offeredType, offeredSubtype = ''] = offered.toLowerCase().split('/');
   if (mode === '' || mode === '*') return true;
-  if (!mode.includes('/')) return mode === offeredType || mode === offeredSubtype || offeredSubtype.endsWith(`+${mode}`);
+  if (!mode.includes('/'))
+    return mode === offeredType || mode === offeredSubtype || offeredSubtype.endsWith(`+${mode}`);
   const [type, subtype] = mode.split('/');
   return (type === '*' || type === offeredType) && (subtype === '*' || subtype === offeredSubtype);
 }

@@ -47,7 +47,9 @@ const v1Part = z
     filename: z.string().optional(),
     metadata: metadata.optional(),
   })
-  .refine((part) => exactlyOne(part, ['text', 'raw', 'url', 'data']), { message: 'a part needs exactly one of text, raw, url or data' });
+  .refine((part) => exactlyOne(part, ['text', 'raw', 'url', 'data']), {
+    message: 'a part needs exactly one of text, raw, url or data',
+  });
 
 const v1Role = z.union([z.enum(['ROLE_USER', 'ROLE_AGENT']), z.literal(1), z.literal(2)]);
 
@@ -110,7 +112,9 @@ const v03RestPart = z
     data: z.looseObject({ data: metadata }).optional(),
     metadata: metadata.optional(),
   })
-  .refine((part) => exactlyOne(part, ['text', 'file', 'data']), { message: 'a part needs exactly one of text, file or data' });
+  .refine((part) => exactlyOne(part, ['text', 'file', 'data']), {
+    message: 'a part needs exactly one of text, file or data',
+  });
 
 const v03RestMessage = z.looseObject({
   messageId: z.string().min(1),
@@ -126,7 +130,9 @@ const v03RestSendParams = z
     configuration: configuration('blocking'),
     metadata: metadata.optional(),
   })
-  .refine((params) => exactlyOne(params, ['message', 'request']), { message: 'needs exactly one of message or request' });
+  .refine((params) => exactlyOne(params, ['message', 'request']), {
+    message: 'needs exactly one of message or request',
+  });
 
 /** The protocol forms a send arrives in. */
 export type SendDialect = 'v1' | 'v03' | 'v03-rest';

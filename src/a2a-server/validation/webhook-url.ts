@@ -11,7 +11,11 @@ const LOOKUP_TIMEOUT_MS = 2_000;
  * that does not resolve (yet, or within LOOKUP_TIMEOUT_MS) is taken, since every delivery resolves
  * and checks it again (which also stops a name rebound to a blocked address later).
  */
-export async function webhookUrlProblem(policy: OutboundUrlPolicy, url: string, field: string): Promise<string | undefined> {
+export async function webhookUrlProblem(
+  policy: OutboundUrlPolicy,
+  url: string,
+  field: string,
+): Promise<string | undefined> {
   if (!URL.canParse(url)) return `${field}: not an absolute URL`;
   const refused = (reason: string) => `${field}: webhook ${redactedUrl(url)} refused: ${reason}`;
   const reason = policy.blockedReasonBeforeLookup(new URL(url));

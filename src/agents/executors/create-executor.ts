@@ -31,10 +31,17 @@ export function createExecutor(agent: AgentConfig, deps: ExecutorDeps): AgentTur
       return new LlmExecutor(
         agent,
         settings,
-        new ChatCompletionsClient(settings, createGuardedFetch(deps.outbound, { timeoutMs: settings.request_timeout_secs * 1000 })),
+        new ChatCompletionsClient(
+          settings,
+          createGuardedFetch(deps.outbound, { timeoutMs: settings.request_timeout_secs * 1000 }),
+        ),
         deps.tools,
       );
     case 'a2a':
-      return new A2aForwardingExecutor(deps.externalAgents.get(settings.agent), deps.externalAgents.settings, deps.activity);
+      return new A2aForwardingExecutor(
+        deps.externalAgents.get(settings.agent),
+        deps.externalAgents.settings,
+        deps.activity,
+      );
   }
 }

@@ -1,5 +1,5 @@
-import { Role, type Task, TaskState } from '@a2a-js/sdk';
-import type { ExecutionEventBus } from '@a2a-js/sdk/server';
+import { Role, TaskState } from '@a2a-js/sdk';
+import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
 import { textPart, TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
@@ -30,7 +30,7 @@ export class ScriptExecutor implements AgentTurnExecutor {
     }
     publish.task(context);
     let artifactCount = 0;
-    const steps = this.settings.reply_steps && continues(context.task) ? this.settings.reply_steps : this.settings.steps;
+    const steps = this.settings.reply_steps && continues(context) ? this.settings.reply_steps : this.settings.steps;
     for (const step of steps) {
       if ('delay_ms' in step) {
         await abortableSleep(step.delay_ms, signal);
@@ -48,7 +48,14 @@ export class ScriptExecutor implements AgentTurnExecutor {
   }
 }
 
-/** Whether a turn continues its task: the caller has written to it before (an answer to its question). */
-function continues(task: Task | undefined): boolean {
-  return (task?.history.filter((message) => message.role === Role.ROLE_USER).length ?? 0) > 1;
+/**
+ * Whether a turn continues its task (the answer to its question): the task holds a message from the caller
+ * other than this turn's. Whether this turn's message is in the history yet depends on who stored the task
+ * first (the API for a non-blocking send, the turn itself for a blocking one), so it is not counted.
+ */
+function continues({ task, userMessage }: RequestContext): boolean {
+  return (
+    task?.history.some((message) => message.role === Role.ROLE_USER && message.messageId !== userMessage.messageId) ??
+    false
+  );
 }

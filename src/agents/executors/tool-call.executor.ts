@@ -18,7 +18,11 @@ const RESULT_ARTIFACT_ID = 'result';
  * A send that starts a tool call's task, answered at once: its message names the tool (in its
  * metadata, beside `metadata`) and carries the tool and its arguments as one data part.
  */
-export function toolCallRequest(tool: string, args: Record<string, unknown>, metadata: Record<string, unknown>): SendMessageRequest {
+export function toolCallRequest(
+  tool: string,
+  args: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): SendMessageRequest {
   return SendMessageRequest.fromJSON({
     message: {
       messageId: randomUUID(),
@@ -77,21 +81,36 @@ export class ToolCallExecutor implements AgentTurnExecutor {
     await this.call(turn, publish, upstreamTask);
   }
 
-  private async call({ context, signal, progress }: AgentTurn, publish: TurnPublisher, follow: string | undefined): Promise<void> {
+  private async call(
+    { context, signal, progress }: AgentTurn,
+    publish: TurnPublisher,
+    follow: string | undefined,
+  ): Promise<void> {
     const { tool, args } = toolCallOf(context.userMessage);
     const upstreamTask = { follow, onCreated: (taskId: string) => progress.save({ upstreamTask: taskId }) };
-    const result = await this.pipeline.bounded(tool, `task:${context.taskId}`, signal, CALL_TOOL_RESULT_LIMITER, (bounded) =>
-      this.mcpTools.call(tool, args, { signal: bounded, upstreamTask }),
+    const result = await this.pipeline.bounded(
+      tool,
+      `task:${context.taskId}`,
+      signal,
+      CALL_TOOL_RESULT_LIMITER,
+      (bounded) => this.mcpTools.call(tool, args, { signal: bounded, upstreamTask }),
     );
     signal.throwIfAborted();
-    publish.artifact({ artifactId: RESULT_ARTIFACT_ID, name: RESULT_ARTIFACT_ID, parts: [dataPart(result)], lastChunk: true });
+    publish.artifact({
+      artifactId: RESULT_ARTIFACT_ID,
+      name: RESULT_ARTIFACT_ID,
+      parts: [dataPart(result)],
+      lastChunk: true,
+    });
     publish.status(TaskState.TASK_STATE_COMPLETED);
   }
 }
 
 function toolCallOf(message: Message): { tool: string; args: Record<string, unknown> } {
   const value =
-    message.parts[0]?.content?.$case === 'data' ? (message.parts[0].content.value as { tool?: unknown; arguments?: unknown }) : undefined;
+    message.parts[0]?.content?.$case === 'data'
+      ? (message.parts[0].content.value as { tool?: unknown; arguments?: unknown })
+      : undefined;
   if (typeof value?.tool !== 'string') throw new Error('the message names no tool to call');
   const args =
     value.arguments && typeof value.arguments === 'object' && !Array.isArray(value.arguments)

@@ -11,7 +11,14 @@ import type {
   UpstreamRequestHandler,
   UpstreamTaskRecord,
 } from '../../mcp-client/mcp-tool-source.interface';
-import type { Sampler, ToolCallContext, ToolDefinition, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
+import type {
+  Sampler,
+  ToolCallContext,
+  ToolDefinition,
+  ToolOrigin,
+  ToolProvider,
+  ToolResult,
+} from './tool-provider.interface';
 
 /** The tools of the connected MCP servers (`mcp_{server}_{tool}`), for the agents' pipeline. */
 export class McpToolProvider implements ToolProvider {
@@ -48,7 +55,10 @@ export class McpToolProvider implements ToolProvider {
 function answeredBy(agent: string, sample: Sampler | undefined): UpstreamRequestHandler {
   return async (request: UpstreamRequest, signal: AbortSignal) => {
     if (request.method !== 'sampling/createMessage' || !sample) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Agent "${agent}" (through Switchboard) cannot answer ${request.method}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Agent "${agent}" (through Switchboard) cannot answer ${request.method}`,
+      );
     }
     return sampled(await sample(samplingRequest(request.params), signal));
   };

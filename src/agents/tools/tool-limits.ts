@@ -68,7 +68,10 @@ export function runWithinLimits<R extends { isError?: boolean }>(
     () => ({ attributes: attributes() }),
     async (span) => {
       const [outcome, result] = await withinLimits(name, signal, limits, limiter, run);
-      span?.setAttributes({ 'switchboard.tool.outcome': outcome, 'switchboard.tool.result_chars': limiter.size(result) });
+      span?.setAttributes({
+        'switchboard.tool.outcome': outcome,
+        'switchboard.tool.result_chars': limiter.size(result),
+      });
       return [outcome, result];
     },
   );
@@ -87,7 +90,8 @@ async function withinLimits<R extends { isError?: boolean }>(
     return [result.isError ? 'tool_error' : 'ok', limiter.cut(result, limits.maxResultChars)];
   } catch (error) {
     if (signal.aborted) throw error;
-    if (deadline.timedOut()) return ['timeout', limiter.fail(`Tool "${name}" did not answer within ${limits.timeoutMs} ms.`)];
+    if (deadline.timedOut())
+      return ['timeout', limiter.fail(`Tool "${name}" did not answer within ${limits.timeoutMs} ms.`)];
     return ['failed', limiter.fail(`Tool "${name}" failed: ${(error as Error).message}`)];
   } finally {
     deadline.dispose();
@@ -98,7 +102,10 @@ async function withinLimits<R extends { isError?: boolean }>(
  * A signal that aborts with `signal` or after `timeoutMs`, with one controller and one timer
  * (AbortSignal.any and AbortSignal.timeout cost tens of microseconds each, on every tool call).
  */
-function callDeadline(signal: AbortSignal, timeoutMs: number): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
+function callDeadline(
+  signal: AbortSignal,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
   const bounded = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

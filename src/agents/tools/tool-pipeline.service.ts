@@ -4,7 +4,14 @@ import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { TaskActivityEntry } from '../../tasks/activity/task-activity.interface';
 import { TaskActivity } from '../../tasks/activity/task-activity.service';
-import { failure, ResultLimiter, runWithinLimits, TEXT_RESULT_LIMITER, ToolCallOutcome, ToolLimits } from './tool-limits';
+import {
+  failure,
+  ResultLimiter,
+  runWithinLimits,
+  TEXT_RESULT_LIMITER,
+  ToolCallOutcome,
+  ToolLimits,
+} from './tool-limits';
 import { TOOL_PROVIDERS, ToolOrigin, ToolProvider, ToolResult } from './tool-provider.interface';
 import { ToolSession, ToolSessionScope } from './tool-session';
 
@@ -12,7 +19,12 @@ const logger = new Logger('ToolCall');
 const UNKNOWN_ORIGIN: ToolOrigin = { kind: 'unknown', server: '' };
 
 /** A turn's tool call on its task's timeline: the tool, who serves it, how it went; never its arguments or result. */
-function toolCallEntry(name: string, { kind, server }: ToolOrigin, startedMs: number, outcome: ToolCallOutcome): TaskActivityEntry {
+function toolCallEntry(
+  name: string,
+  { kind, server }: ToolOrigin,
+  startedMs: number,
+  outcome: ToolCallOutcome,
+): TaskActivityEntry {
   const durationMs = Math.round(performance.now() - startedMs);
   const source = server ? `${kind}: ${server}` : kind;
   return {
@@ -86,7 +98,13 @@ export class ToolPipeline {
   }
 
   /** Every call's log line and metric, in a turn or not; `origin` served the tool, `fields` say who called. */
-  private ended(name: string, origin: ToolOrigin, startedMs: number, outcome: ToolCallOutcome, fields: Record<string, unknown>): void {
+  private ended(
+    name: string,
+    origin: ToolOrigin,
+    startedMs: number,
+    outcome: ToolCallOutcome,
+    fields: Record<string, unknown>,
+  ): void {
     const ms = performance.now() - startedMs;
     logger.log({ ...fields, tool: name, durationMs: Math.round(ms), outcome }, 'tool call');
     this.metrics.toolCallEnded(origin.kind, origin.server, outcome, ms / 1000);

@@ -8,7 +8,8 @@ type Behaviour = (args: Record<string, unknown>, signal: AbortSignal, context?: 
 
 function provider(behaviours: Record<string, Behaviour>): ToolProvider {
   return {
-    definitions: () => Object.keys(behaviours).map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
+    definitions: () =>
+      Object.keys(behaviours).map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
     has: (name) => name in behaviours,
     originOf: (name) => (name in behaviours ? { kind: 'builtin', server: '' } : undefined),
     call: (name, args, signal, context) => behaviours[name](args, signal, context),
@@ -24,10 +25,18 @@ const unrecorded = () => undefined;
 
 describe('ToolSession', () => {
   it('offers and runs only the tools the allowlist names', async () => {
-    const session = new ToolSession([provider({ mcp_fs_read: ok('data'), shell: ok('rm -rf') })], scope, limits, unrecorded);
+    const session = new ToolSession(
+      [provider({ mcp_fs_read: ok('data'), shell: ok('rm -rf') })],
+      scope,
+      limits,
+      unrecorded,
+    );
     expect(session.definitions.map((tool) => tool.name)).toEqual(['mcp_fs_read']);
     expect(await session.call('mcp_fs_read', {}, live())).toEqual({ text: 'data', isError: false });
-    expect(await session.call('shell', {}, live())).toEqual({ text: expect.stringMatching(/not available/), isError: true });
+    expect(await session.call('shell', {}, live())).toEqual({
+      text: expect.stringMatching(/not available/),
+      isError: true,
+    });
   });
 
   it("tells the provider which turn calls: the agent, the task and the caller's call context", async () => {
@@ -54,13 +63,18 @@ describe('ToolSession', () => {
     const hang = (_args: Record<string, unknown>, signal: AbortSignal) =>
       new Promise<ToolResult>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
     const session = new ToolSession([provider({ slow: hang })], scope, limits, unrecorded);
-    expect(await session.call('slow', {}, live())).toEqual({ text: 'Tool "slow" did not answer within 200 ms.', isError: true });
+    expect(await session.call('slow', {}, live())).toEqual({
+      text: 'Tool "slow" did not answer within 200 ms.',
+      isError: true,
+    });
   });
 
   it('rethrows when the turn itself is canceled', async () => {
     const controller = new AbortController();
     const hang = (_args: Record<string, unknown>, signal: AbortSignal) =>
-      new Promise<ToolResult>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      new Promise<ToolResult>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     const session = new ToolSession([provider({ slow: hang })], scope, limits, unrecorded);
     const call = session.call('slow', {}, controller.signal);
     controller.abort();
@@ -69,7 +83,9 @@ describe('ToolSession', () => {
 
   it('cuts long results with a visible marker', async () => {
     const session = new ToolSession([provider({ mcp_fs_read: ok('0123456789abcdef') })], scope, limits, unrecorded);
-    expect((await session.call('mcp_fs_read', {}, live())).text).toBe('0123456789\n[truncated: 10 of 16 characters shown]');
+    expect((await session.call('mcp_fs_read', {}, live())).text).toBe(
+      '0123456789\n[truncated: 10 of 16 characters shown]',
+    );
     expect(truncated('short', 10)).toBe('short');
   });
 });

@@ -41,11 +41,18 @@ export class ToolSession {
     const { allow: _allow, earlier = [], ...context } = scope;
     this.context = context;
     for (const { name, args } of earlier) this.calls.add(callKey(name, args));
-    this.definitions = providers.flatMap((provider) => provider.definitions()).filter((tool) => this.allowlist.allows(tool.name));
+    this.definitions = providers
+      .flatMap((provider) => provider.definitions())
+      .filter((tool) => this.allowlist.allows(tool.name));
   }
 
   /** `upstreamTask`: see ToolProvider.call. */
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal, upstreamTask?: UpstreamTaskRecord): Promise<ToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    upstreamTask?: UpstreamTaskRecord,
+  ): Promise<ToolResult> {
     const started = performance.now();
     const [outcome, result] = await this.run(name, args, signal, upstreamTask);
     this.ended(name, started, outcome);
@@ -62,7 +69,10 @@ export class ToolSession {
     if (!provider) return ['refused', failure(`Tool "${name}" is not available to this agent.`)];
     const key = callKey(name, args);
     if (this.calls.has(key)) {
-      return ['refused', failure(`Refused: "${name}" was already called with these arguments in this turn; use its earlier result.`)];
+      return [
+        'refused',
+        failure(`Refused: "${name}" was already called with these arguments in this turn; use its earlier result.`),
+      ];
     }
     this.calls.add(key);
     return callWithinLimits(provider, name, args, signal, this.limits, this.context, upstreamTask);

@@ -94,7 +94,9 @@ export class TurnRunner {
     try {
       // A task canceled before its turn began may have been recorded canceled already: it is read.
       const unstored =
-        newTaskFirstTurn && !cancel.signal.aborted ? new RequestContext(request, payload.taskId, payload.contextId, context) : undefined;
+        newTaskFirstTurn && !cancel.signal.aborted
+          ? new RequestContext(request, payload.taskId, payload.contextId, context)
+          : undefined;
       const withoutWebhooks = unstored && payload.withWebhook === false;
       const storeBeforeRun = this.agents.find(payload.agent)?.executor.actsOutsideTask ?? false;
       recorder = await this.lifecycle.recordTurn(payload.taskId, context, {
@@ -107,9 +109,16 @@ export class TurnRunner {
       return outcomeOf(recorder);
     } catch (error) {
       if (!(error instanceof TurnNotRecordedError)) throw error;
-      this.logger.error({ taskId: payload.taskId, agent: payload.agent, err: error }, 'agent turn failed: its task could not be recorded');
+      this.logger.error(
+        { taskId: payload.taskId, agent: payload.agent, err: error },
+        'agent turn failed: its task could not be recorded',
+      );
       const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, recorder?.task);
-      await this.lifecycle.abandon(requestContext, { neverStored: error.neverStored || recorder?.stored === false }, recorder);
+      await this.lifecycle.abandon(
+        requestContext,
+        { neverStored: error.neverStored || recorder?.stored === false },
+        recorder,
+      );
       throw error;
     } finally {
       recorder?.release();
@@ -125,7 +134,9 @@ export class TurnRunner {
   ): Promise<void> {
     const existing = recorder.task;
     const rerun = attempt.attemptsStarted > 1;
-    const over = rerun ? await recorder.catchUp(request.message!.messageId) : existing !== undefined && isTerminal(existing);
+    const over = rerun
+      ? await recorder.catchUp(request.message!.messageId)
+      : existing !== undefined && isTerminal(existing);
     // Nothing to run: canceled before the turn began, or ended by the worker that died (its end now streamed).
     if (over) return recorder.settled();
     const requestContext = new RequestContext(request, payload.taskId, payload.contextId, context, existing);
@@ -139,9 +150,12 @@ export class TurnRunner {
         return end(TaskState.TASK_STATE_FAILED, 'The worker running this task stopped before the turn finished.');
       this.logger.log({ taskId: payload.taskId, agent: payload.agent }, 'agent turn resumed after its worker stopped');
       const resumed = new RequestContext(request, payload.taskId, payload.contextId, context, recorder.task);
-      return this.execute(payload, recorder, end, stops, (signal) => executor.resume!({ context: resumed, signal, progress }, recorder));
+      return this.execute(payload, recorder, end, stops, (signal) =>
+        executor.resume!({ context: resumed, signal, progress }, recorder),
+      );
     }
-    if (!agent) return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
+    if (!agent)
+      return end(TaskState.TASK_STATE_FAILED, `No agent named "${payload.agent}" is configured on the worker.`);
     return this.execute(payload, recorder, end, stops, (signal) =>
       agent.executor.run({ context: requestContext, signal, progress }, recorder),
     );
@@ -161,7 +175,9 @@ export class TurnRunner {
     const signal = stopping ? AbortSignal.any([cancel, stopping]) : cancel;
     // Told to stop: canceled, or the process stops.
     const stopped = () =>
-      cancel.aborted ? end(TaskState.TASK_STATE_CANCELED, 'Task canceled.') : end(TaskState.TASK_STATE_FAILED, STOPPED_TEXT);
+      cancel.aborted
+        ? end(TaskState.TASK_STATE_CANCELED, 'Task canceled.')
+        : end(TaskState.TASK_STATE_FAILED, STOPPED_TEXT);
     if (signal.aborted) return stopped();
     try {
       await executor(signal);
@@ -178,7 +194,12 @@ export class TurnRunner {
   }
 
   /** Publishes the final state (after the task itself, if the turn never got to publish it). */
-  private async end(recorder: TurnRecorder, requestContext: RequestContext, state: TaskState, text: string): Promise<void> {
+  private async end(
+    recorder: TurnRecorder,
+    requestContext: RequestContext,
+    state: TaskState,
+    text: string,
+  ): Promise<void> {
     await recorder.settled();
     if (recorder.ended) return;
     const publish = new TurnPublisher(recorder, requestContext);

@@ -9,7 +9,8 @@ const ENDED_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_C
 function el(tag, attributes, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes || {})) {
-    if (value !== undefined && value !== null && value !== false) element.setAttribute(name, value === true ? '' : String(value));
+    if (value !== undefined && value !== null && value !== false)
+      element.setAttribute(name, value === true ? '' : String(value));
   }
   element.append(
     ...children
@@ -21,7 +22,11 @@ function el(tag, attributes, ...children) {
 }
 
 async function api(path, options) {
-  const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' }, ...options });
+  const response = await fetch(path, {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+    ...options,
+  });
   // The login ended (logged out elsewhere, the key removed): back to the form.
   if (response.status === 401) window.location.assign('/console/login');
   if (!response.ok) throw new Error(`${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
@@ -75,7 +80,8 @@ function syncRows(table, items, keyOf, cellsOf) {
     if (body.rows[index] !== row) body.insertBefore(row, body.rows[index] || null);
   });
   rows.forEach((row) => row.remove());
-  if (items.length === 0) body.replaceChildren(el('tr', {}, el('td', { colspan: labels.length, class: 'empty' }, table.dataset.empty)));
+  if (items.length === 0)
+    body.replaceChildren(el('tr', {}, el('td', { colspan: labels.length, class: 'empty' }, table.dataset.empty)));
 }
 
 /** Replaces `cell`'s content unless it would look the same. */
@@ -115,7 +121,14 @@ function overviewPage() {
       document.getElementById('processes'),
       overview.processes,
       (process) => process.id,
-      (process) => [process.role, process.host, process.pid, process.version, when(process.startedAt), when(process.lastSeenAt)],
+      (process) => [
+        process.role,
+        process.host,
+        process.pid,
+        process.version,
+        when(process.startedAt),
+        when(process.lastSeenAt),
+      ],
     );
     syncRows(
       document.getElementById('queues'),
@@ -169,7 +182,12 @@ function agentsPage() {
               el('h3', {}, agent.name),
               el('p', {}, agent.description || 'No description.'),
               el('p', {}, el('a', { href: agent.cardUrl }, 'Agent card (JSON)')),
-              el('details', {}, el('summary', {}, `Card of ${agent.name}`), el('pre', {}, JSON.stringify(agent.card, null, 2))),
+              el(
+                'details',
+                {},
+                el('summary', {}, `Card of ${agent.name}`),
+                el('pre', {}, JSON.stringify(agent.card, null, 2)),
+              ),
             ),
           ),
         );
@@ -190,7 +208,10 @@ function agentsPage() {
 }
 
 function discovery(status) {
-  return [el('span', { class: `state state-${status.state}` }, status.state), status.error ? ` ${status.error}` : undefined];
+  return [
+    el('span', { class: `state state-${status.state}` }, status.state),
+    status.error ? ` ${status.error}` : undefined,
+  ];
 }
 
 // MCP upstreams: what runs or is reached, state, tools, what went wrong, reconnect.
@@ -209,7 +230,11 @@ function mcpPage() {
         el('span', { class: `state state-${server.status.state}` }, server.status.state),
         toolList(server.name, tools.get(server.name)),
         upstreamProblem(server.name, server.status),
-        el('button', { type: 'button', 'data-reconnect': server.name, 'aria-label': `Reconnect ${server.name}` }, 'Reconnect'),
+        el(
+          'button',
+          { type: 'button', 'data-reconnect': server.name, 'aria-label': `Reconnect ${server.name}` },
+          'Reconnect',
+        ),
       ],
     );
   };
@@ -258,7 +283,9 @@ function upstreamProblem(server, status) {
       : undefined;
   return [
     status.error,
-    failures > 0 ? el('p', { class: 'problem-detail' }, `Failed ${failures} time${failures === 1 ? '' : 's'} in a row`, next) : undefined,
+    failures > 0
+      ? el('p', { class: 'problem-detail' }, `Failed ${failures} time${failures === 1 ? '' : 's'} in a row`, next)
+      : undefined,
     stderr,
   ];
 }
@@ -320,7 +347,9 @@ function tasksPage() {
 
   // A change moves its row at once; the first page read again brings new tasks that fit the filters
   // (the server applies them) and the rows' other columns.
-  const refreshFirstPage = throttled(() => fetchPage().catch((error) => say(`Could not update the list: ${error.message}`, true)));
+  const refreshFirstPage = throttled(() =>
+    fetchPage().catch((error) => say(`Could not update the list: ${error.message}`, true)),
+  );
   const changes = new EventSource('/api/admin/tasks/changes');
   changes.addEventListener('open', () => say('Live: the list follows task changes.'));
   changes.addEventListener('error', () => say('Live updates interrupted; reconnecting…', true));
@@ -433,7 +462,9 @@ function throttled(run) {
 
 function traceLink(template, traceId) {
   if (!traceId) return 'not traced';
-  return template ? el('a', { href: template.replace('{trace_id}', encodeURIComponent(traceId)) }, traceId) : el('code', {}, traceId);
+  return template
+    ? el('a', { href: template.replace('{trace_id}', encodeURIComponent(traceId)) }, traceId)
+    : el('code', {}, traceId);
 }
 
 /** A timeline entry of the API (GET /api/admin/tasks/{id}, `timeline`) as the page shows it. */
@@ -455,7 +486,12 @@ function timelineEntry(entry) {
         text: partsText(entry.parts),
       };
     case 'artifact':
-      return { kind: 'artifact', title: `Artifact ${entry.name || entry.artifactId}`, at: entry.at, text: partsText(entry.parts) };
+      return {
+        kind: 'artifact',
+        title: `Artifact ${entry.name || entry.artifactId}`,
+        at: entry.at,
+        text: partsText(entry.parts),
+      };
     default:
       return activityEntry(entry);
   }
@@ -463,13 +499,20 @@ function timelineEntry(entry) {
 
 function activityEntry(item) {
   const titles = { tool_call: 'Tool call', delegation: 'Delegation', webhook_delivery: 'Webhook delivery' };
-  const details = [item.durationMs !== undefined ? `${item.durationMs} ms` : undefined, item.outcome].filter(Boolean).join(', ');
+  const details = [item.durationMs !== undefined ? `${item.durationMs} ms` : undefined, item.outcome]
+    .filter(Boolean)
+    .join(', ');
   return {
     kind: item.kind,
     title: `${titles[item.kind] || item.kind}: ${item.summary}`,
     at: item.at,
     text: details || undefined,
-    detail: item.detail === undefined ? undefined : typeof item.detail === 'string' ? item.detail : JSON.stringify(item.detail, null, 2),
+    detail:
+      item.detail === undefined
+        ? undefined
+        : typeof item.detail === 'string'
+          ? item.detail
+          : JSON.stringify(item.detail, null, 2),
   };
 }
 

@@ -64,5 +64,8 @@ export async function followListenedTasks(
 /** The listen with only the resources the bridge accepted. */
 export function withResourceSubscriptions(listen: ListenRequest, accepted: string[]): ListenRequest {
   if (!Array.isArray(listen.params?.notifications?.resourceSubscriptions)) return listen;
-  return { ...listen, params: { ...listen.params, notifications: { ...listen.params!.notifications, resourceSubscriptions: accepted } } };
+  return {
+    ...listen,
+    params: { ...listen.params, notifications: { ...listen.params!.notifications, resourceSubscriptions: accepted } },
+  };
 }

@@ -61,7 +61,11 @@ export class SubagentBridge {
       .delegates()
       .map(({ agent }) => agent.config)
       .filter((agent) => !names.has(agent.name));
-    return [...hosted, ...external].map((agent) => ({ name: agent.name, uri: agentUri(agent.name), description: agent.description }));
+    return [...hosted, ...external].map((agent) => ({
+      name: agent.name,
+      uri: agentUri(agent.name),
+      description: agent.description,
+    }));
   }
 
   /**
@@ -75,14 +79,17 @@ export class SubagentBridge {
     if (hosted) {
       const cardUrl = `${baseUrl.replace(/\/+$/, '')}${this.a2a.listen_path}/agents/${name}/agent-card.json`;
       const manifest = synthesizedManifest(name, hosted.agent.config.description, cardUrl);
-      return { contents: [jsonContent(uri, manifest), jsonContent(cardUrl, this.cards.document(hosted.agent.config, baseUrl))] };
+      return {
+        contents: [jsonContent(uri, manifest), jsonContent(cardUrl, this.cards.document(hosted.agent.config, baseUrl))],
+      };
     }
     const agent = this.external.find(name);
     if (!agent || !this.handlers.findDelegate(name)) return undefined;
     const status = agent.status();
     const cardUrl = status.card_url ?? agent.config.url;
     const manifest =
-      agent.config.manifest ?? synthesizedManifest(name, this.handlers.findDelegate(name)!.agent.config.description, cardUrl);
+      agent.config.manifest ??
+      synthesizedManifest(name, this.handlers.findDelegate(name)!.agent.config.description, cardUrl);
     const card = agent.cardDocument;
     const cardContent = card
       ? jsonContent(cardUrl, card)
@@ -98,7 +105,9 @@ export class SubagentBridge {
   async start(subagentUri: string, text: string, caller: McpCaller): Promise<CallToolResult> {
     const name = agentNameOf(subagentUri);
     if (name === undefined || !this.endpointOf(name))
-      return errorResult(`Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`);
+      return errorResult(
+        `Unknown subagent ${JSON.stringify(subagentUri)}: expected a2a-agent://{name} of an agent in resources/list.`,
+      );
     try {
       const task = await this.startTask(name, text, caller);
       const payload = { taskUri: taskUri(task.id), taskId: task.id };
@@ -110,9 +119,13 @@ export class SubagentBridge {
         structuredContent: payload,
       };
     } catch (error) {
-      return this.failed(error instanceof AgentNotAllowedError ? 'No task started' : `Agent "${name}" could not start a task`, error, {
-        agent: name,
-      });
+      return this.failed(
+        error instanceof AgentNotAllowedError ? 'No task started' : `Agent "${name}" could not start a task`,
+        error,
+        {
+          agent: name,
+        },
+      );
     }
   }
 

@@ -29,7 +29,11 @@ export class TaskUpdates {
     try {
       for await (const { event } of this.stream.read(taskId, { afterId, signal })) if (changesTask(event)) onUpdate();
     } catch (error) {
-      if (!signal.aborted) this.logger.warn({ taskId, err: (error as Error).message }, 'stopped following a task for MCP resource updates');
+      if (!signal.aborted)
+        this.logger.warn(
+          { taskId, err: (error as Error).message },
+          'stopped following a task for MCP resource updates',
+        );
     }
   }
 
@@ -40,8 +44,12 @@ export class TaskUpdates {
       const created = (entry = { listeners: new Set<() => void>(), stop: new AbortController() });
       this.followed.set(taskId, created);
       void this.position(taskId)
-        .then((tail) => this.follow(taskId, tail, created.stop.signal, () => created.listeners.forEach((listener) => listener())))
-        .catch((error: Error) => this.logger.warn({ taskId, err: error.message }, 'could not follow a task for MCP resource updates'))
+        .then((tail) =>
+          this.follow(taskId, tail, created.stop.signal, () => created.listeners.forEach((listener) => listener())),
+        )
+        .catch((error: Error) =>
+          this.logger.warn({ taskId, err: error.message }, 'could not follow a task for MCP resource updates'),
+        )
         .finally(() => {
           if (this.followed.get(taskId) === created) this.followed.delete(taskId);
         });

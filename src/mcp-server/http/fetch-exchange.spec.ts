@@ -5,7 +5,12 @@ import { type AddressInfo, connect } from 'node:net';
 import { clientGoneSignal } from './fetch-exchange';
 
 /** A server that hands its one request's response to the test, and a raw client that can leave whenever the test says. */
-async function exchange(): Promise<{ server: Server; reply: FastifyReply; response: ServerResponse; leave: () => void }> {
+async function exchange(): Promise<{
+  server: Server;
+  reply: FastifyReply;
+  response: ServerResponse;
+  leave: () => void;
+}> {
   const server = createServer();
   const request = once(server, 'request');
   server.listen(0, '127.0.0.1');

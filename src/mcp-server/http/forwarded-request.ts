@@ -10,7 +10,10 @@ export function forwardedRequest(request: FastifyRequest, signal: AbortSignal): 
   const headers = new IncomingHeaders(request.headers);
   const forwarded = { method: request.method, headers, signal, body: null, bodyUsed: false };
   let url: string | undefined;
-  Object.defineProperty(forwarded, 'url', { get: () => (url ??= `${request.protocol}://${request.host}${request.url}`), enumerable: true });
+  Object.defineProperty(forwarded, 'url', {
+    get: () => (url ??= `${request.protocol}://${request.host}${request.url}`),
+    enumerable: true,
+  });
   return forwarded as unknown as Request;
 }
 

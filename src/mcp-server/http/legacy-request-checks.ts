@@ -36,7 +36,10 @@ export async function refusedLegacyRequest(request: Request, body: unknown): Pro
   if (!outcome?.issues) return undefined;
   const issues = outcome.issues
     .slice(0, MAX_ISSUES)
-    .map(({ path, message }) => `${(path ?? []).map((key) => (typeof key === 'object' ? key.key : key)).join('.')}: ${message}`);
+    .map(
+      ({ path, message }) =>
+        `${(path ?? []).map((key) => (typeof key === 'object' ? key.key : key)).join('.')}: ${message}`,
+    );
   return Response.json({
     jsonrpc: '2.0',
     id: body.id,

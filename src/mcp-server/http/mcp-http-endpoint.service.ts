@@ -141,7 +141,9 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 
   private async respond(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
-    const rejected = hostHeaderValidationResponse(request, this.policy.hosts) ?? originValidationResponse(request, this.policy.origins);
+    const rejected =
+      hostHeaderValidationResponse(request, this.policy.hosts) ??
+      originValidationResponse(request, this.policy.origins);
     if (rejected) {
       this.logger.warn(
         { host: request.headers.get('host'), origin: request.headers.get('origin') },
@@ -157,7 +159,10 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     const parsedBody = isListen(body) ? await this.listenToOwnTasks(body, caller, request.signal) : body;
     const response = await this.handler.fetch(request, { parsedBody, authInfo: authInfoFor(caller, parsedBody) });
     if (request.method === 'POST' && isRequestMessage(body) && body.method === 'initialize' && response.ok) {
-      response.headers.set(SESSION_HEADER, await this.sessions.open(caller.owner, (body.params as InitializeRequestParams).capabilities));
+      response.headers.set(
+        SESSION_HEADER,
+        await this.sessions.open(caller.owner, (body.params as InitializeRequestParams).capabilities),
+      );
     }
     return response;
   }
@@ -182,10 +187,14 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       return new Response(null, { status: 200 });
     }
     const lastEventId = request.headers.get('last-event-id');
-    if (request.method === 'GET' && lastEventId) return resumedStream(this.events, sessionId, lastEventId, request.signal);
+    if (request.method === 'GET' && lastEventId)
+      return resumedStream(this.events, sessionId, lastEventId, request.signal);
     if (request.method === 'GET') return this.openStream(request, sessionId, caller);
     // The caller's answer to a request relayed to it in the middle of one of its calls.
-    if (this.callerRequests.answer(sessionId, body) || (await takeSessionAnswer(this.mcpTasks, body, { ...caller, sessionId })))
+    if (
+      this.callerRequests.answer(sessionId, body) ||
+      (await takeSessionAnswer(this.mcpTasks, body, { ...caller, sessionId }))
+    )
       return new Response(null, { status: 202 });
     // A 2025-era client may still name a listen in a session; it gets the same guard.
     if (isListen(body)) body = await this.listenToOwnTasks(body, caller, request.signal);
@@ -193,7 +202,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     for (const requestId of cancelledRequestIds(body)) await this.cancelledRequests.cancel(sessionId, requestId);
     const requestIds = requestIdsOf(body);
     // What cannot run long (a notification, a list, a ping) has no stream to resume and no time to be canceled in.
-    if (!mayRunLong(body)) return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
+    if (!mayRunLong(body))
+      return this.handler.fetch(request, { parsedBody: body, authInfo: authInfoFor(inSession, body) });
     const canceled = earlyWatch.value ?? (await this.cancelledRequests.watch(sessionId, requestIds));
     if (canceled.signal.aborted) {
       // Canceled before it was served: it never will be, and gets no response.
@@ -202,7 +212,15 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     }
     const authInfo = authInfoFor(inSession, body);
     const server = this.factory.create(inSession, 'legacy', serverNeedsOf(authInfo));
-    return serveResumably(server, this.events, sessionId, request, { parsedBody: body, authInfo }, requestIds, canceled);
+    return serveResumably(
+      server,
+      this.events,
+      sessionId,
+      request,
+      { parsedBody: body, authInfo },
+      requestIds,
+      canceled,
+    );
   }
 
   /**
@@ -210,7 +228,11 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
    * up: both are reads, and the call waits for both. Other requests watch, if they must, once the
    * session is known.
    */
-  private async cancelWatchBeside(request: Request, body: unknown, sessionId: string): Promise<CancelWatch | undefined> {
+  private async cancelWatchBeside(
+    request: Request,
+    body: unknown,
+    sessionId: string,
+  ): Promise<CancelWatch | undefined> {
     if (request.method !== 'POST' || !isRequestMessage(body) || !mayRunLong(body)) return undefined;
     return this.cancelledRequests.watch(sessionId, [String(body.id)]);
   }
@@ -219,7 +241,11 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   private openStream(request: Request, sessionId: string, caller: McpCaller): Response {
     if (!request.headers.get('accept')?.includes('text/event-stream')) {
       return Response.json(
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' }, id: null },
+        {
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Not Acceptable: the GET stream needs Accept: text/event-stream' },
+          id: null,
+        },
         { status: 406 },
       );
     }
@@ -258,11 +284,23 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   }
 
   /** A 2026-07-28 listen, kept to the caller's own tasks, which this replica follows while the listen is open. */
-  private async listenToOwnTasks(listen: ListenRequest, caller: McpCaller, signal: AbortSignal): Promise<ListenRequest> {
+  private async listenToOwnTasks(
+    listen: ListenRequest,
+    caller: McpCaller,
+    signal: AbortSignal,
+  ): Promise<ListenRequest> {
     const notify = (uri: string) => this.handler.notify.resourceUpdated(uri);
     return withResourceSubscriptions(
       listen,
-      await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal),
+      await followListenedTasks(
+        listen,
+        caller,
+        this.bridge,
+        this.updates,
+        scopedCatalog(this.catalog, caller.scope),
+        notify,
+        signal,
+      ),
     );
   }
 
@@ -294,7 +332,9 @@ function serverNeeds(body: unknown): ServerNeeds {
 
 /** The `task` of a 2025-era `tools/call` body: the call asks to run as a task. */
 function taskParamIn(body: unknown): unknown {
-  return isRequestMessage(body) && body.method === 'tools/call' ? (body.params as { task?: unknown } | undefined)?.task : undefined;
+  return isRequestMessage(body) && body.method === 'tools/call'
+    ? (body.params as { task?: unknown } | undefined)?.task
+    : undefined;
 }
 
 /** A 2025-era GET stream or a 2026-07-28 `subscriptions/listen`: open until the client or the server ends it. */
@@ -304,7 +344,10 @@ function isStream(method: string, body: unknown): boolean {
 
 /** The spec's answer to an unknown or ended session: 404, and the client starts a new one. */
 function sessionNotFound(): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
+    { status: 404 },
+  );
 }
 
 /** Requests answered from what this process holds or one store read, at once. */

@@ -5,7 +5,7 @@ import { McpHttpEndpoint } from './mcp-http-endpoint.service';
 
 const MCP_PATH = 'mcp';
 
-/** Bodies refused before the controller ran, as JSON-RPC errors with the HTTP status the MCP SDK's transport gives them. */
+/** Requests refused before the controller ran, as JSON-RPC errors with the HTTP status the MCP SDK's transport gives them. */
 const mcpRefusal = refusalAsJsonRpc({
   400: { code: -32700, httpStatus: 400 },
   415: { code: -32000, httpStatus: 415 },
@@ -24,11 +24,13 @@ export class McpController {
   }
 
   @Get()
+  @RefusalsAnswered(mcpRefusal)
   get(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.endpoint.handle(request, reply);
   }
 
   @Delete()
+  @RefusalsAnswered(mcpRefusal)
   delete(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.endpoint.handle(request, reply);
   }

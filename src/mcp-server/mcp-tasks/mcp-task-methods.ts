@@ -134,12 +134,18 @@ export function registerTaskMethods(
   });
   server.server.setRequestHandler('tasks/list', { params: byCursor }, async ({ cursor }) => {
     const page = await tasks.list(cursor, caller);
-    return { tasks: page.tasks.map((task) => taskV1(task, terms)), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    return {
+      tasks: page.tasks.map((task) => taskV1(task, terms)),
+      ...(page.nextCursor && { nextCursor: page.nextCursor }),
+    };
   });
   server.server.setRequestHandler('tasks/result', { params: byTaskId }, async ({ taskId }, ctx) => {
     const ask = async (waiting: Task) => {
       const answer = (await askCaller(
-        { method: 'elicitation/create', params: { ...question(waiting), _meta: { [RELATED_TASK_META_KEY]: { taskId } } } },
+        {
+          method: 'elicitation/create',
+          params: { ...question(waiting), _meta: { [RELATED_TASK_META_KEY]: { taskId } } },
+        },
         ctx,
       )) as ElicitAnswer;
       await answerTask(tasks, taskId, answer, caller);
@@ -170,7 +176,12 @@ export function sessionMessagesOf(task: Task, terms: McpTaskTerms): object[] {
   const params = { ...question(task), _meta: { [RELATED_TASK_META_KEY]: { taskId: task.id } } };
   return [
     notification,
-    { jsonrpc: '2.0', id: `${QUESTION_ID_PREFIX}${task.id}:${task.status?.timestamp ?? ''}`, method: 'elicitation/create', params },
+    {
+      jsonrpc: '2.0',
+      id: `${QUESTION_ID_PREFIX}${task.id}:${task.status?.timestamp ?? ''}`,
+      method: 'elicitation/create',
+      params,
+    },
   ];
 }
 
@@ -190,7 +201,11 @@ const QUESTION_ID_PREFIX = 'switchboard-task:';
 
 function questionOf(message: unknown): { taskId: string; waitingSince: string } | undefined {
   const id = (message as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' || !id.startsWith(QUESTION_ID_PREFIX) || (message as { method?: unknown }).method !== undefined)
+  if (
+    typeof id !== 'string' ||
+    !id.startsWith(QUESTION_ID_PREFIX) ||
+    (message as { method?: unknown }).method !== undefined
+  )
     return undefined;
   const rest = id.slice(QUESTION_ID_PREFIX.length);
   const split = rest.indexOf(':');
@@ -208,7 +223,8 @@ async function answerTask(tasks: McpTasks, taskId: string, answer: ElicitAnswer,
     await tasks.cancel(taskId, caller);
     return;
   }
-  const text = typeof answer.content?.answer === 'string' ? answer.content.answer : JSON.stringify(answer.content ?? {});
+  const text =
+    typeof answer.content?.answer === 'string' ? answer.content.answer : JSON.stringify(answer.content ?? {});
   await tasks.answer(taskId, text, caller);
 }
 
@@ -244,7 +260,10 @@ function mcpTaskResult(task: Task): CallToolResult {
 
 /** The question of a task waiting for input, as a form with one answer field. */
 function question(task: Task): { message: string; requestedSchema: typeof ANSWER_SCHEMA } {
-  return { message: mcpTaskFields(task).statusMessage ?? 'The agent needs more input.', requestedSchema: ANSWER_SCHEMA };
+  return {
+    message: mcpTaskFields(task).statusMessage ?? 'The agent needs more input.',
+    requestedSchema: ANSWER_SCHEMA,
+  };
 }
 
 /** One key per wait for input (the status it began with), so an answer to an earlier question is not taken for this one. */

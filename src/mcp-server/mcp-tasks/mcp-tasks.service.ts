@@ -66,14 +66,18 @@ export class McpTasks {
 
   async get(taskId: string, caller: McpCaller): Promise<Task> {
     const task = await this.tasks.get(taskId, storedView(caller)).catch(() => undefined);
-    if (!task || !this.visible(task, caller)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+    if (!task || !this.visible(task, caller))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
     return task;
   }
 
   /** A page of the caller's tasks, newest first; `cursor` is the page token the previous page gave. */
   async list(cursor: string | undefined, caller: McpCaller): Promise<{ tasks: Task[]; nextCursor?: string }> {
     const page = await this.tasks
-      .list(ListTasksRequest.fromJSON({ pageSize: LIST_PAGE_SIZE, ...(cursor && { pageToken: cursor }) }), caller.context)
+      .list(
+        ListTasksRequest.fromJSON({ pageSize: LIST_PAGE_SIZE, ...(cursor && { pageToken: cursor }) }),
+        caller.context,
+      )
       .catch((error: Error) => {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${error.message}`);
       });
@@ -86,7 +90,10 @@ export class McpTasks {
   async cancel(taskId: string, caller: McpCaller): Promise<Task> {
     const task = await this.get(taskId, caller);
     if (isTerminal(task))
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has ended already; it cannot be cancelled`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Task ${taskId} has ended already; it cannot be cancelled`,
+      );
     await this.bridge.cancelTask(taskId, caller);
     return this.get(taskId, caller);
   }
@@ -101,7 +108,12 @@ export class McpTasks {
    * The task once it has ended, followed on its shared event stream (any replica's). While it
    * waits for input, `onInputRequired` is asked (once per wait) to get it answered.
    */
-  async ended(taskId: string, caller: McpCaller, signal: AbortSignal, onInputRequired?: (task: Task) => Promise<void>): Promise<Task> {
+  async ended(
+    taskId: string,
+    caller: McpCaller,
+    signal: AbortSignal,
+    onInputRequired?: (task: Task) => Promise<void>,
+  ): Promise<Task> {
     let asked: string | undefined;
     for (;;) {
       const position = await this.tasks.events.tail(taskId);

@@ -1,10 +1,23 @@
-import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { isTerminal } from '../../common/task-states';
 import type { McpCaller } from '../mcp-caller';
 import type { ResourceSubscriptions, UpstreamSubscriptions } from '../bridge/resource-subscriptions';
 import type { SubagentBridge } from '../bridge/subagent-bridge';
-import { AGENT_URI_TEMPLATE, agentNameOf, TASK_URI_TEMPLATE, taskIdOf, taskResourceJson, taskUri } from '../bridge/task-resource';
+import {
+  AGENT_URI_TEMPLATE,
+  agentNameOf,
+  TASK_URI_TEMPLATE,
+  taskIdOf,
+  taskResourceJson,
+  taskUri,
+} from '../bridge/task-resource';
 import { startAsTask, taskRequested } from '../mcp-tasks/mcp-task-methods';
 import type { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import type { TaskUpdates } from '../bridge/task-updates';
@@ -39,7 +52,12 @@ export function registerBridge(
       resources: bridge
         .agents()
         .filter(({ name }) => caller.scope.allowsAgent(name))
-        .map(({ uri, name, description }) => ({ uri, name, mimeType: 'application/json', ...(description && { description }) })),
+        .map(({ uri, name, description }) => ({
+          uri,
+          name,
+          mimeType: 'application/json',
+          ...(description && { description }),
+        })),
     }),
   });
   server.registerResource(
@@ -67,7 +85,11 @@ export function registerBridge(
       const taskId = taskIdOf(uri.href);
       const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, caller);
       if (!task) throw new ResourceNotFoundError(uri.href);
-      return { contents: [{ uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) }] };
+      return {
+        contents: [
+          { uri: taskUri(task.id), mimeType: 'application/json', text: JSON.stringify(taskResourceJson(task)) },
+        ],
+      };
     },
   );
 
@@ -93,8 +115,10 @@ export function registerBridge(
       { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput },
       ({ taskId, text }) => bridge.send(taskId, text, caller),
     ),
-    subagent_cancel: server.registerTool('subagent_cancel', { description: 'Cancels a task', inputSchema: cancelInput }, ({ taskId }) =>
-      bridge.cancel(taskId, caller),
+    subagent_cancel: server.registerTool(
+      'subagent_cancel',
+      { description: 'Cancels a task', inputSchema: cancelInput },
+      ({ taskId }) => bridge.cancel(taskId, caller),
     ),
   };
   tools.subagent_start.execution = { taskSupport: 'optional' };

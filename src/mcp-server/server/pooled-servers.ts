@@ -43,7 +43,13 @@ export class PooledServers {
   }
 
   private built(key: string, build: (track: TrackCall) => McpServer): PooledServer {
-    const pooled: PooledServer = { server: undefined as unknown as McpServer, key, generation: this.generation, serving: true, calls: 0 };
+    const pooled: PooledServer = {
+      server: undefined as unknown as McpServer,
+      key,
+      generation: this.generation,
+      serving: true,
+      calls: 0,
+    };
     const track: TrackCall = async (call) => {
       pooled.calls += 1;
       try {
@@ -62,7 +68,13 @@ export class PooledServers {
   }
 
   private releaseIfDone(pooled: PooledServer): void {
-    if (pooled.serving || pooled.calls > 0 || pooled.generation !== this.generation || this.idleCount >= MAX_IDLE_SERVERS) return;
+    if (
+      pooled.serving ||
+      pooled.calls > 0 ||
+      pooled.generation !== this.generation ||
+      this.idleCount >= MAX_IDLE_SERVERS
+    )
+      return;
     const idle = this.idle.get(pooled.key) ?? [];
     if (idle.includes(pooled)) return;
     this.idle.set(pooled.key, idle);

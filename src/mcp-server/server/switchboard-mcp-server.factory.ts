@@ -97,11 +97,14 @@ export class SwitchboardMcpServerFactory {
    * runs no tool, so whose request it was built for does not matter.
    */
   create(caller: McpCaller, era: McpEra, needs: ServerNeeds = 'everything'): McpServer {
-    if (needs === 'listing') return this.pooledServers.acquire(`${era}\nlisting\n${caller.scope.reach}`, () => this.built(caller, era));
+    if (needs === 'listing')
+      return this.pooledServers.acquire(`${era}\nlisting\n${caller.scope.reach}`, () => this.built(caller, era));
     const onlyTool = needs === 'everything' ? undefined : needs.tool;
     const upstreamTool = onlyTool === undefined ? undefined : this.mcpTools.get(onlyTool);
     if (upstreamTool && caller.scope.allowsTool(upstreamTool.name)) {
-      return this.pooledServers.acquire(`${era}\n${upstreamTool.name}`, (track) => this.upstreamToolServer(upstreamTool, track));
+      return this.pooledServers.acquire(`${era}\n${upstreamTool.name}`, (track) =>
+        this.upstreamToolServer(upstreamTool, track),
+      );
     }
     return this.built(caller, era, onlyTool);
   }
@@ -130,7 +133,8 @@ export class SwitchboardMcpServerFactory {
 
   createLive(caller: McpCaller): LiveMcpServer {
     const server: McpServer = this.newServer(caller, () => eraOf(server));
-    const notifyResourceUpdated = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    const notifyResourceUpdated = (uri: string) =>
+      void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     const catalog = scopedCatalog(this.catalog, caller.scope);
     registerBridge(server, this.bridge, this.updates, caller, subscriptions, catalog, this.mcpTasks);
@@ -152,8 +156,21 @@ export class SwitchboardMcpServerFactory {
   }
 
   /** Follows the caller's own tasks a 2026-07-28 listen names (over stdio: one caller, one connection) while `signal` is live. */
-  async followListened(listen: ListenRequest, caller: McpCaller, notify: (uri: string) => void, signal: AbortSignal): Promise<void> {
-    await followListenedTasks(listen, caller, this.bridge, this.updates, scopedCatalog(this.catalog, caller.scope), notify, signal);
+  async followListened(
+    listen: ListenRequest,
+    caller: McpCaller,
+    notify: (uri: string) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    await followListenedTasks(
+      listen,
+      caller,
+      this.bridge,
+      this.updates,
+      scopedCatalog(this.catalog, caller.scope),
+      notify,
+      signal,
+    );
   }
 
   /**
@@ -220,22 +237,29 @@ export class SwitchboardMcpServerFactory {
     const agents = this.handlers
       .all()
       .filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
-    const builtins = this.builtins.definitions().filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
+    const builtins = this.builtins
+      .definitions()
+      .filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     const server = this.bareServer();
     registerTaskMethods(server, era, this.mcpTasks, caller, (request, ctx) =>
       this.askCaller.ask(request, caller, ctx, server.server, ctx.mcpReq.signal),
     );
-    for (const endpoint of agents) this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
+    for (const endpoint of agents)
+      this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
     for (const tool of builtins) {
-      server.registerTool(tool.name, { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) }, async (args, ctx) => {
-        const { text, isError } = await this.toolPipeline.call(
-          tool.name,
-          args as Record<string, unknown>,
-          ctx.mcpReq.signal,
-          `mcp:${caller.owner}`,
-        );
-        return { content: [{ type: 'text', text }], isError };
-      });
+      server.registerTool(
+        tool.name,
+        { description: tool.description, inputSchema: this.schemaOf(tool.inputSchema) },
+        async (args, ctx) => {
+          const { text, isError } = await this.toolPipeline.call(
+            tool.name,
+            args as Record<string, unknown>,
+            ctx.mcpReq.signal,
+            `mcp:${caller.owner}`,
+          );
+          return { content: [{ type: 'text', text }], isError };
+        },
+      );
     }
     return server;
   }
@@ -266,7 +290,12 @@ export class SwitchboardMcpServerFactory {
       const caller = callerOf(ctx);
       return track(() =>
         taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
-          ? startAsTask(this.mcpTasks, () => this.mcpTasks.startToolCall(tool.name, args as Record<string, unknown>, caller), caller, ctx)
+          ? startAsTask(
+              this.mcpTasks,
+              () => this.mcpTasks.startToolCall(tool.name, args as Record<string, unknown>, caller),
+              caller,
+              ctx,
+            )
           : this.upstreamCalls.run(tool.name, args as Record<string, unknown>, caller, ctx, server.server),
       );
     });
@@ -282,7 +311,9 @@ export class SwitchboardMcpServerFactory {
   private registerUnlisted(server: McpServer, caller: McpCaller, name: string, listedMcpTool: boolean): void {
     const formerlyNamed = this.handlers
       .all()
-      .find(({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name);
+      .find(
+        ({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name,
+      );
     if (formerlyNamed) {
       if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, caller);
       return;
@@ -325,7 +356,10 @@ export class SwitchboardMcpServerFactory {
     if (!schema) {
       const standard = this.schemaOf(jsonSchema)['~standard'];
       schema = {
-        '~standard': { ...standard, validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)) },
+        '~standard': {
+          ...standard,
+          validate: (value) => (isTaskHandleContent(value) ? { value } : standard.validate(value)),
+        },
       } as ReturnType<typeof fromJsonSchema>;
       this.outputSchemas.set(jsonSchema, schema);
     }

@@ -16,7 +16,9 @@ import type { McpCatalogSource } from '../../mcp-client/mcp-catalog-source.inter
  * `completions` when one of them declared it (resources are always offered, by the bridge). Fixed
  * when a server instance is made, as capabilities must be.
  */
-export function upstreamCatalogCapabilities(catalog: McpCatalogSource): Pick<ServerCapabilities, 'prompts' | 'completions'> {
+export function upstreamCatalogCapabilities(
+  catalog: McpCatalogSource,
+): Pick<ServerCapabilities, 'prompts' | 'completions'> {
   return {
     ...(catalog.declares('prompts') && { prompts: { listChanged: false } }),
     ...(catalog.declares('completions') && { completions: {} }),
@@ -29,16 +31,24 @@ export function upstreamCatalogCapabilities(catalog: McpCatalogSource): Pick<Ser
  * Switchboard has none of its own, are passed through as they are asked for. Returns what was
  * registered, for a live server to replace when the catalog changes.
  */
-export function registerUpstreamCatalog(server: McpServer, catalog: McpCatalogSource): (RegisteredResource | RegisteredResourceTemplate)[] {
+export function registerUpstreamCatalog(
+  server: McpServer,
+  catalog: McpCatalogSource,
+): (RegisteredResource | RegisteredResourceTemplate)[] {
   const read = (uri: string, signal: AbortSignal) => catalog.readResource(uri, signal).catch(asProtocolError);
   const resources = catalog
     .resources()
-    .map(({ uri, name, ...metadata }) => server.registerResource(name, uri, metadata, (_uri, ctx) => read(uri, ctx.mcpReq.signal)));
+    .map(({ uri, name, ...metadata }) =>
+      server.registerResource(name, uri, metadata, (_uri, ctx) => read(uri, ctx.mcpReq.signal)),
+    );
   const templates = catalog
     .resourceTemplates()
     .map(({ uriTemplate, name, ...metadata }) =>
-      server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, (uri, _variables, ctx) =>
-        read(uri.href, ctx.mcpReq.signal),
+      server.registerResource(
+        name,
+        new ResourceTemplate(uriTemplate, { list: undefined }),
+        metadata,
+        (uri, _variables, ctx) => read(uri.href, ctx.mcpReq.signal),
       ),
     );
   const capabilities = server.server.getCapabilities();

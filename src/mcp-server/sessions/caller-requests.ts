@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, ProtocolError, RequestId, Transport } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  ProtocolError,
+  RequestId,
+  Transport,
+} from '@modelcontextprotocol/server';
 import { isAnswerMessage } from '../json-rpc-shapes';
 import { randomUUID } from 'node:crypto';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
@@ -15,17 +21,27 @@ import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface
 export class CallerRequests {
   private readonly pending = new Map<string, { resolve: (result: object) => void; reject: (error: Error) => void }>();
 
-  async ask(sessionId: string, transport: Transport, call: RequestId, request: UpstreamRequest, signal: AbortSignal): Promise<object> {
+  async ask(
+    sessionId: string,
+    transport: Transport,
+    call: RequestId,
+    request: UpstreamRequest,
+    signal: AbortSignal,
+  ): Promise<object> {
     signal.throwIfAborted();
     const id = `switchboard-${randomUUID()}`;
     const key = keyOf(sessionId, id);
     const answered = new Promise<object>((resolve, reject) => this.pending.set(key, { resolve, reject }));
     // An abort while the request is still being sent rejects this before anyone awaits it.
     answered.catch(() => undefined);
-    const abort = () => this.pending.get(key)?.reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    const abort = () =>
+      this.pending.get(key)?.reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
     signal.addEventListener('abort', abort, { once: true });
     try {
-      await transport.send({ jsonrpc: '2.0', id, method: request.method, params: request.params }, { relatedRequestId: call });
+      await transport.send(
+        { jsonrpc: '2.0', id, method: request.method, params: request.params },
+        { relatedRequestId: call },
+      );
       return await answered;
     } finally {
       signal.removeEventListener('abort', abort);

@@ -19,7 +19,9 @@ export class CancelledRequests {
 
   /** Aborts when any of the requests is canceled, also by a cancel that came first. */
   async watch(sessionId: string, requestIds: string[]): Promise<CancelWatch> {
-    const watches = await Promise.all(requestIds.map((requestId) => this.signals.watch(signalKey(sessionId, requestId))));
+    const watches = await Promise.all(
+      requestIds.map((requestId) => this.signals.watch(signalKey(sessionId, requestId))),
+    );
     if (watches.length === 1) return watches[0];
     return {
       signal: AbortSignal.any(watches.map((watch) => watch.signal)),

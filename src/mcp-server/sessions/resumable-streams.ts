@@ -29,7 +29,8 @@ export async function serveResumably(
   canceled: CancelWatch,
 ): Promise<Response> {
   const unanswered = new Set(requestIds);
-  const isLast = (message: JSONRPCMessage) => isAnswerMessage(message) && unanswered.size === 1 && unanswered.has(String(message.id));
+  const isLast = (message: JSONRPCMessage) =>
+    isAnswerMessage(message) && unanswered.size === 1 && unanswered.has(String(message.id));
   const events = store.forRequest(sessionId, isLast);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -57,7 +58,12 @@ export async function serveResumably(
 }
 
 /** A `Last-Event-ID` resumption of one of the session's answer streams: the events after it, then the rest as they come. */
-export async function resumedStream(store: McpEventStore, sessionId: string, lastEventId: string, signal: AbortSignal): Promise<Response> {
+export async function resumedStream(
+  store: McpEventStore,
+  sessionId: string,
+  lastEventId: string,
+  signal: AbortSignal,
+): Promise<Response> {
   const events = await store.follow(sessionId, lastEventId, signal);
   if (!events) {
     const message = `Cannot resume after event ${JSON.stringify(lastEventId)}: unknown, expired or too far behind`;
@@ -72,12 +78,18 @@ export async function resumedStream(store: McpEventStore, sessionId: string, las
         if (done) return controller.close();
         // A priming event (no message) only gave the client a position to resume from.
         if (Object.keys(value.message).length === 0) continue;
-        return controller.enqueue(encoder.encode(`event: message\nid: ${value.eventId}\ndata: ${JSON.stringify(value.message)}\n\n`));
+        return controller.enqueue(
+          encoder.encode(`event: message\nid: ${value.eventId}\ndata: ${JSON.stringify(value.message)}\n\n`),
+        );
       }
     },
     cancel: () => void iterator.return?.(),
   });
   return new Response(body, {
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+    headers: {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    },
   });
 }

@@ -34,7 +34,10 @@ export interface SessionEventStream {
  * means a live client, so it keeps the session from expiring. Ends when the client goes away or
  * `close` is called.
  */
-export function sessionEventStream(bus: ServerEventBus, { sessionTtlMs, keepSession }: SessionEventStreamOptions): SessionEventStream {
+export function sessionEventStream(
+  bus: ServerEventBus,
+  { sessionTtlMs, keepSession }: SessionEventStreamOptions,
+): SessionEventStream {
   const encoder = new TextEncoder();
   let open = true;
   let stop = () => {};
@@ -68,7 +71,11 @@ export function sessionEventStream(bus: ServerEventBus, { sessionTtlMs, keepSess
     },
     cancel: () => stop(),
   });
-  const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+  const headers = {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  };
   return {
     response: new Response(body, { status: 200, headers }),
     send,

@@ -1,7 +1,8 @@
 import { StdioFrameReader } from './framed-stdio-transport';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
-const framed = (body: string, separator = '\r\n\r\n') => `Content-Length: ${Buffer.byteLength(body)}${separator}${body}`;
+const framed = (body: string, separator = '\r\n\r\n') =>
+  `Content-Length: ${Buffer.byteLength(body)}${separator}${body}`;
 
 describe('StdioFrameReader', () => {
   it('splits newline-delimited messages, across chunks and several per chunk, dropping a CR', () => {

@@ -65,7 +65,9 @@ export class StdioFrameReader {
     }
     const text = this.buffer.subarray(0, end).toString('utf8');
     this.consume(end + 1);
-    return end > this.maxBytes ? oversized('newline', this.maxBytes) : { text: text.replace(/\r$/, ''), framing: 'newline' };
+    return end > this.maxBytes
+      ? oversized('newline', this.maxBytes)
+      : { text: text.replace(/\r$/, ''), framing: 'newline' };
   }
 
   private framed(): Frame | 'wait' {
@@ -75,13 +77,19 @@ export class StdioFrameReader {
     if (headerEnd === -1 || headerEnd > MAX_HEADER_BYTES) {
       if (headerEnd === -1 && this.buffer.length <= MAX_HEADER_BYTES) return 'wait';
       this.skipping = 'line';
-      return { error: { code: PARSE_ERROR, message: 'Parse error: unterminated Content-Length header' }, framing: 'content-length' };
+      return {
+        error: { code: PARSE_ERROR, message: 'Parse error: unterminated Content-Length header' },
+        framing: 'content-length',
+      };
     }
     const match = /^content-length:\s*(\d+)\s*$/im.exec(this.buffer.subarray(0, headerEnd).toString('latin1'));
     const bodyStart = headerEnd + separator;
     if (!match) {
       this.consume(bodyStart);
-      return { error: { code: PARSE_ERROR, message: 'Parse error: invalid Content-Length header' }, framing: 'content-length' };
+      return {
+        error: { code: PARSE_ERROR, message: 'Parse error: invalid Content-Length header' },
+        framing: 'content-length',
+      };
     }
     const length = Number(match[1]);
     if (length > this.maxBytes) {
@@ -167,7 +175,9 @@ export class FramedStdioTransport implements Transport {
     const framing = (id !== undefined && this.requestFraming.get(id)) || this.framing;
     if (id !== undefined) this.requestFraming.delete(id);
     const data = framing === 'newline' ? `${body}\n` : `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    await new Promise<void>((resolve, reject) => this.output.write(data, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.output.write(data, (error) => (error ? reject(error) : resolve())),
+    );
     this.closeIfDone();
   }
 

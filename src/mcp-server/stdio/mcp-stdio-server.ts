@@ -39,7 +39,10 @@ function stdioCaller(taskParamOf: (requestId: RequestId) => unknown): McpCaller 
  * Serves the in-process tools over stdio, both protocol eras (the SDK's `serveStdio` pins one
  * server per connection, which follows the tool list). Resolves when the client closes the pipe.
  */
-export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = new FramedStdioTransport()): Promise<void> {
+export function serveEmbeddedStdio(
+  factory: SwitchboardMcpServerFactory,
+  wire = new FramedStdioTransport(),
+): Promise<void> {
   const live: LiveMcpServer[] = [];
   const connection = new AbortController();
   /** The `task` of 2025-era `tools/call` requests not yet handed to their tool, by request id. */
@@ -84,7 +87,11 @@ export function serveEmbeddedStdio(factory: SwitchboardMcpServerFactory, wire = 
  * reads that notification: a 2026-07-28 server takes the end of the request's own stream as
  * the cancellation, so the relay does both. Resolves when the client closes the pipe.
  */
-export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire = new FramedStdioTransport()): Promise<void> {
+export async function proxyStdio(
+  mcpUrl: URL,
+  apiKey: string | undefined,
+  wire = new FramedStdioTransport(),
+): Promise<void> {
   const upstream = new StreamableHTTPClientTransport(mcpUrl, {
     requestInit: apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : undefined,
   });
@@ -130,7 +137,8 @@ export async function proxyStdio(mcpUrl: URL, apiKey: string | undefined, wire =
     }
     toClient(message);
   };
-  upstream.onerror = (error) => logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP connection to Switchboard reported an error');
+  upstream.onerror = (error) =>
+    logger.warn({ url: mcpUrl.href, err: error.message }, 'MCP connection to Switchboard reported an error');
   wire.onerror = (error) => logger.warn({ err: error.message }, 'MCP stdio error');
   const closed = new Promise<void>((done) => (wire.onclose = done));
   await upstream.start();

@@ -56,7 +56,11 @@ export class MemoryMcpEventStore implements McpEventStore {
     };
   }
 
-  async follow(sessionId: string, lastEventId: string, signal: AbortSignal): Promise<AsyncIterable<StoredEvent> | undefined> {
+  async follow(
+    sessionId: string,
+    lastEventId: string,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<StoredEvent> | undefined> {
     const id = parseEventId(lastEventId);
     const stream = id?.sessionId === sessionId ? this.live(`${sessionId}.${id.streamId}`) : undefined;
     const after = Number(id?.position);

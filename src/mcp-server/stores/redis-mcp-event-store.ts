@@ -99,16 +99,28 @@ export class RedisMcpEventStore implements McpEventStore {
     };
   }
 
-  async follow(sessionId: string, lastEventId: string, signal: AbortSignal): Promise<AsyncIterable<StoredEvent> | undefined> {
+  async follow(
+    sessionId: string,
+    lastEventId: string,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<StoredEvent> | undefined> {
     const id = parseEventId(lastEventId);
     if (!id || id.sessionId !== sessionId) return undefined;
     const key = this.key(sessionId, id.streamId);
     // The last event seen must still be there, or some after it may have been cut.
-    const held = (await this.redis.client.xrange(key, id.position, id.position, 'COUNT', 1).catch(() => [])) as unknown[];
+    const held = (await this.redis.client
+      .xrange(key, id.position, id.position, 'COUNT', 1)
+      .catch(() => [])) as unknown[];
     return held.length === 0 ? undefined : this.read(key, sessionId, id.streamId, id.position, signal);
   }
 
-  private async *read(key: string, sessionId: string, streamId: string, after: string, signal: AbortSignal): AsyncGenerator<StoredEvent> {
+  private async *read(
+    key: string,
+    sessionId: string,
+    streamId: string,
+    after: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<StoredEvent> {
     for await (const batch of this.redis.streams.follow(key, after, signal)) {
       for (const [position, [field, value]] of batch) {
         if (field === END_FIELD) return;

@@ -1,4 +1,12 @@
-import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+  TaskState,
+  taskStateToJSON,
+} from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +18,11 @@ import { taskUri } from '../bridge/task-resource';
 import { partsText } from '../../tasks/lifecycle/turn-publisher';
 import { messageText, taskText } from '../../tasks/task-text';
 
-const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED];
+const FAILED_STATES: readonly TaskState[] = [
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_REJECTED,
+  TaskState.TASK_STATE_CANCELED,
+];
 
 /**
  * An agent called as an MCP tool: the message runs a real turn through the agent's A2A handler (so
@@ -25,7 +37,9 @@ export class AgentToolCall {
   private readonly logger = new Logger(AgentToolCall.name);
 
   async run(endpoint: AgentHandler, message: string, caller: McpCaller, ctx: ServerContext): Promise<CallToolResult> {
-    const request = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: message }] } });
+    const request = SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: message }] },
+    });
     const signal = ctx.mcpReq.signal;
     const progress = progressReporter(ctx);
     let taskId: string | undefined;
@@ -49,7 +63,10 @@ export class AgentToolCall {
     } catch (error) {
       if (error instanceof TaskStreamInterruptedError) return this.interruptedResult(endpoint, error, caller);
       // A2A errors (bad input, unsupported output modes, an unavailable store) end the call, not the server.
-      this.logger.warn({ agent: endpoint.agent.config.name, taskId, err: (error as Error).message }, 'MCP agent tool call failed');
+      this.logger.warn(
+        { agent: endpoint.agent.config.name, taskId, err: (error as Error).message },
+        'MCP agent tool call failed',
+      );
       return textResult((error as Error).message, true);
     } finally {
       signal.removeEventListener('abort', cancel);
@@ -57,9 +74,18 @@ export class AgentToolCall {
   }
 
   /** The interruption as an error result, with the task's state as stored when it can still be read. */
-  private async interruptedResult(endpoint: AgentHandler, error: TaskStreamInterruptedError, caller: McpCaller): Promise<CallToolResult> {
-    this.logger.warn({ agent: endpoint.agent.config.name, taskId: error.taskId, err: error.message }, 'MCP agent tool call interrupted');
-    const task = await endpoint.handler.getTask(GetTaskRequest.fromJSON({ id: error.taskId }), storedView(caller)).catch(() => undefined);
+  private async interruptedResult(
+    endpoint: AgentHandler,
+    error: TaskStreamInterruptedError,
+    caller: McpCaller,
+  ): Promise<CallToolResult> {
+    this.logger.warn(
+      { agent: endpoint.agent.config.name, taskId: error.taskId, err: error.message },
+      'MCP agent tool call interrupted',
+    );
+    const task = await endpoint.handler
+      .getTask(GetTaskRequest.fromJSON({ id: error.taskId }), storedView(caller))
+      .catch(() => undefined);
     const state = taskStateToJSON(task?.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
     return { ...textResult(error.message, true), structuredContent: { taskId: error.taskId, state } };
   }
@@ -86,7 +112,10 @@ function progressReporter(ctx: ServerContext): (message: string) => Promise<void
     if (progressToken === undefined) return;
     progress += 1;
     await ctx.mcpReq
-      .notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } })
+      .notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(message ? { message } : {}) },
+      })
       .catch(() => undefined);
   };
 }

@@ -30,7 +30,13 @@ export class AskCaller {
    * 2025-era HTTP session's server lives for one POST: the session's declared capabilities decide.
    * `server`: the server instance answering the request.
    */
-  async ask(request: UpstreamRequest, caller: McpCaller, ctx: ServerContext, server: Server, signal: AbortSignal): Promise<object> {
+  async ask(
+    request: UpstreamRequest,
+    caller: McpCaller,
+    ctx: ServerContext,
+    server: Server,
+    signal: AbortSignal,
+  ): Promise<object> {
     if (caller.sessionId === undefined) return ctx.mcpReq.send(request, { signal });
     const capabilities = await this.sessions.clientCapabilities(caller.sessionId);
     return refusedUnless(capabilities ?? {}, (checked) =>
@@ -59,7 +65,10 @@ export function refusedUnless(capabilities: ClientCapabilities, ask: UpstreamReq
  * `sampling.tools`, each elicitation mode its own member, and a bare `elicitation: {}` is form
  * elicitation (2025-06-18).
  */
-export function missingCapabilities(request: UpstreamRequest, declared: ClientCapabilities): ClientCapabilities | undefined {
+export function missingCapabilities(
+  request: UpstreamRequest,
+  declared: ClientCapabilities,
+): ClientCapabilities | undefined {
   if (request.method === 'sampling/createMessage') {
     const withTools = request.params.tools !== undefined || request.params.toolChoice !== undefined;
     if (!declared.sampling) return { sampling: withTools ? { tools: {} } : {} };

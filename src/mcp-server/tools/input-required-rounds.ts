@@ -63,7 +63,10 @@ export class InputRequiredRounds {
         ),
       );
     } else {
-      call.idle = setTimeout(() => this.abandon(id, new Error(`the caller did not answer within ${this.idleMs} ms`)), this.idleMs);
+      call.idle = setTimeout(
+        () => this.abandon(id, new Error(`the caller did not answer within ${this.idleMs} ms`)),
+        this.idleMs,
+      );
       call.idle.unref();
     }
     return inputRequired({ inputRequests: { [key]: request }, requestState: id });
@@ -135,7 +138,8 @@ class ParkedCall {
   }
 
   private ask(request: UpstreamRequest): Promise<object> {
-    if (this.asking) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'one request to the caller at a time'));
+    if (this.asking)
+      return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'one request to the caller at a time'));
     return new Promise((answer, fail) => {
       this.asking = { key: `input-${++this.asked}`, request, answer };
       this.fail = fail;

@@ -8,7 +8,12 @@ import {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolPipeline } from '../../agents/tools/tool-pipeline.service';
-import { MCP_TOOL_SOURCE, McpCallOptions, McpToolSource, UpstreamRequestHandler } from '../../mcp-client/mcp-tool-source.interface';
+import {
+  MCP_TOOL_SOURCE,
+  McpCallOptions,
+  McpToolSource,
+  UpstreamRequestHandler,
+} from '../../mcp-client/mcp-tool-source.interface';
 import { AskCaller, modernClientCapabilities } from './ask-caller';
 import { InputRequiredRounds } from './input-required-rounds';
 import { CALL_TOOL_RESULT_LIMITER } from '../../agents/tools/call-tool-result-limiter';
@@ -40,8 +45,12 @@ export class UpstreamToolCall {
   ): Promise<CallToolResult | InputRequiredResult> {
     const relay = new NotificationRelay(ctx);
     const call = async (onrequest: UpstreamRequestHandler, signal: AbortSignal) => {
-      const result = await this.toolPipeline.bounded(name, `mcp:${caller.owner}`, signal, CALL_TOOL_RESULT_LIMITER, (bounded) =>
-        this.mcpTools.call(name, args, { ...relay.options(), onrequest, signal: bounded }),
+      const result = await this.toolPipeline.bounded(
+        name,
+        `mcp:${caller.owner}`,
+        signal,
+        CALL_TOOL_RESULT_LIMITER,
+        (bounded) => this.mcpTools.call(name, args, { ...relay.options(), onrequest, signal: bounded }),
       );
       // The upstream's last notifications came before its result: so they reach the caller.
       await relay.settled();
@@ -49,7 +58,8 @@ export class UpstreamToolCall {
     };
     if (modernClientCapabilities(ctx)) return this.rounds.round(ctx, caller.owner, call);
     return call(
-      (request, signal) => this.askCaller.ask(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])),
+      (request, signal) =>
+        this.askCaller.ask(request, caller, ctx, server, AbortSignal.any([signal, ctx.mcpReq.signal])),
       ctx.mcpReq.signal,
     );
   }
@@ -67,7 +77,8 @@ class NotificationRelay {
     const onprogress = (progress: Progress) =>
       this.send(this.ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }));
     // At the level the caller set: the SDK filters.
-    const onlog = ({ level, data, logger }: LoggingMessageNotificationParams) => this.send(this.ctx.mcpReq.log(level, data, logger));
+    const onlog = ({ level, data, logger }: LoggingMessageNotificationParams) =>
+      this.send(this.ctx.mcpReq.log(level, data, logger));
     return { onprogress: progressToken === undefined ? undefined : onprogress, onlog };
   }
 

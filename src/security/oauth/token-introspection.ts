@@ -65,7 +65,8 @@ export class TokenIntrospection {
       }
       const claims = (await response.json()) as Record<string, unknown>;
       // An issuer that names another in `iss` is not vouching for its own token.
-      if (claims.active === true && (claims.iss === undefined || claims.iss === issuer.issuer)) return { issuer: issuer.issuer, claims };
+      if (claims.active === true && (claims.iss === undefined || claims.iss === issuer.issuer))
+        return { issuer: issuer.issuer, claims };
     }
     return undefined;
   }
@@ -74,6 +75,8 @@ export class TokenIntrospection {
     const { endpoint } = issuer.introspection;
     return endpoint
       ? Promise.resolve(endpoint)
-      : this.endpoints.get(issuer.issuer, () => issuerEndpoint(this.fetchImpl, issuer.issuer, 'introspection_endpoint'));
+      : this.endpoints.get(issuer.issuer, () =>
+          issuerEndpoint(this.fetchImpl, issuer.issuer, 'introspection_endpoint'),
+        );
   }
 }

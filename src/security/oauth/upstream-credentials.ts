@@ -111,8 +111,11 @@ export class UpstreamCredentials {
     };
     if (!response.ok || typeof body.access_token !== 'string') {
       const reason =
-        [body.error, body.error_description].filter((part) => typeof part === 'string').join(': ') || 'no access token in the answer';
-      throw new UpstreamAuthError(`${this.upstream}: its authorization server gave no token (${response.status}, ${reason})`);
+        [body.error, body.error_description].filter((part) => typeof part === 'string').join(': ') ||
+        'no access token in the answer';
+      throw new UpstreamAuthError(
+        `${this.upstream}: its authorization server gave no token (${response.status}, ${reason})`,
+      );
     }
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in * 1000 : DEFAULT_LIFETIME_MS;
     return { token: body.access_token, renewAt: requestedAt + lifetime - Math.min(RENEW_MARGIN_MS, lifetime / 2) };

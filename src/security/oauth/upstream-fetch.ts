@@ -7,7 +7,11 @@ import type { UpstreamCredentials } from './upstream-credentials';
  * stands becomes an UpstreamAuthError naming the upstream and its challenge, where the SDKs would
  * report a bare status.
  */
-export function upstreamFetch(fetchImpl: typeof fetch, upstream: string, credentials?: UpstreamCredentials): typeof fetch {
+export function upstreamFetch(
+  fetchImpl: typeof fetch,
+  upstream: string,
+  credentials?: UpstreamCredentials,
+): typeof fetch {
   return async (input, init) => {
     const send = async () => {
       if (!credentials) return fetchImpl(input, init);
@@ -32,5 +36,11 @@ export function upstreamFetch(fetchImpl: typeof fetch, upstream: string, credent
 
 /** A body that can be sent a second time: not a stream, which the first attempt used up. */
 function replayable(body: RequestInit['body']): boolean {
-  return body === undefined || body === null || typeof body === 'string' || body instanceof URLSearchParams || body instanceof Uint8Array;
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === 'string' ||
+    body instanceof URLSearchParams ||
+    body instanceof Uint8Array
+  );
 }

@@ -23,7 +23,10 @@ export class RedisCancelSignals implements CancelSignals {
 
   async request(taskId: string): Promise<void> {
     await execTransaction(
-      this.redis.client.multi().set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS).publish(this.channel.key, taskId),
+      this.redis.client
+        .multi()
+        .set(this.key(taskId), '1', 'EX', CANCEL_REQUEST_TTL_SECS)
+        .publish(this.channel.key, taskId),
     );
   }
 

@@ -42,7 +42,10 @@ export class RedisLiveChannel<T> implements LiveChannel<T> {
     /** Under the configured key prefix; also the subscriber connection's purpose. */
     private readonly name: string,
   ) {
-    this.channel = new RedisTaskChannel(redis, name, { message: (text) => this.deliver(text), connected: () => undefined });
+    this.channel = new RedisTaskChannel(redis, name, {
+      message: (text) => this.deliver(text),
+      connected: () => undefined,
+    });
   }
 
   async publish(message: T): Promise<void> {

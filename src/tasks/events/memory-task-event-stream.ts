@@ -42,7 +42,11 @@ export class MemoryTaskEventStream implements TaskEventStream {
     private readonly changes: LiveChannel<TaskChange> = new MemoryLiveChannel(),
   ) {}
 
-  async publish(taskId: string, events: StreamResponse[], { close = false, change }: PublishOptions = {}): Promise<string[]> {
+  async publish(
+    taskId: string,
+    events: StreamResponse[],
+    { close = false, change }: PublishOptions = {},
+  ): Promise<string[]> {
     const stream = this.stream(taskId);
     const at = Date.now();
     const ids = events.map((event) => {
@@ -80,7 +84,10 @@ export class MemoryTaskEventStream implements TaskEventStream {
     return this.start;
   }
 
-  async *read(taskId: string, { afterId, signal }: { afterId?: string; signal?: AbortSignal } = {}): AsyncGenerator<TaskEventStreamEntry> {
+  async *read(
+    taskId: string,
+    { afterId, signal }: { afterId?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<TaskEventStreamEntry> {
     const stream = this.stream(taskId);
     stream.readers++;
     let after = Number(afterId ?? 0) || 0;
@@ -134,7 +141,8 @@ export class MemoryTaskEventStream implements TaskEventStream {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [taskId, stream] of this.streams) if (stream.expiresAt !== undefined && stream.expiresAt <= now) this.streams.delete(taskId);
+    for (const [taskId, stream] of this.streams)
+      if (stream.expiresAt !== undefined && stream.expiresAt <= now) this.streams.delete(taskId);
   }
 
   private drop(taskId: string, stream: Stream): void {

@@ -37,7 +37,11 @@ export class RedisTaskEventStream implements TaskEventStream {
     private readonly maxLen: number,
   ) {}
 
-  async publish(taskId: string, events: StreamResponse[], { close = false, change }: PublishOptions = {}): Promise<string[]> {
+  async publish(
+    taskId: string,
+    events: StreamResponse[],
+    { close = false, change }: PublishOptions = {},
+  ): Promise<string[]> {
     const key = this.key(taskId);
     const transaction = this.redis.client.multi();
     for (const event of events)
@@ -67,7 +71,9 @@ export class RedisTaskEventStream implements TaskEventStream {
     let before = '+';
     for (;;) {
       const page = (await this.redis.client.xrevrange(key, before, '-', 'COUNT', READ_BATCH)) as [string, string[]][];
-      const found = page.findIndex(([, [field, value]]) => field === EVENT_FIELD && value.startsWith(TASK_EVENT_PREFIX));
+      const found = page.findIndex(
+        ([, [field, value]]) => field === EVENT_FIELD && value.startsWith(TASK_EVENT_PREFIX),
+      );
       if (found >= 0) return page[found + 1]?.[0] ?? (await this.entryBefore(key, page[found][0]));
       if (page.length < READ_BATCH) return STREAM_START;
       before = `(${page[page.length - 1][0]}`;
@@ -99,7 +105,11 @@ export class RedisTaskEventStream implements TaskEventStream {
       entries
         .filter(([, [field]]) => field === EVENT_FIELD)
         // An entry's id begins with the Redis server's clock, in milliseconds, when it was appended.
-        .map(([id, [, value]]) => ({ id, event: StreamResponse.fromJSON(JSON.parse(value)), at: new Date(Number(id.split('-')[0])) }))
+        .map(([id, [, value]]) => ({
+          id,
+          event: StreamResponse.fromJSON(JSON.parse(value)),
+          at: new Date(Number(id.split('-')[0])),
+        }))
     );
   }
 

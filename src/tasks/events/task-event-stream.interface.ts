@@ -61,7 +61,10 @@ export interface TaskEventStream {
    * `fresh` says the stream is known to hold nothing after `afterId` yet (a new task's): reading
    * then begins by waiting, without first looking.
    */
-  read(taskId: string, options: { afterId?: string; signal?: AbortSignal; fresh?: boolean }): AsyncIterable<TaskEventStreamEntry>;
+  read(
+    taskId: string,
+    options: { afterId?: string; signal?: AbortSignal; fresh?: boolean },
+  ): AsyncIterable<TaskEventStreamEntry>;
   /** The position before any entry: reading after it yields a stream whole. */
   readonly start: string;
   /** Position of the newest entry: reading after it yields only what is published from now on. */

@@ -52,8 +52,15 @@ export class OrphanedTaskSweepJob {
     let settled = 0;
     for (const { task, scope } of await this.store.findIdle({ states: TURN_STATES, ...idle, limit: SWEEP_BATCH })) {
       if (await this.turnPending(task)) continue;
-      await this.lifecycle.fail(task, callContextOf({ tenant: scope.tenant, userName: scope.owner, authenticated: true }), ORPHANED_TEXT);
-      this.logger.warn({ taskId: task.id, state: task.status?.state }, 'orphaned task failed: its turn was neither queued nor running');
+      await this.lifecycle.fail(
+        task,
+        callContextOf({ tenant: scope.tenant, userName: scope.owner, authenticated: true }),
+        ORPHANED_TEXT,
+      );
+      this.logger.warn(
+        { taskId: task.id, state: task.status?.state },
+        'orphaned task failed: its turn was neither queued nor running',
+      );
       settled++;
     }
     return { settled };
@@ -62,7 +69,10 @@ export class OrphanedTaskSweepJob {
   private async sweepAfterLoss(epoch: string): Promise<void> {
     const sweep = { writtenBefore: Date.now() };
     await this.queue
-      .enqueue(JobName.OrphanedTaskSweep, sweep, { jobId: `orphans-after-loss-${epoch}`, delayMs: REDIS_COMMAND_TIMEOUT_MS })
+      .enqueue(JobName.OrphanedTaskSweep, sweep, {
+        jobId: `orphans-after-loss-${epoch}`,
+        delayMs: REDIS_COMMAND_TIMEOUT_MS,
+      })
       .catch((error: Error) => {
         this.logger.warn(
           { err: error.message },

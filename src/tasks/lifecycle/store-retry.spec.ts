@@ -31,7 +31,9 @@ describe('retryStoreCall', () => {
     const clock = fakeClock();
     const write = flaky(4);
     const retries: number[] = [];
-    await expect(retryStoreCall(write, POLICY, (_error, failures) => retries.push(failures), clock)).resolves.toBe('done');
+    await expect(retryStoreCall(write, POLICY, (_error, failures) => retries.push(failures), clock)).resolves.toBe(
+      'done',
+    );
     expect(write).toHaveBeenCalledTimes(5);
     expect(retries).toEqual([1, 2, 3, 4]);
     expect(clock.slept[3]).toBeGreaterThan(clock.slept[0]);
@@ -48,13 +50,17 @@ describe('retryStoreCall', () => {
 
   it('never retries with a deadline of 0', async () => {
     const write = flaky(1);
-    await expect(retryStoreCall(write, { ...POLICY, deadlineMs: 0 }, () => undefined, fakeClock())).rejects.toThrow('ECONNREFUSED');
+    await expect(retryStoreCall(write, { ...POLICY, deadlineMs: 0 }, () => undefined, fakeClock())).rejects.toThrow(
+      'ECONNREFUSED',
+    );
     expect(write).toHaveBeenCalledTimes(1);
   });
 
   it('does not retry a call refused for good (a task id of another scope)', async () => {
     const write = flaky(1, new TaskScopeConflictError('t1'));
-    await expect(retryStoreCall(write, POLICY, () => undefined, fakeClock())).rejects.toBeInstanceOf(TaskScopeConflictError);
+    await expect(retryStoreCall(write, POLICY, () => undefined, fakeClock())).rejects.toBeInstanceOf(
+      TaskScopeConflictError,
+    );
     expect(write).toHaveBeenCalledTimes(1);
   });
 });

@@ -74,7 +74,11 @@ export class TaskLifecycle {
    * turn never overwrites it. Returns what the store holds, and whether this submit wrote it.
    */
   async submit(requestContext: RequestContext): Promise<TaskWrite> {
-    return this.store.saveUnlessTurnRecorded(submittedTask(requestContext), requestContext.userMessage.messageId, requestContext.context);
+    return this.store.saveUnlessTurnRecorded(
+      submittedTask(requestContext),
+      requestContext.userMessage.messageId,
+      requestContext.context,
+    );
   }
 
   /**
@@ -99,7 +103,11 @@ export class TaskLifecycle {
     context: ServerCallContext,
     { announced = false, unstored, storeBeforeRun, idUnknownUntil }: TurnOptions = {},
   ): Promise<TurnRecorder> {
-    const existing = !unstored ? await this.loadForTurn(taskId, context) : storeBeforeRun ? await this.storeFirst(unstored) : undefined;
+    const existing = !unstored
+      ? await this.loadForTurn(taskId, context)
+      : storeBeforeRun
+        ? await this.storeFirst(unstored)
+        : undefined;
     const webhooks =
       idUnknownUntil === undefined
         ? this.push.forTurn(taskId, context)
@@ -141,7 +149,10 @@ export class TaskLifecycle {
    * TurnRecorder.abandon. `recorder` is the turn's, when it got one.
    */
   abandon(requestContext: RequestContext, how: { neverStored: boolean }, recorder?: TurnRecorder): Promise<void> {
-    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined)).abandon(requestContext, how);
+    return (recorder ?? this.recorder(requestContext.taskId, requestContext.context, undefined)).abandon(
+      requestContext,
+      how,
+    );
   }
 
   private async end(task: Task, context: ServerCallContext, state: TaskState, text: string): Promise<void> {
@@ -152,16 +163,21 @@ export class TaskLifecycle {
 
   private async storeFirst(requestContext: RequestContext): Promise<Task> {
     const submit = () => this.submit(requestContext);
-    const write = await countedStoreCall(submit, NO_RETRY, this.metrics, 'task_save', () => undefined).catch((error: unknown) => {
-      throw new TurnNotRecordedError(requestContext.taskId, error, { neverStored: true });
-    });
+    const write = await countedStoreCall(submit, NO_RETRY, this.metrics, 'task_save', () => undefined).catch(
+      (error: unknown) => {
+        throw new TurnNotRecordedError(requestContext.taskId, error, { neverStored: true });
+      },
+    );
     return write.task;
   }
 
   private loadForTurn(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const load = () => this.store.load(taskId, context);
     return countedStoreCall(load, this.turnRetry, this.metrics, 'task_load', (error, failures, delayMs) => {
-      this.logger.warn({ taskId, failures, retryInMs: delayMs, err: (error as Error).message }, 'task read failed; retrying');
+      this.logger.warn(
+        { taskId, failures, retryInMs: delayMs, err: (error as Error).message },
+        'task read failed; retrying',
+      );
     }).catch((error: unknown) => {
       throw new TurnNotRecordedError(taskId, error);
     });

@@ -27,7 +27,9 @@ export class TaskRetentionJob {
   @OnJob(JobName.TaskRetention)
   async run(): Promise<{ evicted: number }> {
     const { max_tasks, ttl_secs } = this.config.get('tasks', { infer: true });
-    const evicted = await this.store.applyRetention({ maxTasks: max_tasks, ttlMs: ttl_secs * 1000 }, (taskIds) => this.forget(taskIds));
+    const evicted = await this.store.applyRetention({ maxTasks: max_tasks, ttlMs: ttl_secs * 1000 }, (taskIds) =>
+      this.forget(taskIds),
+    );
     if (evicted > 0) this.logger.log({ evicted }, 'retention evicted terminal tasks');
     return { evicted };
   }
@@ -37,12 +39,15 @@ export class TaskRetentionJob {
    * request); activity rows it could not delete stay behind, which the log line tells.
    */
   private async forget(taskIds: string[]): Promise<void> {
-    await Promise.all([this.stream.remove(taskIds), this.cancelSignals.forget(taskIds), this.activity.remove(taskIds)]).catch(
-      (error: Error) =>
-        this.logger.warn(
-          { tasks: taskIds.length, err: error.message },
-          'could not remove the event streams, cancel requests and activity of evicted tasks',
-        ),
+    await Promise.all([
+      this.stream.remove(taskIds),
+      this.cancelSignals.forget(taskIds),
+      this.activity.remove(taskIds),
+    ]).catch((error: Error) =>
+      this.logger.warn(
+        { tasks: taskIds.length, err: error.message },
+        'could not remove the event streams, cancel requests and activity of evicted tasks',
+      ),
     );
   }
 }

@@ -1,5 +1,10 @@
 import { type Message, Role, type SendMessageRequest, TaskState } from '@a2a-js/sdk';
-import { type AgentExecutionEvent, DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  type AgentExecutionEvent,
+  DefaultExecutionEventBus,
+  RequestContext,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { TurnPublisher } from './turn-publisher';
 
 describe('TurnPublisher', () => {

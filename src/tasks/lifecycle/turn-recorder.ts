@@ -16,13 +16,21 @@ import type { TaskStore, TaskWrite } from '../../task-store/task-store.interface
 import type { TaskWebhooks } from '../push/turn-webhooks';
 import { TurnPublisher } from './turn-publisher';
 import { SnapshotBuffer } from './snapshot-buffer';
-import { NEVER_STORED_METADATA_KEY, NOT_RECORDED_TEXT, NOT_STORED_TEXT, TurnNotRecordedError } from './turn-not-recorded.error';
+import {
+  NEVER_STORED_METADATA_KEY,
+  NOT_RECORDED_TEXT,
+  NOT_STORED_TEXT,
+  TurnNotRecordedError,
+} from './turn-not-recorded.error';
 import { replayTurn } from './turn-replay';
 import { countedStoreCall, type StoreRetryPolicy } from './store-retry';
 import { afterThisTick } from '../../common/after-this-tick';
 
 /** The events `build` publishes, captured rather than recorded. */
-function eventsOf(ids: { taskId: string; contextId: string }, build: (publish: TurnPublisher) => void): AgentExecutionEvent[] {
+function eventsOf(
+  ids: { taskId: string; contextId: string },
+  build: (publish: TurnPublisher) => void,
+): AgentExecutionEvent[] {
   const events: AgentExecutionEvent[] = [];
   const capture = new DefaultExecutionEventBus();
   capture.on('event', (event) => events.push(event));
@@ -34,7 +42,11 @@ function completedWith(message: Message, taskId: string, contextId: string): Age
   return AgentEvent.statusUpdate({
     taskId,
     contextId,
-    status: { state: TaskState.TASK_STATE_COMPLETED, message: { ...message, taskId }, timestamp: new Date().toISOString() },
+    status: {
+      state: TaskState.TASK_STATE_COMPLETED,
+      message: { ...message, taskId },
+      timestamp: new Date().toISOString(),
+    },
     metadata: {},
   });
 }
@@ -167,7 +179,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     const closure = await this.deps.stream.closure(this.taskId);
     // Closed by what this turn left: a direct answer (no task saved), or the final state saved (a cancel
     // too). An earlier turn's direct answer closes a stream whose task goes on.
-    if (closure && (saved === undefined || (isTerminal(saved) && stateOf(closure.lastEvent) === saved.status?.state))) return true;
+    if (closure && (saved === undefined || (isTerminal(saved) && stateOf(closure.lastEvent) === saved.status?.state)))
+      return true;
     const { withTask, last } = await replayTurn(this.deps.stream, this.taskId, this.results, messageId);
     if (!saved) return false;
     const savedThisTurn = saved.history.some((message) => message.messageId === messageId);
@@ -180,7 +193,9 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (!ended) return false;
     const endStreamed = withTask && last?.kind === 'statusUpdate' && last.data.status?.state === state;
     if (!endStreamed)
-      this.publish(AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }));
+      this.publish(
+        AgentEvent.statusUpdate({ taskId: saved.id, contextId: saved.contextId, status: saved.status, metadata: {} }),
+      );
     return true;
   }
 
@@ -210,7 +225,10 @@ export class TurnRecorder extends DefaultExecutionEventBus {
       responses.unshift({ payload: { $case: 'task', value: task } });
     }
     await this.deps.stream.publish(this.taskId, responses, { close: true }).catch((error: Error) => {
-      this.logger.warn({ taskId: this.taskId, err: error.message }, 'could not tell the task stream that its turn failed');
+      this.logger.warn(
+        { taskId: this.taskId, err: error.message },
+        'could not tell the task stream that its turn failed',
+      );
     });
   }
 
@@ -222,7 +240,10 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   private async recordPending(): Promise<void> {
     const events = this.pending.splice(0);
     if (this.failure) {
-      this.logger.warn({ taskId: this.taskId, events: events.length }, 'events after the turn failed to record dropped');
+      this.logger.warn(
+        { taskId: this.taskId, events: events.length },
+        'events after the turn failed to record dropped',
+      );
       return;
     }
     const responses: StreamResponse[] = [];
@@ -238,8 +259,11 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     if (!mustSave) this.checkpointSoon();
     const ending = this.closing;
     const closes = ending === 'message' || (ending !== undefined && TERMINAL_TASK_STATES.includes(ending));
-    const change = changesState(responses) && this.buffer.current ? taskChangeOf(this.buffer.current, this.context) : undefined;
-    await this.write('event_publish', () => this.deps.stream.publish(this.taskId, responses, { close: closes, change }));
+    const change =
+      changesState(responses) && this.buffer.current ? taskChangeOf(this.buffer.current, this.context) : undefined;
+    await this.write('event_publish', () =>
+      this.deps.stream.publish(this.taskId, responses, { close: closes, change }),
+    );
     this.taskStreamed ||= responses.some((response) => response.payload?.$case === 'task');
     this.recordedEnd = ending;
     if (ending !== 'message') await this.notify(responses);
@@ -261,7 +285,10 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     // Not written, yet ended as this turn ends it: an earlier try of this save reached the store.
     if (kept && !kept.written && kept.task.status?.state !== this.buffer.current?.status?.state) {
       this.closing = this.recordedEnd = kept.task.status!.state;
-      this.logger.log({ taskId: this.taskId }, 'task ended elsewhere (canceled) while its turn ran; turn stops recording');
+      this.logger.log(
+        { taskId: this.taskId },
+        'task ended elsewhere (canceled) while its turn ran; turn stops recording',
+      );
       return false;
     }
     return true;
@@ -291,9 +318,14 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * registered mid-turn is announced to the turn's webhooks, so it hears every event recorded after it.
    */
   private async notify(responses: StreamResponse[]): Promise<void> {
-    await this.write('webhook_queue', () => this.deps.webhooks.notify(responses, this.buffer.current!)).catch((error: Error) => {
-      this.logger.error({ taskId: this.taskId, err: error.message }, 'webhook deliveries of task events could not be queued');
-    });
+    await this.write('webhook_queue', () => this.deps.webhooks.notify(responses, this.buffer.current!)).catch(
+      (error: Error) => {
+        this.logger.error(
+          { taskId: this.taskId, err: error.message },
+          'webhook deliveries of task events could not be queued',
+        );
+      },
+    );
   }
 
   /**
@@ -302,7 +334,8 @@ export class TurnRecorder extends DefaultExecutionEventBus {
    * of it is kept.
    */
   private write<T>(what: StoreOperation, operation: () => Promise<T>): Promise<T> {
-    const retry = what === 'task_save' && !this.persisted ? { ...this.deps.writeRetry, deadlineMs: 0 } : this.deps.writeRetry;
+    const retry =
+      what === 'task_save' && !this.persisted ? { ...this.deps.writeRetry, deadlineMs: 0 } : this.deps.writeRetry;
     return countedStoreCall(operation, retry, this.deps.metrics, what, (error, failures, delayMs) => {
       this.logger.warn(
         { taskId: this.taskId, write: what, failures, retryInMs: delayMs, err: (error as Error).message },
@@ -312,7 +345,9 @@ export class TurnRecorder extends DefaultExecutionEventBus {
   }
 
   /** Applies one event to the snapshot; returns what to publish for it and whether the snapshot must be saved first. */
-  private async apply(event: AgentExecutionEvent): Promise<{ response: StreamResponse; mustSave: boolean } | undefined> {
+  private async apply(
+    event: AgentExecutionEvent,
+  ): Promise<{ response: StreamResponse; mustSave: boolean } | undefined> {
     if (this.closing) {
       this.logger.warn({ taskId: this.taskId, kind: event.kind }, 'event after the end of the turn ignored');
       return undefined;
@@ -322,7 +357,9 @@ export class TurnRecorder extends DefaultExecutionEventBus {
       // The task was already recorded and announced as submitted; a direct answer then completes it.
       if (event.kind === 'task') return void (await this.results.processEvent(event));
       if (event.kind === 'message')
-        return this.apply(completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId));
+        return this.apply(
+          completedWith(event.data, this.taskId, this.buffer.current?.contextId ?? event.data.contextId),
+        );
     }
     if (event.kind === 'message') {
       this.closing = 'message';
@@ -330,9 +367,13 @@ export class TurnRecorder extends DefaultExecutionEventBus {
     }
     await this.results.processEvent(event);
     const state = event.kind === 'statusUpdate' ? event.data.status?.state : undefined;
-    const ending = state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_TASK_STATES.includes(state));
+    const ending =
+      state !== undefined && (TERMINAL_TASK_STATES.includes(state) || INTERRUPTED_TASK_STATES.includes(state));
     if (ending) this.closing = state;
-    return { response: this.streamResponse(event), mustSave: ending || !this.persisted || Date.now() - this.lastSave >= CHECKPOINT_MS };
+    return {
+      response: this.streamResponse(event),
+      mustSave: ending || !this.persisted || Date.now() - this.lastSave >= CHECKPOINT_MS,
+    };
   }
 
   /** Writes the snapshot unless the task ended meanwhile (canceled); returns what the store holds afterwards. */

@@ -18,7 +18,12 @@ export interface TurnReplay {
  * `messageId` of the turn expected, a turn whose task does not hold that message is an earlier one:
  * nothing is replayed.
  */
-export async function replayTurn(stream: TaskEventFeed, taskId: string, results: ResultManager, messageId?: string): Promise<TurnReplay> {
+export async function replayTurn(
+  stream: TaskEventFeed,
+  taskId: string,
+  results: ResultManager,
+  messageId?: string,
+): Promise<TurnReplay> {
   const start = await stream.turnStart(taskId);
   const end = await stream.tail(taskId);
   if (start === end) return { end, withTask: false };

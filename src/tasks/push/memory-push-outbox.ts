@@ -5,7 +5,11 @@ export class MemoryPushOutbox implements PushOutbox {
   private readonly outboxes = new Map<string, PendingNotification[]>();
   private readonly claims = new Map<string, { holder: string; until: number }>();
 
-  async append(taskId: string, configId: string, notifications: Pick<PendingNotification, 'body' | 'contentType'>[]): Promise<void> {
+  async append(
+    taskId: string,
+    configId: string,
+    notifications: Pick<PendingNotification, 'body' | 'contentType'>[],
+  ): Promise<void> {
     const key = keyOf(taskId, configId);
     const outbox = this.outboxes.get(key) ?? [];
     outbox.push(...notifications.map((notification) => ({ ...notification, attempts: 0, retryAt: 0 })));

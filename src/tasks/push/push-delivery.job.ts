@@ -60,7 +60,8 @@ export class PushDeliveryJob {
       await this.outbox.release(taskId, configId, holder);
     }
     // A notification added after the last look found the outbox claimed, and left it to this job.
-    if (retryInMs !== undefined || (await this.outbox.head(taskId, configId))) await this.lookAgain(payload, retryInMs ?? 0);
+    if (retryInMs !== undefined || (await this.outbox.head(taskId, configId)))
+      await this.lookAgain(payload, retryInMs ?? 0);
   }
 
   /** Delivers until the outbox is empty (undefined) or its first notification must wait: then in how many ms to try it again. */
@@ -106,7 +107,10 @@ export class PushDeliveryJob {
       const err = blocked ? error.reason : (error as Error).message;
       this.logger.warn({ taskId, configId: webhook.id, origin, attempt, err }, 'push notification not delivered');
       if (!(error instanceof WebhookRefusal))
-        await this.activity.record(taskId, deliveryEntry(webhook, started, attempt, blocked ? 'blocked' : 'error', err));
+        await this.activity.record(
+          taskId,
+          deliveryEntry(webhook, started, attempt, blocked ? 'blocked' : 'error', err),
+        );
       return blocked;
     }
   }
@@ -121,7 +125,10 @@ export class PushDeliveryJob {
     }
     const retryAt =
       Date.now() +
-      backoffDelayMs(attempts - 1, { baseMs: this.push.backoff_ms, maxMs: this.push.backoff_ms * 2 ** (this.push.max_attempts - 1) });
+      backoffDelayMs(attempts - 1, {
+        baseMs: this.push.backoff_ms,
+        maxMs: this.push.backoff_ms * 2 ** (this.push.max_attempts - 1),
+      });
     await this.outbox.updateHead(taskId, configId, { ...head, attempts, retryAt });
   }
 

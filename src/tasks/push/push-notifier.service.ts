@@ -1,7 +1,12 @@
 import { StreamResponse, Task } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
-import { PushNotificationSerializer, PushNotificationStore, ServerCallContext, V1PushNotificationSerializer } from '@a2a-js/sdk/server';
+import {
+  PushNotificationSerializer,
+  PushNotificationStore,
+  ServerCallContext,
+  V1PushNotificationSerializer,
+} from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
@@ -40,7 +45,10 @@ export class PushNotifier {
   private async targets(taskId: string, context: ServerCallContext): Promise<PushTargets> {
     const configs = this.configs.loadWithMetadata
       ? await this.configs.loadWithMetadata(taskId, context)
-      : (await this.configs.load(taskId, context)).map((config) => ({ config, wireVersion: A2A_LEGACY_PROTOCOL_VERSION }));
+      : (await this.configs.load(taskId, context)).map((config) => ({
+          config,
+          wireVersion: A2A_LEGACY_PROTOCOL_VERSION,
+        }));
     return { caller: callerScopeOf(context), configs };
   }
 
@@ -70,7 +78,11 @@ export class PushNotifier {
    * one is set meanwhile. The watch for that begins before this resolves; begun past
    * `idUnknownUntil`, they are read.
    */
-  async forTurnWithoutWebhooks(taskId: string, context: ServerCallContext, idUnknownUntil: number): Promise<TaskWebhooks> {
+  async forTurnWithoutWebhooks(
+    taskId: string,
+    context: ServerCallContext,
+    idUnknownUntil: number,
+  ): Promise<TaskWebhooks> {
     const webhooks = this.forTurn(taskId, context);
     await webhooks.startWith({ caller: callerScopeOf(context), configs: [] }, idUnknownUntil);
     return webhooks;
@@ -85,7 +97,11 @@ export class PushNotifier {
         config.id,
         events.map((event) => serializer.serialize(event, task)),
       );
-      await this.queue.enqueue(JobName.PushDelivery, { taskId: task.id, configId: config.id, caller }, { retry: this.retry });
+      await this.queue.enqueue(
+        JobName.PushDelivery,
+        { taskId: task.id, configId: config.id, caller },
+        { retry: this.retry },
+      );
     }
   }
 }

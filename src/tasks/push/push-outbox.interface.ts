@@ -20,7 +20,11 @@ export interface PendingNotification {
  * no credential; those are read from the config at delivery.
  */
 export interface PushOutbox {
-  append(taskId: string, configId: string, notifications: Pick<PendingNotification, 'body' | 'contentType'>[]): Promise<void>;
+  append(
+    taskId: string,
+    configId: string,
+    notifications: Pick<PendingNotification, 'body' | 'contentType'>[],
+  ): Promise<void>;
   /** Takes the outbox for delivering, for `ttlMs` (renewable); false when another holder has it. */
   claim(taskId: string, configId: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Keeps the claim for `ttlMs` more, if `holder` still has it. */

@@ -4,14 +4,19 @@ import type { RedisService } from '../../redis/redis.service';
 import { type PendingNotification, PUSH_OUTBOX_TTL_SECS, type PushOutbox } from './push-outbox.interface';
 
 /** Renews or deletes the claim only for the holder that has it. */
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /** Outboxes shared by every worker: a Redis list of JSON notifications per task and webhook, and a claim key beside it. */
 export class RedisPushOutbox implements PushOutbox {
   constructor(private readonly redis: RedisService) {}
 
-  async append(taskId: string, configId: string, notifications: Pick<PendingNotification, 'body' | 'contentType'>[]): Promise<void> {
+  async append(
+    taskId: string,
+    configId: string,
+    notifications: Pick<PendingNotification, 'body' | 'contentType'>[],
+  ): Promise<void> {
     const key = this.listKey(taskId, configId);
     const entries = notifications.map((notification) => JSON.stringify({ ...notification, attempts: 0, retryAt: 0 }));
     await execTransaction(

@@ -10,7 +10,14 @@ const stored: PushTargets = {
   caller,
   configs: [
     {
-      config: { tenant: '', id: 'c1', taskId: 't1', url: 'https://hooks.example/1', token: '', authentication: undefined },
+      config: {
+        tenant: '',
+        id: 'c1',
+        taskId: 't1',
+        url: 'https://hooks.example/1',
+        token: '',
+        authentication: undefined,
+      },
       wireVersion: '1.0',
     },
   ],

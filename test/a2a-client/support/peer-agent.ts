@@ -7,7 +7,15 @@
  *
  * It imports nothing from src/: it stands for someone else's agent, not for Switchboard.
  */
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, AgentCard, type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
+import {
+  A2A_PROTOCOL_VERSION,
+  AGENT_CARD_PATH,
+  AgentCard,
+  type Message,
+  type Part,
+  Role,
+  TaskState,
+} from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { legacyRestRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import {
@@ -123,7 +131,14 @@ class Publisher {
 
   artifact(text: string, chunk = { append: false, lastChunk: true }): void {
     const { taskId, contextId } = this.context;
-    const artifact = { artifactId: 'result', name: 'result', description: '', parts: [textPart(text)], metadata: {}, extensions: [] };
+    const artifact = {
+      artifactId: 'result',
+      name: 'result',
+      description: '',
+      parts: [textPart(text)],
+      metadata: {},
+      extensions: [],
+    };
     this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, ...chunk, metadata: {} }));
   }
 
@@ -135,7 +150,12 @@ class Publisher {
 
 function statusEvent(taskId: string, contextId: string, state: TaskState, text?: string) {
   const message = text === undefined ? undefined : agentMessage(taskId, contextId, text);
-  return AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: {} });
+  return AgentEvent.statusUpdate({
+    taskId,
+    contextId,
+    status: { state, message, timestamp: new Date().toISOString() },
+    metadata: {},
+  });
 }
 
 function agentMessage(taskId: string, contextId: string, text: string): Message {
@@ -193,7 +213,9 @@ class PeerExecutor implements AgentExecutor {
         const finished = await sleep(Number(ms), true, { signal: stop.signal }).catch(() => false);
         if (!finished) return; // canceled: cancelTask has published the final status
         const chunks = inThree(answer.join(' '));
-        chunks.forEach((chunk, index) => publish.artifact(chunk, { append: index > 0, lastChunk: index === chunks.length - 1 }));
+        chunks.forEach((chunk, index) =>
+          publish.artifact(chunk, { append: index > 0, lastChunk: index === chunks.length - 1 }),
+        );
         return publish.status(TaskState.TASK_STATE_COMPLETED);
       }
       default: {
@@ -220,7 +242,11 @@ function inThree(text: string): string[] {
 
 function securityScheme(auth: Auth): { name: string; v1: object; v03: object } {
   if ('bearer' in auth)
-    return { name: 'bearer', v1: { httpAuthSecurityScheme: { scheme: 'Bearer' } }, v03: { type: 'http', scheme: 'bearer' } };
+    return {
+      name: 'bearer',
+      v1: { httpAuthSecurityScheme: { scheme: 'Bearer' } },
+      v03: { type: 'http', scheme: 'bearer' },
+    };
   const { header } = auth.apiKey;
   return {
     name: 'apiKey',
@@ -247,7 +273,9 @@ function coreCard(settings: Settings, baseUrl: string): AgentCard {
     securityRequirements: scheme ? [{ schemes: { [scheme.name]: { list: [] } } }] : [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang, late and message', tags: ['test'] }],
+    skills: [
+      { id: 'peer', name: 'Peer', description: 'echo, slow, ask, fail, hang, late and message', tags: ['test'] },
+    ],
   });
 }
 
@@ -266,7 +294,10 @@ function cardDocument(settings: Settings, card: AgentCard): object {
     protocolVersion: LEGACY_CARD_VERSION,
     url: primary.url,
     preferredTransport: primary.protocolBinding,
-    additionalInterfaces: card.supportedInterfaces.map(({ url, protocolBinding }) => ({ url, transport: protocolBinding })),
+    additionalInterfaces: card.supportedInterfaces.map(({ url, protocolBinding }) => ({
+      url,
+      transport: protocolBinding,
+    })),
     capabilities: { streaming: settings.streaming, pushNotifications: false },
     defaultInputModes: card.defaultInputModes,
     defaultOutputModes: card.defaultOutputModes,
@@ -311,7 +342,9 @@ function authenticate(auth: Auth | undefined): RequestHandler {
   return (req, res, next) => {
     if (!auth) return next();
     const presented =
-      'bearer' in auth ? req.header('authorization') === `Bearer ${auth.bearer}` : req.header(auth.apiKey.header) === auth.apiKey.value;
+      'bearer' in auth
+        ? req.header('authorization') === `Bearer ${auth.bearer}`
+        : req.header(auth.apiKey.header) === auth.apiKey.value;
     if (presented) return next();
     if ('bearer' in auth) res.setHeader('WWW-Authenticate', 'Bearer');
     res.status(401).json({ error: 'unauthorized', message: 'missing or wrong credentials' });
@@ -320,7 +353,8 @@ function authenticate(auth: Auth | undefined): RequestHandler {
 
 function misbehave(rpc: Settings['rpc']): RequestHandler {
   return (_req, res, next) => {
-    if (rpc === '500') res.status(500).type('html').send('<html><body><h1>500 Internal Server Error</h1></body></html>');
+    if (rpc === '500')
+      res.status(500).type('html').send('<html><body><h1>500 Internal Server Error</h1></body></html>');
     else if (rpc === 'garbage') res.status(200).type('application/json').send('not json');
     else if (rpc !== 'hang') next();
   };
@@ -346,7 +380,8 @@ function peerApp(settings: Settings, card: AgentCard, requestHandler: DefaultReq
     app.use(REST_PATH, legacyRestRouter({ requestHandler, userBuilder }));
     return app;
   }
-  if (BINDINGS[settings.mode].includes('JSONRPC')) app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder }));
+  if (BINDINGS[settings.mode].includes('JSONRPC'))
+    app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder }));
   app.use(REST_PATH, restHandler({ requestHandler, userBuilder }));
   return app;
 }
@@ -356,12 +391,15 @@ async function listenGrpc(settings: Settings, requestHandler: DefaultRequestHand
   const server = new grpc.Server();
   const userBuilder = async (call: { metadata: grpc.Metadata }) => {
     const bearer = settings.auth && 'bearer' in settings.auth ? settings.auth.bearer : undefined;
-    if (bearer && call.metadata.get('authorization')[0]?.toString() !== `Bearer ${bearer}`) throw new Error('missing or wrong credentials');
+    if (bearer && call.metadata.get('authorization')[0]?.toString() !== `Bearer ${bearer}`)
+      throw new Error('missing or wrong credentials');
     return new UnauthenticatedUser();
   };
   server.addService(A2AService, grpcService({ requestHandler, userBuilder }));
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
   );
   return `127.0.0.1:${port}`;
 }

@@ -37,10 +37,14 @@ export async function startPeer(settings: PeerSettings): Promise<PeerAgent> {
 
 /** Starts peer-agent.ts as one child process serving a peer per settings; resolves once it prints its `listening` line. */
 export function startPeers(settings: PeerSettings[]): Promise<PeerAgent[]> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', PEER_SCRIPT, JSON.stringify(settings)], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', PEER_SCRIPT, JSON.stringify(settings)],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
   child.once('exit', () => running.delete(child));
   let stderr = '';
@@ -53,7 +57,9 @@ export function startPeers(settings: PeerSettings[]): Promise<PeerAgent[]> {
       settled = true;
       clearTimeout(timer);
       void stop(child, 'SIGKILL');
-      reject(new Error(`peer agent ${JSON.stringify(settings)} ${reason}\n--- stderr:\n${stderr.trimEnd() || '(empty)'}`));
+      reject(
+        new Error(`peer agent ${JSON.stringify(settings)} ${reason}\n--- stderr:\n${stderr.trimEnd() || '(empty)'}`),
+      );
     };
     const timer = setTimeout(() => fail(`did not listen within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
     child.once('error', (error) => fail(`could not be spawned: ${error.message}`));
@@ -61,7 +67,8 @@ export function startPeers(settings: PeerSettings[]): Promise<PeerAgent[]> {
     child.once('close', (code, signal) => fail(`exited (${code ?? signal}) before listening`));
     createInterface({ input: child.stdout! }).once('line', (line) => {
       const ports = listeningPorts(line);
-      if (ports?.length !== settings.length) return fail(`printed ${JSON.stringify(line)} instead of {"listening":[<port>, ...]}`);
+      if (ports?.length !== settings.length)
+        return fail(`printed ${JSON.stringify(line)} instead of {"listening":[<port>, ...]}`);
       settled = true;
       clearTimeout(timer);
       const peerAt = (port: number): PeerAgent => {

@@ -88,9 +88,42 @@ const ODD_STRINGS = [
   '0',
   '[]',
 ];
-const WRONG_TYPES: unknown[] = [null, true, false, 0, -1, 1.5, 2 ** 53 + 2, 1e308, -1e308, [], [null], [[]], {}, { a: 1 }, [1, 'a', {}]];
+const WRONG_TYPES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 53 + 2,
+  1e308,
+  -1e308,
+  [],
+  [null],
+  [[]],
+  {},
+  { a: 1 },
+  [1, 'a', {}],
+];
 const NOT_OBJECTS: unknown[] = [null, 5, 'text', [], [{ text: 'x' }], true];
-const ODD_NUMBERS: unknown[] = [-1, 0, 101, -(2 ** 31), 2 ** 31, 2 ** 53, 1e308, 1.5, '5', 'abc', '', null, true, [], {}, [3]];
+const ODD_NUMBERS: unknown[] = [
+  -1,
+  0,
+  101,
+  -(2 ** 31),
+  2 ** 31,
+  2 ** 53,
+  1e308,
+  1.5,
+  '5',
+  'abc',
+  '',
+  null,
+  true,
+  [],
+  {},
+  [3],
+];
 const TASK_IDS = [
   'no-such-task',
   '00000000-0000-0000-0000-000000000000',
@@ -137,11 +170,26 @@ const PAGE_TOKENS = [
   'x',
   '%00',
   'x'.repeat(2000),
-  ...['no separator', `2020-01-01T00:00:00Z|a${NUL}b`, '-271821-04-20T00:00:00Z|x', '+275760-09-13T00:00:00Z|x', '|', `${NUL}|${NUL}`].map(
-    (text) => Buffer.from(text).toString('base64'),
-  ),
+  ...[
+    'no separator',
+    `2020-01-01T00:00:00Z|a${NUL}b`,
+    '-271821-04-20T00:00:00Z|x',
+    '+275760-09-13T00:00:00Z|x',
+    '|',
+    `${NUL}|${NUL}`,
+  ].map((text) => Buffer.from(text).toString('base64')),
 ];
-const STATES: unknown[] = ['TASK_STATE_BOGUS', 'completed', 99, -1, `TASK_STATE_COMPLETED${NUL}`, '', null, {}, 'TASK_STATE_COMPLETED'];
+const STATES: unknown[] = [
+  'TASK_STATE_BOGUS',
+  'completed',
+  99,
+  -1,
+  `TASK_STATE_COMPLETED${NUL}`,
+  '',
+  null,
+  {},
+  'TASK_STATE_COMPLETED',
+];
 const PUSH_URLS: unknown[] = [
   'not a url',
   '',
@@ -308,7 +356,8 @@ function badMessage(rng: Rng, dialect: Dialect): { message: unknown; defect: str
       message[key] = parts;
     }
   }
-  if (rng.chance(0.3)) message[rng.pick(['contextId', 'taskId', 'referenceTaskIds', 'extensions', 'metadata'])] = junk(rng);
+  if (rng.chance(0.3))
+    message[rng.pick(['contextId', 'taskId', 'referenceTaskIds', 'extensions', 'metadata'])] = junk(rng);
   return { message, defect: defects.join('+') };
 }
 
@@ -430,7 +479,8 @@ function methodParams(rng: Rng, method: string, dialect: 'v1' | 'v03'): { params
     'tasks/resubscribe': { id },
     'tasks/pushNotificationConfig/set': {
       taskId: id,
-      pushNotificationConfig: () => (rng.chance(0.4) ? junk(rng) : { url: rng.pick(PUSH_URLS), id: junk(rng), authentication: junk(rng) }),
+      pushNotificationConfig: () =>
+        rng.chance(0.4) ? junk(rng) : { url: rng.pick(PUSH_URLS), id: junk(rng), authentication: junk(rng) },
     },
     'tasks/pushNotificationConfig/get': { id, pushNotificationConfigId: any },
     'tasks/pushNotificationConfig/list': { id },
@@ -457,7 +507,8 @@ function envelope(rng: Rng, dialect: 'v1' | 'v03'): { value: Json; send: boolean
       extra: [junk(rng)],
     };
     const replacement = rng.pick(values[field]);
-    if (field === 'extra') value[rng.pick(['result', 'error', 'jsonrpc2', '__proto__x', 'x'.repeat(100)])] = replacement;
+    if (field === 'extra')
+      value[rng.pick(['result', 'error', 'jsonrpc2', '__proto__x', 'x'.repeat(100)])] = replacement;
     else if (replacement === undefined) delete value[field];
     else value[field] = replacement;
   }
@@ -528,7 +579,19 @@ const ODD_TYPES = [
   ';',
   'application/a2a+json; version=2',
 ];
-const BAD_VERSIONS = ['2.0', '0.2', 'abc', '1.0.0', '1', '1.0, 0.3', 'null', '99999999999999999999', '-1.0', '1.0;q=1', '%31.0'];
+const BAD_VERSIONS = [
+  '2.0',
+  '0.2',
+  'abc',
+  '1.0.0',
+  '1',
+  '1.0, 0.3',
+  'null',
+  '99999999999999999999',
+  '-1.0',
+  '1.0;q=1',
+  '%31.0',
+];
 
 interface Body {
   bytes: Buffer;
@@ -540,7 +603,11 @@ interface Body {
 /** The structured value as JSON, or one of the ways a body goes wrong on the wire. */
 function body(rng: Rng, value: unknown, limit: number): Body {
   const text = serialize(value);
-  const sent = (bytes: string | Buffer, note: string, intact = false): Body => ({ bytes: Buffer.from(bytes), note, intact });
+  const sent = (bytes: string | Buffer, note: string, intact = false): Body => ({
+    bytes: Buffer.from(bytes),
+    note,
+    intact,
+  });
   const r = rng.next();
   if (r < 0.5) return sent(text, 'JSON', Buffer.byteLength(text) <= limit);
   if (r < 0.6) return sent(rng.pick(WRONG_TOP_LEVEL), 'wrong top-level type');
@@ -554,13 +621,16 @@ function body(rng: Rng, value: unknown, limit: number): Body {
   if (r < 0.95) {
     const target = limit + (rng.chance(0.2) ? 0 : 1 + rng.int(4096));
     // Padding as a member of the object itself, so that a JSON-RPC request at the limit is still one.
-    const pad = (n: number) => serialize(isObject(value) ? { ...value, padding: 'x'.repeat(n) } : { padding: 'x'.repeat(n), value });
+    const pad = (n: number) =>
+      serialize(isObject(value) ? { ...value, padding: 'x'.repeat(n) } : { padding: 'x'.repeat(n), value });
     const padded = pad(Math.max(0, target - Buffer.byteLength(pad(0))));
     const over = Buffer.byteLength(padded) - limit;
     return sent(padded, `${over} bytes over the limit`, over <= 0);
   }
   const polluted =
-    text.startsWith('{') && text.length > 2 ? `{"__proto__":{"x":1},${text.slice(1)}` : '{"constructor":{"prototype":{"x":1}}}';
+    text.startsWith('{') && text.length > 2
+      ? `{"__proto__":{"x":1},${text.slice(1)}`
+      : '{"constructor":{"prototype":{"x":1}}}';
   return sent(polluted, 'prototype keys');
 }
 
@@ -573,8 +643,13 @@ function versionHeader(rng: Rng, current: boolean): Record<string, string> {
 /** Headers of a request with `bytes` as body: mostly a JSON content type; `json` tells whether it is one. */
 function bodyHeaders(rng: Rng, plan: FuzzPlan, current: boolean, bytes: Buffer | undefined) {
   const type = rng.chance(0.85) ? rng.pick(JSON_TYPES) : rng.pick(ODD_TYPES);
-  const headers: Record<string, string> = { ...plan.auth, ...versionHeader(rng, current), ...(bytes && type && { 'content-type': type }) };
-  if (rng.chance(0.05)) headers['a2a-extensions'] = rng.pick([',', ' , ,', 'x'.repeat(2000), 'https://example.com/ext,,', '%00']);
+  const headers: Record<string, string> = {
+    ...plan.auth,
+    ...versionHeader(rng, current),
+    ...(bytes && type && { 'content-type': type }),
+  };
+  if (rng.chance(0.05))
+    headers['a2a-extensions'] = rng.pick([',', ' , ,', 'x'.repeat(2000), 'https://example.com/ext,,', '%00']);
   return { headers, json: JSON_TYPES.includes(type) };
 }
 
@@ -650,11 +725,15 @@ function pathId(rng: Rng): string {
 function query(rng: Rng, fields: Record<string, readonly unknown[]>): string {
   const parts = Object.entries(fields).flatMap(([key, values]) => {
     if (!rng.chance(0.4)) return [];
-    if (rng.chance(0.15)) return [rng.pick([key, `${key}=`, `${key}[]=1`, `${key}=1&${key}=2`, `${key}[a]=1`, `${key}=%ZZ`, `${key}=%00`])];
+    if (rng.chance(0.15))
+      return [rng.pick([key, `${key}=`, `${key}[]=1`, `${key}=1&${key}=2`, `${key}[a]=1`, `${key}=%ZZ`, `${key}=%00`])];
     const value = rng.pick(values);
-    return [`${key}=${encodeSegment(typeof value === 'string' ? value.slice(0, 2000) : (JSON.stringify(value) ?? ''))}`];
+    return [
+      `${key}=${encodeSegment(typeof value === 'string' ? value.slice(0, 2000) : (JSON.stringify(value) ?? ''))}`,
+    ];
   });
-  if (rng.chance(0.05)) parts.push(rng.pick(['&&&', '=', '%', '__proto__=1', 'constructor[prototype][x]=1', `x=${'y'.repeat(2000)}`]));
+  if (rng.chance(0.05))
+    parts.push(rng.pick(['&&&', '=', '%', '__proto__=1', 'constructor[prototype][x]=1', `x=${'y'.repeat(2000)}`]));
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
@@ -669,7 +748,9 @@ function spelling(rng: Rng, path: string): string {
 }
 
 function agentName(rng: Rng, plan: FuzzPlan, unknown: number): { name: string; unknown: boolean } {
-  return rng.chance(unknown) ? { name: rng.pick(UNKNOWN_AGENTS), unknown: true } : { name: rng.pick(plan.agents), unknown: false };
+  return rng.chance(unknown)
+    ? { name: rng.pick(UNKNOWN_AGENTS), unknown: true }
+    : { name: rng.pick(plan.agents), unknown: false };
 }
 
 // ---- Cases -------------------------------------------------------------------------------------
@@ -683,7 +764,9 @@ function jsonRpcCase(rng: Rng, plan: FuzzPlan, dialect: 'v1' | 'v03', perAgent: 
     route: `POST /a2a${perAgent ? '/agents/:name' : ''} (${dialect === 'v1' ? 'v1.0' : 'v0.3'})`,
     protocol: 'json-rpc',
     method: 'POST',
-    path: capped(`/a2a${agent ? `/agents/${agent.name}` : ''}${rng.chance(0.05) ? query(rng, { x: ODD_STRINGS }) : ''}`),
+    path: capped(
+      `/a2a${agent ? `/agents/${agent.name}` : ''}${rng.chance(0.05) ? query(rng, { x: ODD_STRINGS }) : ''}`,
+    ),
     headers,
     body: sent.bytes,
     id: sent.intact && json && validId(rpc.value.id) ? rpc.value.id : undefined,
@@ -711,9 +794,19 @@ function httpCase(
   current: boolean,
   unknownAgent = false,
 ): FuzzCase {
-  const path = capped(`${prefix}${spelling(rng, endpoint.path(rng))}${endpoint.query ? query(rng, endpoint.query) : ''}`);
-  const fuzz = { route, protocol: 'http' as const, method: endpoint.method, path, send: endpoint.send ?? false, unknownAgent };
-  if (!endpoint.body) return { ...fuzz, headers: { ...plan.auth, ...versionHeader(rng, current) }, note: 'path and query' };
+  const path = capped(
+    `${prefix}${spelling(rng, endpoint.path(rng))}${endpoint.query ? query(rng, endpoint.query) : ''}`,
+  );
+  const fuzz = {
+    route,
+    protocol: 'http' as const,
+    method: endpoint.method,
+    path,
+    send: endpoint.send ?? false,
+    unknownAgent,
+  };
+  if (!endpoint.body)
+    return { ...fuzz, headers: { ...plan.auth, ...versionHeader(rng, current) }, note: 'path and query' };
   const { params, note } = endpoint.body(rng);
   const sent = rng.chance(0.15) ? { bytes: undefined, note: 'none' } : body(rng, params, plan.bodyLimit);
   const { headers } = bodyHeaders(rng, plan, current, sent.bytes);
@@ -739,7 +832,12 @@ function restEndpoints(legacy: boolean): Endpoint[] {
           name: () => junk(rng),
           pushNotificationConfig: () => (rng.chance(0.5) ? junk(rng) : { url: rng.pick(PUSH_URLS), id: junk(rng) }),
         })
-      : someOf(rng, { id: () => junk(rng), url: () => rng.pick(PUSH_URLS), token: () => junk(rng), authentication: () => junk(rng) }),
+      : someOf(rng, {
+          id: () => junk(rng),
+          url: () => rng.pick(PUSH_URLS),
+          token: () => junk(rng),
+          authentication: () => junk(rng),
+        }),
     note: 'push config',
   });
   const configPath = (rng: Rng) => `/tasks/${pathId(rng)}/pushNotificationConfigs/${pathId(rng)}`;
@@ -750,7 +848,12 @@ function restEndpoints(legacy: boolean): Endpoint[] {
     { route: 'POST /tasks/:id:cancel', method: 'POST', path: taskPath(':cancel'), body: junkBody },
     { route: 'GET /tasks/:id:subscribe', method: 'GET', path: taskPath(':subscribe') },
     { route: 'POST /tasks/:id:subscribe', method: 'POST', path: taskPath(':subscribe'), body: junkBody },
-    { route: 'POST /tasks/:id/pushNotificationConfigs', method: 'POST', path: taskPath('/pushNotificationConfigs'), body: pushConfig },
+    {
+      route: 'POST /tasks/:id/pushNotificationConfigs',
+      method: 'POST',
+      path: taskPath('/pushNotificationConfigs'),
+      body: pushConfig,
+    },
     {
       route: 'GET /tasks/:id/pushNotificationConfigs',
       method: 'GET',
@@ -761,7 +864,12 @@ function restEndpoints(legacy: boolean): Endpoint[] {
     { route: 'DELETE /tasks/:id/pushNotificationConfigs/:configId', method: 'DELETE', path: configPath },
     legacy
       ? { route: 'GET /card', method: 'GET', path: () => '/card' }
-      : { route: 'GET /extendedAgentCard', method: 'GET', path: () => '/extendedAgentCard', query: { tenant: ODD_STRINGS } },
+      : {
+          route: 'GET /extendedAgentCard',
+          method: 'GET',
+          path: () => '/extendedAgentCard',
+          query: { tenant: ODD_STRINGS },
+        },
   ];
   if (!legacy) {
     endpoints.push({
@@ -805,7 +913,13 @@ function seedBody(rng: Rng): { params: unknown; note: string } {
 
 const SEED_ENDPOINTS: Endpoint[] = [
   { route: 'POST /a2a/tasks/send', method: 'POST', path: () => '/tasks/send', body: seedBody, send: true },
-  { route: 'POST /a2a/tasks/send/stream', method: 'POST', path: () => '/tasks/send/stream', body: seedBody, send: true },
+  {
+    route: 'POST /a2a/tasks/send/stream',
+    method: 'POST',
+    path: () => '/tasks/send/stream',
+    body: seedBody,
+    send: true,
+  },
   { route: 'GET /a2a/tasks/:id', method: 'GET', path: taskPath(''), query: { history_length: ODD_NUMBERS } },
   { route: 'POST /a2a/tasks/:id/cancel', method: 'POST', path: taskPath('/cancel'), body: junkBody },
 ];
@@ -886,7 +1000,8 @@ export function fuzzCases(plan: FuzzPlan, seed = 0x5eed): FuzzCase[] {
   }
   for (const endpoint of restEndpoints(false)) add(50, () => restCase(rng, plan, endpoint, false));
   for (const endpoint of restEndpoints(true)) add(30, () => restCase(rng, plan, endpoint, true));
-  for (const endpoint of SEED_ENDPOINTS) add(80, () => httpCase(rng, plan, endpoint, `seed ${endpoint.route}`, '/a2a', rng.chance(0.5)));
+  for (const endpoint of SEED_ENDPOINTS)
+    add(80, () => httpCase(rng, plan, endpoint, `seed ${endpoint.route}`, '/a2a', rng.chance(0.5)));
   for (const endpoint of [...CARD_ENDPOINTS, undefined]) add(40, () => cardCase(rng, plan, endpoint));
   add(60, () => strayCase(rng, plan));
   return cases;

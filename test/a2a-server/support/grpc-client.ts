@@ -7,7 +7,10 @@ import { TEST_API_KEY } from '../../support/test-app';
 function bearerMetadata(key: string): CallInterceptor {
   return {
     before: async (args) => {
-      args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${key}` } };
+      args.options = {
+        ...args.options,
+        serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${key}` },
+      };
     },
     after: async () => undefined,
   };
@@ -22,7 +25,11 @@ function bearerMetadata(key: string): CallInterceptor {
 export function grpcClient(
   baseUrl: string,
   agent: string,
-  { key = TEST_API_KEY, legacy = false, channel }: { key?: string | null; legacy?: boolean; channel?: ChannelCredentials } = {},
+  {
+    key = TEST_API_KEY,
+    legacy = false,
+    channel,
+  }: { key?: string | null; legacy?: boolean; channel?: ChannelCredentials } = {},
 ): Promise<Client> {
   const legacyCompat = { enabled: legacy };
   const factory = new ClientFactory({
@@ -31,5 +38,8 @@ export function grpcClient(
     cardResolver: new DefaultAgentCardResolver({ legacyCompat }),
     clientConfig: key === null ? {} : { interceptors: [bearerMetadata(key)] },
   });
-  return factory.createFromUrl(baseUrl, legacy ? '/.well-known/agent-card.json' : `/a2a/agents/${agent}/agent-card.json`);
+  return factory.createFromUrl(
+    baseUrl,
+    legacy ? '/.well-known/agent-card.json' : `/a2a/agents/${agent}/agent-card.json`,
+  );
 }

@@ -63,13 +63,17 @@ export class ScriptedLlmServer {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const send = (delta: Record<string, unknown>) => response.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`);
+    const send = (delta: Record<string, unknown>) =>
+      response.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`);
     if ('toolCalls' in reply) {
       reply.toolCalls.forEach((call, index) => {
-        send({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] });
+        send({
+          tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }],
+        });
         // Arguments arrive in pieces, as real providers send them.
         const json = JSON.stringify(call.arguments);
-        for (const piece of [json.slice(0, 5), json.slice(5)]) send({ tool_calls: [{ index, function: { arguments: piece } }] });
+        for (const piece of [json.slice(0, 5), json.slice(5)])
+          send({ tool_calls: [{ index, function: { arguments: piece } }] });
       });
     } else {
       for (const token of reply.tokens) {

@@ -62,13 +62,24 @@ function send(agent: string): { payload: AgentTurnPayload; requestContext: Reque
   const [taskId, contextId] = [randomUUID(), randomUUID()];
   const request = userMessage('hello', { taskId, contextId });
   return {
-    payload: { agent, taskId, contextId, request: SendMessageRequest.toJSON(request), caller, announced: false, newTask: true },
+    payload: {
+      agent,
+      taskId,
+      contextId,
+      request: SendMessageRequest.toJSON(request),
+      caller,
+      announced: false,
+      newTask: true,
+    },
     requestContext: new RequestContext(request, taskId, contextId, context),
   };
 }
 
 /** What a status says: its state and its text. */
-const statusOf = (task: Task | undefined) => ({ state: task?.status?.state, text: partsText(task?.status?.message?.parts ?? []) });
+const statusOf = (task: Task | undefined) => ({
+  state: task?.status?.state,
+  text: partsText(task?.status?.message?.parts ?? []),
+});
 
 describe('TurnRunner', () => {
   const store = new TaskStoreGoingDown();
@@ -161,7 +172,9 @@ describe('TurnRunner', () => {
   });
 
   it('ends the task failed when the executor returns without a final state', async () => {
-    turn.mockImplementation(async ({ context: requestContext }, bus) => new TurnPublisher(bus, requestContext).working(requestContext));
+    turn.mockImplementation(async ({ context: requestContext }, bus) =>
+      new TurnPublisher(bus, requestContext).working(requestContext),
+    );
     const { payload } = send('publisher');
 
     await runner.run(payload, FIRST);
@@ -204,7 +217,10 @@ describe('TurnRunner', () => {
     await runner.run(payload, FIRST);
 
     expect(turn).not.toHaveBeenCalled();
-    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({ state: TaskState.TASK_STATE_CANCELED, text: 'Task canceled.' });
+    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({
+      state: TaskState.TASK_STATE_CANCELED,
+      text: 'Task canceled.',
+    });
   });
 
   it('fails the turn naming the stop when the process stops under it (embedded mode)', async () => {
@@ -217,7 +233,10 @@ describe('TurnRunner', () => {
     stop.abort();
     await running;
 
-    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({ state: TaskState.TASK_STATE_FAILED, text: STOPPED_TEXT });
+    expect(statusOf(await tasks.get(payload.taskId, context))).toEqual({
+      state: TaskState.TASK_STATE_FAILED,
+      text: STOPPED_TEXT,
+    });
   });
 
   it('fails a turn run again after its worker died, without running it twice, when its agent cannot resume it', async () => {
@@ -233,7 +252,11 @@ describe('TurnRunner', () => {
   });
 
   it.each([
-    ['stores it as submitted before running an agent that acts outside its task', 'actor', TaskState.TASK_STATE_SUBMITTED],
+    [
+      'stores it as submitted before running an agent that acts outside its task',
+      'actor',
+      TaskState.TASK_STATE_SUBMITTED,
+    ],
     ['leaves it to the first batch of events of an agent that only publishes', 'publisher', undefined],
   ])("of a new task's first turn, %s", async (_, agent, stateWhenAgentRuns) => {
     let seen: Task | undefined;
@@ -255,7 +278,9 @@ describe('TurnRunner', () => {
     ['an agent that acts outside its task, which never runs', 'actor', false],
     ['an agent that only publishes, whose first batch is refused', 'publisher', true],
   ])('reports a new task whose first write fails as never stored: %s', async (_, agent, agentRuns) => {
-    turn.mockImplementation(async ({ context: requestContext }, bus) => new TurnPublisher(bus, requestContext).working(requestContext));
+    turn.mockImplementation(async ({ context: requestContext }, bus) =>
+      new TurnPublisher(bus, requestContext).working(requestContext),
+    );
     const { payload } = send(agent);
     store.down = true;
 

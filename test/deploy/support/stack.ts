@@ -3,7 +3,13 @@
  * DEPLOY_ADMIN_KEY, COMPOSE_PROJECT_NAME), and the official clients the deploy specs drive it with from outside.
  */
 import { SendMessageRequest, type Task } from '@a2a-js/sdk';
-import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 
@@ -40,7 +46,9 @@ export function a2a(agent: string): Promise<Client> {
 export async function mcp(bearer = apiKey): Promise<McpClient> {
   const client = new McpClient({ name: 'deploy-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }),
+    new StreamableHTTPClientTransport(new URL('/mcp', url), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+    }),
   );
   return client;
 }

@@ -50,7 +50,11 @@ async function* sseData(response: Response): AsyncGenerator<Record<string, unkno
 }
 
 /** A POST answered with SSE, for the dialects the SDK clients do not speak (v0.3 JSON-RPC, the seeds' REST route). */
-export async function* postSse(url: string, body: unknown, headers: Record<string, string> = {}): AsyncGenerator<Record<string, unknown>> {
+export async function* postSse(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): AsyncGenerator<Record<string, unknown>> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...bearer(), ...headers },

@@ -48,7 +48,13 @@ export function jsonRpcSend(
 }
 
 /** A v1.0 HTTP+JSON `message:send`. */
-export function restSend(baseUrl: string, agent: string, text: string, returnImmediately = false, webhookUrl?: string): Promise<RawAnswer> {
+export function restSend(
+  baseUrl: string,
+  agent: string,
+  text: string,
+  returnImmediately = false,
+  webhookUrl?: string,
+): Promise<RawAnswer> {
   return postJson(`${baseUrl}/a2a/rest/agents/${agent}/message:send`, sendBody(text, returnImmediately, webhookUrl), {
     'a2a-version': '1.0',
   });
@@ -66,9 +72,11 @@ export async function taskRows(databaseUrl: string): Promise<TaskRow[]> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string; state: string; data: { status?: { message?: { parts?: { text?: string }[] } } } }>(
-      'SELECT id, state, data FROM tasks ORDER BY created_at',
-    );
+    const { rows } = await client.query<{
+      id: string;
+      state: string;
+      data: { status?: { message?: { parts?: { text?: string }[] } } };
+    }>('SELECT id, state, data FROM tasks ORDER BY created_at');
     return rows.map(({ id, state, data }) => ({ id, state, statusText: data.status?.message?.parts?.[0]?.text }));
   } finally {
     await client.end();

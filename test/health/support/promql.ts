@@ -77,7 +77,8 @@ function tokenize(expr: string): Token[] {
     if (!match) throw new Error(`cannot read "${expr.slice(at, at + 20)}" in: ${expr}`);
     const [, string, variable, duration, number, ident, op, punct] = match;
     if (string !== undefined) tokens.push({ kind: 'string', text: string });
-    else if (variable !== undefined || duration !== undefined) tokens.push({ kind: 'duration', text: variable ?? duration });
+    else if (variable !== undefined || duration !== undefined)
+      tokens.push({ kind: 'duration', text: variable ?? duration });
     else if (number !== undefined) tokens.push({ kind: 'number', text: number });
     else if (ident !== undefined) tokens.push({ kind: 'ident', text: ident });
     else if (op !== undefined) tokens.push({ kind: 'op', text: op });
@@ -138,7 +139,11 @@ export function metricNames(expr: string): string[] {
       } else if (BINARY_KEYWORDS.has(token.text)) {
         continue;
       } else if (AGGREGATIONS.has(token.text)) {
-        expect(i + 1, (t) => t?.text === '(' || t?.text === 'by' || t?.text === 'without', `"(" or a grouping after ${token.text}`);
+        expect(
+          i + 1,
+          (t) => t?.text === '(' || t?.text === 'by' || t?.text === 'without',
+          `"(" or a grouping after ${token.text}`,
+        );
       } else if (next?.text === '(') {
         if (!FUNCTIONS.has(token.text)) fail(`unknown function ${token.text}`);
       } else {

@@ -18,7 +18,11 @@ export async function scrape(url: string): Promise<MetricSample[]> {
  * The value of the sample of `name` whose labels include `labels` (one only: it throws when two
  * match); undefined when there is none.
  */
-export function valueOf(samples: MetricSample[], name: string, labels: Record<string, string> = {}): number | undefined {
+export function valueOf(
+  samples: MetricSample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   const matching = samples.filter(
     (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
   );

@@ -57,4 +57,7 @@ export function isAlive(pid: number): boolean {
 export const FAILING_SERVER_SAYS = 'fatal: cannot reach the database at db.internal:5432';
 
 /** `node -e` arguments for a stdio server that writes two lines to stderr and exits 3 at every start. */
-export const FAILING_SERVER_ARGS = ['-e', `process.stderr.write('starting\\n${FAILING_SERVER_SAYS}\\n'); process.exit(3)`];
+export const FAILING_SERVER_ARGS = [
+  '-e',
+  `process.stderr.write('starting\\n${FAILING_SERVER_SAYS}\\n'); process.exit(3)`,
+];

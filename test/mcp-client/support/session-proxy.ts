@@ -23,11 +23,19 @@ export class SessionProxy {
       if (typeof session === 'string' && this.forgotten.has(session)) {
         this.notFound++;
         outgoing.writeHead(404, { 'content-type': 'application/json' });
-        outgoing.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        outgoing.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
+        );
         return;
       }
       const upstream = request(
-        { port: this.upstreamPort, host: '127.0.0.1', path: incoming.url, method: incoming.method, headers: incoming.headers },
+        {
+          port: this.upstreamPort,
+          host: '127.0.0.1',
+          path: incoming.url,
+          method: incoming.method,
+          headers: incoming.headers,
+        },
         (answer) => {
           const issued = answer.headers['mcp-session-id'];
           if (typeof issued === 'string') this.sessions.add(issued);

@@ -1,4 +1,8 @@
-import { MAX_EVENTS_PER_STREAM, type McpEventStore, type StoredEvent } from '../../../src/mcp-server/stores/mcp-event-store.interface';
+import {
+  MAX_EVENTS_PER_STREAM,
+  type McpEventStore,
+  type StoredEvent,
+} from '../../../src/mcp-server/stores/mcp-event-store.interface';
 
 export interface McpEventStoreFixture {
   /**
@@ -10,7 +14,11 @@ export interface McpEventStoreFixture {
   close(): Promise<void>;
 }
 
-const message = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const message = (n: number) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
 
 async function collect(events: AsyncIterable<StoredEvent> | undefined): Promise<unknown[]> {
   const seen: unknown[] = [];

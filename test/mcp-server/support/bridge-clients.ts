@@ -22,7 +22,10 @@ export class UpdateLog {
     const deadline = Date.now() + timeoutMs;
     while (this.count(uri) <= seen) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no notifications/resources/updated for ${uri} after ${seen}; heard ${JSON.stringify(this.uris)}`);
+      if (left <= 0)
+        throw new Error(
+          `no notifications/resources/updated for ${uri} after ${seen}; heard ${JSON.stringify(this.uris)}`,
+        );
       await new Promise<void>((wake) => {
         const timer = setTimeout(wake, left);
         this.waiters.push(() => (clearTimeout(timer), wake()));
@@ -41,10 +44,15 @@ export async function bridgeClientV1(
   key = TEST_API_KEY,
   fetchImpl?: typeof fetch,
 ): Promise<{ client: ClientV1; transport: TransportV1; updates: UpdateLog }> {
-  const transport = new TransportV1(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(key) }, fetch: fetchImpl });
+  const transport = new TransportV1(new URL('/mcp', baseUrl), {
+    requestInit: { headers: bearer(key) },
+    fetch: fetchImpl,
+  });
   const client = new ClientV1({ name: 'bridge-test-v1', version: '1.0.0' });
   const updates = new UpdateLog();
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => updates.record(notification.params.uri));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+    updates.record(notification.params.uri),
+  );
   await client.connect(transport);
   return { client, transport, updates };
 }
@@ -55,10 +63,18 @@ export async function bridgeClientV2(
   key = TEST_API_KEY,
   fetchImpl?: typeof fetch,
 ): Promise<{ client: ClientV2; updates: UpdateLog }> {
-  const transport = new TransportV2(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(key) }, fetch: fetchImpl });
-  const client = new ClientV2({ name: 'bridge-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const transport = new TransportV2(new URL('/mcp', baseUrl), {
+    requestInit: { headers: bearer(key) },
+    fetch: fetchImpl,
+  });
+  const client = new ClientV2(
+    { name: 'bridge-test-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const updates = new UpdateLog();
-  client.setNotificationHandler('notifications/resources/updated', (notification) => updates.record(notification.params.uri));
+  client.setNotificationHandler('notifications/resources/updated', (notification) =>
+    updates.record(notification.params.uri),
+  );
   await client.connect(transport);
   return { client, updates };
 }
@@ -95,7 +111,12 @@ export function startedTask(result: unknown): { taskUri: string; taskId: string 
 }
 
 /** Reads the task after each announced change until it is in `state`; returns the states read. */
-export async function statesUntil(updates: UpdateLog, client: ResourceReader, uri: string, state: string): Promise<string[]> {
+export async function statesUntil(
+  updates: UpdateLog,
+  client: ResourceReader,
+  uri: string,
+  state: string,
+): Promise<string[]> {
   const states: string[] = [];
   for (let seen = 0; ; seen++) {
     await updates.next(uri, seen);

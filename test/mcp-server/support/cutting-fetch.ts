@@ -41,9 +41,13 @@ export async function expectResumedCall(a: string, b: string): Promise<void> {
   const route = cuttingFetch(a, b);
   const { client } = await connectV1(b, { fetch: route.fetch });
   const progress: string[] = [];
-  const result = await client.callTool({ name: 'switchboard_agent_slow', arguments: { message: '0123456789' } }, undefined, {
-    onprogress: ({ message }) => progress.push(message ?? ''),
-  });
+  const result = await client.callTool(
+    { name: 'switchboard_agent_slow', arguments: { message: '0123456789' } },
+    undefined,
+    {
+      onprogress: ({ message }) => progress.push(message ?? ''),
+    },
+  );
   expect(textOf(result)).toBe('0123456789');
   expect(route.resumedAfter.length).toBeGreaterThanOrEqual(1);
   expect(progress.filter((message) => /^\d\d$/.test(message))).toEqual(['01', '23', '45', '67', '89']);

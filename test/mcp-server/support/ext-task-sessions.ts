@@ -35,7 +35,10 @@ export class ExtTaskSessions {
     const versionNegotiation = era === 'modern' ? { mode: { pin: MODERN } } : { mode: 'legacy' as const };
     const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {} }, versionNegotiation });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(key) }, fetch: sameRealmFetch }),
+      new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
+        requestInit: { headers: bearer(key) },
+        fetch: sameRealmFetch,
+      }),
     );
     // The handler's result type follows the request's kind; Switchboard only asks elicitations.
     const onInputRequest = async (request: ApplicationInputRequest) =>
@@ -47,7 +50,11 @@ export class ExtTaskSessions {
             endpointId,
             onInputRequest,
             rawDispatch: fetchRawDispatch(baseUrl, key),
-            v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: { elicitation: {} } },
+            v2RequestFraming: {
+              protocolVersion: MODERN,
+              clientInfo: CLIENT_INFO,
+              clientCapabilities: { elicitation: {} },
+            },
           })
         : createTaskSessionFromClient(client, { endpointId, onInputRequest });
     this.opened.push({ session, client });
@@ -66,7 +73,11 @@ export async function callAsTask(
   agent: string,
   message: string,
 ): Promise<ToolExecution<object> & { kind: 'task' }> {
-  const execution = await session.callTool<object>(`switchboard_agent_${agent}`, { message }, { task: { preference: 'require' } });
+  const execution = await session.callTool<object>(
+    `switchboard_agent_${agent}`,
+    { message },
+    { task: { preference: 'require' } },
+  );
   expect(execution.kind).toBe('task');
   return execution as ToolExecution<object> & { kind: 'task' };
 }

@@ -17,8 +17,14 @@ export interface ClientOptions {
 }
 
 /** The 1.x SDK's client: 2025-era (`initialize`, `Mcp-Session-Id`). */
-export async function connectV1(baseUrl: string, options: ClientOptions = {}): Promise<{ client: ClientV1; transport: TransportV1 }> {
-  const transport = new TransportV1(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(options.key) }, fetch: options.fetch });
+export async function connectV1(
+  baseUrl: string,
+  options: ClientOptions = {},
+): Promise<{ client: ClientV1; transport: TransportV1 }> {
+  const transport = new TransportV1(new URL('/mcp', baseUrl), {
+    requestInit: { headers: bearer(options.key) },
+    fetch: options.fetch,
+  });
   const client = new ClientV1({ name: 'switchboard-test-v1', version: '1.0.0' }, { listChanged: options.listChanged });
   await client.connect(transport);
   return { client, transport };
@@ -26,7 +32,10 @@ export async function connectV1(baseUrl: string, options: ClientOptions = {}): P
 
 /** The v2 SDK's client negotiating the era (`auto`): 2026-07-28, stateless, against Switchboard. */
 export async function connectV2(baseUrl: string, options: ClientOptions = {}): Promise<ClientV2> {
-  const transport = new TransportV2(new URL('/mcp', baseUrl), { requestInit: { headers: bearer(options.key) }, fetch: options.fetch });
+  const transport = new TransportV2(new URL('/mcp', baseUrl), {
+    requestInit: { headers: bearer(options.key) },
+    fetch: options.fetch,
+  });
   const client = new ClientV2(
     { name: 'switchboard-test-v2', version: '1.0.0' },
     { versionNegotiation: { mode: 'auto' }, listChanged: options.listChanged },
@@ -71,11 +80,18 @@ export async function expectCanceled(baseUrl: string, taskId: string | undefined
 }
 
 /** The task of agent `agent` whose first message is `text`, read over A2A once it has reached `state`. */
-export async function taskWithMessage(baseUrl: string, agent: string, text: string, state: TaskState): Promise<Task | undefined> {
+export async function taskWithMessage(
+  baseUrl: string,
+  agent: string,
+  text: string,
+  state: TaskState,
+): Promise<Task | undefined> {
   const client = await sdkClient(baseUrl, agent, 'JSONRPC');
   const find = async () => {
     const { tasks } = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }));
-    return tasks.find((task) => task.history.some((message) => message.role === Role.ROLE_USER && partsText(message.parts) === text));
+    return tasks.find((task) =>
+      task.history.some((message) => message.role === Role.ROLE_USER && partsText(message.parts) === text),
+    );
   };
   return eventually(find, (task) => task?.status?.state === state);
 }

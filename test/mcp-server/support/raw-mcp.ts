@@ -10,20 +10,32 @@ export interface RawResponse {
 }
 
 /** One HTTP request to `/mcp` with full control over headers (Host included), as a hostile or sloppy client sends it. */
-export function rawMcp(baseUrl: string, method: string, body?: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawMcp(
+  baseUrl: string,
+  method: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const url = new URL('/mcp', baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
       {
         method,
-        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...bearer(), ...headers },
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          ...bearer(),
+          ...headers,
+        },
       },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, message: messageOf(text) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, message: messageOf(text) }),
+        );
       },
     );
     req.on('error', reject);

@@ -5,7 +5,11 @@ import type { Json } from '../../support/json';
 export async function adminCall(
   url: string,
   path: string,
-  { method = 'GET', headers = {} as Record<string, string>, key }: { method?: string; headers?: Record<string, string>; key?: string } = {},
+  {
+    method = 'GET',
+    headers = {} as Record<string, string>,
+    key,
+  }: { method?: string; headers?: Record<string, string>; key?: string } = {},
 ): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${url}${path}`, { method, headers: { ...(key && bearer(key)), ...headers } });
   const text = await response.text();
@@ -13,7 +17,13 @@ export async function adminCall(
 }
 
 /** A blocking A2A v1.0 SendMessage to `agent` as the holder of `key`; answers the JSON-RPC result (the task). */
-export async function sendMessage(url: string, agent: string, key: string, text: string, configuration: Json = {}): Promise<Json> {
+export async function sendMessage(
+  url: string,
+  agent: string,
+  key: string,
+  text: string,
+  configuration: Json = {},
+): Promise<Json> {
   const response = await fetch(`${url}/a2a/agents/${agent}`, {
     method: 'POST',
     headers: { ...bearer(key), 'content-type': 'application/json', 'A2A-Version': '1.0' },

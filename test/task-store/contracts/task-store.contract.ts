@@ -34,10 +34,20 @@ function withEndpointAgents(context: ServerCallContext, agents: string[]): Serve
 }
 
 function listRequest(params: Partial<ListTasksRequest> = {}): ListTasksRequest {
-  return { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...params };
+  return {
+    tenant: '',
+    contextId: '',
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageToken: '',
+    statusTimestampAfter: undefined,
+    ...params,
+  };
 }
 
-async function listAll(store: TaskStore, params: Partial<ListTasksRequest>): Promise<{ ids: string[]; pages: number; totals: number[] }> {
+async function listAll(
+  store: TaskStore,
+  params: Partial<ListTasksRequest>,
+): Promise<{ ids: string[]; pages: number; totals: number[] }> {
   const ids: string[] = [];
   const totals: number[] = [];
   let pageToken = '';
@@ -133,8 +143,13 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         expect(await store.load('of-no-agent', atEndpointOf('slow'))).toBeUndefined();
         expect((await store.load('of-slow', atEndpointOf('slow')))?.id).toBe('of-slow');
         const page = await store.list(listRequest(), atEndpointOf('slow'));
-        expect({ ids: page.tasks.map((task) => task.id), total: page.totalSize }).toEqual({ ids: ['of-slow'], total: 1 });
-        expect((await store.list(listRequest(), atEndpointOf('echo'))).tasks.map((task) => task.id)).toEqual(['of-echo']);
+        expect({ ids: page.tasks.map((task) => task.id), total: page.totalSize }).toEqual({
+          ids: ['of-slow'],
+          total: 1,
+        });
+        expect((await store.list(listRequest(), atEndpointOf('echo'))).tasks.map((task) => task.id)).toEqual([
+          'of-echo',
+        ]);
         expect((await store.list(listRequest(), atEndpointOf('echo', 'slow'))).tasks.map((task) => task.id)).toEqual([
           'of-slow',
           'of-echo',
@@ -142,14 +157,23 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       });
 
       it("shows every agent's tasks to a call that came to no agent's endpoint", async () => {
-        expect((await store.list(listRequest(), alice)).tasks.map((task) => task.id)).toEqual(['of-no-agent', 'of-slow', 'of-echo']);
+        expect((await store.list(listRequest(), alice)).tasks.map((task) => task.id)).toEqual([
+          'of-no-agent',
+          'of-slow',
+          'of-echo',
+        ]);
         expect((await store.load('of-echo', writtenBy('slow')))?.id).toBe('of-echo');
       });
     });
 
     describe('list', () => {
       // t00..t19 share timestamps in pairs, u0..u2 have none: newest first, ties by id descending, untimed last.
-      const expectedOrder = [...Array.from({ length: 20 }, (_, i) => `t${String(19 - i).padStart(2, '0')}`), 'u2', 'u1', 'u0'];
+      const expectedOrder = [
+        ...Array.from({ length: 20 }, (_, i) => `t${String(19 - i).padStart(2, '0')}`),
+        'u2',
+        'u1',
+        'u0',
+      ];
 
       beforeEach(async () => {
         const tasks = [
@@ -209,7 +233,8 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         const [plain] = (await store.list(listRequest({ pageSize: 1 }), alice)).tasks;
         expect(plain.artifacts).toEqual([]);
         expect(plain.history).toHaveLength(3);
-        const [full] = (await store.list(listRequest({ pageSize: 1, includeArtifacts: true, historyLength: 2 }), alice)).tasks;
+        const [full] = (await store.list(listRequest({ pageSize: 1, includeArtifacts: true, historyLength: 2 }), alice))
+          .tasks;
         expect(full.artifacts.map((artifact) => artifact.name)).toEqual(['out']);
         expect(full.history.map((entry) => entry.messageId)).toEqual(['m-t19-b', 'm-t19-c']);
         const [none] = (await store.list(listRequest({ pageSize: 1, historyLength: 0 }), alice)).tasks;
@@ -226,7 +251,9 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
       it('rejects a malformed page token', async () => {
         const token = Buffer.from('no separator').toString('base64');
-        await expect(store.list(listRequest({ pageToken: token }), alice)).rejects.toBeInstanceOf(RequestMalformedError);
+        await expect(store.list(listRequest({ pageToken: token }), alice)).rejects.toBeInstanceOf(
+          RequestMalformedError,
+        );
       });
     });
 
@@ -235,14 +262,20 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         const created = await store.saveUnlessEnded(makeTask('t1', { history: ['a'] }), alice);
         expect(created.written).toBe(true);
         expect(created.task.history).toHaveLength(1);
-        const replaced = await store.saveUnlessEnded(makeTask('t1', { history: ['a', 'b'], state: TaskState.TASK_STATE_COMPLETED }), alice);
+        const replaced = await store.saveUnlessEnded(
+          makeTask('t1', { history: ['a', 'b'], state: TaskState.TASK_STATE_COMPLETED }),
+          alice,
+        );
         expect(replaced).toMatchObject({ written: true, task: { status: { state: TaskState.TASK_STATE_COMPLETED } } });
         expect((await store.load('t1', alice))!.history).toHaveLength(2);
       });
 
       it('never rewrites a terminal task, and answers with the stored one', async () => {
         await store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice);
-        const kept = await store.saveUnlessEnded(makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, history: ['late'] }), alice);
+        const kept = await store.saveUnlessEnded(
+          makeTask('t1', { state: TaskState.TASK_STATE_COMPLETED, history: ['late'] }),
+          alice,
+        );
         expect(kept.written).toBe(false);
         expect(kept.task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
         expect(await store.load('t1', alice)).toEqual(kept.task);
@@ -250,7 +283,9 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
       it("never undoes a cancel that races with the turn's writes", async () => {
         await store.save(makeTask('t1'), alice);
-        const writes = Array.from({ length: 20 }, (_, i) => store.saveUnlessEnded(makeTask('t1', { history: [`w${i}`] }), alice));
+        const writes = Array.from({ length: 20 }, (_, i) =>
+          store.saveUnlessEnded(makeTask('t1', { history: [`w${i}`] }), alice),
+        );
         await Promise.all([
           ...writes.slice(0, 10),
           store.save(makeTask('t1', { state: TaskState.TASK_STATE_CANCELED }), alice),
@@ -300,7 +335,9 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
 
       it('refuses a task id of another scope', async () => {
         await store.save(makeTask('t1'), alice);
-        await expect(store.saveUnlessTurnRecorded(submitted(['b']), 'm-t1-b', bob)).rejects.toBeInstanceOf(TaskScopeConflictError);
+        await expect(store.saveUnlessTurnRecorded(submitted(['b']), 'm-t1-b', bob)).rejects.toBeInstanceOf(
+          TaskScopeConflictError,
+        );
       });
     });
 
@@ -328,7 +365,8 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         (await store.list(listRequest({ pageSize: 100 }), context)).tasks.map((task) => task.id).sort();
 
       it('evicts only terminal tasks, leaving active ones even above the cap', async () => {
-        for (const [i, state] of [...terminalStates, ...activeStates].entries()) await store.save(makeTask(`t${i}`, { state }), alice);
+        for (const [i, state] of [...terminalStates, ...activeStates].entries())
+          await store.save(makeTask(`t${i}`, { state }), alice);
         expect(await store.applyRetention({ maxTasks: 2, ttlMs: HOUR })).toBe(4);
         expect(await ids()).toEqual(['t4', 't5', 't6', 't7']);
         expect(await store.applyRetention({ maxTasks: 2, ttlMs: HOUR })).toBe(0);
@@ -337,8 +375,12 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
       it('evicts terminal tasks older than the TTL and keeps younger ones', async () => {
         await store.save(makeTask('done', { state: TaskState.TASK_STATE_COMPLETED }), alice);
         await store.save(makeTask('running'), alice);
-        expect(await store.applyRetention({ maxTasks: 100, ttlMs: HOUR, now: new Date(Date.now() + HOUR / 2) })).toBe(0);
-        expect(await store.applyRetention({ maxTasks: 100, ttlMs: HOUR, now: new Date(Date.now() + 2 * HOUR) })).toBe(1);
+        expect(await store.applyRetention({ maxTasks: 100, ttlMs: HOUR, now: new Date(Date.now() + HOUR / 2) })).toBe(
+          0,
+        );
+        expect(await store.applyRetention({ maxTasks: 100, ttlMs: HOUR, now: new Date(Date.now() + 2 * HOUR) })).toBe(
+          1,
+        );
         expect(await ids()).toEqual(['running']);
       });
 
@@ -379,7 +421,12 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         await store.save(makeTask('working'), aliceElsewhere);
         await store.save(makeTask('waiting', { state: TaskState.TASK_STATE_INPUT_REQUIRED }), alice);
         await store.save(makeTask('done', { state: TaskState.TASK_STATE_COMPLETED }), alice);
-        const idle = await store.findIdle({ states: wanted, idleMs: HOUR, limit: 10, now: new Date(Date.now() + 2 * HOUR) });
+        const idle = await store.findIdle({
+          states: wanted,
+          idleMs: HOUR,
+          limit: 10,
+          now: new Date(Date.now() + 2 * HOUR),
+        });
         expect(idle.map(({ task, scope }) => [task.id, scope])).toEqual([
           ['submitted', { tenant: 'acme', owner: 'bob' }],
           ['working', { tenant: 'globex', owner: 'alice' }],
@@ -391,7 +438,9 @@ export function describeTaskStoreContract(name: string, fixture: () => Promise<T
         await store.save(makeTask('t1'), alice);
         await store.save(makeTask('t2'), alice);
         expect(await store.findIdle({ states: wanted, idleMs: HOUR, limit: 10 })).toEqual([]);
-        expect(await store.findIdle({ states: wanted, idleMs: HOUR, limit: 1, now: new Date(Date.now() + 2 * HOUR) })).toHaveLength(1);
+        expect(
+          await store.findIdle({ states: wanted, idleMs: HOUR, limit: 1, now: new Date(Date.now() + 2 * HOUR) }),
+        ).toHaveLength(1);
       });
     });
   });

@@ -32,7 +32,11 @@ export function makeTask(id: string, spec: TaskSpec = {}): Task {
       message: { messageId: `s-${id}`, role: 'ROLE_AGENT', parts: [{ text: 'status' }] },
     },
     history: history.map((text) => ({ messageId: `m-${id}-${text}`, role: 'ROLE_USER', parts: [{ text }] })),
-    artifacts: artifacts.map((name) => ({ artifactId: `a-${id}-${name}`, name, parts: [{ data: { name, values: [1, 2] } }] })),
+    artifacts: artifacts.map((name) => ({
+      artifactId: `a-${id}-${name}`,
+      name,
+      parts: [{ data: { name, values: [1, 2] } }],
+    })),
     metadata: { source: 'test', nested: { n: 1 } },
   });
 }

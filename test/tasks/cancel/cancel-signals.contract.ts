@@ -68,7 +68,11 @@ export function describeCancelSignalsContract(name: string, fixture: () => Promi
 
     it('aborts every watch of the task and only those', async () => {
       const [id, other] = [taskId(), taskId()];
-      const watches = await Promise.all([signals.watcher.watch(id), signals.watcher.watch(id), signals.requester.watch(id)]);
+      const watches = await Promise.all([
+        signals.watcher.watch(id),
+        signals.watcher.watch(id),
+        signals.requester.watch(id),
+      ]);
       const bystander = await signals.watcher.watch(other);
       await signals.requester.request(id);
       expect(await Promise.all(watches.map((watch) => aborted(watch.signal)))).toEqual([true, true, true]);

@@ -1,6 +1,9 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import { MemoryTaskEventStream } from '../../../src/tasks/events/memory-task-event-stream';
-import { CLOSED_STREAM_TTL_SECS, UNCLOSED_STREAM_TTL_SECS } from '../../../src/tasks/events/task-event-stream.interface';
+import {
+  CLOSED_STREAM_TTL_SECS,
+  UNCLOSED_STREAM_TTL_SECS,
+} from '../../../src/tasks/events/task-event-stream.interface';
 import { describeTaskEventStreamContract } from './task-event-stream.contract';
 
 describeTaskEventStreamContract('memory', async () => {
@@ -10,7 +13,9 @@ describeTaskEventStreamContract('memory', async () => {
 });
 
 describe('memory TaskEventStream lifetimes', () => {
-  const working = StreamResponse.fromJSON({ statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } });
+  const working = StreamResponse.fromJSON({
+    statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+  });
   const minute = 60_000;
 
   beforeEach(() => jest.useFakeTimers());

@@ -44,7 +44,8 @@ describe('RedisTaskEventStream reads at scale', () => {
   async function clientsNamed(name: string): Promise<number> {
     const admin = new Redis(server.url);
     try {
-      return ((await admin.client('LIST')) as string).split('\n').filter((line) => line.includes(` name=${name} `)).length;
+      return ((await admin.client('LIST')) as string).split('\n').filter((line) => line.includes(` name=${name} `))
+        .length;
     } finally {
       admin.disconnect();
     }
@@ -66,7 +67,9 @@ describe('RedisTaskEventStream reads at scale', () => {
       );
       for (const taskId of taskIds)
         void stream.publish(taskId, [
-          StreamResponse.fromJSON({ statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } }),
+          StreamResponse.fromJSON({
+            statusUpdate: { taskId, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+          }),
         ]);
       expect(await Promise.all(reads)).toEqual(taskIds);
       // At most 1,000 streams per reader connection, plus the command connection.
@@ -98,7 +101,9 @@ describe('RedisTaskEventStream reads at scale', () => {
       expect(readerIds).toHaveLength(1);
       await admin.client('KILL', 'ID', readerIds[0]);
       await stream.publish('fresh', [
-        StreamResponse.fromJSON({ statusUpdate: { taskId: 'fresh', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } }),
+        StreamResponse.fromJSON({
+          statusUpdate: { taskId: 'fresh', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+        }),
       ]);
       expect(await read).toBe('statusUpdate');
     } finally {

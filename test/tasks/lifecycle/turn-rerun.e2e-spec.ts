@@ -42,7 +42,12 @@ describe('a turn run again after its worker died', () => {
   });
 
   /** The task of `request` as its turn's first batch leaves it, in `state`. */
-  function taskOf(request: SendMessageRequest, state: TaskState, ids: { taskId: string; contextId: string }, existing?: Task): Task {
+  function taskOf(
+    request: SendMessageRequest,
+    state: TaskState,
+    ids: { taskId: string; contextId: string },
+    existing?: Task,
+  ): Task {
     const submitted = submittedTask(new RequestContext(request, ids.taskId, ids.contextId, context, existing));
     return { ...submitted, status: { ...submitted.status!, state } };
   }
@@ -53,10 +58,20 @@ describe('a turn run again after its worker died', () => {
     { taskId, contextId }: { taskId: string; contextId: string },
     newTask: boolean,
   ): Promise<void> {
-    const payload = { agent: 'echo', taskId, contextId, request: SendMessageRequest.toJSON(request), caller: callerScopeOf(context) };
+    const payload = {
+      agent: 'echo',
+      taskId,
+      contextId,
+      request: SendMessageRequest.toJSON(request),
+      caller: callerScopeOf(context),
+    };
     await worker
       .get(JobHandlerRegistry)
-      .dispatch(JobName.AgentTurn, { ...payload, announced: false, newTask, withWebhook: false }, { attemptsStarted: 2 });
+      .dispatch(
+        JobName.AgentTurn,
+        { ...payload, announced: false, newTask, withWebhook: false },
+        { attemptsStarted: 2 },
+      );
   }
 
   /** The stream's events after `afterId`, up to its close (or the `count`th). */
@@ -87,7 +102,8 @@ describe('a turn run again after its worker died', () => {
   it('streams the task and its end, closing the stream, when the turn was saved ended but not streamed', async () => {
     const events = await rerunUnstreamed(TaskState.TASK_STATE_COMPLETED);
     expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
-    for (const { payload } of events) expect(payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
+    for (const { payload } of events)
+      expect(payload?.value).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
   });
 
   it('streams only the end when the turn was streamed up to a batch saved ended', async () => {
@@ -110,9 +126,13 @@ describe('a turn run again after its worker died', () => {
     const request = userMessage('never mind');
     const canceled = taskOf(request, TaskState.TASK_STATE_CANCELED, ids);
     await store.saveUnlessEnded(canceled, context);
-    await stream.publish(ids.taskId, [{ payload: { $case: 'statusUpdate', value: { ...ids, status: canceled.status, metadata: {} } } }], {
-      close: true,
-    });
+    await stream.publish(
+      ids.taskId,
+      [{ payload: { $case: 'statusUpdate', value: { ...ids, status: canceled.status, metadata: {} } } }],
+      {
+        close: true,
+      },
+    );
     const closed = await stream.tail(ids.taskId);
 
     await rerun(request, ids, true);
@@ -127,7 +147,9 @@ describe('a turn run again after its worker died', () => {
       const asking = taskOf(request, TaskState.TASK_STATE_INPUT_REQUIRED, ids);
       await stream.publish(ids.taskId, [
         { payload: { $case: 'task', value: taskOf(request, TaskState.TASK_STATE_WORKING, ids) } },
-        ...(streamedEnd ? [{ payload: { $case: 'statusUpdate' as const, value: { ...ids, status: asking.status, metadata: {} } } }] : []),
+        ...(streamedEnd
+          ? [{ payload: { $case: 'statusUpdate' as const, value: { ...ids, status: asking.status, metadata: {} } } }]
+          : []),
       ]);
       await store.saveUnlessEnded(asking, context);
       const streamed = await stream.tail(ids.taskId);
@@ -146,7 +168,9 @@ describe('a turn run again after its worker died', () => {
   it('keeps what was saved of a turn that ended, where the stream has less', async () => {
     const ids = { taskId: randomUUID(), contextId: randomUUID() };
     const request = userMessage('which city?');
-    await stream.publish(ids.taskId, [{ payload: { $case: 'task', value: taskOf(request, TaskState.TASK_STATE_WORKING, ids) } }]);
+    await stream.publish(ids.taskId, [
+      { payload: { $case: 'task', value: taskOf(request, TaskState.TASK_STATE_WORKING, ids) } },
+    ]);
     const asking = taskOf(request, TaskState.TASK_STATE_INPUT_REQUIRED, ids);
     const question = { ...userMessage('Lisbon or Porto?').message!, role: Role.ROLE_AGENT, ...ids };
     await store.saveUnlessEnded({ ...asking, history: [...asking.history, question] }, context);
@@ -154,7 +178,10 @@ describe('a turn run again after its worker died', () => {
     await rerun(request, ids, true);
 
     const stored = (await store.load(ids.taskId, context))!;
-    expect(stored.history.map((message) => message.messageId)).toEqual([request.message!.messageId, question.messageId]);
+    expect(stored.history.map((message) => message.messageId)).toEqual([
+      request.message!.messageId,
+      question.messageId,
+    ]);
   });
 
   /**
@@ -205,7 +232,9 @@ describe('a turn run again after its worker died', () => {
     expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
     const stored = (await store.load(ids.taskId, context))!;
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    const users = stored.history.filter((message) => message.role === Role.ROLE_USER).map((message) => message.messageId);
+    const users = stored.history
+      .filter((message) => message.role === Role.ROLE_USER)
+      .map((message) => message.messageId);
     expect(users).toEqual([first.message!.messageId, reply.message!.messageId]);
   });
 });

@@ -58,7 +58,11 @@ describe("a turn's webhooks", () => {
     const client = await sdkClient(service.url, 'slow', 'JSONRPC');
     const stream = client.sendMessageStream(send)[Symbol.asyncIterator]();
     let taskId = '';
-    for (let next = await stream.next(); !next.done && next.value.payload?.$case !== 'artifactUpdate'; next = await stream.next()) {
+    for (
+      let next = await stream.next();
+      !next.done && next.value.payload?.$case !== 'artifactUpdate';
+      next = await stream.next()
+    ) {
       if (next.value.payload?.$case === 'task') taskId = next.value.payload.value.id;
     }
     return {
@@ -93,7 +97,9 @@ describe("a turn's webhooks", () => {
 
   it('are read once for the turn, and again after one is set mid-turn', async () => {
     const send = userMessage('one two three four five');
-    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'first' } });
+    send.configuration = SendMessageConfiguration.fromJSON({
+      taskPushNotificationConfig: { url: webhook.url, token: 'first' },
+    });
     const { client, taskId, drain } = await streamToFirstArtifact(send);
     expect(readsOf(taskId)).toBe(1);
 
@@ -108,7 +114,9 @@ describe("a turn's webhooks", () => {
     await drain();
     // Deliveries run concurrently: the last artifact may arrive after the completion.
     const delivered = () => ({
-      ended: [...states(webhook, 'first'), ...states(webhook, 'late')].filter((state) => state === 'TASK_STATE_COMPLETED').length,
+      ended: [...states(webhook, 'first'), ...states(webhook, 'late')].filter(
+        (state) => state === 'TASK_STATE_COMPLETED',
+      ).length,
       artifacts: received(webhook, 'first').filter((n) => n.artifactUpdate).length,
     });
     await eventually(
@@ -132,7 +140,12 @@ describe('a streaming send whose webhook cannot be stored (Postgres down)', () =
     await applyMigrations(databaseUrl);
     const config = writeConfigFile(`[outbound]\nallow_hosts = ["127.0.0.1"]\n${TEST_AGENTS_TOML}`);
     ({ app, url } = await startTestApp(
-      testConfig({ SWITCHBOARD_CONFIG: config, DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), SWITCHBOARD_REDIS_PREFIX: prefix }),
+      testConfig({
+        SWITCHBOARD_CONFIG: config,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: testRedisUrl(),
+        SWITCHBOARD_REDIS_PREFIX: prefix,
+      }),
     ));
   });
 
@@ -160,50 +173,61 @@ describe('a streaming send whose webhook cannot be stored (Postgres down)', () =
 describe.each([
   { worker: 'the same config as the API', workerBlockingSecs: 0.5 },
   { worker: 'a longer blocking timeout than the API', workerBlockingSecs: 600 },
-])("the webhooks of a new task's turn that begins after its send's deadline, on a worker with $worker", ({ workerBlockingSecs }) => {
-  let service: DurableTestApp;
-  let worker: INestApplicationContext | undefined;
-  let webhook: WebhookReceiver<Notification>;
+])(
+  "the webhooks of a new task's turn that begins after its send's deadline, on a worker with $worker",
+  ({ workerBlockingSecs }) => {
+    let service: DurableTestApp;
+    let worker: INestApplicationContext | undefined;
+    let webhook: WebhookReceiver<Notification>;
 
-  beforeAll(async () => {
-    webhook = await WebhookReceiver.start();
-    const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[a2a]\nblocking_timeout_secs = 0.5\n${TEST_AGENTS_TOML}`;
-    service = await startDurableTestApp({ SWITCHBOARD_CONFIG: writeConfigFile(config), SWITCHBOARD_WORKER_IN_API: 'false' });
-  });
-
-  afterAll(async () => {
-    await worker?.close();
-    await service?.close();
-    webhook?.close();
-  });
-
-  it('are read: its client knew the task, and may have set one', async () => {
-    const client = await sdkClient(service.url, 'echo', 'JSONRPC');
-    const task = asTask(await client.sendMessage(userMessage('nobody is working yet')));
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
-    await client.createTaskPushNotificationConfig({
-      tenant: '',
-      id: 'early',
-      taskId: task.id,
-      url: webhook.url,
-      token: 'early',
-      authentication: undefined,
+    beforeAll(async () => {
+      webhook = await WebhookReceiver.start();
+      const config = `[outbound]\nallow_hosts = ["127.0.0.1"]\n[a2a]\nblocking_timeout_secs = 0.5\n${TEST_AGENTS_TOML}`;
+      service = await startDurableTestApp({
+        SWITCHBOARD_CONFIG: writeConfigFile(config),
+        SWITCHBOARD_WORKER_IN_API: 'false',
+      });
     });
 
-    worker = await createWorkerApp({ ...service.config, a2a: { ...service.config.a2a, blocking_timeout_secs: workerBlockingSecs } });
-    // Subscribed to changes before the turn, as a worker that has run turns before is.
-    (await worker.get<PushConfigChanges>(PUSH_CONFIG_CHANGES).watch('another-task')).dispose();
-    await worker.init();
-    await eventually(
-      async () => states(webhook, 'early'),
-      (seen) => seen.includes('TASK_STATE_COMPLETED'),
-    );
-  });
-});
+    afterAll(async () => {
+      await worker?.close();
+      await service?.close();
+      webhook?.close();
+    });
+
+    it('are read: its client knew the task, and may have set one', async () => {
+      const client = await sdkClient(service.url, 'echo', 'JSONRPC');
+      const task = asTask(await client.sendMessage(userMessage('nobody is working yet')));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+      await client.createTaskPushNotificationConfig({
+        tenant: '',
+        id: 'early',
+        taskId: task.id,
+        url: webhook.url,
+        token: 'early',
+        authentication: undefined,
+      });
+
+      worker = await createWorkerApp({
+        ...service.config,
+        a2a: { ...service.config.a2a, blocking_timeout_secs: workerBlockingSecs },
+      });
+      // Subscribed to changes before the turn, as a worker that has run turns before is.
+      (await worker.get<PushConfigChanges>(PUSH_CONFIG_CHANGES).watch('another-task')).dispose();
+      await worker.init();
+      await eventually(
+        async () => states(webhook, 'early'),
+        (seen) => seen.includes('TASK_STATE_COMPLETED'),
+      );
+    });
+  },
+);
 
 describe("a task's webhook deliveries", () => {
   let service: DurableTestApp;
-  let webhook: WebhookReceiver<Record<string, { status?: { state?: string }; artifact?: { parts: { text?: string }[] } }>>;
+  let webhook: WebhookReceiver<
+    Record<string, { status?: { state?: string }; artifact?: { parts: { text?: string }[] } }>
+  >;
 
   beforeAll(async () => {
     // The receiver refuses the first delivery: it is tried again while the turn goes on.
@@ -219,13 +243,17 @@ describe("a task's webhook deliveries", () => {
 
   it("reach the receiver in the order of the task's events, even when one of them had to be tried again", async () => {
     const send = userMessage('one two three four five');
-    send.configuration = SendMessageConfiguration.fromJSON({ taskPushNotificationConfig: { url: webhook.url, token: 'ordered' } });
-    const streamed = (await collect((await sdkClient(service.url, 'slow', 'JSONRPC')).sendMessageStream(send))).map(({ payload }) => {
-      if (payload?.$case === 'statusUpdate') return `status ${taskStateToJSON(payload.value.status!.state)}`;
-      if (payload?.$case === 'artifactUpdate')
-        return `artifact ${payload.value.artifact!.parts.map((part) => part.content?.value).join('')}`;
-      return payload?.$case;
+    send.configuration = SendMessageConfiguration.fromJSON({
+      taskPushNotificationConfig: { url: webhook.url, token: 'ordered' },
     });
+    const streamed = (await collect((await sdkClient(service.url, 'slow', 'JSONRPC')).sendMessageStream(send))).map(
+      ({ payload }) => {
+        if (payload?.$case === 'statusUpdate') return `status ${taskStateToJSON(payload.value.status!.state)}`;
+        if (payload?.$case === 'artifactUpdate')
+          return `artifact ${payload.value.artifact!.parts.map((part) => part.content?.value).join('')}`;
+        return payload?.$case;
+      },
+    );
     await eventually(
       async () => webhook.received.length,
       (count) => count >= streamed.length,
@@ -233,7 +261,8 @@ describe("a task's webhook deliveries", () => {
     );
     const delivered = webhook.received.map(({ body }) => {
       if (body.statusUpdate) return `status ${body.statusUpdate.status?.state}`;
-      if (body.artifactUpdate) return `artifact ${body.artifactUpdate.artifact?.parts.map((part) => part.text).join('')}`;
+      if (body.artifactUpdate)
+        return `artifact ${body.artifactUpdate.artifact?.parts.map((part) => part.text).join('')}`;
       return Object.keys(body)[0];
     });
     expect(delivered).toEqual(streamed);

@@ -48,7 +48,11 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
     const link = remoteTaskLinkOf(context.task);
     if (!link) throw new Error('the worker running this task stopped before the external agent had named its task');
     const relay = new RemoteTaskRelay(bus, context, this.target.name, this.activity, context.task);
-    return this.relayUntilDone(relay, (within) => followRemote(this.target, link.task_id, this.settings, within), signal);
+    return this.relayUntilDone(
+      relay,
+      (within) => followRemote(this.target, link.task_id, this.settings, within),
+      signal,
+    );
   }
 
   private async relayUntilDone(
@@ -58,7 +62,11 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
   ): Promise<void> {
     const timeoutMs = this.target.config.task_timeout_secs * 1000;
     const deadline = AbortSignal.timeout(timeoutMs);
-    const following = untilRemoteTaskNamed(signal, () => relay.remoteTaskId !== undefined, this.target.config.timeout_secs * 1000);
+    const following = untilRemoteTaskNamed(
+      signal,
+      () => relay.remoteTaskId !== undefined,
+      this.target.config.timeout_secs * 1000,
+    );
     let remoteTaskId: string | undefined = relay.remoteTaskId;
     try {
       for await (const event of events(AbortSignal.any([following, deadline]))) {
@@ -108,7 +116,8 @@ export class A2aForwardingExecutor implements AgentTurnExecutor {
 function untilRemoteTaskNamed(canceled: AbortSignal, named: () => boolean, graceMs: number): AbortSignal {
   const following = new AbortController();
   const stop = () => following.abort(canceled.reason);
-  const onCancel = () => (named() ? stop() : AbortSignal.timeout(graceMs).addEventListener('abort', stop, { once: true }));
+  const onCancel = () =>
+    named() ? stop() : AbortSignal.timeout(graceMs).addEventListener('abort', stop, { once: true });
   if (canceled.aborted) onCancel();
   else canceled.addEventListener('abort', onCancel, { once: true });
   return following.signal;

@@ -51,7 +51,8 @@ export class RemoteTaskRelay {
         return this.relayStatus(payload.value.status);
       case 'artifactUpdate':
         this.start(payload.value.taskId, payload.value.contextId);
-        if (payload.value.artifact) this.relayArtifact(payload.value.artifact, payload.value.append, payload.value.lastChunk);
+        if (payload.value.artifact)
+          this.relayArtifact(payload.value.artifact, payload.value.append, payload.value.lastChunk);
         return;
     }
   }

@@ -56,7 +56,12 @@ export class ChatCompletionsClient {
   ) {}
 
   /** In a client span (GenAI conventions): the model, and the tokens when the provider reports them. */
-  complete(messages: ChatMessage[], tools: ToolDefinition[], signal: AbortSignal, onToken: (text: string) => void): Promise<ChatReply> {
+  complete(
+    messages: ChatMessage[],
+    tools: ToolDefinition[],
+    signal: AbortSignal,
+    onToken: (text: string) => void,
+  ): Promise<ChatReply> {
     const { model, base_url } = this.settings;
     const attributes = () => ({
       'gen_ai.operation.name': 'chat',
@@ -72,7 +77,9 @@ export class ChatCompletionsClient {
         span?.setAttributes({
           'switchboard.llm.tool_calls': reply.toolCalls.length,
           ...(reply.usage?.prompt_tokens !== undefined && { 'gen_ai.usage.input_tokens': reply.usage.prompt_tokens }),
-          ...(reply.usage?.completion_tokens !== undefined && { 'gen_ai.usage.output_tokens': reply.usage.completion_tokens }),
+          ...(reply.usage?.completion_tokens !== undefined && {
+            'gen_ai.usage.output_tokens': reply.usage.completion_tokens,
+          }),
         });
         return reply;
       },
@@ -111,13 +118,16 @@ export class ChatCompletionsClient {
         signal: AbortSignal.any([signal, timeout]),
       });
       if (!response.ok)
-        throw new LlmProviderError(`the model provider answered HTTP ${response.status}: ${(await response.text()).slice(0, 500)}`);
+        throw new LlmProviderError(
+          `the model provider answered HTTP ${response.status}: ${(await response.text()).slice(0, 500)}`,
+        );
       if (!response.headers.get('content-type')?.includes('text/event-stream'))
         return wholeReply((await response.json()) as StreamChunk, onToken);
       return await streamedReply(response, onToken);
     } catch (error) {
       if (signal.aborted) throw error;
-      if (timeout.aborted) throw new LlmProviderError(`the model provider did not finish within ${request_timeout_secs} s`);
+      if (timeout.aborted)
+        throw new LlmProviderError(`the model provider did not finish within ${request_timeout_secs} s`);
       if (error instanceof LlmProviderError) throw error;
       throw new LlmProviderError(`the model provider could not be reached: ${(error as Error).message}`);
     }
@@ -126,10 +136,15 @@ export class ChatCompletionsClient {
 
 /** A provider that ignored `stream: true` and answered in one JSON document. */
 function wholeReply(chunk: StreamChunk, onToken: (text: string) => void): ChatReply {
-  if (chunk.error) throw new LlmProviderError(`the model provider reported an error: ${chunk.error.message ?? 'unknown'}`);
+  if (chunk.error)
+    throw new LlmProviderError(`the model provider reported an error: ${chunk.error.message ?? 'unknown'}`);
   const message = chunk.choices?.[0]?.message;
   if (message?.content) onToken(message.content);
-  return { content: message?.content ?? '', toolCalls: message?.tool_calls ?? [], ...(chunk.usage && { usage: chunk.usage }) };
+  return {
+    content: message?.content ?? '',
+    toolCalls: message?.tool_calls ?? [],
+    ...(chunk.usage && { usage: chunk.usage }),
+  };
 }
 
 async function streamedReply(response: Response, onToken: (text: string) => void): Promise<ChatReply> {
@@ -139,7 +154,8 @@ async function streamedReply(response: Response, onToken: (text: string) => void
   for await (const data of sseData(response)) {
     if (data === '[DONE]') break;
     const chunk = JSON.parse(data) as StreamChunk;
-    if (chunk.error) throw new LlmProviderError(`the model provider reported an error: ${chunk.error.message ?? 'unknown'}`);
+    if (chunk.error)
+      throw new LlmProviderError(`the model provider reported an error: ${chunk.error.message ?? 'unknown'}`);
     usage = chunk.usage ?? usage;
     const delta = chunk.choices?.[0]?.delta;
     if (delta?.content) {

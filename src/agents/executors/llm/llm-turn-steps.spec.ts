@@ -4,7 +4,10 @@ import { LlmTurnSteps } from './llm-turn-steps';
 
 /** A turn's progress kept as a job keeps it: the last thing saved, read by the next run. */
 function progressStore(saved?: object): TurnProgress & { last?: object } {
-  const store: TurnProgress & { last?: object } = { saved, save: async (progress) => void (store.last = structuredClone(progress)) };
+  const store: TurnProgress & { last?: object } = {
+    saved,
+    save: async (progress) => void (store.last = structuredClone(progress)),
+  };
   return store;
 }
 

@@ -55,7 +55,9 @@ export class LlmTurnSteps {
   unfinishedCalls(): ToolCall[] {
     const lastReply = this.saved.findLast((message) => message.role === 'assistant');
     const answered = this.answeredIds();
-    return (lastReply?.role === 'assistant' ? (lastReply.tool_calls ?? []) : []).filter((call) => !answered.has(call.id));
+    return (lastReply?.role === 'assistant' ? (lastReply.tool_calls ?? []) : []).filter(
+      (call) => !answered.has(call.id),
+    );
   }
 
   replied(reply: ChatMessage): Promise<void> {

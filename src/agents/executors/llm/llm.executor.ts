@@ -64,8 +64,11 @@ export class LlmExecutor implements AgentTurnExecutor {
     const conversation = this.conversation(withMessage(context.task?.history ?? [], context.userMessage));
     await this.callTools(steps.unfinishedCalls(), session, steps, signal);
     for (let call = steps.modelCalls + 1; call <= this.settings.max_iterations; call++) {
-      const reply = await this.client.complete([...conversation, ...steps.steps], session.definitions, signal, (token) =>
-        answer.push(token),
+      const reply = await this.client.complete(
+        [...conversation, ...steps.steps],
+        session.definitions,
+        signal,
+        (token) => answer.push(token),
       );
       if (reply.toolCalls.length === 0) {
         answer.finish();
@@ -80,12 +83,19 @@ export class LlmExecutor implements AgentTurnExecutor {
   }
 
   /** Runs the model's tool calls in order, each saved as it starts (with its upstream task, once named) and as it ends. */
-  private async callTools(calls: ToolCall[], session: ToolSession, steps: LlmTurnSteps, signal: AbortSignal): Promise<void> {
+  private async callTools(
+    calls: ToolCall[],
+    session: ToolSession,
+    steps: LlmTurnSteps,
+    signal: AbortSignal,
+  ): Promise<void> {
     for (const toolCall of calls) {
       const interrupted = steps.interrupted?.toolCallId === toolCall.id ? steps.interrupted : undefined;
       let result: ToolResult;
       if (interrupted && !interrupted.upstreamTask) {
-        result = failure('The call was cut off: the worker running it stopped before it returned, so it may or may not have taken effect.');
+        result = failure(
+          'The call was cut off: the worker running it stopped before it returned, so it may or may not have taken effect.',
+        );
       } else {
         await steps.calling({ toolCallId: toolCall.id, upstreamTask: interrupted?.upstreamTask });
         const upstreamTask = {
@@ -94,12 +104,19 @@ export class LlmExecutor implements AgentTurnExecutor {
         };
         result = await session.call(toolCall.function.name, toolArguments(toolCall), signal, upstreamTask);
       }
-      await steps.answered({ role: 'tool', tool_call_id: toolCall.id, content: result.isError ? `Error: ${result.text}` : result.text });
+      await steps.answered({
+        role: 'tool',
+        tool_call_id: toolCall.id,
+        content: result.isError ? `Error: ${result.text}` : result.text,
+      });
     }
   }
 
   /** A tool's server asking for a completion (MCP sampling) gets one from this agent's model, without tools. */
-  private async sample({ systemPrompt, messages }: SamplingRequest, signal: AbortSignal): Promise<{ model: string; text: string }> {
+  private async sample(
+    { systemPrompt, messages }: SamplingRequest,
+    signal: AbortSignal,
+  ): Promise<{ model: string; text: string }> {
     const system: ChatMessage[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
     const reply = await this.client.complete(
       [...system, ...messages.map(({ role, text }) => ({ role, content: text }))],
@@ -111,7 +128,9 @@ export class LlmExecutor implements AgentTurnExecutor {
   }
 
   private conversation(history: Message[]): ChatMessage[] {
-    const system: ChatMessage[] = this.settings.system_prompt ? [{ role: 'system', content: this.settings.system_prompt }] : [];
+    const system: ChatMessage[] = this.settings.system_prompt
+      ? [{ role: 'system', content: this.settings.system_prompt }]
+      : [];
     const turns = history
       .filter((message) => message.parts.length > 0)
       .map((message): ChatMessage =>
@@ -147,7 +166,13 @@ class AnswerStream {
   }
 
   private emit(text: string, lastChunk: boolean): void {
-    this.publish.artifact({ artifactId: this.artifactId, name: 'answer', parts: [textPart(text)], append: this.started, lastChunk });
+    this.publish.artifact({
+      artifactId: this.artifactId,
+      name: 'answer',
+      parts: [textPart(text)],
+      append: this.started,
+      lastChunk,
+    });
     this.started = true;
   }
 }

@@ -37,7 +37,8 @@ export class WebFetchTool implements BuiltinTool {
 
   async call(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const { url, max_chars: maxChars } = args;
-    if (typeof url !== 'string' || !URL.canParse(url)) return failure('web_fetch needs "url": an http:// or https:// URL.');
+    if (typeof url !== 'string' || !URL.canParse(url))
+      return failure('web_fetch needs "url": an http:// or https:// URL.');
     if (maxChars !== undefined && !(Number.isInteger(maxChars) && (maxChars as number) > 0)) {
       return failure('web_fetch: "max_chars" must be a positive integer.');
     }
@@ -46,11 +47,17 @@ export class WebFetchTool implements BuiltinTool {
       const type = response.headers.get('content-type')?.split(';')[0].trim().toLowerCase() ?? '';
       const render = renderer(type);
       if (!response.ok || !render) await response.body?.cancel();
-      if (!response.ok) return failure(`${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+      if (!response.ok)
+        return failure(
+          `${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
+        );
       if (!render)
-        return failure(`${url} is ${type ? `of type ${type}` : 'of no declared type'}; web_fetch only reads HTML, JSON and text.`);
+        return failure(
+          `${url} is ${type ? `of type ${type}` : 'of no declared type'}; web_fetch only reads HTML, JSON and text.`,
+        );
       const body = await readBounded(response);
-      const text = render(body.text) + (body.cut ? `\n[truncated: only the first ${WEB_FETCH_MAX_BYTES} bytes were read]` : '');
+      const text =
+        render(body.text) + (body.cut ? `\n[truncated: only the first ${WEB_FETCH_MAX_BYTES} bytes were read]` : '');
       return { text: maxChars === undefined ? text : truncated(text, maxChars as number), isError: false };
     } catch (error) {
       if (error instanceof OutboundUrlBlockedError) return failure(`Refused: ${error.message}`);

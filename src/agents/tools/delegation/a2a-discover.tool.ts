@@ -34,7 +34,8 @@ export class A2aDiscoverTool implements DelegationTool {
       properties: {
         url: {
           type: 'string',
-          description: "An agent's base URL (its card is read from /.well-known/agent-card.json) or its card's own URL (ending in .json).",
+          description:
+            "An agent's base URL (its card is read from /.well-known/agent-card.json) or its card's own URL (ending in .json).",
         },
       },
       additionalProperties: false,
@@ -78,7 +79,10 @@ export class A2aDiscoverTool implements DelegationTool {
       const cardPath = new URL(url).pathname.endsWith('.json') ? '' : undefined;
       const fetched = await fetchAgentCard(this.fetch, url, cardPath, this.maxCardBytes, signal);
       const { name, description, version } = fetched.card;
-      return { text: JSON.stringify({ card_url: fetched.url, name, description, version, ...cardSummary(fetched.card) }), isError: false };
+      return {
+        text: JSON.stringify({ card_url: fetched.url, name, description, version, ...cardSummary(fetched.card) }),
+        isError: false,
+      };
     } catch (error) {
       if (error instanceof OutboundUrlBlockedError) return failure(`Refused: ${error.message}`);
       if (error instanceof InvalidAgentCardError) return failure(error.message);

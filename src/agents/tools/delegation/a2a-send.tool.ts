@@ -25,7 +25,11 @@ import type { DelegationRules } from './delegation-rules';
 /** The tool's name, in agents' `tools` lists. */
 export const A2A_SEND_TOOL = 'a2a_send';
 
-const FAILED_STATES: readonly TaskState[] = [TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED];
+const FAILED_STATES: readonly TaskState[] = [
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_REJECTED,
+  TaskState.TASK_STATE_CANCELED,
+];
 /** What a2a_send keeps of the tool timeout for reading the task after its wait (at most half of it). */
 const MARGIN_SECS = 5;
 
@@ -65,7 +69,10 @@ export class A2aSendTool implements DelegationTool {
         properties: {
           agent: { type: 'string', description: "The external agent's name, as a2a_discover lists it." },
           message: { type: 'string', description: 'The message for the agent.' },
-          taskId: { type: 'string', description: 'Only to answer a task of this agent that is in state "input-required".' },
+          taskId: {
+            type: 'string',
+            description: 'Only to answer a task of this agent that is in state "input-required".',
+          },
           wait_secs: {
             type: 'number',
             exclusiveMinimum: 0,
@@ -109,18 +116,29 @@ export class A2aSendTool implements DelegationTool {
       if (turn.taskId) this.cancel(delegate, turn.taskId, context);
       throw signal.reason;
     }
-    if (turn.message) return answer({ state: 'completed', contextId: turn.message.contextId, answer: messageText(turn.message) });
+    if (turn.message)
+      return answer({ state: 'completed', contextId: turn.message.contextId, answer: messageText(turn.message) });
     if (!turn.taskId) return failure(`"${input.agent}" gave neither a task nor an answer within ${waitMs / 1000} s.`);
     const task = await delegate.handler.getTask(GetTaskRequest.fromJSON({ id: turn.taskId }), context);
     this.logger.log(
-      { taskId: caller.taskId, agent: caller.agent, delegate: input.agent, delegatedTaskId: task.id, state: stateName(task) },
+      {
+        taskId: caller.taskId,
+        agent: caller.agent,
+        delegate: input.agent,
+        delegatedTaskId: task.id,
+        state: stateName(task),
+      },
       'task delegated',
     );
     return taskResult(task);
   }
 
   /** Why the task may not be continued: not the caller's, not this agent's, or not waiting for input. */
-  private async continuationRefused(delegate: DelegateHandler, taskId: string, context: ServerCallContext): Promise<string | undefined> {
+  private async continuationRefused(
+    delegate: DelegateHandler,
+    taskId: string,
+    context: ServerCallContext,
+  ): Promise<string | undefined> {
     const agent = delegate.agent.config.name;
     let task: Task;
     try {
@@ -130,7 +148,8 @@ export class A2aSendTool implements DelegationTool {
       throw error;
     }
     if (remoteTaskLinkOf(task)?.agent !== agent) return `Task "${taskId}" is not a task of "${agent}".`;
-    if (isTerminal(task)) return `Task "${taskId}" has ended (${stateName(task)}); send without taskId to start a new one.`;
+    if (isTerminal(task))
+      return `Task "${taskId}" has ended (${stateName(task)}); send without taskId to start a new one.`;
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (!INTERRUPTED_TASK_STATES.includes(state))
       return `Task "${taskId}" is ${stateName(task)}, not waiting for input; it cannot take a message now.`;
@@ -141,20 +160,26 @@ export class A2aSendTool implements DelegationTool {
   private cancel(delegate: DelegateHandler, taskId: string, context: ServerCallContext): void {
     const agent = delegate.agent.config.name;
     delegate.handler.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), context).then(
-      () => this.logger.log({ delegate: agent, delegatedTaskId: taskId }, 'delegated task canceled with its calling turn'),
+      () =>
+        this.logger.log({ delegate: agent, delegatedTaskId: taskId }, 'delegated task canceled with its calling turn'),
       (error: unknown) =>
-        this.logger.debug({ delegate: agent, delegatedTaskId: taskId, err: (error as Error).message }, 'could not cancel a delegated task'),
+        this.logger.debug(
+          { delegate: agent, delegatedTaskId: taskId, err: (error as Error).message },
+          'could not cancel a delegated task',
+        ),
     );
   }
 }
 
 function sendInput(args: Record<string, unknown>): SendInput | string {
   const { agent, message, taskId, wait_secs: waitSecs } = args;
-  if (typeof agent !== 'string' || !agent) return 'a2a_send needs "agent": the name of an external agent (see a2a_discover).';
+  if (typeof agent !== 'string' || !agent)
+    return 'a2a_send needs "agent": the name of an external agent (see a2a_discover).';
   if (typeof message !== 'string' || !message.trim()) return 'a2a_send needs "message": the text for the agent.';
   if (taskId !== undefined && (typeof taskId !== 'string' || !taskId))
     return 'a2a_send: "taskId" must be the id of a task a2a_send returned.';
-  if (waitSecs !== undefined && !(typeof waitSecs === 'number' && waitSecs > 0)) return 'a2a_send: "wait_secs" must be a positive number.';
+  if (waitSecs !== undefined && !(typeof waitSecs === 'number' && waitSecs > 0))
+    return 'a2a_send: "wait_secs" must be a positive number.';
   return { agent, message, taskId, waitSecs };
 }
 
@@ -207,10 +232,15 @@ function taskResult(task: Task): ToolResult {
   const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   const ids = { state: stateName(task), taskId: task.id, contextId: task.contextId };
   if (FAILED_STATES.includes(state)) {
-    return { text: JSON.stringify({ ...ids, reason: messageText(task.status?.message) || `The task ended ${ids.state}.` }), isError: true };
+    return {
+      text: JSON.stringify({ ...ids, reason: messageText(task.status?.message) || `The task ended ${ids.state}.` }),
+      isError: true,
+    };
   }
   // Waiting, the agent's question is its status message; artifacts are what it produced so far.
-  const text = INTERRUPTED_TASK_STATES.includes(state) ? messageText(task.status?.message) || taskText(task) : taskText(task);
+  const text = INTERRUPTED_TASK_STATES.includes(state)
+    ? messageText(task.status?.message) || taskText(task)
+    : taskText(task);
   return answer({ ...ids, answer: text });
 }
 

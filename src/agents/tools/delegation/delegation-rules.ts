@@ -4,7 +4,10 @@ import type { ExternalAgents } from '../../../a2a-client/external-agents.service
 import type { AgentRegistry, HostedAgent } from '../../agent-registry.service';
 
 /** Whether an agent whose `delegates` are these may delegate to `external`: it is trusted, or named. */
-export function mayDelegateTo(delegates: readonly string[], external: Pick<ExternalAgentConfig, 'name' | 'trusted'>): boolean {
+export function mayDelegateTo(
+  delegates: readonly string[],
+  external: Pick<ExternalAgentConfig, 'name' | 'trusted'>,
+): boolean {
   return external.trusted || delegates.includes(external.name);
 }
 
@@ -29,13 +32,18 @@ export class DelegationRules {
   /** The external agent `name` when `agent` may delegate to it and it is discovered; else why not, for the model to read. */
   target(agent: string, name: string): { external: ExternalAgent } | { refused: string } {
     const external = this.externalAgents.find(name);
-    if (!external) return { refused: `No external agent is named "${name}"; a2a_discover lists those this agent may delegate to.` };
+    if (!external)
+      return { refused: `No external agent is named "${name}"; a2a_discover lists those this agent may delegate to.` };
     if (!this.allowedFor(agent).includes(external)) {
-      return { refused: `Agent "${agent}" may not delegate to "${name}" (it is neither trusted nor one of this agent's delegates).` };
+      return {
+        refused: `Agent "${agent}" may not delegate to "${name}" (it is neither trusted nor one of this agent's delegates).`,
+      };
     }
     const { state } = external.status();
     if (state !== 'ready')
-      return { refused: `External agent "${name}" is not available: its card has not been read (${state}). Try again later.` };
+      return {
+        refused: `External agent "${name}" is not available: its card has not been read (${state}). Try again later.`,
+      };
     return { external };
   }
 }

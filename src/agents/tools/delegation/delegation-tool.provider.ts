@@ -37,7 +37,8 @@ export class DelegationToolProvider implements ToolProvider {
   ) {
     const rules = new DelegationRules(agents, externalAgents);
     const delegates: DelegateHandlers = {
-      findDelegate: (name) => (this.handlers ??= moduleRef.get<DelegateHandlers>(DELEGATE_HANDLERS, { strict: false })).findDelegate(name),
+      findDelegate: (name) =>
+        (this.handlers ??= moduleRef.get<DelegateHandlers>(DELEGATE_HANDLERS, { strict: false })).findDelegate(name),
     };
     const tools: DelegationTool[] = [
       new A2aDiscoverTool(rules, outbound, externalAgents.settings.max_card_bytes),
@@ -59,7 +60,12 @@ export class DelegationToolProvider implements ToolProvider {
     return this.tools.has(name) ? DELEGATION : undefined;
   }
 
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult> {
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context?: ToolCallContext,
+  ): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`no delegation tool "${name}"`);
     if (!context) return Promise.resolve(failure(`Tool "${name}" is only available to agents, in a turn.`));
