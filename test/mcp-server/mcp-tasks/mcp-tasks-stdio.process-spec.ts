@@ -10,15 +10,15 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { TEST_AGENTS_TOML } from '../support/test-agents';
-import { writeConfigFile } from '../support/config-file';
-import { eventually } from '../support/eventually';
-import { textOf } from './support/mcp-clients';
-import { modernMeta } from './support/raw-mcp';
-import { StdioExchange } from './support/stdio-exchange';
-import { BOOKER_TOML } from './support/task-agents';
+import { TEST_AGENTS_TOML } from '../../support/test-agents';
+import { writeConfigFile } from '../../support/config-file';
+import { eventually } from '../../support/eventually';
+import { textOf } from '../support/mcp-clients';
+import { modernMeta } from '../support/raw-mcp';
+import { StdioExchange } from '../support/stdio-exchange';
+import { BOOKER_TOML } from '../support/task-agents';
 
-const BIN = resolve(__dirname, '../../bin/switchboard.js');
+const BIN = resolve(__dirname, '../../../bin/switchboard.js');
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 function command(): { command: string; args: string[]; cwd: string; env: Record<string, string> } {

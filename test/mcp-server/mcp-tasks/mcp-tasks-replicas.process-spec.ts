@@ -8,22 +8,22 @@
 import { resultFromTaskOutcome, type SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { writeConfigFile } from '../support/config-file';
-import { eventually } from '../support/eventually';
-import { TEST_API_KEY } from '../support/test-app';
+import { writeConfigFile } from '../../support/config-file';
+import { eventually } from '../../support/eventually';
+import { TEST_API_KEY } from '../../support/test-app';
 import {
   createTestDatabase,
   deleteRedisKeys,
   type TestDatabase,
   testRedisPrefix,
   testRedisUrl,
-} from '../support/test-database';
-import { sdkClient } from '../support/sdk-client';
-import { type ServiceProcess, ServiceProcesses } from '../support/service-processes';
-import { LONG_AGENT_TOML, QUICK_STALL_TOML, TEST_AGENTS_TOML } from '../support/test-agents';
-import { callAsTask, ExtTaskSessions } from './support/ext-task-sessions';
-import { connectV1, textOf } from './support/mcp-clients';
-import { BOOKER_TOML } from './support/task-agents';
+} from '../../support/test-database';
+import { sdkClient } from '../../support/sdk-client';
+import { type ServiceProcess, ServiceProcesses } from '../../support/service-processes';
+import { LONG_AGENT_TOML, QUICK_STALL_TOML, TEST_AGENTS_TOML } from '../../support/test-agents';
+import { callAsTask, ExtTaskSessions } from '../support/ext-task-sessions';
+import { connectV1, textOf } from '../support/mcp-clients';
+import { BOOKER_TOML } from '../support/task-agents';
 
 jest.setTimeout(60_000);
 

@@ -5,17 +5,17 @@
  */
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createWorkerApp } from '../../src/app.factory';
-import { writeConfigFile } from '../support/config-file';
-import { startTestApp, testConfig } from '../support/test-app';
+import { createWorkerApp } from '../../../src/app.factory';
+import { writeConfigFile } from '../../support/config-file';
+import { startTestApp, testConfig } from '../../support/test-app';
 import {
   createTestDatabase,
   deleteRedisKeys,
   type TestDatabase,
   testRedisPrefix,
   testRedisUrl,
-} from '../support/test-database';
-import { bridgeClientV1, bridgeClientV2, startedTask, statesUntil } from './support/bridge-clients';
+} from '../../support/test-database';
+import { bridgeClientV1, bridgeClientV2, startedTask, statesUntil } from '../support/bridge-clients';
 
 const AGENTS_TOML = `
 [[agents]]

@@ -2,14 +2,14 @@
  * `/mcp` through the official SDK clients of both eras (1.x: 2025-era sessions; v2 in `auto`
  * negotiation: 2026-07-28, stateless), against the test agents running real turns on the queue.
  */
-import { type DurableTestApp, startDurableTestApp } from '../support/durable-test-app';
-import { TEST_AGENTS_TOML } from '../support/test-agents';
-import { writeConfigFile } from '../support/config-file';
+import { type DurableTestApp, startDurableTestApp } from '../../support/durable-test-app';
+import { TEST_AGENTS_TOML } from '../../support/test-agents';
+import { writeConfigFile } from '../../support/config-file';
 import { TaskState } from '@a2a-js/sdk';
-import { SwitchboardMcpServerFactory } from '../../src/mcp-server/server/switchboard-mcp-server.factory';
+import { SwitchboardMcpServerFactory } from '../../../src/mcp-server/server/switchboard-mcp-server.factory';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bearer } from '../support/test-app';
+import { bearer } from '../../support/test-app';
 import {
   cancelOnFirstChunk,
   connectV1,
@@ -18,8 +18,8 @@ import {
   TASK_ID_MESSAGE,
   taskWithMessage,
   textOf,
-} from './support/mcp-clients';
-import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
+} from '../support/mcp-clients';
+import { modernHeaders, modernMeta, rawMcp, rpc } from '../support/raw-mcp';
 
 describe('MCP server over Streamable HTTP at /mcp', () => {
   let app: DurableTestApp;

@@ -7,10 +7,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killAllPeers, type PeerAgent, startPeer } from '../a2a-client/support/peer-process';
-import { writeConfigFile } from '../support/config-file';
-import { eventually } from '../support/eventually';
-import { startTestApp, testConfig, TEST_API_KEY } from '../support/test-app';
+import { killAllPeers, type PeerAgent, startPeer } from '../../a2a-client/support/peer-process';
+import { writeConfigFile } from '../../support/config-file';
+import { eventually } from '../../support/eventually';
+import { startTestApp, testConfig, TEST_API_KEY } from '../../support/test-app';
 import {
   artifactText,
   bridgeClientV1,
@@ -20,8 +20,8 @@ import {
   startedTask,
   statesUntil,
   type TaskView,
-} from './support/bridge-clients';
-import { rawMcp, rpc } from './support/raw-mcp';
+} from '../support/bridge-clients';
+import { rawMcp, rpc } from '../support/raw-mcp';
 
 const AGENTS_TOML = `
 [[agents]]

@@ -12,12 +12,12 @@ import {
   ElicitRequestSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { sdkClient } from '../support/sdk-client';
-import { TEST_AGENTS_TOML } from '../support/test-agents';
-import { writeConfigFile } from '../support/config-file';
-import { bearer, startTestApp, testConfig } from '../support/test-app';
-import { textOf } from './support/mcp-clients';
-import { BOOKER_TOML } from './support/task-agents';
+import { sdkClient } from '../../support/sdk-client';
+import { TEST_AGENTS_TOML } from '../../support/test-agents';
+import { writeConfigFile } from '../../support/config-file';
+import { bearer, startTestApp, testConfig } from '../../support/test-app';
+import { textOf } from '../support/mcp-clients';
+import { BOOKER_TOML } from '../support/task-agents';
 
 const OTHER_KEY = 'other-key-0123456789abcdef';
 

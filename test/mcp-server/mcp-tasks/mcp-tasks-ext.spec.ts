@@ -7,16 +7,16 @@ import { GetTaskRequest, Role, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { resultFromTaskOutcome, TaskCancelledError } from '@modelcontextprotocol/ext-tasks/client';
 import { taskId } from '@modelcontextprotocol/ext-tasks/core';
-import { partsText } from '../../src/tasks/lifecycle/turn-publisher';
-import { sdkClient } from '../support/sdk-client';
-import { TEST_AGENTS_TOML } from '../support/test-agents';
-import { writeConfigFile } from '../support/config-file';
-import { startTestApp, testConfig } from '../support/test-app';
-import { eventually } from '../support/eventually';
-import { callAsTask, ExtTaskSessions, type Era } from './support/ext-task-sessions';
-import { textOf } from './support/mcp-clients';
-import { modernHeaders, modernMeta, rawMcp, rpc } from './support/raw-mcp';
-import { BOOKER_TOML } from './support/task-agents';
+import { partsText } from '../../../src/tasks/lifecycle/turn-publisher';
+import { sdkClient } from '../../support/sdk-client';
+import { TEST_AGENTS_TOML } from '../../support/test-agents';
+import { writeConfigFile } from '../../support/config-file';
+import { startTestApp, testConfig } from '../../support/test-app';
+import { eventually } from '../../support/eventually';
+import { callAsTask, ExtTaskSessions, type Era } from '../support/ext-task-sessions';
+import { textOf } from '../support/mcp-clients';
+import { modernHeaders, modernMeta, rawMcp, rpc } from '../support/raw-mcp';
+import { BOOKER_TOML } from '../support/task-agents';
 
 describe('MCP tasks with the ext-tasks client', () => {
   let app: NestFastifyApplication;

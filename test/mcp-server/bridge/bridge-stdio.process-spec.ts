@@ -11,11 +11,11 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeConfigFile } from '../support/config-file';
-import { eventually } from '../support/eventually';
-import { artifactText, readTask, startedTask, statesUntil, UpdateLog } from './support/bridge-clients';
+import { writeConfigFile } from '../../support/config-file';
+import { eventually } from '../../support/eventually';
+import { artifactText, readTask, startedTask, statesUntil, UpdateLog } from '../support/bridge-clients';
 
-const BIN = resolve(__dirname, '../../bin/switchboard.js');
+const BIN = resolve(__dirname, '../../../bin/switchboard.js');
 const CONFIG = `
 [[agents]]
 name = "slow"

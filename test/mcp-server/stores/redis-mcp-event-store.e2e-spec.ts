@@ -1,7 +1,7 @@
-import { EVENT_STREAM_TTL_SECS } from '../../src/mcp-server/stores/mcp-event-store.interface';
-import { RedisMcpEventStore } from '../../src/mcp-server/stores/redis-mcp-event-store';
-import { RedisNamespace } from '../support/store-connections';
-import { describeMcpEventStoreContract } from './contracts/mcp-event-store.contract';
+import { EVENT_STREAM_TTL_SECS } from '../../../src/mcp-server/stores/mcp-event-store.interface';
+import { RedisMcpEventStore } from '../../../src/mcp-server/stores/redis-mcp-event-store';
+import { RedisNamespace } from '../../support/store-connections';
+import { describeMcpEventStoreContract } from './mcp-event-store.contract';
 
 describeMcpEventStoreContract('redis', async () => {
   const namespace = new RedisNamespace();
