@@ -90,14 +90,28 @@ export class QueuedAgentExecutor implements AgentExecutor {
    * (a blocking send), and returns the task as stored: what a blocking send past its deadline
    * answers when no worker has taken its turn yet. Undefined when there is no such send. Its turn is
    * queued, so it is not put on the task's stream (the worker does that), and a worker that took the
-   * turn meanwhile keeps its task as it recorded it (TaskLifecycle.submit).
+   * turn meanwhile keeps its task as it recorded it (TaskLifecycle.submit). A task the store cannot
+   * take refuses the send, retryably, and its turn is taken back from the queue: a resend must not
+   * find the first one run.
    */
   async announceQueued(context: ServerCallContext): Promise<Task | undefined> {
     const call = A2aCall.of(context);
     const requestContext = call.unannounced;
     if (!requestContext) return undefined;
     call.unannounced = undefined;
-    return (await this.lifecycle.submit(requestContext)).task;
+    try {
+      return (await this.lifecycle.submit(requestContext)).task;
+    } catch (error) {
+      await this.withdrawTurn(requestContext);
+      throw call.refuseAtOnce(sendRefusal(error));
+    }
+  }
+
+  private async withdrawTurn({ taskId, userMessage }: RequestContext): Promise<void> {
+    const jobId = agentTurnJobId(taskId, userMessage.messageId);
+    const withdrawn = await this.queue.withdraw(JobName.AgentTurn, jobId).catch(() => false);
+    // Such a turn's first write fails too while the store is down, and then it never acts (TurnRunner).
+    if (!withdrawn) this.logger.warn({ taskId }, 'a worker holds the turn of a send refused for its store');
   }
 
   /** Announces a non-blocking send's task, then queues the turn; throws when a store fails on the way. Returns whether the task was announced. */

@@ -106,6 +106,12 @@ export class BullJobQueue implements JobQueue, OnModuleInit, OnModuleDestroy {
     return PENDING_STATES.includes(await this.queues[QUEUE_OF_JOB[name]].getJobState(jobId));
   }
 
+  async withdraw(name: JobName, jobId: string): Promise<boolean> {
+    const queue = this.queues[QUEUE_OF_JOB[name]];
+    // 0 is a job a worker holds locked, or no job at all.
+    return (await queue.remove(jobId)) === 1 || (await queue.getJob(jobId)) === undefined;
+  }
+
   onDataLost(listener: (epoch: string) => void): void {
     this.epoch.onLost(listener);
   }

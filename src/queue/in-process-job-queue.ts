@@ -88,6 +88,14 @@ export class InProcessJobQueue implements JobQueue, BeforeApplicationShutdown {
     return this.pendingIds.has(jobId);
   }
 
+  async withdraw(_name: JobName, jobId: string): Promise<boolean> {
+    const index = this.waiting.findIndex((job) => job.id === jobId);
+    if (index === -1) return !this.pendingIds.has(jobId);
+    this.waiting.splice(index, 1);
+    this.pendingIds.delete(jobId);
+    return true;
+  }
+
   onDataLost(): void {}
 
   async counts(): Promise<Record<QueueName, QueueCounts>> {

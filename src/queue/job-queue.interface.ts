@@ -34,6 +34,11 @@ export interface JobQueue {
   /** True while the job with this id (given at enqueue) is waiting, delayed or running. */
   isPending(name: JobName, jobId: string): Promise<boolean>;
   /**
+   * Takes back the job with this id if no worker has taken it: true when it is gone (taken back, or
+   * never there), false when a worker holds it.
+   */
+  withdraw(name: JobName, jobId: string): Promise<boolean>;
+  /**
    * Calls `listener` each time the queue's store is found to have lost its data (a Redis flushed, or
    * restarted or failed over without it): every job queued before is gone. `epoch` names the store's
    * data since, the same in every process, so that what each process does about one loss can be

@@ -106,6 +106,16 @@ describe('job queue', () => {
       expect(await queue.isPending(JobName.AgentTurn, agentTurnJobId(taskId, 'm2'))).toBe(false);
     });
 
+    it('takes back a job no worker has taken', async () => {
+      const queue = api.get<JobQueue>(JOB_QUEUE);
+      const jobId = 'withdrawn-retention';
+      await queue.enqueue(JobName.TaskRetention, {}, { jobId });
+      expect(await queue.isPending(JobName.TaskRetention, jobId)).toBe(true);
+      expect(await queue.withdraw(JobName.TaskRetention, jobId)).toBe(true);
+      expect(await queue.isPending(JobName.TaskRetention, jobId)).toBe(false);
+      expect(await queue.withdraw(JobName.TaskRetention, jobId)).toBe(true);
+    });
+
     it('leaves the job waiting until a worker runs it', async () => {
       await expectRetentionThroughQueue(api, async () => {
         // No worker anywhere listens on the queue, so the job cannot have run yet nor run until one starts.
