@@ -5,8 +5,8 @@
  * the client is told to make does not find the first one run.
  */
 import { Queue } from 'bullmq';
-import { type ServiceProcess, ServiceProcesses } from '../a2a/support/service-processes';
-import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { type ServiceProcess, ServiceProcesses } from '../support/service-processes';
+import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { QueueName } from '../../src/queue/queue.constants';
 import { writeConfigFile } from '../support/config-file';
 import { PostgresProcess } from '../support/postgres-process';
