@@ -8,19 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { type ServiceProcess, ServiceProcesses } from '../support/service-processes';
-import { TEST_AGENTS_TOML } from '../support/test-agents';
-import { writeConfigFile } from '../support/config-file';
-import { eventually } from '../support/eventually';
-import { bearer } from '../support/test-app';
+import { type ServiceProcess, ServiceProcesses } from '../../support/service-processes';
+import { TEST_AGENTS_TOML } from '../../support/test-agents';
+import { writeConfigFile } from '../../support/config-file';
+import { eventually } from '../../support/eventually';
+import { bearer } from '../../support/test-app';
 import {
   createTestDatabase,
   deleteRedisKeys,
   type TestDatabase,
   testRedisPrefix,
   testRedisUrl,
-} from '../support/test-database';
-import type { Json } from '../support/json';
+} from '../../support/test-database';
+import type { Json } from '../../support/json';
 
 const secret = (name: string) => `${name}-${randomBytes(8).toString('hex')}`;
 const TOKEN = secret('token');
