@@ -25,7 +25,7 @@ import { AuthenticationModule } from './security/authentication.module';
 import { OutboundModule } from './security/outbound.module';
 import { SecurityModule } from './security/security.module';
 import { TaskStoreModule } from './task-store/task-store.module';
-import { TasksModule } from './tasks/tasks.module';
+import { TasksModule } from './tasks';
 
 @Module({})
 export class AppModule {

@@ -4,19 +4,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
 import type { DelegateHandlers } from '../agents/tools/delegation/delegate-handlers.interface';
-import { TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
+import { CANCEL_SIGNALS, CancelSignals, PUSH_CONFIGS, TaskCanceller, TaskLifecycle, TaskView } from '../tasks';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
-import { CANCEL_SIGNALS, CancelSignals } from '../tasks/cancel/cancel-signals.interface';
-import { PUSH_CONFIGS } from '../tasks/push/push-configs.token';
-import { TaskView } from '../tasks/task-view';
 import { AgentCardFactory } from './agent-card.factory';
+import { configuredBaseUrl } from './base-url';
 import { QueuedAgentExecutor } from './queued-agent-executor';
 import { QueuedTurnWatch } from './queued-turn-watch';
 import { RequestScopedTaskStore } from './request-scoped-task-store';
 import { SwitchboardRequestHandler } from './switchboard-request-handler';
-import { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import { TaskEventBusManager } from './task-event-bus.manager';
 import { messageLimitsOf } from './validation/message-limits';
 
@@ -55,8 +52,7 @@ export class AgentHandlers implements DelegateHandlers {
   ) {
     const a2a = config.get('a2a', { infer: true });
     const messageLimits = messageLimitsOf(a2a);
-    const server = config.get('server', { infer: true });
-    const baseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
+    const baseUrl = configuredBaseUrl(config.get('server', { infer: true }));
     const taskStore = new RequestScopedTaskStore(tasks);
     const queuedTurns = new QueuedTurnWatch(queue, lifecycle);
     const handlerOf = (agent: HostedAgent): AgentHandler => {

@@ -9,7 +9,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { IncomingHttpHeaders } from 'node:http';
 import { principalOf } from '../security/principal';
-import { attachEndpointAgents } from '../tasks/caller-scope';
+import { attachEndpointAgents } from '../tasks';
 
 /** Per the v1.0 spec a request without `A2A-Version` speaks v0.3. */
 export function isLegacyRequest(headers: IncomingHttpHeaders, legacyCompat: boolean): boolean {

@@ -7,12 +7,10 @@ import {
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { attachTaskAgent, callerScopeOf } from '../tasks/caller-scope';
-import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
+import { attachTaskAgent, callerScopeOf, type CancelSignals, type TaskLifecycle } from '../tasks';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
-import type { CancelSignals } from '../tasks/cancel/cancel-signals.interface';
 import { A2aCall } from './a2a-call';
 import type { QueuedTurnWatch } from './queued-turn-watch';
 import { type RequestScopedTaskStore } from './request-scoped-task-store';

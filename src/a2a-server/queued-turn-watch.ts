@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { agentTurnJobId } from '../queue/agent-turn-job-id';
 import type { JobQueue } from '../queue/job-queue.interface';
 import { JobName } from '../queue/queue.constants';
-import { type TaskLifecycle } from '../tasks/lifecycle/task-lifecycle.service';
+import type { TaskLifecycle } from '../tasks';
 import type { TaskEventBus } from './task-event-bus';
 
 /** The status of a task whose queued turn was lost before it began (Redis lost its data). */

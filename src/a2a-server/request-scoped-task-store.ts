@@ -1,6 +1,6 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore as A2aTaskStore } from '@a2a-js/sdk/server';
-import type { TaskView } from '../tasks/task-view';
+import type { TaskView } from '../tasks';
 import { A2aCall } from './a2a-call';
 
 /**

@@ -26,7 +26,7 @@ import {
   type ServerCallContext,
   type TaskStore as A2aTaskStore,
 } from '@a2a-js/sdk/server';
-import { NOT_STORED_TEXT, wasNeverStored } from '../tasks/lifecycle/turn-not-recorded.error';
+import { NOT_STORED_TEXT, type TaskCanceller, wasNeverStored } from '../tasks';
 import { whenClientLeaves } from '../common/client-gone';
 import { hasUnstorableText, pathOfUnstorableText } from '../common/storable-text';
 import type { ServerResponse } from 'node:http';
@@ -37,7 +37,6 @@ import { DefaultPushConfigIdStore } from './default-push-config-id.store';
 import type { QueuedAgentExecutor } from './queued-agent-executor';
 import { namingStates, streamNamingStates, withStatesNamed } from './state-named-errors';
 import { ServiceUnavailableError } from './service-unavailable.error';
-import type { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
 import type { TaskEventBusManager } from './task-event-bus.manager';
 import { type MessageLimits, messageLimitProblem } from './validation/message-limits';
 import { acceptsOutputOf } from './validation/output-modes';

@@ -1,9 +1,7 @@
-import { ExecutionEventBusManager, ResultManager, ServerCallContext } from '@a2a-js/sdk/server';
+import { ExecutionEventBusManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { TaskEventFeed, TaskView } from '../tasks/task-view';
+import { currentTurn, TaskEventFeed, TaskView } from '../tasks';
 import { A2aCall } from './a2a-call';
-import { SnapshotBuffer } from '../tasks/lifecycle/snapshot-buffer';
-import { replayTurn } from '../tasks/lifecycle/turn-replay';
 import { endsTurn, TaskEventBus } from './task-event-bus';
 import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 
@@ -112,13 +110,12 @@ export class TaskEventBusManager implements ExecutionEventBusManager {
    * and the bus reads on from there, so a subscriber sees the task as it is, then only later events.
    */
   private follow(taskId: string, context: ServerCallContext): TaskEventBus {
-    const snapshot = new SnapshotBuffer(undefined);
-    const replay = replayTurn(this.stream, taskId, new ResultManager(snapshot, context));
-    A2aCall.of(context).snapshot = replay.then(
-      () => snapshot.current,
+    const turn = currentTurn(this.stream, taskId, context);
+    A2aCall.of(context).snapshot = turn.then(
+      ({ task }) => task,
       () => undefined,
     );
-    const position = replay.then(({ end, last }) => (last && endsTurn(last) ? undefined : end));
+    const position = turn.then(({ end, last }) => (last && endsTurn(last) ? undefined : end));
     return this.create(taskId, context, position, 'turn');
   }
 

@@ -8,8 +8,7 @@ import {
   type FinishedListener,
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { toAgentEvent } from '../tasks/events/stream-events';
-import type { TaskEventFeed } from '../tasks/task-view';
+import { type TaskEventFeed, toAgentEvent } from '../tasks';
 import { TERMINAL_TASK_STATES } from '../common/task-states';
 import { TaskStreamInterruptedError } from './task-stream-interrupted.error';
 

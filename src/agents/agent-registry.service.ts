@@ -14,7 +14,7 @@ import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { createExecutor } from './executors/create-executor';
 import { TOOL_CALL_AGENT, ToolCallExecutor } from './executors/tool-call.executor';
 import { MCP_TOOL_SOURCE, McpToolSource } from '../mcp-client/mcp-tool-source.interface';
-import { TaskActivity } from '../tasks/activity/task-activity.service';
+import { TaskActivity } from '../tasks';
 import { ToolPipeline } from './tools/tool-pipeline.service';
 
 export interface HostedAgent {

@@ -26,7 +26,13 @@ export function stateName(task: Task): string {
   return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
 }
 
-/** A state as people read it and v0.3 spells it (`completed`, `input-required`): what error messages say. */
-export function stateLabel(state: TaskState): string {
-  return taskStateToJSON(state).replace('TASK_STATE_', '').toLowerCase().replaceAll('_', '-');
+/**
+ * A state as people read it and v0.3 spells it (`completed`, `input-required`): what error messages
+ * and the bridge say. Metric labels and progress text join words with `_` (`input_required`).
+ */
+export function stateLabel(state: TaskState | undefined, separator: '-' | '_' = '-'): string {
+  return taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', separator);
 }

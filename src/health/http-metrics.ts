@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { MetricsService, Sample } from '../metrics/metrics.service';
-import { TaskView } from '../tasks/task-view';
+import { TaskView } from '../tasks';
 
 /**
  * The API's own series: HTTP latency by route template, and queue depth and tasks by state, which

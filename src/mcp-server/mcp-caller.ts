@@ -1,7 +1,7 @@
-import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { callContextOf, callerScopeOf } from '../tasks/caller-scope';
+import { ServerCallContext } from '@a2a-js/sdk/server';
+import { callContextOf, callerScopeOf } from '../tasks';
 import type { AuthInfo, RequestId, ServerContext } from '@modelcontextprotocol/server';
-import type { AccessScope } from '../security/access-scope';
+import { AccessScope } from '../security/access-scope';
 
 /** Who is calling `/mcp`, as the tools need it: the A2A call context of the caller, and its 2025-era session if any. */
 export interface McpCaller {
@@ -35,13 +35,39 @@ export function serverNeedsOf(authInfo: AuthInfo | undefined): ServerNeeds {
   return (authInfo?.extra?.needs as ServerNeeds | undefined) ?? 'everything';
 }
 
+/**
+ * The caller `authInfoOf` put in a request's `authInfo`, checked: a request of `/mcp` without one
+ * is a bug of ours, said as such rather than failing later on a missing field.
+ */
 export function callerOf(authInfo: AuthInfo | undefined): McpCaller {
-  return authInfo?.extra?.caller as McpCaller;
+  const caller = authInfo?.extra?.caller;
+  if (!isMcpCaller(caller)) {
+    throw new Error(
+      "An MCP request reached a handler without its caller: every request's authInfo is made by authInfoOf (mcp-caller.ts)",
+    );
+  }
+  return caller;
 }
 
-/** The caller of the HTTP request a handler serves. */
-export function callerOfRequest(ctx: ServerContext): McpCaller {
-  return callerOf(ctx.http?.authInfo);
+function isMcpCaller(value: unknown): value is McpCaller {
+  if (typeof value !== 'object' || value === null) return false;
+  const { owner, scope, context } = value as Partial<McpCaller>;
+  return typeof owner === 'string' && scope instanceof AccessScope && context instanceof ServerCallContext;
+}
+
+/**
+ * How every handler of a server (agent and upstream tools, the bridge, the tasks methods) learns
+ * who calls, for the request it serves: a server of `/mcp` may serve many callers (the pooled ones
+ * do), a stdio connection has one.
+ */
+export type CallerOf = (ctx: ServerContext) => McpCaller;
+
+/** The caller of the `/mcp` request a handler serves, from its `authInfo`. */
+export const callerOfRequest: CallerOf = (ctx) => callerOf(ctx.http?.authInfo);
+
+/** The caller of every request of a connection that has one (stdio: the SDK passes no `authInfo` there). */
+export function connectionCaller(caller: McpCaller): CallerOf {
+  return () => caller;
 }
 
 /**

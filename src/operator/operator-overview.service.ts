@@ -4,7 +4,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { PROCESS_PRESENCE, ProcessInfo, ProcessPresence } from '../presence/process-presence.interface';
 import { JOB_QUEUE, JobQueue, QueueCounts } from '../queue/job-queue.interface';
 import { QueueName } from '../queue/queue.constants';
-import { TaskView } from '../tasks/task-view';
+import { TaskView } from '../tasks';
 import { queueWaitMedians } from './queue-wait';
 
 const HOUR_MS = 3_600_000;

@@ -1,9 +1,8 @@
 import { Task } from '@a2a-js/sdk';
 import { remoteTaskLinkOf } from '../agents/executors/a2a/remote-task-link';
 import { stateName } from '../common/task-states';
-import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
-import { messageText } from '../tasks/task-text';
-import type { TaskRecord } from '../tasks/task-view';
+import type { TaskActivityEntry, TaskRecord } from '../tasks';
+import { messageText } from '../common/parts';
 import type { TaskTimelineEntry } from './task-timeline';
 
 /** Where tracing, when on, notes a task's trace (src/tracing). */

@@ -1,11 +1,17 @@
 import { StreamResponse, TaskState, taskStateFromJSON } from '@a2a-js/sdk';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { isTerminal, stateLabel } from '../common/task-states';
-import { TaskActivity } from '../tasks/activity/task-activity.service';
-import { callContextOf } from '../tasks/caller-scope';
-import { TASK_CHANGES, TaskChange, TaskChanges } from '../tasks/events/task-change';
-import { TaskCanceller } from '../tasks/lifecycle/task-canceller.service';
-import { OperatorTaskQuery, TaskRecord, TaskView } from '../tasks/task-view';
+import {
+  callContextOf,
+  OperatorTaskQuery,
+  TASK_CHANGES,
+  TaskActivity,
+  TaskCanceller,
+  TaskChange,
+  TaskChanges,
+  TaskRecord,
+  TaskView,
+} from '../tasks';
 import { LiveIterable } from './live-iterable';
 import { OperatorTaskDetail, OperatorTaskRow, taskDetail, taskRow } from './operator-task';
 import { decodePageToken, encodePageToken } from './task-page-token';

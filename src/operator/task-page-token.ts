@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { ListPosition } from '../tasks/task-view';
+import type { ListPosition } from '../tasks';
 
 /** The operator list's page token: where the next page starts, as opaque text. */
 export function encodePageToken(position: ListPosition): string {

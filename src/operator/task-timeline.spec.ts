@@ -1,5 +1,5 @@
 import { StreamResponse, Task } from '@a2a-js/sdk';
-import type { KeptTaskEvent } from '../tasks/events/task-event-stream.interface';
+import type { KeptTaskEvent } from '../tasks';
 import { taskTimeline } from './task-timeline';
 
 const ids = { taskId: 't', contextId: 'c' };

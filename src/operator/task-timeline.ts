@@ -7,9 +7,7 @@ import {
   type TaskStatus,
   taskStateToJSON,
 } from '@a2a-js/sdk';
-import type { TaskActivityEntry } from '../tasks/activity/task-activity.interface';
-import type { KeptTaskEvent } from '../tasks/events/task-event-stream.interface';
-import type { TaskRecord } from '../tasks/task-view';
+import type { KeptTaskEvent, TaskActivityEntry, TaskRecord } from '../tasks';
 
 /** A message's or artifact's parts as A2A v1.0 JSON (`{text}`, `{data}`, `{url}`, ...). */
 type PartsJson = unknown[];

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { cycles, relativeImports, ROOT, sourceFiles, SRC } from './import-graph';
-import { LAYERS, layerOf, mayImport, mayImportText } from './layers';
+import { LAYERS, layerOf, mayImport, mayImportFile, mayImportText } from './layers';
 
 /** The folder of src/ a path under it belongs to: its first segment, `app` for src/*.ts. */
 function folderOf(path: string): string {
@@ -78,6 +78,31 @@ describe('the folders of src/', () => {
       'agents -> a2a-server (src/agents/x.ts)',
       'a2a-server -> task-store (src/a2a-server/w.ts)',
     ]);
+  });
+});
+
+/** `file: 'specifier'` for each import of a file of src/ into a surfaced folder past its index. */
+function behindSurfaces(): string[] {
+  const underSrc = (path: string) => relative(SRC, path).split(sep).join('/');
+  return sourceFiles().flatMap((file) =>
+    relativeImports(file)
+      .filter(({ target }) => !mayImportFile(underSrc(file), underSrc(target)))
+      .map(({ specifier }) => `${relative(ROOT, file)}: '${specifier}'`),
+  );
+}
+
+describe('the folders of src/ with a surface (an index.ts)', () => {
+  it('are imported from outside through their index alone', () => {
+    expect(behindSurfaces()).toEqual([]);
+  });
+
+  it('tell an import past the index from one through it, inside the folder and from a spec', () => {
+    expect(mayImportFile('a2a-server/x.ts', 'tasks/lifecycle/turn-replay.ts')).toBe(false);
+    expect(mayImportFile('a2a-server/x.ts', 'tasks/task-view.ts')).toBe(false);
+    expect(mayImportFile('a2a-server/x.ts', 'tasks/index.ts')).toBe(true);
+    expect(mayImportFile('tasks/lifecycle/x.ts', 'tasks/events/y.ts')).toBe(true);
+    expect(mayImportFile('a2a-server/x.spec.ts', 'tasks/events/memory-task-event-stream.ts')).toBe(true);
+    expect(mayImportFile('a2a-server/x.ts', 'task-store/task-store.interface.ts')).toBe(true);
   });
 });
 

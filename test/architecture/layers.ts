@@ -41,6 +41,24 @@ export const LAYERS: readonly Layer[] = [
  */
 export const PRIVATE: Readonly<Record<string, readonly string[]>> = { 'task-store': ['tasks', 'app'] };
 
+/**
+ * Folders the rest of src/ reaches through their `index.ts` alone: the index says what the folder
+ * offers, and the files behind it can change without a caller knowing. Files of the folder import
+ * each other freely; specs beside the code (`*.spec.ts`), like the tests under test/, may import
+ * what they test.
+ */
+export const SURFACES: readonly string[] = ['tasks'];
+
+/**
+ * Whether file `from` may import file `to` as far as SURFACES go (paths under src/ with `/`, as
+ * `a2a-server/x.ts`, `tasks/lifecycle/y.ts`): outside a surfaced folder, only its `index.ts`.
+ */
+export function mayImportFile(from: string, to: string): boolean {
+  const [folder] = to.split('/');
+  if (!SURFACES.includes(folder) || from.split('/')[0] === folder || from.endsWith('.spec.ts')) return true;
+  return to === `${folder}/index.ts`;
+}
+
 /** The layer of `folder`, by its index in LAYERS; undefined for a folder no layer holds. */
 export function layerOf(folder: string): number | undefined {
   const index = LAYERS.findIndex((layer) => folder in layer.folders);

@@ -2,7 +2,7 @@ import type { ExternalAgents } from '../../a2a-client/external-agents.service';
 import type { AgentConfig } from '../../config/config.schema';
 import { createGuardedFetch } from '../../security/guarded-fetch';
 import type { OutboundUrlPolicy } from '../../security/outbound-url-policy';
-import type { TaskActivity } from '../../tasks/activity/task-activity.service';
+import type { TaskActivity } from '../../tasks';
 import type { AgentTurnExecutor } from '../agent-executor.interface';
 import type { ToolPipeline } from '../tools/tool-pipeline.service';
 import { A2aForwardingExecutor } from './a2a/a2a-forwarding.executor';

@@ -2,7 +2,8 @@ import { type Part, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
-import { partsText, textPart, TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
+import { TurnPublisher } from '../../tasks';
+import { partsText, textPart } from '../../common/parts';
 import type { EchoExecutorSettings } from '../../config/executor-settings.schema';
 
 /**

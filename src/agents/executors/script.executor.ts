@@ -2,7 +2,8 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { abortableSleep } from '../../common/abortable-sleep';
 import type { AgentTurn, AgentTurnExecutor } from '../agent-executor.interface';
-import { textPart, TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
+import { TurnPublisher } from '../../tasks';
+import { textPart } from '../../common/parts';
 import type { ScriptExecutorSettings, ScriptStep } from '../../config/executor-settings.schema';
 
 const STATE_OF: Record<Extract<ScriptStep, { status: unknown }>['status'], TaskState> = {

@@ -2,8 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService } from '../../metrics/metrics.service';
-import type { TaskActivityEntry } from '../../tasks/activity/task-activity.interface';
-import { TaskActivity } from '../../tasks/activity/task-activity.service';
+import { TaskActivity, type TaskActivityEntry } from '../../tasks';
 import {
   failure,
   ResultLimiter,

@@ -1,18 +1,21 @@
-import { SendMessageRequest, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MetricsService, TurnOutcome } from '../../metrics/metrics.service';
 import { OnJob } from '../../queue/on-job.decorator';
 import { AgentTurnPayload, JobAttempt, JobName } from '../../queue/queue.constants';
-import { CANCEL_SIGNALS, CancelSignals } from '../../tasks/cancel/cancel-signals.interface';
-import { isTerminal } from '../../common/task-states';
+import {
+  callContextOf,
+  CANCEL_SIGNALS,
+  CancelSignals,
+  TaskLifecycle,
+  TurnNotRecordedError,
+  TurnPublisher,
+  TurnRecorder,
+} from '../../tasks';
+import { isTerminal, stateLabel } from '../../common/task-states';
 import { AgentRegistry } from '../agent-registry.service';
 import type { TurnProgress } from '../agent-executor.interface';
-import { TurnPublisher } from '../../tasks/lifecycle/turn-publisher';
-import { callContextOf } from '../../tasks/caller-scope';
-import { TurnNotRecordedError } from '../../tasks/lifecycle/turn-not-recorded.error';
-import { TurnRecorder } from '../../tasks/lifecycle/turn-recorder';
-import { TaskLifecycle } from '../../tasks/lifecycle/task-lifecycle.service';
 import { inSpan } from '../../tracing/spans';
 
 const UNKNOWN_AGENT = 'unknown';
@@ -21,7 +24,7 @@ const UNKNOWN_AGENT = 'unknown';
 function outcomeOf(recorder: TurnRecorder): TurnOutcome {
   const end = recorder.end ?? recorder.task?.status?.state;
   if (end === undefined || end === 'message') return 'message';
-  return taskStateToJSON(end).replace('TASK_STATE_', '').toLowerCase() as TurnOutcome;
+  return stateLabel(end, '_') as TurnOutcome;
 }
 
 /** What a client is told when the process running a turn stopped with it: nothing else can take it over (embedded mode). */

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ExternalAgents } from '../../a2a-client/external-agents.service';
 import { AgentHandlers, type AgentHandler } from '../../a2a-server/agent-handlers.service';
 import { AgentCardFactory } from '../../a2a-server/agent-card.factory';
+import { configuredBaseUrl } from '../../a2a-server/base-url';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import type { McpCaller } from '../mcp-caller';
@@ -18,7 +19,7 @@ import {
   taskUri,
 } from './task-resource';
 import { agentRefusal } from '../../security/access-scope';
-import { toolOfTask } from '../../agents/executors/tool-call.executor';
+import { toolOfTask } from '../../agents/tool-call-task';
 
 const BRIDGE_TOOLS = [{ name: 'subagent_start' }, { name: 'subagent_send' }, { name: 'subagent_cancel' }];
 const JSON_MIME = 'application/json';
@@ -50,8 +51,7 @@ export class SubagentBridge {
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.a2a = config.get('a2a', { infer: true });
-    const server = config.get('server', { infer: true });
-    this.defaultBaseUrl = server.public_url ?? `http://${server.host}:${server.port}`;
+    this.defaultBaseUrl = configuredBaseUrl(config.get('server', { infer: true }));
   }
 
   agents(): BridgedAgent[] {

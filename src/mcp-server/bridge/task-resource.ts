@@ -1,6 +1,7 @@
-import { type Message, type StreamResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { type Message, type StreamResponse, Task } from '@a2a-js/sdk';
 import { remoteTaskLinkOf } from '../../agents/executors/a2a/remote-task-link';
-import { messageText } from '../../tasks/task-text';
+import { messageText } from '../../common/parts';
+import { stateLabel } from '../../common/task-states';
 
 /** The ARDF bridge's resource of one task; the only form its URI is ever given or accepted in. */
 export const TASK_URI_TEMPLATE = 'a2a://task/{taskId}';
@@ -36,14 +37,6 @@ export function validTaskId(id: unknown): id is string {
 
 export function agentNameOf(uri: string): string | undefined {
   return AGENT_URI.exec(uri)?.[1];
-}
-
-/** `input-required`, `completed`: the state as the ARDF bridge and A2A v0.3 spell it. */
-export function stateLabel(state: TaskState | undefined): string {
-  return taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED)
-    .replace(/^TASK_STATE_/, '')
-    .toLowerCase()
-    .replace(/_/g, '-');
 }
 
 /** The agent a task was started with through the bridge, else the external agent it is linked to. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { TaskEventFeed, TaskView } from '../../tasks/task-view';
+import { TaskEventFeed, TaskView } from '../../tasks';
 import { changesTask } from './task-resource';
 
 /**

@@ -24,7 +24,7 @@ import { scopedCatalog } from '../scoped-catalog';
 import { isNotificationMessage, isRequestMessage } from '../json-rpc-shapes';
 import { CallerRequests } from '../sessions/caller-requests';
 import { CancelledRequests } from '../sessions/cancelled-requests';
-import type { CancelWatch } from '../../tasks/cancel/cancel-signals.interface';
+import type { CancelWatch } from '../../tasks';
 import { clientGoneSignal, isEventStream, sendFetchResponse } from './fetch-exchange';
 import { forwardedRequest } from './forwarded-request';
 import { authInfoOf, callerOf, serverNeedsOf, type McpCaller, type ServerNeeds } from '../mcp-caller';

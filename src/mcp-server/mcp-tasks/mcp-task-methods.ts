@@ -10,11 +10,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../mcp-client/mcp-tool-source.interface';
-import { toolCallResultOf } from '../../agents/executors/tool-call.executor';
+import { toolCallResultOf } from '../../agents/tool-call-task';
 import { taskResult } from '../tools/agent-tool-call';
 import { missingCapabilities, modernClientCapabilities } from '../tools/ask-caller';
 import { taskUri } from '../bridge/task-resource';
-import type { McpCaller } from '../mcp-caller';
+import type { CallerOf, McpCaller } from '../mcp-caller';
 import { mcpTaskFields, mcpTaskStatus, taskV1, taskV2, type McpTaskTerms } from './mcp-task-status';
 import type { McpTasks } from './mcp-tasks.service';
 
@@ -110,36 +110,40 @@ export async function startAsTask(
  * `tasks/get`, `tasks/result` (waits for the end on any replica, asking the caller for input on
  * the way), `tasks/list`, `tasks/cancel`; the 2026-07-28 extension's `tasks/get` (with the outcome,
  * or the question of a task waiting for input), `tasks/update` (answers), `tasks/cancel`. `era`
- * says which a request is of (a stdio connection learns it at `initialize`).
+ * says which a request is of (a stdio connection learns it at `initialize`). Each serves the caller
+ * of its request (`callerOf`).
  */
 export function registerTaskMethods(
   server: McpServer,
   era: () => McpEra,
   tasks: McpTasks,
-  caller: McpCaller,
+  callerOf: CallerOf,
   askCaller: AskCallerOf,
 ): void {
   const terms = tasks.terms();
   server.server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }, ctx) => {
+    const caller = callerOf(ctx);
     if (era() === 'legacy') return taskV1(await tasks.get(taskId, caller), terms);
     const declared = tasksExtensionClient(ctx, 'tasks/get');
     const task = await tasks.get(taskId, caller);
     return { resultType: 'complete', ...taskV2(task, terms), ...outcomeV2(task, declared) };
   });
   server.server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }, ctx) => {
+    const caller = callerOf(ctx);
     if (era() === 'legacy') return taskV1(await tasks.cancel(taskId, caller), terms);
     tasksExtensionClient(ctx, 'tasks/cancel');
     await tasks.cancel(taskId, caller);
     return { resultType: 'complete' };
   });
-  server.server.setRequestHandler('tasks/list', { params: byCursor }, async ({ cursor }) => {
-    const page = await tasks.list(cursor, caller);
+  server.server.setRequestHandler('tasks/list', { params: byCursor }, async ({ cursor }, ctx) => {
+    const page = await tasks.list(cursor, callerOf(ctx));
     return {
       tasks: page.tasks.map((task) => taskV1(task, terms)),
       ...(page.nextCursor && { nextCursor: page.nextCursor }),
     };
   });
   server.server.setRequestHandler('tasks/result', { params: byTaskId }, async ({ taskId }, ctx) => {
+    const caller = callerOf(ctx);
     const ask = async (waiting: Task) => {
       const answer = (await askCaller(
         {
@@ -157,6 +161,7 @@ export function registerTaskMethods(
   });
   server.server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
     if (era() === 'modern') tasksExtensionClient(ctx, 'tasks/update');
+    const caller = callerOf(ctx);
     const task = await tasks.get(taskId, caller);
     const answer = ctx.mcpReq.inputResponses?.[questionKey(task)] as ElicitAnswer | undefined;
     if (answer !== undefined) await answerTask(tasks, taskId, answer, caller);

@@ -1,5 +1,5 @@
 import { type Message, type Task, TaskState } from '@a2a-js/sdk';
-import { messageText } from '../../tasks/task-text';
+import { messageText } from '../../common/parts';
 import { BRIDGE_STARTED_AT_METADATA_KEY } from '../bridge/task-resource';
 
 /** A task's status as MCP Tasks name it (both eras). */

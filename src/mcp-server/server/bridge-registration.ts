@@ -7,7 +7,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { isTerminal } from '../../common/task-states';
-import type { McpCaller } from '../mcp-caller';
+import type { AccessScope } from '../../security/access-scope';
+import type { CallerOf } from '../mcp-caller';
 import type { ResourceSubscriptions, UpstreamSubscriptions } from '../bridge/resource-subscriptions';
 import type { SubagentBridge } from '../bridge/subagent-bridge';
 import {
@@ -37,21 +38,25 @@ const cancelInput = z.object({ taskId: z.string().min(1).describe('The task, fro
 /** `state` when run as an MCP task: its result is the ended task's. */
 const startOutput = z.object({ taskUri: z.string(), taskId: z.string(), state: z.string().optional() });
 
-/** Registers the ARDF bridge on `server`: the agent and task resources, the `subagent_*` tools and subscriptions. */
+/**
+ * Registers the ARDF bridge on `server`: the agent and task resources, the `subagent_*` tools
+ * `scope` allows, and subscriptions. Each handler serves the caller of its request (`callerOf`).
+ */
 export function registerBridge(
   server: McpServer,
   bridge: SubagentBridge,
   updates: TaskUpdates,
-  caller: McpCaller,
+  scope: AccessScope,
+  callerOf: CallerOf,
   subscriptions: ResourceSubscriptions,
   upstream: UpstreamSubscriptions,
   mcpTasks: McpTasks,
 ): void {
   const agents = new ResourceTemplate(AGENT_URI_TEMPLATE, {
-    list: () => ({
+    list: (ctx) => ({
       resources: bridge
         .agents()
-        .filter(({ name }) => caller.scope.allowsAgent(name))
+        .filter(({ name }) => callerOf(ctx).scope.allowsAgent(name))
         .map(({ uri, name, description }) => ({
           uri,
           name,
@@ -67,8 +72,8 @@ export function registerBridge(
       description: 'An agent (hosted or external): its ARDF subagent@v0.1 manifest, then its A2A agent card',
       mimeType: 'application/json',
     },
-    (uri, variables) => {
-      const contents = bridge.readAgent(String(variables.name), caller.baseUrl);
+    (uri, variables, ctx) => {
+      const contents = bridge.readAgent(String(variables.name), callerOf(ctx).baseUrl);
       if (!contents) throw new ResourceNotFoundError(uri.href);
       return contents;
     },
@@ -81,9 +86,9 @@ export function registerBridge(
       description: 'A task of yours: its state, status message, history and artifacts (subscribe to hear of changes)',
       mimeType: 'application/json',
     },
-    async (uri) => {
+    async (uri, _variables, ctx) => {
       const taskId = taskIdOf(uri.href);
-      const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, caller);
+      const task = taskId === undefined ? undefined : await bridge.ownTask(taskId, callerOf(ctx));
       if (!task) throw new ResourceNotFoundError(uri.href);
       return {
         contents: [
@@ -103,6 +108,7 @@ export function registerBridge(
         outputSchema: startOutput,
       },
       ({ subagentUri, text }, ctx) => {
+        const caller = callerOf(ctx);
         const agent = agentNameOf(subagentUri);
         // Asked as an MCP task, the subagent's task is that task.
         return agent !== undefined && taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
@@ -113,18 +119,18 @@ export function registerBridge(
     subagent_send: server.registerTool(
       'subagent_send',
       { description: 'Sends the next message to a task (one waiting for input, typically)', inputSchema: sendInput },
-      ({ taskId, text }) => bridge.send(taskId, text, caller),
+      ({ taskId, text }, ctx) => bridge.send(taskId, text, callerOf(ctx)),
     ),
     subagent_cancel: server.registerTool(
       'subagent_cancel',
       { description: 'Cancels a task', inputSchema: cancelInput },
-      ({ taskId }) => bridge.cancel(taskId, caller),
+      ({ taskId }, ctx) => bridge.cancel(taskId, callerOf(ctx)),
     ),
   };
   tools.subagent_start.execution = { taskSupport: 'optional' };
-  for (const [name, tool] of Object.entries(tools)) if (!caller.scope.allowsTool(name)) tool.remove();
+  for (const [name, tool] of Object.entries(tools)) if (!scope.allowsTool(name)) tool.remove();
 
-  server.server.setRequestHandler('resources/subscribe', async (request) => {
+  server.server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     if (upstream.subscribable(request.params.uri)) {
       await subscriptions.addUpstream(request.params.uri);
       return {};
@@ -132,7 +138,7 @@ export function registerBridge(
     const taskId = subscribableTask(request.params.uri);
     // The position first: a change between reading it and reading the task is then still heard.
     const position = await updates.position(taskId);
-    const task = await bridge.ownTask(taskId, caller);
+    const task = await bridge.ownTask(taskId, callerOf(ctx));
     if (!task) throw new ResourceNotFoundError(request.params.uri);
     await subscriptions.add(taskUri(taskId), taskId, isTerminal(task) ? undefined : position);
     return {};

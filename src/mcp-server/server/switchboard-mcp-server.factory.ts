@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { fromJsonSchema, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
+import { fromJsonSchema, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AgentHandlers, type AgentHandler } from '../../a2a-server/agent-handlers.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../../mcp-client/mcp-catalog-source.interface';
@@ -20,7 +20,7 @@ import { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import { BRIDGE_RESOURCE_CAPABILITIES, registerBridge } from './bridge-registration';
 import type { ResourceSubscriptions } from '../bridge/resource-subscriptions';
 import { followListenedTasks, ListenRequest } from '../bridge/listened-tasks';
-import { callerOfRequest, type McpCaller, type ServerNeeds } from '../mcp-caller';
+import { type CallerOf, callerOfRequest, connectionCaller, type McpCaller, type ServerNeeds } from '../mcp-caller';
 import { MCP_SESSION_STORE, McpSessionStore } from '../stores/mcp-session-store.interface';
 import { LocalSubscriptionChanges, sessionSubscriptions } from '../sessions/session-subscriptions';
 import { scopedCatalog } from '../scoped-catalog';
@@ -109,19 +109,23 @@ export class SwitchboardMcpServerFactory {
     return this.built(caller, era, onlyTool);
   }
 
-  /** A server with `onlyTool` alone (and what answers for it when it is not listed), or with everything. */
+  /**
+   * A server with `onlyTool` alone (and what answers for it when it is not listed), or with
+   * everything, as `caller` may reach; its handlers take each request's caller from the request.
+   */
   private built(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
-    const server = this.newServer(caller, () => era, wanted);
-    if (onlyTool === undefined) this.registerMcpTools(server, caller);
-    else this.registerUnlisted(server, caller, onlyTool, this.mcpTools.get(onlyTool) !== undefined);
+    const server = this.newServer(caller, callerOfRequest, () => era, wanted);
+    if (onlyTool === undefined) this.registerMcpTools(server, caller, callerOfRequest);
+    else this.registerUnlisted(server, caller, callerOfRequest, onlyTool, this.mcpTools.get(onlyTool) !== undefined);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
       const catalog = scopedCatalog(this.catalog, caller.scope);
       registerBridge(
         server,
         this.bridge,
         this.updates,
-        caller,
+        caller.scope,
+        callerOfRequest,
         sessionSubscriptions(this.sessions, this.subscriptionChanges, caller.sessionId),
         catalog,
         this.mcpTasks,
@@ -131,14 +135,19 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
+  /** A server for a connection with one caller (stdio), which every request of it comes from. */
   createLive(caller: McpCaller): LiveMcpServer {
-    const server: McpServer = this.newServer(caller, () => eraOf(server));
+    const callerOf = connectionCaller(caller);
+    const server: McpServer = this.newServer(caller, callerOf, () => eraOf(server));
     const notifyResourceUpdated = (uri: string) =>
       void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     const catalog = scopedCatalog(this.catalog, caller.scope);
-    registerBridge(server, this.bridge, this.updates, caller, subscriptions, catalog, this.mcpTasks);
-    const register = () => [...this.registerMcpTools(server, caller), ...registerUpstreamCatalog(server, catalog)];
+    registerBridge(server, this.bridge, this.updates, caller.scope, callerOf, subscriptions, catalog, this.mcpTasks);
+    const register = () => [
+      ...this.registerMcpTools(server, caller, callerOf),
+      ...registerUpstreamCatalog(server, catalog),
+    ];
     let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.mcpTools.onChange(() => {
@@ -208,7 +217,7 @@ export class SwitchboardMcpServerFactory {
   /** A server for calls of one connected server's tool, by any caller: the call's caller is the request's. */
   private upstreamToolServer(tool: McpTool, track: TrackCall): McpServer {
     const server = this.bareServer();
-    this.registerMcpTool(server, tool, (ctx) => callerOfRequest(ctx), track);
+    this.registerMcpTool(server, tool, callerOfRequest, track);
     return server;
   }
 
@@ -231,9 +240,14 @@ export class SwitchboardMcpServerFactory {
 
   /**
    * A server with the tools that never change while Switchboard runs: the agents and the built-in
-   * tools the caller may reach, of those `wanted`.
+   * tools `caller` may reach, of those `wanted`.
    */
-  private newServer(caller: McpCaller, era: () => McpEra, wanted: (name: string) => boolean = () => true): McpServer {
+  private newServer(
+    caller: McpCaller,
+    callerOf: CallerOf,
+    era: () => McpEra,
+    wanted: (name: string) => boolean = () => true,
+  ): McpServer {
     const agents = this.handlers
       .all()
       .filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
@@ -241,11 +255,11 @@ export class SwitchboardMcpServerFactory {
       .definitions()
       .filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
     const server = this.bareServer();
-    registerTaskMethods(server, era, this.mcpTasks, caller, (request, ctx) =>
-      this.askCaller.ask(request, caller, ctx, server.server, ctx.mcpReq.signal),
+    registerTaskMethods(server, era, this.mcpTasks, callerOf, (request, ctx) =>
+      this.askCaller.ask(request, callerOf(ctx), ctx, server.server, ctx.mcpReq.signal),
     );
     for (const endpoint of agents)
-      this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), caller);
+      this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), callerOf);
     for (const tool of builtins) {
       server.registerTool(
         tool.name,
@@ -255,7 +269,7 @@ export class SwitchboardMcpServerFactory {
             tool.name,
             args as Record<string, unknown>,
             ctx.mcpReq.signal,
-            `mcp:${caller.owner}`,
+            `mcp:${callerOf(ctx).owner}`,
           );
           return { content: [{ type: 'text', text }], isError };
         },
@@ -264,18 +278,18 @@ export class SwitchboardMcpServerFactory {
     return server;
   }
 
-  /** Registers the connected servers' tools the caller may reach. */
-  private registerMcpTools(server: McpServer, caller: McpCaller): RegisteredTool[] {
+  /** Registers the connected servers' tools `caller` may reach. */
+  private registerMcpTools(server: McpServer, caller: McpCaller, callerOf: CallerOf): RegisteredTool[] {
     return this.mcpTools
       .list()
       .filter((tool) => caller.scope.allowsTool(tool.name))
-      .map((tool) => this.registerMcpTool(server, tool, () => caller));
+      .map((tool) => this.registerMcpTool(server, tool, callerOf));
   }
 
   private registerMcpTool(
     server: McpServer,
     tool: McpTool,
-    callerOf: (ctx: ServerContext) => McpCaller,
+    callerOf: CallerOf,
     track: TrackCall = (call) => call(),
   ): RegisteredTool {
     const { title, annotations, outputSchema } = tool;
@@ -308,19 +322,25 @@ export class SwitchboardMcpServerFactory {
    * What a server for one call answers though it is not listed: an agent under its former tool
    * name, or a tool of a connected MCP server that is down (to say so), when the caller may reach it.
    */
-  private registerUnlisted(server: McpServer, caller: McpCaller, name: string, listedMcpTool: boolean): void {
+  private registerUnlisted(
+    server: McpServer,
+    caller: McpCaller,
+    callerOf: CallerOf,
+    name: string,
+    listedMcpTool: boolean,
+  ): void {
     const formerlyNamed = this.handlers
       .all()
       .find(
         ({ agent }) => formerAgentToolName(agent.config.name) === name && agentToolName(agent.config.name) !== name,
       );
     if (formerlyNamed) {
-      if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, caller);
+      if (this.reaches(caller, formerlyNamed)) this.registerAgentTool(server, formerlyNamed, name, callerOf);
       return;
     }
     if (!listedMcpTool && caller.scope.allowsTool(name)) {
       registerUnavailableMcpTool(server, name, this.mcpTools, (args, ctx) =>
-        this.upstreamCalls.run(name, args, caller, ctx, server.server),
+        this.upstreamCalls.run(name, args, callerOf(ctx), ctx, server.server),
       );
     }
   }
@@ -332,14 +352,15 @@ export class SwitchboardMcpServerFactory {
   }
 
   /** An agent's tool; a call that asks for a task (either era) gets one at once, the agent's A2A task. */
-  private registerAgentTool(server: McpServer, endpoint: AgentHandler, name: string, caller: McpCaller): void {
+  private registerAgentTool(server: McpServer, endpoint: AgentHandler, name: string, callerOf: CallerOf): void {
     const agent = endpoint.agent.config.name;
     const description = endpoint.agent.config.description || `Switchboard agent "${agent}"`;
-    const tool = server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) =>
-      taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
+    const tool = server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) => {
+      const caller = callerOf(ctx);
+      return taskRequested(ctx, caller.taskParamOf?.(ctx.mcpReq.id))
         ? startAsTask(this.mcpTasks, () => this.mcpTasks.start(agent, message, caller), caller, ctx)
-        : this.agentCalls.run(endpoint, message, caller, ctx),
-    );
+        : this.agentCalls.run(endpoint, message, caller, ctx);
+    });
     // The SDK's registerTool drops `execution`; tools/list sends what the registered tool holds.
     tool.execution = { taskSupport: 'optional' };
   }

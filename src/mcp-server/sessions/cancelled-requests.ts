@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CANCEL_SIGNALS, CancelSignals, CancelWatch } from '../../tasks/cancel/cancel-signals.interface';
+import { CANCEL_SIGNALS, CancelSignals, CancelWatch } from '../../tasks';
 
 /**
  * `notifications/cancelled` of 2025-era sessions, across replicas. Each POST is served by a server

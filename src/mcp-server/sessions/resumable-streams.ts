@@ -4,7 +4,7 @@ import {
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { CancelWatch } from '../../tasks/cancel/cancel-signals.interface';
+import type { CancelWatch } from '../../tasks';
 import { isAnswerMessage } from '../json-rpc-shapes';
 import type { McpEventStore } from '../stores/mcp-event-store.interface';
 

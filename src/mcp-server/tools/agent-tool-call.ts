@@ -12,11 +12,10 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import { randomUUID } from 'node:crypto';
 import type { AgentHandler } from '../../a2a-server/agent-handlers.service';
 import { TaskStreamInterruptedError } from '../../a2a-server/task-stream-interrupted.error';
-import { isTerminal } from '../../common/task-states';
+import { isTerminal, stateLabel } from '../../common/task-states';
 import { storedView, type McpCaller } from '../mcp-caller';
 import { taskUri } from '../bridge/task-resource';
-import { partsText } from '../../tasks/lifecycle/turn-publisher';
-import { messageText, taskText } from '../../tasks/task-text';
+import { messageText, partsText, taskText } from '../../common/parts';
 
 const FAILED_STATES: readonly TaskState[] = [
   TaskState.TASK_STATE_FAILED,
@@ -137,12 +136,7 @@ function eventText(event: StreamResponse): string {
 }
 
 function stateText(state: TaskState | undefined, text: string): string {
-  return (
-    text ||
-    taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED)
-      .replace('TASK_STATE_', '')
-      .toLowerCase()
-  );
+  return text || stateLabel(state, '_');
 }
 
 /** An ended task as a tool's result: its answer (artifacts, status text), an error when it failed, was rejected or canceled. */

@@ -1,4 +1,5 @@
 import { type Artifact, type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { textPart } from '../../common/parts';
 import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { activeTraceId, TRACE_ID_METADATA_KEY } from '../../tracing/trace-context';
@@ -9,20 +10,6 @@ export interface ArtifactChunk {
   parts: Part[];
   append?: boolean;
   lastChunk?: boolean;
-}
-
-export function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} };
-}
-
-/** A JSON value as a part. */
-export function dataPart(value: unknown): Part {
-  return { content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: {} };
-}
-
-/** The text of A2A parts; non-text parts are left out. */
-export function partsText(parts: Part[]): string {
-  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
 }
 
 export interface TaskIds {

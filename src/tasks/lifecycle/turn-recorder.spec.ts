@@ -3,7 +3,7 @@ import { RequestContext, ResultManager, ServerCallContext } from '@a2a-js/sdk/se
 import { MetricsService } from '../../metrics/metrics.service';
 import { MemoryTaskStore } from '../../task-store/memory-task-store';
 import { MemoryTaskEventStream } from '../events/memory-task-event-stream';
-import { partsText } from './turn-publisher';
+import { partsText } from '../../common/parts';
 import { SnapshotBuffer } from './snapshot-buffer';
 import { NOT_RECORDED_TEXT, NOT_STORED_TEXT, wasNeverStored } from './turn-not-recorded.error';
 import { TurnRecorder } from './turn-recorder';

@@ -1,6 +1,8 @@
-import type { AgentExecutionEvent, ResultManager } from '@a2a-js/sdk/server';
+import type { Task } from '@a2a-js/sdk';
+import { type AgentExecutionEvent, ResultManager, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskEventFeed } from '../task-view';
 import { toAgentEvent } from '../events/stream-events';
+import { SnapshotBuffer } from './snapshot-buffer';
 
 /** Where a replay of the current turn stopped, and the turn's last event it applied. */
 export interface TurnReplay {
@@ -44,4 +46,20 @@ export async function replayTurn(
     if (id === end) break;
   }
   return { end, last, withTask };
+}
+
+/** The turn under way as a reader joining it sees it: the task its events so far make, and where the replay stopped. */
+export interface CurrentTurn extends Pick<TurnReplay, 'end' | 'last'> {
+  task: Task | undefined;
+}
+
+/** Folds the current turn's events on the task's stream into the task they make (replayTurn), for a reader that follows on from there. */
+export async function currentTurn(
+  stream: TaskEventFeed,
+  taskId: string,
+  context: ServerCallContext,
+): Promise<CurrentTurn> {
+  const snapshot = new SnapshotBuffer(undefined);
+  const { end, last } = await replayTurn(stream, taskId, new ResultManager(snapshot, context));
+  return { task: snapshot.current, end, last };
 }

@@ -22,7 +22,8 @@ import {
   TurnNotRecordedError,
   wasNeverStored,
 } from '../../../src/tasks/lifecycle/turn-not-recorded.error';
-import { partsText, textPart, TurnPublisher } from '../../../src/tasks/lifecycle/turn-publisher';
+import { partsText, textPart } from '../../../src/common/parts';
+import { TurnPublisher } from '../../../src/tasks/lifecycle/turn-publisher';
 import { replayTurn } from '../../../src/tasks/lifecycle/turn-replay';
 import { TaskView } from '../../../src/tasks/task-view';
 import { userMessage } from '../../support/sdk-client';

@@ -7,7 +7,7 @@ import { GetTaskRequest, Role, TaskState } from '@a2a-js/sdk';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { resultFromTaskOutcome, TaskCancelledError } from '@modelcontextprotocol/ext-tasks/client';
 import { taskId } from '@modelcontextprotocol/ext-tasks/core';
-import { partsText } from '../../../src/tasks/lifecycle/turn-publisher';
+import { partsText } from '../../../src/common/parts';
 import { sdkClient } from '../../support/sdk-client';
 import { TEST_AGENTS_TOML } from '../../support/test-agents';
 import { writeConfigFile } from '../../support/config-file';

@@ -2,7 +2,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListTasksRequest, Role, type Task, TaskState } from '@a2a-js/sdk';
-import { partsText } from '../../../src/tasks/lifecycle/turn-publisher';
+import { partsText } from '../../../src/common/parts';
 import { sdkClient } from '../../support/sdk-client';
 import { eventually } from '../../support/eventually';
 import { bearer } from '../../support/test-app';

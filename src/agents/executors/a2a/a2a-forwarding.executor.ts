@@ -8,7 +8,7 @@ import { followRemote, sendToRemote } from '../../../a2a-client/remote-task-even
 import type { AgentTurn, AgentTurnExecutor } from '../../agent-executor.interface';
 import { remoteTaskLinkOf } from './remote-task-link';
 import { RemoteTaskRelay } from './remote-task-relay';
-import type { TaskActivity } from '../../../tasks/activity/task-activity.service';
+import type { TaskActivity } from '../../../tasks';
 
 /**
  * A gateway agent's turn: the caller's message is forwarded to an external agent (continuing the

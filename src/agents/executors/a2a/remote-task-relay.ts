@@ -1,7 +1,6 @@
 import { type Artifact, type Message, type StreamResponse, type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import type { TaskActivity } from '../../../tasks/activity/task-activity.service';
-import { TurnPublisher } from '../../../tasks/lifecycle/turn-publisher';
+import { type TaskActivity, TurnPublisher } from '../../../tasks';
 import { REMOTE_TASK_METADATA_KEY, remoteTaskLinkOf, type RemoteTaskLink } from './remote-task-link';
 
 /**

@@ -6,16 +6,15 @@ import {
   type StreamResponse,
   type Task,
   TaskState,
-  taskStateToJSON,
 } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { INTERRUPTED_TASK_STATES, isTerminal } from '../../../common/task-states';
+import { INTERRUPTED_TASK_STATES, isTerminal, stateLabel } from '../../../common/task-states';
 import { remoteTaskLinkOf } from '../../executors/a2a/remote-task-link';
-import { messageText, taskText } from '../../../tasks/task-text';
-import { callContextOf, callerScopeOf } from '../../../tasks/caller-scope';
+import { callContextOf, callerScopeOf } from '../../../tasks';
+import { messageText, taskText } from '../../../common/parts';
 import { failure } from '../tool-limits';
 import type { ToolCallContext, ToolDefinition, ToolResult } from '../tool-provider.interface';
 import type { DelegateHandler, DelegateHandlers } from './delegate-handlers.interface';
@@ -126,7 +125,7 @@ export class A2aSendTool implements DelegationTool {
         agent: caller.agent,
         delegate: input.agent,
         delegatedTaskId: task.id,
-        state: stateName(task),
+        state: stateLabel(task.status?.state),
       },
       'task delegated',
     );
@@ -149,10 +148,10 @@ export class A2aSendTool implements DelegationTool {
     }
     if (remoteTaskLinkOf(task)?.agent !== agent) return `Task "${taskId}" is not a task of "${agent}".`;
     if (isTerminal(task))
-      return `Task "${taskId}" has ended (${stateName(task)}); send without taskId to start a new one.`;
+      return `Task "${taskId}" has ended (${stateLabel(task.status?.state)}); send without taskId to start a new one.`;
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (!INTERRUPTED_TASK_STATES.includes(state))
-      return `Task "${taskId}" is ${stateName(task)}, not waiting for input; it cannot take a message now.`;
+      return `Task "${taskId}" is ${stateLabel(task.status?.state)}, not waiting for input; it cannot take a message now.`;
     return undefined;
   }
 
@@ -230,7 +229,7 @@ async function readTurn(stream: AsyncGenerator<StreamResponse>, deadline: AbortS
 
 function taskResult(task: Task): ToolResult {
   const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-  const ids = { state: stateName(task), taskId: task.id, contextId: task.contextId };
+  const ids = { state: stateLabel(task.status?.state), taskId: task.id, contextId: task.contextId };
   if (FAILED_STATES.includes(state)) {
     return {
       text: JSON.stringify({ ...ids, reason: messageText(task.status?.message) || `The task ended ${ids.state}.` }),
@@ -247,12 +246,4 @@ function taskResult(task: Task): ToolResult {
 /** The result as JSON, the answer last, so that a result cut to size loses only the end of the answer. */
 function answer(result: { state: string; taskId?: string; contextId: string; answer: string }): ToolResult {
   return { text: JSON.stringify(result), isError: false };
-}
-
-/** `input-required`, `completed`...: the states as A2A v0.3 spells them, which reads better than TASK_STATE_INPUT_REQUIRED. */
-function stateName(task: Task): string {
-  return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)
-    .replace(/^TASK_STATE_/, '')
-    .toLowerCase()
-    .replace(/_/g, '-');
 }
