@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RedisTaskEventStream } from '../../src/tasks/events/redis-task-event-stream';
-import { connectRedis } from '../../test/task-store/support/services';
+import { connectRedis } from '../../test/support/store-connections';
 import { RedisProcess } from '../../test/support/redis-process';
 import { applyMigrations, createDatabase, dropDatabase, uniqueName } from '../../test/support/test-database';
 import { freePort } from '../../test/support/free-port';

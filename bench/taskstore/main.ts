@@ -21,7 +21,7 @@ import {
   testRedisUrl,
   uniqueName,
 } from '../../test/support/test-database';
-import { connectPrisma, connectRedis } from '../../test/task-store/support/services';
+import { connectPrisma, connectRedis } from '../../test/support/store-connections';
 
 const count = Number(process.argv[2] ?? 3_000);
 const concurrency = Number(process.argv[3] ?? 16);

@@ -30,7 +30,7 @@ import { TaskLifecycle } from '../../src/tasks/lifecycle/task-lifecycle.service'
 import { partsText, textPart } from '../../src/common/parts';
 import { TurnPublisher } from '../../src/tasks/lifecycle/turn-publisher';
 import { TaskView } from '../../src/tasks/task-view';
-import { userMessage } from '../a2a/support/sdk-client';
+import { userMessage } from '../support/sdk-client';
 import { embeddedTurns } from '../support/embedded-turns';
 
 const AGENT = 'helper';

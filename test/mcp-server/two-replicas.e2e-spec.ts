@@ -3,7 +3,7 @@
  * load balancer: an MCP client's requests land on either, and it keeps working.
  */
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { TEST_AGENTS_TOML } from '../a2a/support/test-agents';
+import { TEST_AGENTS_TOML } from '../support/test-agents';
 import { writeConfigFile } from '../support/config-file';
 import { bearer, startTestApp, testConfig } from '../support/test-app';
 import {

@@ -12,6 +12,8 @@ export const DEFAULT_TEST_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/p
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 /** Set by global-setup for the test workers: the migrated database each test database is cloned from. */
 export const TEMPLATE_DATABASE_ENV = 'SWITCHBOARD_TEST_TEMPLATE_DB';
+/** Set for the unit project's specs (no-stores.ts), which may reach neither store. */
+export const NO_STORES_ENV = 'SWITCHBOARD_TEST_NO_STORES';
 
 export interface TestDatabase {
   url: string;
@@ -20,11 +22,20 @@ export interface TestDatabase {
 
 /** The server's maintenance database, from which databases are created and dropped. */
 export function adminDatabaseUrl(): string {
-  return process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
+  return storeSetting('TEST_DATABASE_URL') ?? DEFAULT_TEST_DATABASE_URL;
 }
 
 export function testRedisUrl(): string {
-  return process.env.TEST_REDIS_URL ?? DEFAULT_TEST_REDIS_URL;
+  return storeSetting('TEST_REDIS_URL') ?? DEFAULT_TEST_REDIS_URL;
+}
+
+function storeSetting(variable: string): string | undefined {
+  if (process.env[NO_STORES_ENV]) {
+    throw new Error(
+      `a unit spec (*.spec.ts) reaches no store, so it has no ${variable}: name it *.e2e-spec.ts (jest.config.js)`,
+    );
+  }
+  return process.env[variable];
 }
 
 export function uniqueName(prefix: string): string {
@@ -33,7 +44,7 @@ export function uniqueName(prefix: string): string {
 
 /** A fresh, migrated database of this test file's own, cloned from the run's template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const template = process.env[TEMPLATE_DATABASE_ENV];
+  const template = storeSetting(TEMPLATE_DATABASE_ENV);
   if (!template)
     throw new Error(`${TEMPLATE_DATABASE_ENV} is not set: run tests through jest, whose globalSetup creates it`);
   return createDatabase(uniqueName('switchboard_test'), template);

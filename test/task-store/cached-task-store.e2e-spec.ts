@@ -11,7 +11,7 @@ import { deleteRedisKeys } from '../support/test-database';
 import { describeTaskStoreContract } from './contracts/task-store.contract';
 import { callContext, makeTask } from './support/fixtures';
 import { PostgresFixture } from './support/postgres-fixture';
-import { RedisNamespace } from './support/services';
+import { RedisNamespace } from '../support/store-connections';
 
 describeTaskStoreContract('postgres + redis cache', async () => {
   const [postgres, namespace] = [await PostgresFixture.create(), new RedisNamespace()];

@@ -5,7 +5,7 @@ import { PostgresTaskStore } from '../../src/task-store/postgres-task-store';
 import { describeTaskStoreContract } from './contracts/task-store.contract';
 import { callContext, makeTask } from './support/fixtures';
 import { PostgresFixture } from './support/postgres-fixture';
-import { connectPrisma } from './support/services';
+import { connectPrisma } from '../support/store-connections';
 import { eventually } from '../support/eventually';
 
 async function aliveBackends(url: string, pids: number[]): Promise<number> {

@@ -26,7 +26,7 @@ import { partsText, textPart } from '../../../src/common/parts';
 import { TurnPublisher } from '../../../src/tasks/lifecycle/turn-publisher';
 import { replayTurn } from '../../../src/tasks/lifecycle/turn-replay';
 import { TaskView } from '../../../src/tasks/task-view';
-import { userMessage } from '../../a2a/support/sdk-client';
+import { userMessage } from '../../support/sdk-client';
 import { embeddedTurns } from '../../support/embedded-turns';
 
 /** The memory task store, whose writes fail while it is `down`, as Postgres's do while it is unreachable. */

@@ -3,7 +3,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListTasksRequest, Role, type Task, TaskState } from '@a2a-js/sdk';
 import { partsText } from '../../../src/common/parts';
-import { sdkClient } from '../../a2a/support/sdk-client';
+import { sdkClient } from '../../support/sdk-client';
 import { eventually } from '../../support/eventually';
 import { bearer } from '../../support/test-app';
 

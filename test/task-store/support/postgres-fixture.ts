@@ -1,6 +1,6 @@
 import type { PrismaService } from '../../../src/database/prisma.service';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
-import { connectPrisma } from './services';
+import { connectPrisma } from '../../support/store-connections';
 
 /** This test file's own migrated database and a client on it. */
 export class PostgresFixture {

@@ -1,6 +1,0 @@
-import { MemoryMcpEventStore } from '../../src/mcp-server/stores/memory-mcp-event-store';
-import { describeMcpEventStoreContract } from './contracts/mcp-event-store.contract';
-
-describeMcpEventStoreContract('memory', async () => {
-  return { store: new MemoryMcpEventStore(), close: async () => undefined };
-});
