@@ -4,6 +4,7 @@ import { ConfigModule } from '@nestjs/config';
 import { ExternalAgentsViewModule } from './a2a-client/external-agents-view.module';
 import { A2aHandlersModule } from './a2a-server/a2a-handlers.module';
 import { A2aServerModule } from './a2a-server/a2a-server.module';
+import { AuditModule } from './audit/audit.module';
 import { AgentsModule } from './agents/agents.module';
 import type { SwitchboardConfig } from './config/config.schema';
 import { ConsoleModule } from './console/console.module';
@@ -61,6 +62,7 @@ export class AppModule {
         OutboundModule,
         AuthenticationModule.forRoot(config.auth),
         TasksModule.forRoot(mode),
+        AuditModule.forRoot(mode),
         AgentsModule,
         McpClientModule,
         ...(role === 'stdio' ? [] : [PresenceModule.forRoot(mode, role)]),

@@ -142,6 +142,12 @@ export const configSchema = z
         orphan_sweep_secs: z.number().int().positive().default(60),
       })
       .prefault({}),
+    audit: z
+      .strictObject({
+        /** Audit entries older than this are removed. */
+        retention_days: z.number().int().positive().default(365),
+      })
+      .prefault({}),
     queue: z
       .strictObject({
         worker_in_api: z.boolean().default(true),

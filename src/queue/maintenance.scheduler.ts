@@ -4,6 +4,9 @@ import type { SwitchboardConfig } from '../config/config.schema';
 import { JOB_QUEUE, JobQueue } from './job-queue.interface';
 import { JobName } from './queue.constants';
 
+/** Audit entries are kept for days: removing the expired ones hourly is soon enough. */
+const AUDIT_RETENTION_EVERY_MS = 3600 * 1000;
+
 /**
  * Registers the periodic jobs at boot, then checks as often as the most frequent of them runs that
  * they are still registered: a Redis restarted without persistence has lost them, and they come
@@ -23,6 +26,7 @@ export class MaintenanceScheduler implements OnApplicationBootstrap, OnApplicati
     this.periods = {
       [JobName.TaskRetention]: retention_interval_secs * 1000,
       [JobName.OrphanedTaskSweep]: orphan_sweep_secs * 1000,
+      [JobName.AuditRetention]: AUDIT_RETENTION_EVERY_MS,
     };
   }
 

@@ -10,6 +10,7 @@ export const JobName = {
   OrphanedTaskSweep: 'orphaned-task-sweep',
   AgentTurn: 'agent-turn',
   PushDelivery: 'push-delivery',
+  AuditRetention: 'audit-retention',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -19,6 +20,7 @@ export interface JobPayloads {
   [JobName.OrphanedTaskSweep]: OrphanedTaskSweepPayload;
   [JobName.AgentTurn]: AgentTurnPayload;
   [JobName.PushDelivery]: PushDeliveryPayload;
+  [JobName.AuditRetention]: Record<string, never>;
 }
 
 /** The periodic sweep's payload is empty; the sweep after a loss of the queue's data says what it looks at. */
@@ -96,4 +98,5 @@ export const QUEUE_OF_JOB: Record<JobName, QueueName> = {
   [JobName.OrphanedTaskSweep]: QueueName.Maintenance,
   [JobName.AgentTurn]: QueueName.AgentTurns,
   [JobName.PushDelivery]: QueueName.PushDeliveries,
+  [JobName.AuditRetention]: QueueName.Maintenance,
 };

@@ -209,7 +209,7 @@ describe('job queue', () => {
         ],
       });
       await expect(module.compile().then((m) => m.init())).rejects.toThrow(
-        /No handler for job\(s\) task-retention, orphaned-task-sweep, agent-turn, push-delivery: mark one/,
+        /No handler for job\(s\) task-retention, orphaned-task-sweep, agent-turn, push-delivery, audit-retention: mark one/,
       );
     });
   });

@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { AgentTurnExecutor } from '../../src/agents/agent-executor.interface';
 import { AgentRegistry, type HostedAgent } from '../../src/agents/agent-registry.service';
+import { AuditModule } from '../../src/audit/audit.module';
 import { TurnRunner } from '../../src/agents/turns/turn-runner.service';
 import { configSchema, type SwitchboardConfig } from '../../src/config/config.schema';
 import { storageMode } from '../../src/config/storage-mode';
@@ -49,6 +50,7 @@ export async function embeddedTurns(
       QueueModule.forRoot(mode, true, config.queue),
       OutboundModule,
       TasksModule.forRoot(mode),
+      AuditModule.forRoot(mode),
     ],
     providers: [TurnRunner, { provide: AgentRegistry, useValue: agents }],
   })
