@@ -23,15 +23,15 @@ export class ConsoleLoginController {
 
   @Post('login')
   @ConsolePageHeaders()
-  login(
+  async login(
     @Req() request: FastifyRequest,
     @Body() body: { api_key?: unknown } | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): string {
+  ): Promise<string> {
     if (!this.logins.required) return seeOther(reply, '/console');
     if (!sameOriginOrSafe(request))
       throw new ForbiddenException('log in from the console itself (same-origin Origin header)');
-    const refusal = this.logins.refusal(body?.api_key);
+    const refusal = await this.logins.logIn(body?.api_key, request.ip);
     if (refusal) {
       reply.status(refusal.status);
       return loginPage(refusal.message);

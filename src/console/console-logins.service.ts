@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { CallerAuthenticator } from '../security/caller-authenticator';
 
 /** Why a login was refused, as the form shows it, with the status it is answered with. */
@@ -7,29 +8,57 @@ export interface LoginRefusal {
   message: string;
 }
 
-/** Who may log in to the console: holders of an API key with operator rights. */
+/** A login's outcome: the key's name when it is known (never the key itself). */
+type LoginOutcome = { actor: string; refusal?: LoginRefusal & { reason: string } };
+
+/** Who may log in to the console: holders of an API key with operator rights. Every attempt is audited. */
 @Injectable()
 export class ConsoleLogins {
-  constructor(private readonly callers: CallerAuthenticator) {}
+  constructor(
+    private readonly callers: CallerAuthenticator,
+    private readonly audit: AuditTrail,
+  ) {}
 
   /** False when the service runs without keys: the console is open then, as every route is. */
   get required(): boolean {
     return this.callers.required;
   }
 
-  /** Why `key` may not open the console; undefined when it may. */
-  refusal(key: unknown): LoginRefusal | undefined {
+  /** Why `key` may not open the console; undefined when it may. `ip` is the client's, for the audit trail. */
+  async logIn(key: unknown, ip: string): Promise<LoginRefusal | undefined> {
+    const { actor, refusal } = this.check(key);
+    await this.audit.record({
+      actor,
+      action: refusal ? 'console.login_refused' : 'console.login',
+      target: 'console',
+      detail: { ip, ...(refusal && { reason: refusal.reason }) },
+    });
+    return refusal && { status: refusal.status, message: refusal.message };
+  }
+
+  private check(key: unknown): LoginOutcome {
     if (typeof key !== 'string' || key.trim() === '')
-      return { status: HttpStatus.BAD_REQUEST, message: 'Enter an API key.' };
+      return {
+        actor: 'anonymous',
+        refusal: { status: HttpStatus.BAD_REQUEST, message: 'Enter an API key.', reason: 'no key' },
+      };
     // The check the auth guard makes of the cookie on every later request.
     const verdict = this.callers.authenticateSession(key.trim());
-    if (verdict.kind !== 'valid') return { status: HttpStatus.UNAUTHORIZED, message: 'That API key is not valid.' };
-    if (!verdict.principal.scope.admin) {
+    if (verdict.kind !== 'valid')
       return {
-        status: HttpStatus.FORBIDDEN,
-        message: `The key "${verdict.principal.name}" has no operator rights: it needs admin = true, on the key or on an auth rule matching it.`,
+        actor: 'anonymous',
+        refusal: { status: HttpStatus.UNAUTHORIZED, message: 'That API key is not valid.', reason: 'invalid key' },
       };
-    }
-    return undefined;
+    const { name, scope } = verdict.principal;
+    if (!scope.admin)
+      return {
+        actor: name,
+        refusal: {
+          status: HttpStatus.FORBIDDEN,
+          message: `The key "${name}" has no operator rights: it needs admin = true, on the key or on an auth rule matching it.`,
+          reason: 'no operator rights',
+        },
+      };
+    return { actor: name };
   }
 }

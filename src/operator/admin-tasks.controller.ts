@@ -1,7 +1,8 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { streamSse } from '../a2a-server/sse';
 import { AdminGuard } from '../security/admin.guard';
+import { principalOf } from '../security/principal';
 import type { OperatorTaskDetail, OperatorTaskRow } from './operator-task';
 import { OperatorTasks, TaskListParams } from './operator-tasks.service';
 
@@ -41,8 +42,9 @@ export class AdminTasksController {
 
   @Post(':id/cancel')
   @HttpCode(HttpStatus.OK)
-  cancel(@Param('id') id: string): Promise<OperatorTaskDetail> {
-    return this.tasks.cancel(id);
+  cancel(@Param('id') id: string, @Req() request: FastifyRequest): Promise<OperatorTaskDetail> {
+    // No principal when the service runs without keys: anyone may, and who did is unknown.
+    return this.tasks.cancel(id, principalOf(request)?.name ?? 'anonymous');
   }
 }
 

@@ -1,5 +1,6 @@
 import { StreamResponse, TaskState, taskStateFromJSON } from '@a2a-js/sdk';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { isTerminal, stateLabel } from '../common/task-states';
 import {
   callContextOf,
@@ -42,6 +43,7 @@ export class OperatorTasks {
     private readonly view: TaskView,
     private readonly activity: TaskActivity,
     private readonly canceller: TaskCanceller,
+    private readonly audit: AuditTrail,
     @Inject(TASK_CHANGES) private readonly changes: TaskChanges,
   ) {}
 
@@ -56,8 +58,8 @@ export class OperatorTasks {
     return taskDetail(record, activity, taskTimeline(record, kept, activity));
   }
 
-  /** Cancels the task in its owner's scope, as A2A's CancelTask would; 409 once it has ended. */
-  async cancel(taskId: string): Promise<OperatorTaskDetail> {
+  /** Cancels the task in its owner's scope, as A2A's CancelTask would, and audits it as `actor`'s; 409 once it has ended. */
+  async cancel(taskId: string, actor: string): Promise<OperatorTaskDetail> {
     const record = await this.find(taskId);
     if (isTerminal(record.task))
       throw new ConflictException(
@@ -68,6 +70,12 @@ export class OperatorTasks {
       record.task,
       callContextOf({ tenant, userName: owner, authenticated: true, ...(record.agent && { agent: record.agent }) }),
     );
+    await this.audit.record({
+      actor,
+      action: 'task.cancel',
+      target: `task:${taskId}`,
+      detail: { tenant, owner, ...(record.agent && { agent: record.agent }) },
+    });
     return this.detail(taskId);
   }
 
