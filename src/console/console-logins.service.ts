@@ -2,14 +2,18 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { CallerAuthenticator } from '../security/caller-authenticator';
 
-/** Why a login was refused, as the form shows it, with the status it is answered with. */
+/** Why a login was refused, as the form shows it, with the status it is answered with and the reason the audit trail gives. */
 export interface LoginRefusal {
   status: HttpStatus.BAD_REQUEST | HttpStatus.UNAUTHORIZED | HttpStatus.FORBIDDEN;
   message: string;
+  reason: 'no key' | 'invalid key' | 'no operator rights';
 }
 
-/** A login's outcome: the key's name when it is known (never the key itself). */
-type LoginOutcome = { actor: string; refusal?: LoginRefusal & { reason: string } };
+/** A login's outcome, with who tried: the key's name when it is known (never the key itself). */
+interface LoginOutcome {
+  actor: string;
+  refusal?: LoginRefusal;
+}
 
 /** Who may log in to the console: holders of an API key with operator rights. Every attempt is audited. */
 @Injectable()
@@ -33,7 +37,7 @@ export class ConsoleLogins {
       target: 'console',
       detail: { ip, ...(refusal && { reason: refusal.reason }) },
     });
-    return refusal && { status: refusal.status, message: refusal.message };
+    return refusal;
   }
 
   private check(key: unknown): LoginOutcome {
