@@ -125,6 +125,7 @@ describe('audit trail (durable)', () => {
     for (const [query, parameter] of [
       ['?since=yesterday', 'since'],
       ['?since=2026-13-45', 'since'],
+      ['?since=Dec%201%202026', 'since'],
       ['?pageToken=not-a-token', 'pageToken'],
       [`?pageToken=${Buffer.from('{"before":"x"}').toString('base64url')}`, 'pageToken'],
       ['?actor=a&actor=b', 'actor'],
@@ -143,7 +144,7 @@ describe('audit trail (durable)', () => {
     await store.append({ at: new Date(Date.now() - 31 * DAY), actor: 'retention', action: 'test.old', target: 'old' });
     await store.append({ at: new Date(Date.now() - 29 * DAY), actor: 'retention', action: 'test.old', target: 'kept' });
 
-    expect(await service.app.get(JobHandlerRegistry).dispatch(JobName.AuditRetention, {})).toEqual({ removed: 1 });
+    await service.app.get(JobHandlerRegistry).dispatch(JobName.AuditRetention, {});
     expect(((await audit('?actor=retention')).body.entries as Json[]).map((entry) => entry.target)).toEqual(['kept']);
 
     const maintenance = new Queue(QueueName.Maintenance, {
