@@ -1,5 +1,5 @@
 import { StreamResponse, TaskState, taskStateFromJSON } from '@a2a-js/sdk';
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { isTerminal, stateLabel } from '../common/task-states';
 import {
@@ -39,6 +39,8 @@ export type TaskTimelineItem =
 /** Every owner's tasks for operators: listed, read, cancelled and followed, through the same view and canceller as A2A. */
 @Injectable()
 export class OperatorTasks {
+  private readonly logger = new Logger(OperatorTasks.name);
+
   constructor(
     private readonly view: TaskView,
     private readonly activity: TaskActivity,
@@ -70,12 +72,11 @@ export class OperatorTasks {
       record.task,
       callContextOf({ tenant, userName: owner, authenticated: true, ...(record.agent && { agent: record.agent }) }),
     );
-    await this.audit.record({
-      actor,
-      action: 'task.cancel',
-      target: `task:${taskId}`,
-      detail: { tenant, owner, ...(record.agent && { agent: record.agent }) },
-    });
+    const entry = { actor, action: 'task.cancel', target: `task:${taskId}` };
+    await this.audit
+      .record({ ...entry, detail: { tenant, owner, ...(record.agent && { agent: record.agent }) } })
+      // The task is canceled by now: the operator is told so, and the entry that could not be stored is said loudly.
+      .catch((error: Error) => this.logger.error({ ...entry, err: error.message }, 'audit entry not recorded'));
     return this.detail(taskId);
   }
 
