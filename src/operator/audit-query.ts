@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { AuditQuery } from '../audit/audit-store.interface';
+import { opaquePageToken, readPageToken } from './page-token';
 
 const PAGE_SIZE = 50;
 
@@ -22,17 +23,13 @@ export function auditQueryOf(params: AuditListParams): AuditQuery {
 
 /** Where the next page starts (the last entry's id), as opaque text. */
 export function encodeAuditPageToken(beforeId: string): string {
-  return Buffer.from(JSON.stringify({ before: beforeId })).toString('base64url');
+  return opaquePageToken({ before: beforeId });
 }
 
 function decodeAuditPageToken(token: string): string {
-  try {
-    const { before } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { before: unknown };
-    if (typeof before === 'string' && /^[0-9]{1,18}$/.test(before)) return before;
-  } catch {
-    // Falls through to the refusal: the token is not one this API gave.
-  }
-  throw new BadRequestException('pageToken is not a page token this API gave (use nextPageToken as it came)');
+  return readPageToken(token, ({ before }) =>
+    typeof before === 'string' && /^[0-9]{1,18}$/.test(before) ? before : undefined,
+  );
 }
 
 function single(params: AuditListParams, name: keyof AuditListParams): string | undefined {
