@@ -5,6 +5,7 @@ import { ExternalAgentsViewModule } from './a2a-client/external-agents-view.modu
 import { A2aHandlersModule } from './a2a-server/a2a-handlers.module';
 import { A2aServerModule } from './a2a-server/a2a-server.module';
 import { AuditModule } from './audit/audit.module';
+import { CatalogModule } from './catalog/catalog.module';
 import { AgentsModule } from './agents/agents.module';
 import type { SwitchboardConfig } from './config/config.schema';
 import { ConsoleModule } from './console/console.module';
@@ -63,6 +64,7 @@ export class AppModule {
         AuthenticationModule.forRoot(config.auth),
         TasksModule.forRoot(mode),
         AuditModule.forRoot(mode),
+        CatalogModule.forRoot(config),
         AgentsModule,
         McpClientModule,
         ...(role === 'stdio' ? [] : [PresenceModule.forRoot(mode, role)]),

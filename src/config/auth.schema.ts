@@ -53,8 +53,10 @@ const apiKeySchema = z.union(
  * `agents` do. A rule matches API keys (`keys`) or access tokens (`subjects`, `claims`), not both;
  * one without conditions matches every caller.
  */
-const accessRuleSchema = z
+export const accessRuleSchema = z
   .strictObject({
+    /** How the admin API and the audit trail name the rule; `rule-<position>` (from 1) when unset. */
+    name: nameSchema.optional(),
     /** API key names, `*` patterns. */
     keys: z.array(z.string().min(1)).min(1).optional(),
     /** Token principals (`sub@issuer-host`, or `tenant/sub@issuer-host` with a tenant claim), `*` patterns. */
@@ -115,12 +117,28 @@ const oauthSchema = z.strictObject({
   introspection_cache_secs: z.number().int().min(0).default(60),
 });
 
+/** The name of the rule at `index` of `auth.rules`: its own, or `rule-<position>` (from 1). */
+export function ruleName(rule: { name?: string }, index: number): string {
+  return rule.name ?? `rule-${index + 1}`;
+}
+
 export const authSchema = z
   .strictObject({
     api_keys: z.array(apiKeySchema).default([]),
     allow_open: z.boolean().default(false),
     oauth: oauthSchema.optional(),
-    rules: z.array(accessRuleSchema).default([]),
+    rules: z
+      .array(accessRuleSchema)
+      .default([])
+      .superRefine((rules, ctx) => {
+        const names = new Set<string>();
+        rules.forEach((rule, index) => {
+          const name = ruleName(rule, index);
+          if (names.has(name))
+            ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate rule name "${name}"` });
+          names.add(name);
+        });
+      }),
     /** What a caller no rule (and no list of its key) matches may reach: everything, or nothing. */
     default_access: z.enum(['all', 'none']).default('all'),
   })

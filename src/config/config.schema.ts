@@ -18,6 +18,23 @@ export const logSchema = z
   })
   .prefault({});
 
+/** `[catalog]`: what the admin API may add to the catalog at runtime, beside the file's entries. */
+const catalogSettingsSchema = z
+  .strictObject({
+    /** An MCP server with a stdio command may be created through the admin API: a command line from the network runs code here. */
+    allow_stdio_from_api: z.boolean().default(false),
+    /** Entries of one kind (MCP servers, external agents, agents, keys, rules) the admin API may hold at most. */
+    max_entries: z.number().int().positive().default(500),
+    /** Re-read the file when it changes, as on SIGHUP. */
+    watch_file: z.boolean().default(false),
+    /**
+     * Encrypts secrets given by value through the admin API (AES-256-GCM, key derived from it); from
+     * SWITCHBOARD_CATALOG_KEY. Without it, such secrets are refused and only `${VAR}` references are taken.
+     */
+    encryption_key: z.string().min(32, 'must be at least 32 characters').optional(),
+  })
+  .prefault({});
+
 /** Served when no agent is configured, so a fresh install answers at once. */
 export const DEMO_AGENT_NAME = 'echo';
 
@@ -44,7 +61,7 @@ const mcpTransportSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-const mcpServerSchema = z.strictObject({
+export const mcpServerSchema = z.strictObject({
   name: nameSchema,
   /** Deadline of every request to the server: connecting, listing tools, each tool call. */
   timeout_secs: z.number().int().positive().default(30),
@@ -61,7 +78,7 @@ const skillSchema = z.strictObject({
   examples: z.array(z.string()).default([]),
 });
 
-const agentSchema = z.strictObject({
+export const agentSchema = z.strictObject({
   name: nameSchema,
   description: z.string().default(''),
   version: z.string().default('1.0.0'),
@@ -142,6 +159,7 @@ export const configSchema = z
         orphan_sweep_secs: z.number().int().positive().default(60),
       })
       .prefault({}),
+    catalog: catalogSettingsSchema,
     audit: z
       .strictObject({
         /** Audit entries older than this are removed. */

@@ -59,6 +59,7 @@ export const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'SWITCHBOARD_ALLOW_OPEN', path: ['auth', 'allow_open'], parse: boolean },
   { env: 'SWITCHBOARD_RATE_LIMIT', path: ['rate_limit', 'limit'], parse: integer },
   { env: 'SWITCHBOARD_RATE_LIMIT_WINDOW_SECS', path: ['rate_limit', 'window_secs'], parse: integer },
+  { env: 'SWITCHBOARD_CATALOG_KEY', path: ['catalog', 'encryption_key'], parse: text },
   { env: 'DATABASE_URL', path: ['database', 'url'], parse: text },
   { env: 'REDIS_URL', path: ['redis', 'url'], parse: text },
   { env: 'SWITCHBOARD_REDIS_PREFIX', path: ['redis', 'key_prefix'], parse: text },

@@ -24,7 +24,7 @@ export const LAYERS: readonly Layer[] = [
       presence: ['redis'],
     },
   },
-  { name: 'stores', folders: { queue: [], 'task-store': [], audit: ['queue'] } },
+  { name: 'stores', folders: { queue: [], 'task-store': [], audit: ['queue'], catalog: ['audit'] } },
   { name: 'tasks', folders: { tasks: [] } },
   { name: 'clients', folders: { 'a2a-client': [], 'mcp-client': [] } },
   { name: 'runtime', folders: { agents: [] } },

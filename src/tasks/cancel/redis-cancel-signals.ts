@@ -3,7 +3,7 @@ import { type RedisService } from '../../redis/redis.service';
 import { CANCEL_REQUEST_TTL_SECS, type CancelSignals, type CancelWatch } from './cancel-signals.interface';
 import { CancelWatchers } from './cancel-watchers';
 import { execTransaction } from '../../redis/redis-transaction';
-import { RedisTaskChannel } from '../events/redis-task-channel';
+import { RedisChannel } from '../../redis/redis-channel';
 
 /**
  * Cancel signals across replicas: a request sets a key (so it is seen by watches that start later)
@@ -12,10 +12,10 @@ import { RedisTaskChannel } from '../events/redis-task-channel';
 export class RedisCancelSignals implements CancelSignals {
   private readonly logger = new Logger(RedisCancelSignals.name);
   private readonly watchers = new CancelWatchers();
-  private readonly channel: RedisTaskChannel;
+  private readonly channel: RedisChannel;
 
   constructor(private readonly redis: RedisService) {
-    this.channel = new RedisTaskChannel(redis, 'cancel-requests', {
+    this.channel = new RedisChannel(redis, 'cancel-requests', {
       message: (taskId) => this.watchers.abort(taskId),
       connected: () => void this.recheckAll(),
     });

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type { RedisService } from '../../redis/redis.service';
-import { RedisTaskChannel } from './redis-task-channel';
+import { RedisChannel } from '../../redis/redis-channel';
 
 /**
  * Messages for whoever listens now, on every process (Redis pub/sub) or this one (memory): what a
@@ -29,20 +29,20 @@ export class MemoryLiveChannel<T> implements LiveChannel<T> {
 
 /**
  * A Redis pub/sub channel of JSON messages, on the process's one subscriber connection for the
- * channel (RedisTaskChannel, whose messages are text), opened by the first listener. What is
+ * channel (RedisChannel, whose messages are text), opened by the first listener. What is
  * published while that connection is down is missed, as live views allow.
  */
 export class RedisLiveChannel<T> implements LiveChannel<T> {
   private readonly logger = new Logger(RedisLiveChannel.name);
   private readonly local = new MemoryLiveChannel<T>();
-  private readonly channel: RedisTaskChannel;
+  private readonly channel: RedisChannel;
 
   constructor(
     private readonly redis: RedisService,
     /** Under the configured key prefix; also the subscriber connection's purpose. */
     private readonly name: string,
   ) {
-    this.channel = new RedisTaskChannel(redis, name, {
+    this.channel = new RedisChannel(redis, name, {
       message: (text) => this.deliver(text),
       connected: () => undefined,
     });

@@ -1,15 +1,15 @@
 import { type RedisService } from '../../redis/redis.service';
 import type { PushConfigChanges, PushConfigWatch } from './push-config-changes.interface';
 import { PushConfigWatchers } from './push-config-watchers';
-import { RedisTaskChannel } from '../events/redis-task-channel';
+import { RedisChannel } from '../../redis/redis-channel';
 
 /** Push config changes across replicas, published on a channel each process fans out to its watches. */
 export class RedisPushConfigChanges implements PushConfigChanges {
   private readonly watchers = new PushConfigWatchers();
-  private readonly channel: RedisTaskChannel;
+  private readonly channel: RedisChannel;
 
   constructor(redis: RedisService) {
-    this.channel = new RedisTaskChannel(redis, 'push-config-changes', {
+    this.channel = new RedisChannel(redis, 'push-config-changes', {
       message: (taskId) => this.watchers.changed(taskId),
       connected: () => this.watchers.resumed(),
       disconnected: () => this.watchers.missed(),

@@ -1,9 +1,9 @@
 import type Redis from 'ioredis';
-import { type RedisService } from '../../redis/redis.service';
+import { type RedisService } from './redis.service';
 
-export interface TaskChannelListener {
-  /** A task id published on the channel, by this process or another. */
-  message(taskId: string): void;
+export interface ChannelListener {
+  /** A message published on the channel (a task id, a revision), by this process or another. */
+  message(text: string): void;
   /** The subscriber is back after losing its connection: what was published while it was away is lost. */
   connected(): void;
   /** The subscriber lost its connection: messages are missed until `connected`. */
@@ -11,10 +11,10 @@ export interface TaskChannelListener {
 }
 
 /**
- * A Redis pub/sub channel of task ids (or any text): each process holds one subscriber connection for it, opened
- * on first use, and hands every message to its listener.
+ * A Redis pub/sub channel of short texts (task ids, catalog revisions): each process holds one subscriber
+ * connection for it, opened on first use, and hands every message to its listener.
  */
-export class RedisTaskChannel {
+export class RedisChannel {
   private subscription?: Promise<Redis>;
   /** A subscriber connection was lost, or failed to come up: the next one to come up may have missed messages. */
   private lost = false;
@@ -23,7 +23,7 @@ export class RedisTaskChannel {
     private readonly redis: RedisService,
     /** The channel's name under the configured key prefix, and its connection's purpose. */
     private readonly name: string,
-    private readonly listener: TaskChannelListener,
+    private readonly listener: ChannelListener,
   ) {}
 
   /** The channel's full name, for publishing from a transaction. */
@@ -31,8 +31,8 @@ export class RedisTaskChannel {
     return this.redis.key(this.name);
   }
 
-  async publish(taskId: string): Promise<void> {
-    await this.redis.client.publish(this.key, taskId);
+  async publish(text: string): Promise<void> {
+    await this.redis.client.publish(this.key, text);
   }
 
   /** `watch`, once this process is subscribed; disposed when subscribing fails. */
@@ -57,7 +57,7 @@ export class RedisTaskChannel {
 
   private async connect(): Promise<Redis> {
     const subscriber = this.redis.dedicatedConnection(this.name);
-    subscriber.on('message', (_channel: string, taskId: string) => this.listener.message(taskId));
+    subscriber.on('message', (_channel: string, text: string) => this.listener.message(text));
     // ioredis subscribes again after a reconnect, but messages published while it was away are lost.
     // It emits 'ready' on the tick after sending that SUBSCRIBE, so what is published once `connected`
     // runs arrives. The first connection's first 'ready' may come after the subscription: nothing was missed then.

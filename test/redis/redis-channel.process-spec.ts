@@ -4,13 +4,13 @@
  * for what it missed (cancel signals) leaves no gap. On a Redis server of the test's own, whose
  * subscriber connections the test kills.
  */
-import { RedisTaskChannel } from '../../../src/tasks/events/redis-task-channel';
-import { eventually } from '../../support/eventually';
-import { RedisProcess } from '../../support/redis-process';
-import { testRedisPrefix } from '../../support/test-database';
-import { connectRedis } from '../../support/store-connections';
+import { RedisChannel } from '../../src/redis/redis-channel';
+import { eventually } from '../support/eventually';
+import { RedisProcess } from '../support/redis-process';
+import { testRedisPrefix } from '../support/test-database';
+import { connectRedis } from '../support/store-connections';
 
-describe('RedisTaskChannel', () => {
+describe('RedisChannel', () => {
   let redis: RedisProcess;
 
   beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('RedisTaskChannel', () => {
     const prefix = testRedisPrefix();
     const [subscriberSide, publisherSide] = [connectRedis(prefix, redis.url), connectRedis(prefix, redis.url)];
     const received: string[] = [];
-    const channel: RedisTaskChannel = new RedisTaskChannel(subscriberSide, 'test-channel', {
+    const channel: RedisChannel = new RedisChannel(subscriberSide, 'test-channel', {
       message: (taskId) => received.push(taskId),
       // Published the moment the listener hears it, from a connection that stayed up.
       connected: () => void publisherSide.client.publish(channel.key, 'published when connected again'),
