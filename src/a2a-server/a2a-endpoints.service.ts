@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Express } from 'express';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { LiveCatalog } from '../config/live-catalog';
 import { AgentHandler, AgentHandlers } from './agent-handlers.service';
 import { endpointTaskAgents } from './endpoint-task-agents';
 import { restApp } from './rest-app';
@@ -20,27 +21,24 @@ export interface AgentEndpoint extends AgentHandler {
   taskAgents: readonly string[];
 }
 
-/** The transports in front of each hosted agent's handler, built once, at boot, where A2A is served over HTTP. */
+/**
+ * The transports in front of each hosted agent's handler, where A2A is served over HTTP: built once
+ * per handler (and again when the agents its calls read change), and followed as the handlers change,
+ * so a request finds its agent's endpoint by name.
+ */
 @Injectable()
 export class A2aEndpoints {
-  private readonly endpoints = new Map<string, AgentEndpoint>();
-  private readonly primaryName: string;
+  private endpoints = new Map<string, AgentEndpoint>();
   readonly legacyCompat: boolean;
 
-  constructor(handlers: AgentHandlers, config: ConfigService<SwitchboardConfig, true>) {
-    const a2a = config.get('a2a', { infer: true });
-    this.legacyCompat = a2a.legacy_compat;
-    for (const served of handlers.all()) {
-      const taskAgents = endpointTaskAgents(served.agent.config, a2a.external_agents);
-      this.endpoints.set(served.agent.config.name, {
-        ...served,
-        jsonRpc: new JsonRpcTransportHandler(served.handler),
-        legacyJsonRpc: new V03JsonRpcHandler(served.handler),
-        rest: restApp(served.handler, taskAgents, this.legacyCompat),
-        taskAgents,
-      });
-    }
-    this.primaryName = handlers.primary().agent.config.name;
+  constructor(
+    private readonly handlers: AgentHandlers,
+    private readonly catalog: LiveCatalog,
+    config: ConfigService<SwitchboardConfig, true>,
+  ) {
+    this.legacyCompat = config.get('a2a', { infer: true }).legacy_compat;
+    this.follow();
+    handlers.onChange(() => this.follow());
   }
 
   find(name: string): AgentEndpoint | undefined {
@@ -52,6 +50,28 @@ export class A2aEndpoints {
   }
 
   primary(): AgentEndpoint {
-    return this.endpoints.get(this.primaryName)!;
+    return this.endpoints.get(this.handlers.primary().agent.config.name)!;
+  }
+
+  private follow(): void {
+    const externals = this.catalog.current.external_agents;
+    this.endpoints = new Map(
+      this.handlers.all().map((served) => {
+        const taskAgents = endpointTaskAgents(served.agent.config, externals);
+        const kept = this.endpoints.get(served.agent.config.name);
+        const same = kept?.handler === served.handler && kept.taskAgents.join() === taskAgents.join();
+        return [served.agent.config.name, same ? kept : this.endpointOf(served, taskAgents)];
+      }),
+    );
+  }
+
+  private endpointOf(served: AgentHandler, taskAgents: string[]): AgentEndpoint {
+    return {
+      ...served,
+      jsonRpc: new JsonRpcTransportHandler(served.handler),
+      legacyJsonRpc: new V03JsonRpcHandler(served.handler),
+      rest: restApp(served.handler, taskAgents, this.legacyCompat),
+      taskAgents,
+    };
   }
 }

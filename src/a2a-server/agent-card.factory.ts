@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentRegistry } from '../agents/agent-registry.service';
 import type { AgentProfile, SwitchboardConfig } from '../config/config.schema';
+import { LiveCatalog } from '../config/live-catalog';
 import { grpcAddress } from './grpc/grpc-address';
 
 const JSONRPC = 'JSONRPC';
@@ -22,7 +23,6 @@ const ISSUER_DESCRIPTION = "An access token of this issuer, for this Switchboard
 @Injectable()
 export class AgentCardFactory {
   private readonly a2a: SwitchboardConfig['a2a'];
-  private readonly authRequired: boolean;
   private readonly bearerDescription: string;
   /** The OpenID Connect issuers whose tokens are accepted (`auth.oauth`), each a scheme of the cards. */
   private readonly issuers: { name: string; url: string; scopes: string[] }[];
@@ -30,6 +30,7 @@ export class AgentCardFactory {
   constructor(
     config: ConfigService<SwitchboardConfig, true>,
     private readonly agents: AgentRegistry,
+    private readonly catalog: LiveCatalog,
   ) {
     this.a2a = config.get('a2a', { infer: true });
     const auth = config.get('auth', { infer: true });
@@ -38,11 +39,15 @@ export class AgentCardFactory {
       url: `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
       scopes,
     }));
-    this.authRequired = auth.api_keys.length > 0 || this.issuers.length > 0;
     this.bearerDescription =
       this.issuers.length > 0
         ? 'An API key of this Switchboard, or an access token of one of its issuers'
         : 'An API key of this Switchboard';
+  }
+
+  /** Whether callers authenticate, as the catalog's keys (and the issuers) say when a card is made. */
+  private get authRequired(): boolean {
+    return this.catalog.current.keys.length > 0 || this.issuers.length > 0;
   }
 
   card(agent: AgentProfile, baseUrl: string): AgentCard {

@@ -25,15 +25,20 @@ export interface AgentHandler {
 }
 
 /**
- * Builds each hosted agent's A2A request handler once, at boot; and one for each external agent's
- * delegate, which is not routed over HTTP: delegation (`a2a_send`, the MCP bridge) runs its tasks
- * through it. No transport: the A2A server's endpoints put theirs in front, and a worker, which
- * serves nothing, runs delegated tasks through these alone.
+ * Each hosted agent's A2A request handler; and one for each external agent's delegate, which is not
+ * routed over HTTP: delegation (`a2a_send`, the MCP bridge) runs its tasks through it. No transport:
+ * the A2A server's endpoints put theirs in front, and a worker, which serves nothing, runs delegated
+ * tasks through these alone. Follows the registry: an agent it keeps keeps its handler, a new or
+ * changed one gets a new handler (and its card), and the layers above follow through `onChange`.
  */
 @Injectable()
 export class AgentHandlers implements DelegateHandlers {
-  private readonly handlers = new Map<string, AgentHandler>();
-  private readonly delegateHandlers = new Map<string, AgentHandler>();
+  private handlers = new Map<string, AgentHandler>();
+  private delegateHandlers = new Map<string, AgentHandler>();
+  private readonly listeners = new Set<() => void>();
+  /** The default agent's card alone lists the v0.3 gRPC interface: a new default needs new cards. */
+  private defaultName: string;
+  private readonly handlerOf: (agent: HostedAgent) => AgentHandler;
   /** Where tool calls run as tasks are sent (McpTasks). */
   readonly toolCalls: AgentHandler;
 
@@ -55,7 +60,7 @@ export class AgentHandlers implements DelegateHandlers {
     const baseUrl = configuredBaseUrl(config.get('server', { infer: true }));
     const taskStore = new RequestScopedTaskStore(tasks);
     const queuedTurns = new QueuedTurnWatch(queue, lifecycle);
-    const handlerOf = (agent: HostedAgent): AgentHandler => {
+    this.handlerOf = (agent: HostedAgent): AgentHandler => {
       const card = cards.card(agent.config, baseUrl);
       const extendedCard = cards.extendedCard(agent.config, baseUrl);
       const executor = new QueuedAgentExecutor(
@@ -80,9 +85,13 @@ export class AgentHandlers implements DelegateHandlers {
       });
       return { agent, card, handler };
     };
-    for (const agent of agents.all()) this.handlers.set(agent.config.name, handlerOf(agent));
-    for (const agent of agents.delegates()) this.delegateHandlers.set(agent.config.name, handlerOf(agent));
-    this.toolCalls = handlerOf(agents.toolCalls);
+    this.defaultName = agents.defaultAgentName;
+    this.follow();
+    this.toolCalls = this.handlerOf(agents.toolCalls);
+    agents.onChange(() => {
+      this.follow();
+      for (const listener of this.listeners) listener();
+    });
   }
 
   find(name: string): AgentHandler | undefined {
@@ -103,6 +112,36 @@ export class AgentHandlers implements DelegateHandlers {
   }
 
   primary(): AgentHandler {
-    return this.handlers.get(this.agents.defaultAgentName)!;
+    return this.handlers.get(this.defaultName)!;
+  }
+
+  /** Calls `listener` after the handlers changed (the registry's agents did). Returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private follow(): void {
+    const previousDefault = this.defaultName;
+    this.defaultName = this.agents.defaultAgentName;
+    const isDefault = (name: string) => name === this.defaultName;
+    const wasDefault = (name: string) => name === previousDefault;
+    this.handlers = this.handlersFor(this.agents.all(), this.handlers, (name) => isDefault(name) === wasDefault(name));
+    this.delegateHandlers = this.handlersFor(this.agents.delegates(), this.delegateHandlers, () => true);
+  }
+
+  /** A handler for each agent: the one it had while it is the same agent (and its card would be the same). */
+  private handlersFor(
+    agents: HostedAgent[],
+    handlers: ReadonlyMap<string, AgentHandler>,
+    sameCard: (name: string) => boolean,
+  ): Map<string, AgentHandler> {
+    return new Map(
+      agents.map((agent) => {
+        const { name } = agent.config;
+        const kept = handlers.get(name);
+        return [name, kept?.agent === agent && sameCard(name) ? kept : this.handlerOf(agent)];
+      }),
+    );
   }
 }

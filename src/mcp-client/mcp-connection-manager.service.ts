@@ -1,5 +1,4 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -11,7 +10,9 @@ import type {
   ResourceTemplateType,
   ServerCapabilities,
 } from '@modelcontextprotocol/client';
-import type { McpServerConfig, SwitchboardConfig } from '../config/config.schema';
+import type { McpServerConfig } from '../config/config.schema';
+import { LiveCatalog } from '../config/live-catalog';
+import { reconcileByName } from '../common/reconcile-by-name';
 import { MetricsService, Sample } from '../metrics/metrics.service';
 import { createGuardedFetch } from '../security/guarded-fetch';
 import { UpstreamCredentials } from '../security/oauth/upstream-credentials';
@@ -33,32 +34,39 @@ import {
 } from './tool-namespace';
 
 /**
- * Every configured MCP server's connection, and the namespaced tools they offer. Connections start
- * after boot and never hold it up: a slow or broken server only shows in its status.
+ * A connection to every MCP server of the live catalog, and the namespaced tools they offer.
+ * Connections start after boot and never hold it up: a slow or broken server only shows in its
+ * status. When the catalog's servers change, a removed server's connection is closed, an added one
+ * opened, and a changed one replaced; the tool listeners hear of it as of any other change.
  */
 @Injectable()
 export class McpConnectionManager
   implements McpToolSource, McpCatalogSource, OnApplicationBootstrap, OnApplicationShutdown
 {
   private readonly logger = new Logger(McpConnectionManager.name);
-  private readonly connections: Map<string, McpConnection>;
+  private connections: Map<string, McpConnection>;
   private tools = new Map<string, McpTool>();
   /** By namespaced name: the server and its own prompt. */
   private promptsByName = new Map<string, { server: string; prompt: Prompt }>();
   private collisions: ToolNameCollision[] = [];
   private readonly changeListeners = new Set<() => void>();
-
-  private readonly servers: Map<string, McpServerConfig>;
+  private servers: Map<string, McpServerConfig>;
+  /** Connections made after boot start at once; those of the boot's catalog wait for it. */
+  private started = false;
+  private readonly stopFollowing: () => void;
 
   constructor(
-    config: ConfigService<SwitchboardConfig, true>,
+    catalog: LiveCatalog,
     private readonly policy: OutboundUrlPolicy,
     metrics: MetricsService,
   ) {
-    this.servers = new Map(config.get('mcp_servers', { infer: true }).map((server) => [server.name, server]));
+    this.servers = new Map(catalog.current.mcp_servers.map((server) => [server.name, server]));
     this.connections = new Map(
       [...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]),
     );
+    this.stopFollowing = catalog.onChange((next, previous) => {
+      if (next.mcp_servers !== previous.mcp_servers) this.follow(next.mcp_servers);
+    });
     metrics.mcpServerUp.readFrom(() =>
       [...this.connections.values()].map((connection): Sample<'server'> => [
         { server: connection.name },
@@ -68,10 +76,12 @@ export class McpConnectionManager
   }
 
   onApplicationBootstrap(): void {
+    this.started = true;
     for (const connection of this.connections.values()) connection.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopFollowing();
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 
@@ -229,6 +239,25 @@ export class McpConnectionManager
     fresh.start();
     this.rebuildTools();
     return true;
+  }
+
+  /** Connects the catalog's new servers, closes the removed ones' connections, and replaces those whose config changed. */
+  private follow(servers: readonly McpServerConfig[]): void {
+    const { values, made, dropped, unchanged } = reconcileByName(
+      [...this.servers.values()],
+      servers,
+      this.connections,
+      (server) => this.connectionTo(server, this.policy),
+    );
+    if (unchanged) return;
+    this.servers = new Map(servers.map((server) => [server.name, server]));
+    this.connections = values;
+    for (const connection of dropped) {
+      this.logger.log({ server: connection.name }, 'MCP server left the catalog or changed: its connection is closed');
+      void connection.close();
+    }
+    if (this.started) for (const connection of made) connection.start();
+    this.rebuildTools();
   }
 
   /** Every server with its status and tools, as any caller may see them. */

@@ -26,6 +26,7 @@ import { LocalSubscriptionChanges } from './sessions/session-subscriptions';
 import { SubagentBridge } from './bridge/subagent-bridge';
 import { SwitchboardMcpServerFactory } from './server/switchboard-mcp-server.factory';
 import { TaskUpdates } from './bridge/task-updates';
+import { ToolListChanges } from './server/tool-list-changes';
 import { UpstreamToolCall } from './tools/upstream-tool-call';
 
 type Config = ConfigService<SwitchboardConfig, true>;
@@ -77,6 +78,7 @@ export class McpServerModule {
         SubagentBridge,
         TaskUpdates,
         LocalSubscriptionChanges,
+        ToolListChanges,
         SwitchboardMcpServerFactory,
         McpHttpEndpoint,
       ],

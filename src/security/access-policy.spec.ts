@@ -1,4 +1,5 @@
 import type { AccessGrant, AccessRule } from '../config/auth.schema';
+import { LiveCatalog } from '../config/live-catalog';
 import { AccessPolicy, type PolicySubject } from './access-policy';
 
 const key = (name: string, grant?: AccessGrant): PolicySubject => ({ kind: 'key', name, grant });
@@ -7,8 +8,16 @@ const token = (principal: string, claims: Record<string, unknown> = {}): PolicyS
   principal,
   claims,
 });
+const catalogWith = (rules: AccessRule[]) =>
+  new LiveCatalog({
+    mcp_servers: [],
+    external_agents: [],
+    agents: [],
+    keys: [],
+    rules: rules.map((rule, index) => ({ ...rule, name: `rule-${index + 1}` })),
+  });
 const policy = (rules: AccessRule[], default_access: 'all' | 'none' = 'all') =>
-  new AccessPolicy({ rules, default_access });
+  new AccessPolicy(catalogWith(rules), default_access);
 
 describe('AccessPolicy', () => {
   it('leaves a caller no rule matches everything, or nothing with default_access = "none"', () => {
@@ -117,5 +126,21 @@ describe('AccessPolicy', () => {
       [false, true],
       [false, true],
     ]);
+  });
+
+  it("follows the catalog's rules: a rule added narrows, a rule removed widens again", () => {
+    const catalog = catalogWith([]);
+    const live = new AccessPolicy(catalog, 'all');
+    expect(live.scopeOf(key('ci')).allowsTool('mcp_fs_write_file')).toBe(true);
+    const narrowing = { ...catalog.current, rules: [{ name: 'ci-reads', keys: ['ci'], tools: ['mcp_fs_read_*'] }] };
+    catalog.replace(narrowing, (error) => {
+      throw error;
+    });
+    expect(live.scopeOf(key('ci')).allowsTool('mcp_fs_write_file')).toBe(false);
+    expect(live.scopeOf(key('ci')).allowsTool('mcp_fs_read_file')).toBe(true);
+    catalog.replace({ ...narrowing, rules: [] }, (error) => {
+      throw error;
+    });
+    expect(live.scopeOf(key('ci')).allowsTool('mcp_fs_write_file')).toBe(true);
   });
 });

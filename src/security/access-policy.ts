@@ -1,5 +1,6 @@
 import type { AccessGrant, AccessRule, AuthConfig } from '../config/auth.schema';
 import { NamePatterns } from '../common/name-patterns';
+import type { LiveCatalog } from '../config/live-catalog';
 import { AccessScope } from './access-scope';
 
 /** Who a rule is matched against: an API key (by name, with its own lists), or an access token's principal and claims. */
@@ -12,13 +13,19 @@ export type PolicySubject =
  * grants, together with its key's own `tools` and `agents`. A caller nothing matches reaches
  * everything, or nothing with `default_access = "none"`; grants of `admin` alone leave that as it is.
  * Operator rights (`admin`) come from any rule or key entry that sets them; `metrics_only` on any of
- * them confines the caller to `/metrics`.
+ * them confines the caller to `/metrics`. The rules are the live catalog's, rebuilt when they change.
  */
 export class AccessPolicy {
-  private readonly rules: MatchingRule[];
+  private rules: MatchingRule[];
 
-  constructor(private readonly auth: Pick<AuthConfig, 'rules' | 'default_access'>) {
-    this.rules = auth.rules.map((rule) => new MatchingRule(rule));
+  constructor(
+    catalog: LiveCatalog,
+    private readonly defaultAccess: AuthConfig['default_access'],
+  ) {
+    this.rules = catalog.current.rules.map((rule) => new MatchingRule(rule));
+    catalog.onChange((next, previous) => {
+      if (next.rules !== previous.rules) this.rules = next.rules.map((rule) => new MatchingRule(rule));
+    });
   }
 
   scopeOf(subject: PolicySubject): AccessScope {
@@ -29,7 +36,7 @@ export class AccessPolicy {
       (subject.grant.tools || subject.grant.agents || subject.grant.admin !== undefined || subject.grant.metrics_only)
     )
       grants.push(subject.grant);
-    const byDefault = this.auth.default_access === 'all' ? AccessScope.unrestricted : AccessScope.none;
+    const byDefault = this.defaultAccess === 'all' ? AccessScope.unrestricted : AccessScope.none;
     return grants.length === 0 ? byDefault : AccessScope.union(grants, byDefault);
   }
 }

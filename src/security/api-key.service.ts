@@ -1,46 +1,46 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { apiKeyName } from '../config/api-keys';
-import type { SwitchboardConfig } from '../config/config.schema';
+import type { CatalogKey, LiveCatalog } from '../config/live-catalog';
 import type { AccessPolicy } from './access-policy';
 import { bearerCredentials, type BearerCredentials } from './bearer-token';
 import type { Principal } from './principal';
 
-type ApiKeysConfig = SwitchboardConfig['auth']['api_keys'];
-
-/** A request's bearer credentials, checked against the configured keys. */
+/** A request's bearer credentials, checked against the catalog's keys. */
 export type BearerVerdict =
   | { kind: 'valid'; principal: Principal }
-  /** A token that matches no key. */
+  /** A token that matches no key, or the key of one past its `expires_at`. */
   | { kind: 'invalid' }
   | Exclude<BearerCredentials, { kind: 'token' }>;
 
 interface KnownKey {
   principal: Principal;
   digest: Buffer;
+  /** Epoch milliseconds from which the key is refused. */
+  expiresAt: number;
 }
 
 /**
- * The configured API keys and the one way to check a presented key against them. Keys are compared
- * as SHA-256 digests with `timingSafeEqual`, so neither the key's length nor its first differing
- * byte shows in the response time; every key is compared, so neither does which one matched.
+ * The live catalog's API keys and the one way to check a presented key against them. Keys are
+ * compared as SHA-256 digests with `timingSafeEqual`, so neither the key's length nor its first
+ * differing byte shows in the response time; every key is compared, so neither does which one
+ * matched. The keys and their scopes are rebuilt when the catalog's keys or rules change.
  */
 export class ApiKeyService {
-  private readonly keys: readonly KnownKey[];
+  private keys: readonly KnownKey[];
 
-  constructor(apiKeys: ApiKeysConfig, policy: AccessPolicy) {
-    // Names and keys are unique: the loader refuses others (config/api-keys.ts).
-    this.keys = apiKeys.map((entry, index) => {
-      const name = apiKeyName(entry, index);
-      const grant = typeof entry === 'string' ? undefined : entry;
-      return {
-        principal: { name, scope: policy.scopeOf({ kind: 'key', name, grant }) },
-        digest: sha256(typeof entry === 'string' ? entry : entry.key),
-      };
+  constructor(
+    catalog: LiveCatalog,
+    private readonly policy: AccessPolicy,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.keys = this.known(catalog.current.keys);
+    // The policy was made first, so it has its new rules before this listener reads them.
+    catalog.onChange((next, previous) => {
+      if (next.keys !== previous.keys || next.rules !== previous.rules) this.keys = this.known(next.keys);
     });
   }
 
-  /** False when no keys are configured: the service then runs open (see listen-policy.ts). */
+  /** False when there are no keys: the service then runs open (see listen-policy.ts). */
   get required(): boolean {
     return this.keys.length > 0;
   }
@@ -50,20 +50,29 @@ export class ApiKeyService {
     return this.verdictOf(bearerCredentials(request.headers.authorization));
   }
 
-  /** The principal owning this key, or undefined when it matches none. */
+  /** The principal owning this key, or undefined when it matches none or its key has expired. */
   verify(presented: string): Principal | undefined {
     const digest = sha256(presented);
-    let found: Principal | undefined;
+    let found: KnownKey | undefined;
     for (const key of this.keys) {
-      if (timingSafeEqual(digest, key.digest)) found = key.principal;
+      if (timingSafeEqual(digest, key.digest)) found = key;
     }
-    return found;
+    return found && found.expiresAt > this.now() ? found.principal : undefined;
   }
 
   private verdictOf(credentials: BearerCredentials): BearerVerdict {
     if (credentials.kind !== 'token') return credentials;
     const principal = this.verify(credentials.token);
     return principal ? { kind: 'valid', principal } : { kind: 'invalid' };
+  }
+
+  // Names and digests are unique: the loader and the catalog refuse others.
+  private known(keys: readonly CatalogKey[]): KnownKey[] {
+    return keys.map(({ name, digest, expires_at, grant }) => ({
+      principal: { name, scope: this.policy.scopeOf({ kind: 'key', name, grant }) },
+      digest: Buffer.from(digest, 'hex'),
+      expiresAt: expires_at?.getTime() ?? Infinity,
+    }));
   }
 }
 

@@ -1,8 +1,9 @@
-/** Who a caller is, for every role: API keys, access tokens of trusted issuers, and the access policy over both. */
+/** Who a caller is, for every role: the live catalog's API keys, access tokens of trusted issuers, and the access policy (the catalog's rules) over both. */
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AuthConfig } from '../config/auth.schema';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { LiveCatalog } from '../config/live-catalog';
 import { AccessPolicy } from './access-policy';
 import { ApiKeyService } from './api-key.service';
 import { CallerAuthenticator } from './caller-authenticator';
@@ -21,18 +22,25 @@ export class AuthenticationModule {
       ? [
           {
             provide: TokenVerifier,
-            inject: [ConfigService, AccessPolicy, OutboundUrlPolicy],
+            inject: [ConfigService, AccessPolicy, OutboundUrlPolicy, LiveCatalog],
             useFactory: (
               config: ConfigService<SwitchboardConfig, true>,
               access: AccessPolicy,
               outbound: OutboundUrlPolicy,
-            ) =>
-              new TokenVerifier(
+              catalog: LiveCatalog,
+            ) => {
+              const verifier = new TokenVerifier(
                 auth.oauth!,
                 config.get('a2a', { infer: true }).listen_path,
                 access,
                 createGuardedFetch(outbound, { timeoutMs: ISSUER_TIMEOUT_MS }),
-              ),
+              );
+              // Kept verdicts carry scopes the old rules gave: the policy has the new ones when this runs.
+              catalog.onChange((next, previous) => {
+                if (next.rules !== previous.rules) verifier.forgetVerdicts();
+              });
+              return verifier;
+            },
           },
         ]
       : [];
@@ -40,11 +48,15 @@ export class AuthenticationModule {
       module: AuthenticationModule,
       global: true,
       providers: [
-        { provide: AccessPolicy, useFactory: () => new AccessPolicy(auth) },
+        {
+          provide: AccessPolicy,
+          inject: [LiveCatalog],
+          useFactory: (catalog: LiveCatalog) => new AccessPolicy(catalog, auth.default_access),
+        },
         {
           provide: ApiKeyService,
-          inject: [AccessPolicy],
-          useFactory: (access: AccessPolicy) => new ApiKeyService(auth.api_keys, access),
+          inject: [LiveCatalog, AccessPolicy],
+          useFactory: (catalog: LiveCatalog, access: AccessPolicy) => new ApiKeyService(catalog, access),
         },
         ...tokens,
         CallerAuthenticator,

@@ -137,6 +137,11 @@ export class TokenVerifier {
     };
   }
 
+  /** Drops the kept verdicts of verified tokens, whose scopes the access rules gave before they changed. */
+  forgetVerdicts(): void {
+    this.verified.clear();
+  }
+
   /** Throws, naming them, when some issuers' keys cannot be had now (kept keys are read again once stale): for readiness. */
   async checkKeys(): Promise<void> {
     const failed: string[] = [];

@@ -46,7 +46,7 @@ export class A2aGrpcServer implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const requestHandler = new AgentRoutingHandler(this.endpoints, this.endpoints.primary().card);
+    const requestHandler = new AgentRoutingHandler(this.endpoints);
     const options = { requestHandler, userBuilder: this.gate.admit, contextBuilder: withoutTenant };
     this.server.addService(A2AService, grpcService(options));
     if (this.legacyCompat) this.server.addService(LegacyA2AService, legacyGrpcService(options));

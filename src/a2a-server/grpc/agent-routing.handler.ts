@@ -38,14 +38,11 @@ import { agentRefusal } from '../../security/access-scope';
  * checks over HTTP; a caller gone mid-stream stops following its task.
  */
 export class AgentRoutingHandler implements A2ARequestHandler {
-  constructor(
-    private readonly endpoints: A2aEndpoints,
-    /** What the SDK checks each call's protocol version against: the default agent's card, which lists the gRPC interfaces. */
-    private readonly card: AgentCard,
-  ) {}
+  constructor(private readonly endpoints: A2aEndpoints) {}
 
+  /** What the SDK checks each call's protocol version against: the default agent's card, which lists the gRPC interfaces. */
   async getAgentCard(): Promise<AgentCard> {
-    return this.card;
+    return this.endpoints.primary().card;
   }
 
   getAuthenticatedExtendedAgentCard(

@@ -15,7 +15,6 @@ import { callContextFor } from '../../a2a-server/call-context';
 import type { SwitchboardConfig } from '../../config/config.schema';
 import { MetricsService, Sample } from '../../metrics/metrics.service';
 import { MCP_CATALOG_SOURCE, McpCatalogSource } from '../../mcp-client/mcp-catalog-source.interface';
-import { MCP_TOOL_SOURCE, McpToolSource } from '../../mcp-client/mcp-tool-source.interface';
 import { AccessScope } from '../../security/access-scope';
 import { CallerAuthenticator } from '../../security/caller-authenticator';
 import { onBehalfOf } from '../../security/oauth/on-behalf-of';
@@ -41,6 +40,7 @@ import { sessionMessagesOf, takeSessionAnswer } from '../mcp-tasks/mcp-task-meth
 import { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import { SubagentBridge } from '../bridge/subagent-bridge';
 import { SwitchboardMcpServerFactory } from '../server/switchboard-mcp-server.factory';
+import { ToolListChanges } from '../server/tool-list-changes';
 import { TaskUpdates } from '../bridge/task-updates';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -82,7 +82,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     private readonly callerRequests: CallerRequests,
     @Inject(MCP_SESSION_STORE) private readonly sessions: McpSessionStore,
     @Inject(MCP_EVENT_STORE) private readonly events: McpEventStore,
-    @Inject(MCP_TOOL_SOURCE) mcpTools: McpToolSource,
+    toolListChanges: ToolListChanges,
     @Inject(MCP_CATALOG_SOURCE) private readonly catalog: McpCatalogSource,
     private readonly bridge: SubagentBridge,
     private readonly updates: TaskUpdates,
@@ -100,7 +100,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', serverNeedsOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
-    this.stopWatchingTools = mcpTools.onChange(() => this.handler.notify.toolsChanged());
+    this.stopWatchingTools = toolListChanges.onChange(() => this.handler.notify.toolsChanged());
     metrics.mcpSessions.readFrom(async (): Promise<Sample<never>[]> => [[{}, await sessions.count()]]);
   }
 

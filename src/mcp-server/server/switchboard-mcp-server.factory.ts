@@ -32,6 +32,7 @@ import { registerUnavailableMcpTool } from '../tools/unavailable-mcp-tool';
 import { SWITCHBOARD_VERSION } from '../../common/version';
 import { toolNamePart } from '../../config/names.schema';
 import { PooledServers, TrackCall } from './pooled-servers';
+import { ToolListChanges } from './tool-list-changes';
 
 const SERVER_INFO = { name: 'switchboard', version: SWITCHBOARD_VERSION };
 const agentInput = z.object({ message: z.string().min(1).describe('The message for the agent') });
@@ -62,7 +63,8 @@ const BRIDGE_TOOL_PREFIX = 'subagent_';
  * tools (`web_fetch`), every tool of the MCP servers Switchboard is connected to, and the ARDF
  * bridge (agents and tasks as resources, the `subagent_*` tools). Over HTTP, one server answers one request (the
  * SDK's per-request factory), so it lists the tools of that moment; over stdio one server lives as
- * long as the connection and follows the tool list as servers connect, drop and change.
+ * long as the connection and follows the tool list as servers connect, drop and change, and as
+ * agents come and go with the catalog.
  */
 @Injectable()
 export class SwitchboardMcpServerFactory {
@@ -85,9 +87,10 @@ export class SwitchboardMcpServerFactory {
     private readonly subscriptionChanges: LocalSubscriptionChanges,
     private readonly mcpTasks: McpTasks,
     private readonly askCaller: AskCaller,
+    private readonly toolListChanges: ToolListChanges,
   ) {
-    // Capabilities (what the connected servers declare) and tools change only with the connections.
-    mcpTools.onChange(() => this.pooledServers.clear());
+    // Capabilities (what the connected servers declare) and tools change only with the connections and the agents.
+    toolListChanges.onChange(() => this.pooledServers.clear());
   }
 
   /**
@@ -116,6 +119,7 @@ export class SwitchboardMcpServerFactory {
   private built(caller: McpCaller, era: McpEra, onlyTool?: string): McpServer {
     const wanted = (name: string) => onlyTool === undefined || name === onlyTool;
     const server = this.newServer(caller, callerOfRequest, () => era, wanted);
+    this.registerAgentTools(server, caller, callerOfRequest, wanted);
     if (onlyTool === undefined) this.registerMcpTools(server, caller, callerOfRequest);
     else this.registerUnlisted(server, caller, callerOfRequest, onlyTool, this.mcpTools.get(onlyTool) !== undefined);
     if (onlyTool === undefined || onlyTool.startsWith(BRIDGE_TOOL_PREFIX)) {
@@ -145,12 +149,13 @@ export class SwitchboardMcpServerFactory {
     const catalog = scopedCatalog(this.catalog, caller.scope);
     registerBridge(server, this.bridge, this.updates, caller.scope, callerOf, subscriptions, catalog, this.mcpTasks);
     const register = () => [
+      ...this.registerAgentTools(server, caller, callerOf),
       ...this.registerMcpTools(server, caller, callerOf),
       ...registerUpstreamCatalog(server, catalog),
     ];
     let registered = register();
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
-    const stop = this.mcpTools.onChange(() => {
+    const stop = this.toolListChanges.onChange(() => {
       for (const item of registered) item.remove();
       registered = register();
     });
@@ -238,19 +243,13 @@ export class SwitchboardMcpServerFactory {
     });
   }
 
-  /**
-   * A server with the tools that never change while Switchboard runs: the agents and the built-in
-   * tools `caller` may reach, of those `wanted`.
-   */
+  /** A server with the tools that never change while Switchboard runs: the built-in tools `caller` may reach, of those `wanted`. */
   private newServer(
     caller: McpCaller,
     callerOf: CallerOf,
     era: () => McpEra,
     wanted: (name: string) => boolean = () => true,
   ): McpServer {
-    const agents = this.handlers
-      .all()
-      .filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint));
     const builtins = this.builtins
       .definitions()
       .filter((tool) => wanted(tool.name) && caller.scope.allowsTool(tool.name));
@@ -258,8 +257,6 @@ export class SwitchboardMcpServerFactory {
     registerTaskMethods(server, era, this.mcpTasks, callerOf, (request, ctx) =>
       this.askCaller.ask(request, callerOf(ctx), ctx, server.server, ctx.mcpReq.signal),
     );
-    for (const endpoint of agents)
-      this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), callerOf);
     for (const tool of builtins) {
       server.registerTool(
         tool.name,
@@ -276,6 +273,19 @@ export class SwitchboardMcpServerFactory {
       );
     }
     return server;
+  }
+
+  /** Registers the hosted agents' tools `caller` may reach, of those `wanted`. */
+  private registerAgentTools(
+    server: McpServer,
+    caller: McpCaller,
+    callerOf: CallerOf,
+    wanted: (name: string) => boolean = () => true,
+  ): RegisteredTool[] {
+    return this.handlers
+      .all()
+      .filter((endpoint) => wanted(agentToolName(endpoint.agent.config.name)) && this.reaches(caller, endpoint))
+      .map((endpoint) => this.registerAgentTool(server, endpoint, agentToolName(endpoint.agent.config.name), callerOf));
   }
 
   /** Registers the connected servers' tools `caller` may reach. */
@@ -352,7 +362,12 @@ export class SwitchboardMcpServerFactory {
   }
 
   /** An agent's tool; a call that asks for a task (either era) gets one at once, the agent's A2A task. */
-  private registerAgentTool(server: McpServer, endpoint: AgentHandler, name: string, callerOf: CallerOf): void {
+  private registerAgentTool(
+    server: McpServer,
+    endpoint: AgentHandler,
+    name: string,
+    callerOf: CallerOf,
+  ): RegisteredTool {
     const agent = endpoint.agent.config.name;
     const description = endpoint.agent.config.description || `Switchboard agent "${agent}"`;
     const tool = server.registerTool(name, { description, inputSchema: agentInput }, ({ message }, ctx) => {
@@ -363,6 +378,7 @@ export class SwitchboardMcpServerFactory {
     });
     // The SDK's registerTool drops `execution`; tools/list sends what the registered tool holds.
     tool.execution = { taskSupport: 'optional' };
+    return tool;
   }
 
   private schemaOf(jsonSchema: object): ReturnType<typeof fromJsonSchema> {

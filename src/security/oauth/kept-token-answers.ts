@@ -22,6 +22,10 @@ export class KeptTokenAnswers<T> {
     return undefined;
   }
 
+  clear(): void {
+    this.kept.clear();
+  }
+
   keep(digest: string, answer: T, until: number): void {
     if (until <= this.now()) return;
     if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
