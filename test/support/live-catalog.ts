@@ -1,11 +1,11 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { fileCatalog } from '../../src/config/file-catalog';
 import { LiveCatalog, type Catalog } from '../../src/config/live-catalog';
 import { writeConfigFile } from './config-file';
 import { testConfig } from './test-app';
 
 /** Changes the app's live catalog as the catalog's store does on a change: parts left out stay as they are. */
-export function changeCatalog(app: INestApplication, parts: Partial<Catalog>): void {
+export function changeCatalog(app: INestApplicationContext, parts: Partial<Catalog>): void {
   const catalog = app.get(LiveCatalog);
   catalog.replace({ ...catalog.current, ...parts }, (error) => {
     throw error;
