@@ -45,8 +45,8 @@ export class AgentCardFactory {
         : 'An API key of this Switchboard';
   }
 
-  /** Whether callers authenticate, as the catalog's keys (and the issuers) say when a card is made. */
-  private get authRequired(): boolean {
+  /** Whether callers authenticate, as the catalog's keys (and the issuers) say now: cards made now say so. */
+  get authRequired(): boolean {
     return this.catalog.current.keys.length > 0 || this.issuers.length > 0;
   }
 

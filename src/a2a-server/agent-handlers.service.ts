@@ -6,6 +6,7 @@ import { AgentRegistry, HostedAgent } from '../agents/agent-registry.service';
 import type { DelegateHandlers } from '../agents/tools/delegation/delegate-handlers.interface';
 import { CANCEL_SIGNALS, CancelSignals, PUSH_CONFIGS, TaskCanceller, TaskLifecycle, TaskView } from '../tasks';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { LiveCatalog } from '../config/live-catalog';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { AgentCardFactory } from './agent-card.factory';
@@ -38,13 +39,16 @@ export class AgentHandlers implements DelegateHandlers {
   private readonly listeners = new Set<() => void>();
   /** The default agent's card alone lists the v0.3 gRPC interface: a new default needs new cards. */
   private defaultName: string;
+  /** Cards name the bearer scheme while callers authenticate: the catalog's first key or its last one removed needs new cards. */
+  private authRequired: boolean;
   private readonly handlerOf: (agent: HostedAgent) => AgentHandler;
   /** Where tool calls run as tasks are sent (McpTasks). */
   readonly toolCalls: AgentHandler;
 
   constructor(
     private readonly agents: AgentRegistry,
-    cards: AgentCardFactory,
+    private readonly cards: AgentCardFactory,
+    catalog: LiveCatalog,
     canceller: TaskCanceller,
     lifecycle: TaskLifecycle,
     buses: TaskEventBusManager,
@@ -86,11 +90,12 @@ export class AgentHandlers implements DelegateHandlers {
       return { agent, card, handler };
     };
     this.defaultName = agents.defaultAgentName;
-    this.follow();
+    this.authRequired = cards.authRequired;
+    this.follow(false);
     this.toolCalls = this.handlerOf(agents.toolCalls);
-    agents.onChange(() => {
-      this.follow();
-      for (const listener of this.listeners) listener();
+    agents.onChange(() => this.changed(false));
+    catalog.onChange(() => {
+      if (cards.authRequired !== this.authRequired) this.changed(true);
     });
   }
 
@@ -121,13 +126,19 @@ export class AgentHandlers implements DelegateHandlers {
     return () => this.listeners.delete(listener);
   }
 
-  private follow(): void {
+  private changed(newCards: boolean): void {
+    this.follow(newCards);
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Handlers for the registry's agents; with `newCards`, new ones for every agent. */
+  private follow(newCards: boolean): void {
     const previousDefault = this.defaultName;
     this.defaultName = this.agents.defaultAgentName;
-    const isDefault = (name: string) => name === this.defaultName;
-    const wasDefault = (name: string) => name === previousDefault;
-    this.handlers = this.handlersFor(this.agents.all(), this.handlers, (name) => isDefault(name) === wasDefault(name));
-    this.delegateHandlers = this.handlersFor(this.agents.delegates(), this.delegateHandlers, () => true);
+    this.authRequired = this.cards.authRequired;
+    const sameCard = (name: string) => !newCards && (name === this.defaultName) === (name === previousDefault);
+    this.handlers = this.handlersFor(this.agents.all(), this.handlers, sameCard);
+    this.delegateHandlers = this.handlersFor(this.agents.delegates(), this.delegateHandlers, () => !newCards);
   }
 
   /** A handler for each agent: the one it had while it is the same agent (and its card would be the same). */
