@@ -28,19 +28,14 @@ export class AuthenticationModule {
               access: AccessPolicy,
               outbound: OutboundUrlPolicy,
               catalog: LiveCatalog,
-            ) => {
-              const verifier = new TokenVerifier(
+            ) =>
+              new TokenVerifier(
                 auth.oauth!,
                 config.get('a2a', { infer: true }).listen_path,
                 access,
                 createGuardedFetch(outbound, { timeoutMs: ISSUER_TIMEOUT_MS }),
-              );
-              // Kept verdicts carry scopes the old rules gave: the policy has the new ones when this runs.
-              catalog.onChange((next, previous) => {
-                if (next.rules !== previous.rules) verifier.forgetVerdicts();
-              });
-              return verifier;
-            },
+                catalog,
+              ),
           },
         ]
       : [];

@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import type { SwitchboardConfig } from '../config/config.schema';
+import type { LiveCatalog } from '../config/live-catalog';
 import type { AccessPolicy } from './access-policy';
 import { issuerEndpoint } from './oauth/issuer-metadata';
 import { KeptOnSuccess } from './oauth/kept-on-success';
@@ -29,7 +30,7 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
  * issuer's required scopes (and its tenant claim, when one is configured). The principal is the
  * token's subject at its issuer (`sub@host`, `tenant/sub@host`), which scopes tasks as a key's name
  * does; what it may reach is the access policy's word on its claims. A token's text never appears
- * in a verdict.
+ * in a verdict. A verified token's verdict is kept until it expires, or until the access rules change.
  */
 export class TokenVerifier {
   private readonly keySets = new KeptOnSuccess<KeySet>();
@@ -42,12 +43,17 @@ export class TokenVerifier {
     a2aListenPath: string,
     private readonly policy: AccessPolicy,
     private readonly fetchImpl: typeof fetch,
+    catalog: LiveCatalog,
   ) {
     this.audiences = [oauth.resource, new URL(a2aListenPath, oauth.resource).href];
     const introspecting = oauth.issuers.filter(
       (issuer): issuer is IssuerConfig & IntrospectingIssuer => issuer.introspection !== undefined,
     );
     this.introspection = new TokenIntrospection(introspecting, fetchImpl, oauth.introspection_cache_secs);
+    // Kept verdicts carry the scopes the old rules gave; the policy, made first, has the new ones when this runs.
+    catalog.onChange((next, previous) => {
+      if (next.rules !== previous.rules) this.verified.clear();
+    });
   }
 
   /**
@@ -135,11 +141,6 @@ export class TokenVerifier {
       kind: 'valid',
       principal: { name, scope: this.policy.scopeOf({ kind: 'token', principal: name, claims }) },
     };
-  }
-
-  /** Drops the kept verdicts of verified tokens, whose scopes the access rules gave before they changed. */
-  forgetVerdicts(): void {
-    this.verified.clear();
   }
 
   /** Throws, naming them, when some issuers' keys cannot be had now (kept keys are read again once stale): for readiness. */
