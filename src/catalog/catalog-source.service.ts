@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigError } from '../config/config-error';
-import { configFilePath, type LoadedConfig } from '../config/config.loader';
+import type { LoadedConfig } from '../config/config.loader';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { fileCatalog } from '../config/file-catalog';
 import type { Catalog } from '../config/live-catalog';
@@ -48,7 +48,7 @@ export class CatalogSource {
   ) {
     const key = config.catalog.encryption_key;
     this.cipher = key === undefined ? undefined : new SecretCipher(key);
-    this.filePart = filePartOf({ config, file: configFilePath() });
+    this.filePart = filePartOf({ config, file: config.source_file });
   }
 
   get file(): FilePart {
@@ -70,7 +70,7 @@ export class CatalogSource {
       cipher: this.cipher,
       env: processEnvironment(),
     });
-    return { ...built, ...contents };
+    return { revision: contents.revision, entries: contents.entries, ...built };
   }
 
   /** The catalog to boot with; refused, as a bad file is, when it has problems. */

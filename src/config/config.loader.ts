@@ -51,12 +51,7 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
     resolveExternalAgents(result.data, { env, baseDir: file ? dirname(file) : process.cwd() }, problems);
   }
   if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);
-  return { config: result.data!, file };
-}
-
-/** The file `loadConfig` reads with this environment; undefined when there is none. */
-export function configFilePath(env: Environment = process.env): string | undefined {
-  return locateConfigFile(env);
+  return { config: { ...result.data!, ...(file && { source_file: file }) }, file };
 }
 
 function locateConfigFile(env: Environment): string | undefined {
