@@ -43,7 +43,7 @@ export class CatalogEditor {
   async create(kind: CatalogKind, body: unknown, actor: string): Promise<CatalogEntryView> {
     const entry = objectBody(kind, body);
     this.refuseFileEntry(kind, String(entry.name ?? ''));
-    const stored = await this.checked(kind, entry, undefined);
+    const stored = (await this.checkedEntry(kind, entry, undefined)).sealed;
     return this.applied(
       { op: 'create', kind, name: stored.name as string, body: stored, maxEntries: this.settings.max_entries },
       actor,
@@ -59,7 +59,7 @@ export class CatalogEditor {
     this.refuseFileEntry(kind, name);
     const current = (await this.source.store.contents()).entries.find((e) => e.kind === kind && e.name === name);
     if (!current) throw new CatalogEntryNotFoundError(kind, name);
-    const stored = await this.checked(kind, { ...entry, name }, current);
+    const stored = (await this.checkedEntry(kind, { ...entry, name }, current)).sealed;
     return this.applied(
       { op: 'update', kind, name, ifVersion, body: (before) => keepRedactedSecrets(kind, stored, before.body) },
       actor,
@@ -74,6 +74,17 @@ export class CatalogEditor {
     if (problems.length > 0)
       throw new CatalogConflictError(`other entries refer to ${kind} "${name}": ${problems.join('; ')}`);
     await this.applied({ op: 'delete', kind, name, ifVersion }, actor);
+  }
+
+  /**
+   * The entry as the catalog would resolve it (secrets opened, references read), after every check a
+   * create makes, without storing it: what a "test connection" connects with.
+   */
+  async resolved(kind: CatalogKind, body: unknown): Promise<object> {
+    const entry = objectBody(kind, body);
+    const name = String(entry.name ?? '');
+    const current = (await this.source.store.contents()).entries.find((e) => e.kind === kind && e.name === name);
+    return (await this.checkedEntry(kind, entry, current)).resolved;
   }
 
   /** A new API key: made here, stored as its digest, answered once. */
@@ -98,12 +109,12 @@ export class CatalogEditor {
     return { ...view, key };
   }
 
-  /** The entry as it would be stored, after every check: secrets sealed. */
-  private async checked(
+  /** The entry as it would be stored (secrets sealed) and as the catalog would resolve it, after every check. */
+  private async checkedEntry(
     kind: CatalogKind,
     entry: Record<string, unknown>,
     current: StoredEntry | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<{ sealed: Record<string, unknown>; resolved: object }> {
     const body = current ? keepRedactedSecrets(kind, entry, current.body) : entry;
     const forbidden = kind === 'mcp_servers' && !this.settings.allow_stdio_from_api && isStdio(body);
     if (forbidden)
@@ -126,7 +137,7 @@ export class CatalogEditor {
     if (found.length > 0) throw new CatalogEntryInvalidError(found);
     const resolved = (built.catalog[kind] as readonly { name: string }[]).find((item) => item.name === name)!;
     await this.checkOutbound(resolved);
-    return sealed;
+    return { sealed, resolved };
   }
 
   /** Every URL the entry makes Switchboard call, checked against the SSRF rules now (and again at each call, as the file's). */
