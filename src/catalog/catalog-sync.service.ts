@@ -141,6 +141,7 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     this.live.replace(reading.catalog, (error) =>
       this.logger.error({ err: error.message }, 'a part of the process failed to apply the catalog'),
     );
+    this.logger.log({ revision: reading.revision }, 'catalog applied');
   }
 
   private refused(why: string): void {
