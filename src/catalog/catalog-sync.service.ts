@@ -27,8 +27,8 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly logger = new Logger(CatalogSync.name);
   private appliedRevision: number;
   private currentProblem?: string;
-  private refreshing?: Promise<void>;
-  private refreshAgain = false;
+  private running?: Promise<void>;
+  private queued?: Promise<void>;
   private poll?: NodeJS.Timeout;
   private watcher?: FSWatcher;
   private settle?: NodeJS.Timeout;
@@ -84,20 +84,26 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     );
   }
 
-  /** Reads the catalog and applies it; one reading at a time, and one more when asked meanwhile. */
+  /**
+   * Reads the catalog and applies it, one reading at a time. Asked while one runs, it reads once more
+   * after it (a reading under way may have begun before the change it is asked for), and every caller
+   * meanwhile waits for that one.
+   */
   refresh(): Promise<void> {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = this.readAndApply().finally(() => {
-      this.refreshing = undefined;
-      if (this.refreshAgain) {
-        this.refreshAgain = false;
-        void this.refresh();
-      }
+    if (this.queued) return this.queued;
+    if (!this.running) return (this.running = this.readOnce());
+    this.queued = this.running.then(() => {
+      this.queued = undefined;
+      return (this.running = this.readOnce());
     });
-    return this.refreshing;
+    return this.queued;
+  }
+
+  private readOnce(): Promise<void> {
+    const reading: Promise<void> = this.readAndApply().finally(() => {
+      if (this.running === reading) this.running = undefined;
+    });
+    return reading;
   }
 
   /** Loads the file again; a file that fails to load changes nothing. */
@@ -106,7 +112,8 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       loaded = this.loadConfig();
     } catch (error) {
-      const why = error instanceof ConfigError ? error.message : (error as Error).message;
+      const why =
+        error instanceof ConfigError ? `${error.source}: ${error.problems.join('; ')}` : (error as Error).message;
       this.refused(`the file was not reloaded: ${why}`);
       return;
     }
