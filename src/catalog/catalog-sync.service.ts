@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigError } from '../config/config-error';
 import type { SwitchboardConfig } from '../config/config.schema';
@@ -65,7 +66,12 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     }
     process.on('SIGHUP', this.onHangup);
     const path = this.source.file.path;
-    if (this.config.catalog.watch_file && path) this.watcher = watch(path, () => this.fileChanged());
+    // The directory, not the file: editors replace a file by renaming another over it, and Kubernetes
+    // swaps a ConfigMap's files by moving its `..data` link; a watch on the file itself misses both.
+    if (this.config.catalog.watch_file && path)
+      this.watcher = watch(dirname(path), (_event, name) => {
+        if (name === basename(path) || name === '..data') this.fileChanged();
+      });
   }
 
   onApplicationShutdown(): void {

@@ -104,6 +104,23 @@ describe('catalog across API replicas and a worker', () => {
       expect(checks.catalog.error).toContain('the last good catalog stays in use');
     }));
 
+  it('re-reads a watched file when it changes', async () => {
+    const watchedFile = writeConfigFile(`${OPERATOR_RULE_TOML}\n[catalog]\nwatch_file = true\n${TEST_AGENTS_TOML}`);
+    const watching = new ServiceProcesses({ ...env(), SWITCHBOARD_CONFIG: watchedFile });
+    try {
+      const service = await watching.api('watching');
+      writeFileSync(
+        watchedFile,
+        `${OPERATOR_RULE_TOML}\n[catalog]\nwatch_file = true\n${TEST_AGENTS_TOML}\n${EXTRA_AGENT_TOML}`,
+      );
+      await service.logged('config file reloaded');
+      await service.logged('catalog applied');
+      expect(await agentNames(service)).toContain('added-by-file');
+    } finally {
+      await watching.stopAll();
+    }
+  });
+
   it('refuses to boot when SWITCHBOARD_CATALOG_KEY cannot open the stored secrets', async () => {
     writeFileSync(configFile, `${OPERATOR_RULE_TOML}\n${TEST_AGENTS_TOML}`);
     const other = new ServiceProcesses({ ...env(), SWITCHBOARD_CATALOG_KEY: 'another-catalog-key-0123456789abcdef' });
