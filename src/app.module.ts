@@ -64,7 +64,7 @@ export class AppModule {
         AuthenticationModule.forRoot(config.auth),
         TasksModule.forRoot(mode),
         AuditModule.forRoot(mode),
-        CatalogModule.forRoot(config),
+        CatalogModule.forRoot(config, mode),
         AgentsModule,
         McpClientModule,
         ...(role === 'stdio' ? [] : [PresenceModule.forRoot(mode, role)]),

@@ -21,7 +21,7 @@ export class AuditModule {
     return {
       module: AuditModule,
       providers: [auditStore(mode), AuditTrail, AuditRetentionJob],
-      exports: [AuditTrail],
+      exports: [AuditTrail, AUDIT_STORE],
     };
   }
 }

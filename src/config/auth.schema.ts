@@ -32,6 +32,9 @@ const metricsOnlyAlone = [
   { message: 'metrics_only = true: the caller reaches /metrics and nothing else; remove its tools, agents and admin' },
 ] as const;
 
+/** An ISO 8601 time with its offset (`2027-01-01T00:00:00Z`): a key is refused from then on. */
+const expiresAtSchema = z.iso.datetime({ offset: true });
+
 const apiKeyValueSchema = z
   .string()
   .min(16, 'an API key must be at least 16 characters')
@@ -40,13 +43,28 @@ const apiKeyValueSchema = z
 const apiKeySchema = z.union(
   [
     apiKeyValueSchema,
-    z.strictObject({ name: nameSchema, key: apiKeyValueSchema, ...grantShape }).refine(...metricsOnlyAlone),
+    z
+      .strictObject({ name: nameSchema, key: apiKeyValueSchema, expires_at: expiresAtSchema.optional(), ...grantShape })
+      .refine(...metricsOnlyAlone),
   ],
   {
     error:
       'must be a key, or a table with the name and key (name=key in SWITCHBOARD_ADMIN_KEYS and SWITCHBOARD_METRICS_KEYS)',
   },
 );
+
+/** A key created through the admin API: its name, grant and expiry; the key itself is made there and answered once. */
+export const createdKeySchema = z
+  .strictObject({ name: nameSchema, expires_at: expiresAtSchema.optional(), ...grantShape })
+  .refine(...metricsOnlyAlone);
+
+/** Such a key as stored: its SHA-256 digest (hex) in place of the key. */
+export const storedKeySchema = z.strictObject({
+  name: nameSchema,
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  expires_at: expiresAtSchema.optional(),
+  ...grantShape,
+});
 
 /**
  * `[[auth.rules]]`: what callers matching every condition given may reach, as keys' own `tools` and

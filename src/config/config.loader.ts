@@ -6,7 +6,9 @@ import { apiKeyProblems } from './api-keys';
 import { ConfigError } from './config-error';
 import { configSchema, type SwitchboardConfig } from './config.schema';
 import { CONFIG_FILE_ENV, ENV_OVERRIDES } from './env-overrides';
-import { formatPath, joinKey, resolveReferences } from './variable-references';
+import { resolveReferences } from './variable-references';
+import { schemaProblems } from './schema-problems';
+import { resolveLlmApiKey, resolveStdioEnv } from './environment-values';
 import { resolveExternalAgents } from './external-agents.config';
 
 import type { Environment } from './variable-references';
@@ -33,19 +35,14 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
   const envKeys = applyEnvOverrides(resolved, env);
   const result = configSchema.safeParse(resolved);
   if (!result.success) {
-    for (const issue of result.error.issues) {
-      const key = formatPath(issue.path);
-      // The longest path wins: an entry a variable appended (`auth.api_keys[2]`) over the list another set.
+    // The longest path wins: an entry a variable appended (`auth.api_keys[2]`) over the list another set.
+    const sourceOf = (key: string) => {
       const fromEnv = [...envKeys]
         .filter(([path]) => key === path || key.startsWith(`${path}[`) || key.startsWith(`${path}.`))
         .sort(([a], [b]) => b.length - a.length)[0];
-      const source = fromEnv ? ` (from ${fromEnv[1]})` : '';
-      if (issue.code === 'unrecognized_keys') {
-        for (const unknown of issue.keys) problems.push(`${joinKey(key, unknown)}: unknown key`);
-      } else {
-        problems.push(`${key || '<root>'}${source}: ${issue.message}`);
-      }
-    }
+      return fromEnv ? ` (from ${fromEnv[1]})` : '';
+    };
+    problems.push(...schemaProblems(result.error.issues, [], sourceOf));
   }
   if (result.success) {
     problems.push(...apiKeyProblems(result.data.auth.api_keys), ...allowHostProblems(result.data.outbound.allow_hosts));
@@ -54,7 +51,7 @@ export function loadConfig(env: Environment = process.env): LoadedConfig {
     resolveExternalAgents(result.data, { env, baseDir: file ? dirname(file) : process.cwd() }, problems);
   }
   if (problems.length > 0) throw new ConfigError(file ?? 'environment', problems);
-  return { config: result.data!, file };
+  return { config: { ...result.data!, ...(file && { source_file: file }) }, file };
 }
 
 function locateConfigFile(env: Environment): string | undefined {
@@ -78,28 +75,11 @@ function readToml(file: string): Record<string, unknown> {
 
 /** An LLM agent names its key's environment variable (`api_key_env`); the key itself is read here. */
 function resolveApiKeys(config: SwitchboardConfig, env: Environment, problems: string[]): void {
-  config.agents.forEach(({ executor }, index) => {
-    if (executor.type !== 'llm' || executor.api_key_env === undefined) return;
-    const key = env[executor.api_key_env];
-    if (key) executor.api_key = key;
-    else
-      problems.push(`agents[${index}].executor.api_key_env: environment variable ${executor.api_key_env} is not set`);
-  });
+  config.agents.forEach((agent, index) => resolveLlmApiKey(agent, `agents[${index}]`, env, problems));
 }
 
-/**
- * A stdio MCP server's process sees PATH and the variables its `env` whitelists, nothing else of
- * Switchboard's environment; their values are read here, at boot. Unset ones are left out.
- */
 function resolveMcpServerEnv(config: SwitchboardConfig, env: Environment): void {
-  for (const server of config.mcp_servers) {
-    if (server.transport.type !== 'stdio') continue;
-    server.env_values = {};
-    for (const name of ['PATH', ...server.env]) {
-      const value = env[name];
-      if (value !== undefined) server.env_values[name] = value;
-    }
-  }
+  for (const server of config.mcp_servers) resolveStdioEnv(server, env);
 }
 
 /** Returns which config keys were set from which environment variable, for error messages. */

@@ -330,6 +330,8 @@ export type ExternalAgentConfig = ExternalAgentSettings & {
 type ParsedConfig = z.infer<typeof configSchema>;
 /** The validated config, as the loader resolves it from the file and the environment. */
 export type SwitchboardConfig = Omit<ParsedConfig, 'mcp_servers' | 'a2a'> & {
+  /** The file the loader read (no file key): where the catalog's file entries are changed. */
+  source_file?: string;
   mcp_servers: McpServerConfig[];
   a2a: Omit<ParsedConfig['a2a'], 'external_agents'> & { external_agents: ExternalAgentConfig[] };
 };

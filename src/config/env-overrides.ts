@@ -73,3 +73,8 @@ export const ENV_OVERRIDES: EnvOverride[] = [
 ];
 
 export const CONFIG_FILE_ENV = 'SWITCHBOARD_CONFIG';
+
+/** Switchboard's own variables: an entry of the admin API may not hand them to an upstream (`${DATABASE_URL}`). */
+export function isOwnVariable(name: string): boolean {
+  return name === CONFIG_FILE_ENV || ENV_OVERRIDES.some((override) => override.env === name);
+}

@@ -18,8 +18,8 @@ export function fileCatalog(config: SwitchboardConfig): Catalog {
     keys: config.auth.api_keys.map((entry, index): CatalogKey => {
       const name = apiKeyName(entry, index);
       if (typeof entry === 'string') return { name, digest: keyDigest(entry) };
-      const { key, name: _name, ...grant } = entry;
-      return { name, digest: keyDigest(key), grant };
+      const { key, name: _name, expires_at, ...grant } = entry;
+      return { name, digest: keyDigest(key), grant, ...(expires_at && { expires_at: new Date(expires_at) }) };
     }),
     rules: config.auth.rules.map((rule, index): NamedAccessRule => ({ ...rule, name: ruleName(rule, index) })),
   };

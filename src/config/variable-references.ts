@@ -29,3 +29,8 @@ export function joinKey(prefix: string, segment: PropertyKey): string {
   if (typeof segment === 'number') return `${prefix}[${segment}]`;
   return prefix ? `${prefix}.${String(segment)}` : String(segment);
 }
+
+/** The process's environment, where `${VAR}` references of the admin API's entries are read when they enter the catalog. */
+export function processEnvironment(): Environment {
+  return process.env;
+}

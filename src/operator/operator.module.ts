@@ -5,6 +5,7 @@ import { A2aHandlersModule } from '../a2a-server/a2a-handlers.module';
 import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { AdminAuditController } from './admin-audit.controller';
+import { AdminCatalogController } from './admin-catalog.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminController } from './admin.controller';
 import { OperatorOverviewService } from './operator-overview.service';
@@ -12,7 +13,7 @@ import { OperatorTasks } from './operator-tasks.service';
 
 @Module({
   imports: [AgentsModule, A2aHandlersModule, A2aClientModule, McpClientModule],
-  controllers: [AdminController, AdminTasksController, AdminAuditController],
+  controllers: [AdminController, AdminTasksController, AdminAuditController, AdminCatalogController],
   providers: [OperatorOverviewService, OperatorTasks],
 })
 export class OperatorModule {}

@@ -48,7 +48,7 @@ describe('switchboard migrate', () => {
   it('applies every migration once, and then Prisma finds the database up to date', async () => {
     const { url } = await fresh();
     expect((await switchboardMigrate(url)).stderr).toMatch(
-      /^Applied 5 migration\(s\): 20261123023847_init, 20261123140830_drop_task_events, 20261128100000_operator_activity, 20261207180000_tasks_agent_list_index, 20261207213000_audit_entries/,
+      /^Applied 6 migration\(s\): 20261123023847_init, 20261123140830_drop_task_events, 20261128100000_operator_activity, 20261207180000_tasks_agent_list_index, 20261207213000_audit_entries, 20261207233000_catalog_entries/,
     );
     expect((await switchboardMigrate(url)).stderr).toMatch(/up to date/);
     expect((await query<{ n: string }>(url, 'SELECT count(*) AS n FROM tasks'))[0].n).toBe('0');
