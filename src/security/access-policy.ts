@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AccessGrant, AccessRule, AuthConfig } from '../config/auth.schema';
 import { NamePatterns } from '../common/name-patterns';
 import type { LiveCatalog } from '../config/live-catalog';
@@ -24,7 +25,7 @@ export class AccessPolicy {
   ) {
     this.rules = catalog.current.rules.map((rule) => new MatchingRule(rule));
     catalog.onChange((next, previous) => {
-      if (next.rules !== previous.rules) this.rules = next.rules.map((rule) => new MatchingRule(rule));
+      if (!isDeepStrictEqual(next.rules, previous.rules)) this.rules = next.rules.map((rule) => new MatchingRule(rule));
     });
   }
 

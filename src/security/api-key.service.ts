@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CatalogKey, LiveCatalog } from '../config/live-catalog';
@@ -36,7 +37,8 @@ export class ApiKeyService {
     this.keys = this.known(catalog.current.keys);
     // The policy was made first, so it has its new rules before this listener reads them.
     catalog.onChange((next, previous) => {
-      if (next.keys !== previous.keys || next.rules !== previous.rules) this.keys = this.known(next.keys);
+      if (!isDeepStrictEqual([next.keys, next.rules], [previous.keys, previous.rules]))
+        this.keys = this.known(next.keys);
     });
   }
 

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { createRemoteJWKSet, customFetch, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import type { SwitchboardConfig } from '../config/config.schema';
 import type { LiveCatalog } from '../config/live-catalog';
@@ -52,7 +53,7 @@ export class TokenVerifier {
     this.introspection = new TokenIntrospection(introspecting, fetchImpl, oauth.introspection_cache_secs);
     // Kept verdicts carry the scopes the old rules gave; the policy, made first, has the new ones when this runs.
     catalog.onChange((next, previous) => {
-      if (next.rules !== previous.rules) this.verified.clear();
+      if (!isDeepStrictEqual(next.rules, previous.rules)) this.verified.clear();
     });
   }
 
