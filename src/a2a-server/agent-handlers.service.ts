@@ -91,11 +91,11 @@ export class AgentHandlers implements DelegateHandlers {
     };
     this.defaultName = agents.defaultAgentName;
     this.authRequired = cards.authRequired;
-    this.follow(false);
+    this.follow();
     this.toolCalls = this.handlerOf(agents.toolCalls);
-    agents.onChange(() => this.changed(false));
+    agents.onChange(() => this.changed());
     catalog.onChange(() => {
-      if (cards.authRequired !== this.authRequired) this.changed(true);
+      if (cards.authRequired !== this.authRequired) this.changed();
     });
   }
 
@@ -120,20 +120,24 @@ export class AgentHandlers implements DelegateHandlers {
     return this.handlers.get(this.defaultName)!;
   }
 
-  /** Calls `listener` after the handlers changed (the registry's agents did). Returns the unsubscribe function. */
+  /**
+   * Calls `listener` after the handlers changed: the registry's agents did, or the cards must now
+   * say otherwise whether callers authenticate. Returns the unsubscribe function.
+   */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private changed(newCards: boolean): void {
-    this.follow(newCards);
+  private changed(): void {
+    this.follow();
     for (const listener of this.listeners) listener();
   }
 
-  /** Handlers for the registry's agents; with `newCards`, new ones for every agent. */
-  private follow(newCards: boolean): void {
+  /** Handlers for the registry's agents; new ones for every agent when whether callers authenticate changed. */
+  private follow(): void {
     const previousDefault = this.defaultName;
+    const newCards = this.cards.authRequired !== this.authRequired;
     this.defaultName = this.agents.defaultAgentName;
     this.authRequired = this.cards.authRequired;
     const sameCard = (name: string) => !newCards && (name === this.defaultName) === (name === previousDefault);

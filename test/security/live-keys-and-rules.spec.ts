@@ -6,13 +6,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { keyDigest } from '../../src/config/file-catalog';
 import { LiveCatalog } from '../../src/config/live-catalog';
-import { changeCatalog } from '../support/live-catalog';
+import { catalogFrom, changeCatalog } from '../support/live-catalog';
 import { bearer, startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
 import { connectV1 } from '../mcp-server/support/mcp-clients';
 import { writeConfigFile } from '../support/config-file';
 import { sdkClient } from '../support/sdk-client';
 
 const ADDED_KEY = 'added-key-0123456789abcdef';
+const PLAIN_AGENT_TOML = '[[agents]]\nname = "plain"\n[agents.executor]\ntype = "echo"\n';
 
 const servers = (url: string, key: string) => fetch(`${url}/api/mcp/servers`, { headers: bearer(key) });
 
@@ -94,7 +95,9 @@ type = "echo"
   it('requires a key once the catalog has one, and its cards say so (the extended one offered); open again once it has none', async () => {
     expect((await fetch(`${url}/api/mcp/servers`)).status).toBe(200);
     expect((await publicCard()).securitySchemes).toBeUndefined();
-    changeCatalog(app, { keys: [{ name: 'first', digest: keyDigest(ADDED_KEY) }] });
+    // An agent added in the same change: the agents kept get new cards all the same.
+    const agents = [...app.get(LiveCatalog).current.agents, ...catalogFrom(PLAIN_AGENT_TOML).agents];
+    changeCatalog(app, { keys: [{ name: 'first', digest: keyDigest(ADDED_KEY) }], agents });
     expect((await fetch(`${url}/api/mcp/servers`)).status).toBe(401);
     expect((await servers(url, ADDED_KEY)).status).toBe(200);
     expect((await publicCard()).securitySchemes).toHaveProperty('bearer');
