@@ -13,14 +13,11 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig, SwitchboardConfig } from '../config/config.schema';
 import { MetricsService, Sample } from '../metrics/metrics.service';
-import { createGuardedFetch } from '../security/guarded-fetch';
-import { UpstreamCredentials } from '../security/oauth/upstream-credentials';
-import { upstreamFetch } from '../security/oauth/upstream-fetch';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { McpUnknownPromptError, McpUnknownResourceError, McpUnknownToolError } from './mcp-client.errors';
 import type { McpCatalogSource } from './mcp-catalog-source.interface';
 import { McpConnection } from './mcp-connection';
-import { createMcpTransport } from './mcp-transport.factory';
+import { createMcpConnection } from './mcp-connection.factory';
 import type { McpCallOptions, McpTool, McpToolSource } from './mcp-tool-source.interface';
 import { describeServers, type McpServersView } from './mcp-servers.view';
 import { namespacedUri, upstreamUri, withNamespacedUris } from './resource-namespace';
@@ -57,7 +54,10 @@ export class McpConnectionManager
   ) {
     this.servers = new Map(config.get('mcp_servers', { infer: true }).map((server) => [server.name, server]));
     this.connections = new Map(
-      [...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]),
+      [...this.servers.values()].map((server) => [
+        server.name,
+        createMcpConnection(server, policy, () => this.rebuildTools()),
+      ]),
     );
     metrics.mcpServerUp.readFrom(() =>
       [...this.connections.values()].map((connection): Sample<'server'> => [
@@ -223,7 +223,7 @@ export class McpConnectionManager
     const old = this.connections.get(name);
     if (!server || !old) return false;
     this.logger.log({ server: name }, 'MCP server reconnect asked for');
-    const fresh = this.connectionTo(server, this.policy);
+    const fresh = createMcpConnection(server, this.policy, () => this.rebuildTools());
     this.connections.set(name, fresh);
     void old.close();
     fresh.start();
@@ -256,18 +256,6 @@ export class McpConnectionManager
     const entry = this.promptsByName.get(name);
     if (!entry) throw new McpUnknownPromptError(name);
     return { connection: this.connections.get(entry.server)!, prompt: entry.prompt.name };
-  }
-
-  private connectionTo(server: McpServerConfig, policy: OutboundUrlPolicy): McpConnection {
-    const guarded = createGuardedFetch(policy, { timeoutMs: server.timeout_secs * 1000 });
-    const upstream = `MCP server "${server.name}"`;
-    const auth = server.transport.type === 'stdio' ? undefined : server.transport.auth;
-    const fetch = upstreamFetch(guarded, upstream, auth && new UpstreamCredentials(upstream, auth, guarded));
-    return new McpConnection(
-      server,
-      (onStderr) => createMcpTransport(server, fetch, onStderr),
-      () => this.rebuildTools(),
-    );
   }
 
   /** Namespaces again from every server's current list, in config order, so which tool wins a name never depends on timing. */
