@@ -55,7 +55,9 @@ describe('trying catalog entries before saving them (durable)', () => {
       expect(status).toBe(200);
       const echo = (body.tools as Json[]).find((tool) => tool.name === 'echo');
       expect(echo?.description).toEqual(expect.any(String));
-      const catalog = await (await fetch(`${service.url}/api/admin/catalog`, { headers: bearer(OPERATOR_KEY) })).json();
+      const catalog = (await (
+        await fetch(`${service.url}/api/admin/catalog`, { headers: bearer(OPERATOR_KEY) })
+      ).json()) as Json;
       expect(catalog.entries.mcp_servers).toEqual([]);
     });
 
