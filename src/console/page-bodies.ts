@@ -6,13 +6,13 @@ import { html, type SafeHtml } from './html';
  * A table console.js fills, its columns named once here (console.js labels each cell with its
  * column for narrow screens), and what it says when there are no rows.
  */
-function table(id: string, caption: string, columns: string[], empty: string): SafeHtml {
+export function table(id: string, caption: string, columns: string[], empty: string): SafeHtml {
   return html`<div class="table-scroll"><table id="${id}" data-empty="${empty}"><caption>${caption}</caption>
 <thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead><tbody></tbody></table></div>`;
 }
 
 /** Where console.js says what it is doing: loading, failed, updated, live. */
-const STATUS_LINE = html`<p class="status-line" id="status" role="status" aria-live="polite"></p>`;
+export const STATUS_LINE = html`<p class="status-line" id="status" role="status" aria-live="polite"></p>`;
 
 export function loginBody(error?: string): SafeHtml {
   return html`<h1>Log in</h1>
