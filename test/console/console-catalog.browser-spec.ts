@@ -39,7 +39,7 @@ beforeAll(async () => {
     SWITCHBOARD_CONFIG: writeConfigFile(`${TEST_AGENTS_TOML}
 ${OPERATOR_RULE_TOML}
 [outbound]
-allow_hosts = ["127.0.0.1:${port}"]
+allow_hosts = ["127.0.0.1"]
 ${httpMcpServer('from-file', mcpUrl)}`),
     SWITCHBOARD_API_KEYS: OPERATOR_KEYS,
   });
@@ -176,6 +176,43 @@ describe('the catalog pages in a browser', () => {
     await row('docs').waitFor({ state: 'detached' });
     expect(await hasFocus(page, '#add-entry')).toBe(true);
     expect((await adminApi('GET', '/mcp-servers/docs')).status).toBe(404);
+  });
+
+  it("fetches an external agent's card before saving it", async () => {
+    await page.goto(`${service.url}/console/catalog/external-agents`);
+    await press('#add-entry');
+    await tabTo(page, '#field-name');
+    await page.keyboard.type('self');
+    await tabTo(page, '#field-url');
+    await page.keyboard.type(service.url);
+    await press('#try-entry');
+    const result = page.locator('#trial-result');
+    await result.locator('text=Card read from').waitFor();
+    expect(await result.locator('code').first().textContent()).toBe(`${service.url}/.well-known/agent-card.json`);
+    expect(await result.locator('dd').first().textContent()).toBe('echo');
+    await screenshotBothWidths(page, 'catalog-fetch-card');
+    await press('#close-editor');
+    expect(await page.isHidden('#editor')).toBe(true);
+    expect(await hasFocus(page, '#add-entry')).toBe(true);
+    expect((await adminApi('GET', '/external-agents/self')).status).toBe(404);
+  });
+
+  it('adds an agent written as JSON, the fields following it', async () => {
+    await page.goto(`${service.url}/console/catalog/agents`);
+    await press('#add-entry');
+    await tabTo(page, '#entry-json');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(
+      JSON.stringify({ name: 'parrot', description: 'Says it back', executor: { type: 'echo', chunks: 1 } }),
+    );
+    expect(await page.inputValue('#field-name')).toBe('parrot');
+    expect(await page.inputValue('#field-description')).toBe('Says it back');
+    expect(await page.getAttribute('#entry-json', 'aria-invalid')).toBeNull();
+    await press('#save-entry');
+    await page.locator('#outcome', { hasText: 'Added parrot.' }).waitFor();
+    expect(await row('parrot').locator('td[data-label="Entry"]').textContent()).toContain(
+      'echo executor: Says it back',
+    );
   });
 
   it('creates a key and shows it once, with a copy button; then no page or answer holds it', async () => {
