@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigError } from '../config/config-error';
 import type { SwitchboardConfig } from '../config/config.schema';
@@ -27,8 +28,8 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly logger = new Logger(CatalogSync.name);
   private appliedRevision: number;
   private currentProblem?: string;
-  private refreshing?: Promise<void>;
-  private refreshAgain = false;
+  private running?: Promise<void>;
+  private queued?: Promise<void>;
   private poll?: NodeJS.Timeout;
   private watcher?: FSWatcher;
   private settle?: NodeJS.Timeout;
@@ -65,7 +66,12 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     }
     process.on('SIGHUP', this.onHangup);
     const path = this.source.file.path;
-    if (this.config.catalog.watch_file && path) this.watcher = watch(path, () => this.fileChanged());
+    // The directory, not the file: editors replace a file by renaming another over it, and Kubernetes
+    // swaps a ConfigMap's files by moving its `..data` link; a watch on the file itself misses both.
+    if (this.config.catalog.watch_file && path)
+      this.watcher = watch(dirname(path), (_event, name) => {
+        if (name === basename(path) || name === '..data') this.fileChanged();
+      });
   }
 
   onApplicationShutdown(): void {
@@ -84,20 +90,26 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     );
   }
 
-  /** Reads the catalog and applies it; one reading at a time, and one more when asked meanwhile. */
+  /**
+   * Reads the catalog and applies it, one reading at a time. Asked while one runs, it reads once more
+   * after it (a reading under way may have begun before the change it is asked for), and every caller
+   * meanwhile waits for that one.
+   */
   refresh(): Promise<void> {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = this.readAndApply().finally(() => {
-      this.refreshing = undefined;
-      if (this.refreshAgain) {
-        this.refreshAgain = false;
-        void this.refresh();
-      }
+    if (this.queued) return this.queued;
+    if (!this.running) return (this.running = this.readOnce());
+    this.queued = this.running.then(() => {
+      this.queued = undefined;
+      return (this.running = this.readOnce());
     });
-    return this.refreshing;
+    return this.queued;
+  }
+
+  private readOnce(): Promise<void> {
+    const reading: Promise<void> = this.readAndApply().finally(() => {
+      if (this.running === reading) this.running = undefined;
+    });
+    return reading;
   }
 
   /** Loads the file again; a file that fails to load changes nothing. */
@@ -106,7 +118,8 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       loaded = this.loadConfig();
     } catch (error) {
-      const why = error instanceof ConfigError ? error.message : (error as Error).message;
+      const why =
+        error instanceof ConfigError ? `${error.source}: ${error.problems.join('; ')}` : (error as Error).message;
       this.refused(`the file was not reloaded: ${why}`);
       return;
     }
@@ -141,6 +154,7 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
     this.live.replace(reading.catalog, (error) =>
       this.logger.error({ err: error.message }, 'a part of the process failed to apply the catalog'),
     );
+    this.logger.log({ revision: reading.revision }, 'catalog applied');
   }
 
   private refused(why: string): void {

@@ -9,8 +9,7 @@ export function settingsNeedingRestart(before: SwitchboardConfig, after: Switchb
   const changed: string[] = [];
   const visit = (a: unknown, b: unknown, path: string) => {
     if (CATALOG_PATHS.includes(path)) return;
-    const holdsCatalog = path === '' || CATALOG_PATHS.some((inside) => inside.startsWith(`${path}.`));
-    if (holdsCatalog && isPlainObject(a) && isPlainObject(b)) {
+    if (isPlainObject(a) && isPlainObject(b)) {
       for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
         visit(a[key], b[key], path ? `${path}.${key}` : key);
     } else if (!isDeepStrictEqual(a, b)) changed.push(path);

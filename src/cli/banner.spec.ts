@@ -12,6 +12,7 @@ describe('startupBanner', () => {
       expect.stringMatching(/^ {2}mode {5}EMBEDDED: one process/),
       '  tasks    in memory: lost when this process stops',
       '  turns    run in this process',
+      "  catalog  the file's entries; the admin API's in memory: lost when this process stops",
       expect.stringMatching(
         /^ {2}auth {5}OFF: no API keys, every route answers without Authorization \(set SWITCHBOARD_API_KEYS/,
       ),
@@ -57,8 +58,8 @@ describe('startupBanner', () => {
   it("gives a worker's probe URL, or says it has none", () => {
     const durable = config({ DATABASE_URL: 'postgresql://db/switchboard', REDIS_URL: 'redis://cache:6379' });
     expect(startupBanner(durable, { role: 'worker', healthUrl: 'http://127.0.0.1:8081/readyz' })).toMatch(
-      /worker is running\n.*\n {2}tasks {3}in Postgres at db\/switchboard\n {2}turns {3}queued in Redis at cache:6379, run here \(32 at a time\)\n {2}probes {2}http:\/\/127\.0\.0\.1:8081\/readyz/,
+      /worker is running\n.*\n {2}tasks {4}in Postgres at db\/switchboard\n {2}turns {4}queued in Redis at cache:6379, run here \(32 at a time\)\n {2}catalog {2}the file's entries, and the admin API's in Postgres \(SIGHUP reloads the file\)\n {2}probes {3}http:\/\/127\.0\.0\.1:8081\/readyz/,
     );
-    expect(startupBanner(durable, { role: 'worker' })).toContain('probes  none (set SWITCHBOARD_WORKER_HEALTH_PORT');
+    expect(startupBanner(durable, { role: 'worker' })).toContain('probes   none (set SWITCHBOARD_WORKER_HEALTH_PORT');
   });
 });

@@ -23,6 +23,12 @@ export function startupBanner(config: SwitchboardConfig, facts: BannerFacts): st
         : 'in memory: lost when this process stops',
     ],
     ['turns', describeTurns(config, mode, facts.role)],
+    [
+      'catalog',
+      mode.tasks === 'postgres'
+        ? "the file's entries, and the admin API's in Postgres (SIGHUP reloads the file)"
+        : "the file's entries; the admin API's in memory: lost when this process stops",
+    ],
   ];
   if (facts.role === 'api') rows.push(['auth', describeAuth(config)]);
   else

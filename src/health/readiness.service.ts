@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CatalogSync } from '../catalog/catalog-sync.service';
 import { withTimeout } from '../common/with-timeout';
 import { PrismaService } from '../database/prisma.service';
 import { JOB_QUEUE, JobQueue } from '../queue/job-queue.interface';
@@ -19,9 +20,10 @@ export interface Readiness {
 
 /**
  * Checks shown but not counted against readiness: with its issuers' keys unreachable, a replica
- * still serves API keys and tokens signed by keys it holds, and every replica would be out at once.
+ * still serves API keys and tokens signed by keys it holds; with a catalog change refused (a bad
+ * file), it serves the last good catalog. Counted, either would take every replica out at once.
  */
-const REPORTED_ONLY = new Set(['issuers']);
+const REPORTED_ONLY = new Set(['issuers', 'catalog']);
 
 /** Asks each dependency this process uses whether it answers now; never waits longer than the timeout. */
 @Injectable()
@@ -31,6 +33,7 @@ export class ReadinessService {
     @Optional() private readonly database?: PrismaService,
     @Optional() private readonly redis?: RedisService,
     @Optional() private readonly tokens?: TokenVerifier,
+    @Optional() private readonly catalog?: CatalogSync,
   ) {}
 
   async check(): Promise<Readiness> {
@@ -42,6 +45,7 @@ export class ReadinessService {
       probes.schema = () => this.database!.checkSchema(CHECK_TIMEOUT_MS);
     }
     if (this.redis) probes.redis = () => this.redis!.ping(CHECK_TIMEOUT_MS);
+    if (this.catalog) probes.catalog = () => this.catalogProblem();
     if (this.tokens) probes.issuers = () => withTimeout(this.tokens!.checkKeys(), CHECK_TIMEOUT_MS, 'issuer keys');
     const results = await Promise.all(
       Object.entries(probes).map(async ([name, probe]): Promise<[string, DependencyStatus]> => {
@@ -55,5 +59,10 @@ export class ReadinessService {
     );
     const checks = Object.fromEntries(results);
     return { ready: results.every(([name, result]) => result.status === 'up' || REPORTED_ONLY.has(name)), checks };
+  }
+
+  private async catalogProblem(): Promise<void> {
+    const problem = this.catalog!.problem;
+    if (problem) throw new Error(problem);
   }
 }

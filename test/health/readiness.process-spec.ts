@@ -40,6 +40,7 @@ describe('readiness with a Redis outage', () => {
       schema: { status: 'up' },
       redis: { status: 'up' },
       queue: { status: 'up' },
+      catalog: { status: 'up' },
     });
   });
 
