@@ -147,7 +147,7 @@ ${keys ? undefined : jsonField(page)}
 <div id="form-problems" class="problems" role="alert" tabindex="-1" hidden></div>
 <div class="form-actions"><button type="submit" id="save-entry">${keys ? 'Create key' : 'Save'}</button>${page.trial ? html`<button type="button" class="quiet" id="try-entry" data-trial="${page.trial.path}">${page.trial.label}</button>` : undefined}<button type="button" class="quiet" id="close-editor">Cancel</button></div>
 </form>
-${page.trial ? html`<div id="trial-result" class="trial-result" role="status" aria-live="polite"></div>` : undefined}
+${page.trial ? html`<div id="trial-result" class="trial-result"><p class="status-line" id="trial-status" role="status" aria-live="polite"></p><div id="trial-detail"></div></div>` : undefined}
 </section>
 <dialog id="confirm-delete" aria-labelledby="confirm-delete-heading" aria-describedby="confirm-delete-text">
 <h2 id="confirm-delete-heading">Delete?</h2>

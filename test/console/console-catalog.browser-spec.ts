@@ -99,6 +99,15 @@ describe('the catalog pages in a browser', () => {
     await tabTo(page, '#field-name');
     await page.keyboard.type('docs');
     await tabTo(page, '#field-transport-url');
+    await page.keyboard.type('http://127.0.0.1:1/mcp');
+    await press('#try-entry');
+    await page
+      .locator('#trial-status.problem', { hasText: /^Test connection failed: MCP server "docs" is unavailable: / })
+      .waitFor();
+    expect(browser.problems.splice(0)).toEqual(['502 POST /api/admin/mcp-servers/test']);
+
+    await tabTo(page, '#field-transport-url');
+    await page.keyboard.press('Control+A');
     await page.keyboard.type(mcpUrl);
     // The fields and the JSON of the whole entry are kept in step.
     expect(JSON.parse(await page.inputValue('#entry-json'))).toEqual({
@@ -108,7 +117,7 @@ describe('the catalog pages in a browser', () => {
 
     await press('#try-entry');
     const result = page.locator('#trial-result');
-    await result.locator('text=/Connected: it would bring \\d+ tools/').waitFor();
+    await page.locator('#trial-status', { hasText: /^Connected: it would bring \d+ tools\.$/ }).waitFor();
     expect(await result.locator('li code').allTextContents()).toEqual(expect.arrayContaining(['echo', 'get-sum']));
     await screenshotBothWidths(page, 'catalog-mcp-test-connection');
 
@@ -187,8 +196,8 @@ describe('the catalog pages in a browser', () => {
     await page.keyboard.type(service.url);
     await press('#try-entry');
     const result = page.locator('#trial-result');
-    await result.locator('text=Card read from').waitFor();
-    expect(await result.locator('code').first().textContent()).toBe(`${service.url}/.well-known/agent-card.json`);
+    await page.locator('#trial-status', { hasText: 'Card read from' }).waitFor();
+    expect(await page.textContent('#trial-status')).toBe(`Card read from ${service.url}/.well-known/agent-card.json.`);
     expect(await result.locator('dd').first().textContent()).toBe('echo');
     await screenshotBothWidths(page, 'catalog-fetch-card');
     await press('#close-editor');

@@ -590,7 +590,7 @@ function catalogPage(main) {
   const problems = document.getElementById('form-problems');
   const saveButton = document.getElementById('save-entry');
   const tryButton = document.getElementById('try-entry');
-  const trialResult = document.getElementById('trial-result');
+  const trialStatus = document.getElementById('trial-status');
   const confirmDelete = document.getElementById('confirm-delete');
   let listed = [];
   /** The entry in the form, and while editing its name and the version it was read at. */
@@ -604,6 +604,13 @@ function catalogPage(main) {
     const line = document.getElementById('outcome');
     line.textContent = text;
     line.classList.toggle('problem', Boolean(problem));
+  };
+
+  /** What a trial found: one line, announced, and what it lists, not read out as a whole. */
+  const showTrial = (text, detail, problem) => {
+    trialStatus.textContent = text;
+    trialStatus.classList.toggle('problem', Boolean(problem));
+    document.getElementById('trial-detail').replaceChildren(...detail);
   };
 
   const load = async () => {
@@ -687,7 +694,7 @@ function catalogPage(main) {
     }
     nameField.readOnly = editing !== undefined;
     showProblems('', []);
-    if (trialResult) trialResult.replaceChildren();
+    if (trialStatus) showTrial('', []);
     showEntry();
     editor.hidden = false;
     heading.focus();
@@ -772,15 +779,19 @@ function catalogPage(main) {
       if (!sent) return;
       tryButton.disabled = true;
       showProblems('', []);
-      trialResult.replaceChildren(el('p', {}, kind === 'mcp_servers' ? 'Connecting…' : 'Fetching the card…'));
+      showTrial(kind === 'mcp_servers' ? 'Connecting…' : 'Fetching the card…', []);
       try {
         const answer = await sendJson(`/api/admin/${tryButton.dataset.trial}`, 'POST', sent);
-        trialResult.replaceChildren(...(kind === 'mcp_servers' ? toolsFound(answer.tools) : cardFound(answer)));
+        if (kind === 'mcp_servers')
+          showTrial(
+            `Connected: it would bring ${answer.tools.length} tool${answer.tools.length === 1 ? '' : 's'}.`,
+            toolsFound(answer.tools),
+          );
+        else showTrial(`Card read from ${answer.cardUrl}.`, cardFound(answer.card));
       } catch (error) {
-        if (error.status === 502)
-          trialResult.replaceChildren(el('p', { class: 'error' }, `${tryButton.textContent} failed: ${reason(error)}`));
+        if (error.status === 502) showTrial(`${tryButton.textContent} failed: ${reason(error)}`, [], true);
         else {
-          trialResult.replaceChildren();
+          showTrial('', []);
           refused('Not tried:', error);
         }
       } finally {
@@ -958,7 +969,6 @@ function localDateTime(date) {
 
 function toolsFound(tools) {
   return [
-    el('p', {}, el('strong', {}, `Connected: it would bring ${tools.length} tool${tools.length === 1 ? '' : 's'}.`)),
     el(
       'ul',
       { class: 'tool-list', 'aria-label': 'Tools it would bring' },
@@ -968,7 +978,7 @@ function toolsFound(tools) {
   ];
 }
 
-function cardFound({ cardUrl, card }) {
+function cardFound(card) {
   const list = el('dl', { class: 'facts' });
   facts(list, [
     ['Name', card.name],
@@ -976,11 +986,7 @@ function cardFound({ cardUrl, card }) {
     ['Version', card.version || '—'],
     ['Skills', (card.skills || []).map((skill) => skill.name || skill.id).join(', ') || 'none'],
   ]);
-  return [
-    el('p', {}, el('strong', {}, 'Card read from '), el('code', {}, cardUrl)),
-    list,
-    el('details', {}, el('summary', {}, 'The card (JSON)'), el('pre', {}, JSON.stringify(card, null, 2))),
-  ];
+  return [list, el('details', {}, el('summary', {}, 'The card (JSON)'), el('pre', {}, JSON.stringify(card, null, 2)))];
 }
 
 /** A key just created, shown once: copy it, then it is forgotten (the page never reads it again). */
