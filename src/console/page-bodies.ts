@@ -42,6 +42,7 @@ ${table('task-states', 'Stored tasks per state', ['State', 'Tasks'], 'No tasks a
 
 export function agentsBody(): SafeHtml {
   return html`<h1>Agents</h1>
+<p class="hint">To add, change or remove one: <a href="/console/catalog/agents">Catalog: agents</a>, <a href="/console/catalog/external-agents">external agents</a>.</p>
 ${STATUS_LINE}
 <section aria-labelledby="hosted-heading"><h2 id="hosted-heading">Hosted agents</h2>
 <ul class="cards" id="hosted-agents"></ul></section>
@@ -51,6 +52,7 @@ ${table('external-agents', 'Configured external agents and their discovery', ['N
 
 export function mcpBody(): SafeHtml {
   return html`<h1>MCP upstreams</h1>
+<p class="hint">To add, change or remove one: <a href="/console/catalog/mcp-servers">Catalog: MCP servers</a>.</p>
 ${STATUS_LINE}
 ${table('mcp-servers', 'Configured MCP servers', ['Name', 'Transport', 'State', 'Tools', 'Last error', 'Action'], 'No MCP servers are configured.')}`;
 }
