@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Query, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param, Query, UseFilters, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { AdminGuard } from '../security/admin.guard';
+import { auditBody, catalogBody, catalogPage, type AuditFilters } from './catalog-page-bodies';
 import { ConsolePageHeaders } from './console-headers';
 import { ConsoleLogins } from './console-logins.service';
 import { LoginRedirectFilter } from './login-redirect.filter';
@@ -55,6 +56,26 @@ export class ConsolePagesController {
       body: taskBody(id),
       data: { page: 'task', 'task-id': id, 'trace-url': this.traceUrl },
     });
+  }
+
+  /** One kind of the catalog: `mcp-servers`, `external-agents`, `agents`, `keys`, `rules`. */
+  @Get('catalog/:kind')
+  @ConsolePageHeaders()
+  catalog(@Param('kind') kind: string): string {
+    const shown = catalogPage(kind);
+    if (!shown) throw new NotFoundException(`no catalog page ${kind}`);
+    return this.page({
+      title: `${shown.title} · Catalog`,
+      section: 'catalog',
+      body: catalogBody(shown),
+      data: { page: 'catalog', kind: shown.kind, path: shown.path, one: shown.one },
+    });
+  }
+
+  @Get('audit')
+  @ConsolePageHeaders()
+  audit(@Query() filters: AuditFilters): string {
+    return this.page({ title: 'Audit', section: 'audit', body: auditBody(filters), data: { page: 'audit' } });
   }
 
   private page(page: ConsolePage): string {

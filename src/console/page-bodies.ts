@@ -6,13 +6,13 @@ import { html, type SafeHtml } from './html';
  * A table console.js fills, its columns named once here (console.js labels each cell with its
  * column for narrow screens), and what it says when there are no rows.
  */
-function table(id: string, caption: string, columns: string[], empty: string): SafeHtml {
+export function table(id: string, caption: string, columns: string[], empty: string): SafeHtml {
   return html`<div class="table-scroll"><table id="${id}" data-empty="${empty}"><caption>${caption}</caption>
 <thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead><tbody></tbody></table></div>`;
 }
 
 /** Where console.js says what it is doing: loading, failed, updated, live. */
-const STATUS_LINE = html`<p class="status-line" id="status" role="status" aria-live="polite"></p>`;
+export const STATUS_LINE = html`<p class="status-line" id="status" role="status" aria-live="polite"></p>`;
 
 export function loginBody(error?: string): SafeHtml {
   return html`<h1>Log in</h1>
@@ -42,6 +42,7 @@ ${table('task-states', 'Stored tasks per state', ['State', 'Tasks'], 'No tasks a
 
 export function agentsBody(): SafeHtml {
   return html`<h1>Agents</h1>
+<p class="hint">To add, change or remove one: <a href="/console/catalog/agents">Catalog: agents</a>, <a href="/console/catalog/external-agents">external agents</a>.</p>
 ${STATUS_LINE}
 <section aria-labelledby="hosted-heading"><h2 id="hosted-heading">Hosted agents</h2>
 <ul class="cards" id="hosted-agents"></ul></section>
@@ -51,6 +52,7 @@ ${table('external-agents', 'Configured external agents and their discovery', ['N
 
 export function mcpBody(): SafeHtml {
   return html`<h1>MCP upstreams</h1>
+<p class="hint">To add, change or remove one: <a href="/console/catalog/mcp-servers">Catalog: MCP servers</a>.</p>
 ${STATUS_LINE}
 ${table('mcp-servers', 'Configured MCP servers', ['Name', 'Transport', 'State', 'Tools', 'Last error', 'Action'], 'No MCP servers are configured.')}`;
 }

@@ -1,12 +1,14 @@
 import { html, type SafeHtml } from './html';
 
-export type ConsoleSection = 'overview' | 'agents' | 'mcp' | 'tasks';
+export type ConsoleSection = 'overview' | 'agents' | 'mcp' | 'tasks' | 'catalog' | 'audit';
 
 const SECTIONS: { section: ConsoleSection; path: string; label: string }[] = [
   { section: 'overview', path: '/console', label: 'Overview' },
   { section: 'agents', path: '/console/agents', label: 'Agents' },
   { section: 'mcp', path: '/console/mcp', label: 'MCP upstreams' },
   { section: 'tasks', path: '/console/tasks', label: 'Tasks' },
+  { section: 'catalog', path: '/console/catalog/mcp-servers', label: 'Catalog' },
+  { section: 'audit', path: '/console/audit', label: 'Audit' },
 ];
 
 export interface ConsolePage {

@@ -14,14 +14,11 @@ import type { McpServerConfig } from '../config/config.schema';
 import { LiveCatalog } from '../config/live-catalog';
 import { reconcileByName } from '../common/reconcile-by-name';
 import { MetricsService, Sample } from '../metrics/metrics.service';
-import { createGuardedFetch } from '../security/guarded-fetch';
-import { UpstreamCredentials } from '../security/oauth/upstream-credentials';
-import { upstreamFetch } from '../security/oauth/upstream-fetch';
 import { OutboundUrlPolicy } from '../security/outbound-url-policy';
 import { McpUnknownPromptError, McpUnknownResourceError, McpUnknownToolError } from './mcp-client.errors';
 import type { McpCatalogSource } from './mcp-catalog-source.interface';
 import { McpConnection } from './mcp-connection';
-import { createMcpTransport } from './mcp-transport.factory';
+import { createMcpConnection } from './mcp-connection.factory';
 import type { McpCallOptions, McpTool, McpToolSource } from './mcp-tool-source.interface';
 import { describeServers, type McpServersView } from './mcp-servers.view';
 import { namespacedUri, upstreamUri, withNamespacedUris } from './resource-namespace';
@@ -61,9 +58,7 @@ export class McpConnectionManager
     metrics: MetricsService,
   ) {
     this.servers = new Map(catalog.current.mcp_servers.map((server) => [server.name, server]));
-    this.connections = new Map(
-      [...this.servers.values()].map((server) => [server.name, this.connectionTo(server, policy)]),
-    );
+    this.connections = new Map([...this.servers.values()].map((server) => [server.name, this.connectionTo(server)]));
     this.stopFollowing = catalog.onChange((next, previous) => {
       if (next.mcp_servers !== previous.mcp_servers) this.follow(next.mcp_servers);
     });
@@ -233,7 +228,7 @@ export class McpConnectionManager
     const old = this.connections.get(name);
     if (!server || !old) return false;
     this.logger.log({ server: name }, 'MCP server reconnect asked for');
-    const fresh = this.connectionTo(server, this.policy);
+    const fresh = this.connectionTo(server);
     this.connections.set(name, fresh);
     void old.close();
     fresh.start();
@@ -247,7 +242,7 @@ export class McpConnectionManager
       [...this.servers.values()],
       servers,
       this.connections,
-      (server) => this.connectionTo(server, this.policy),
+      (server) => this.connectionTo(server),
     );
     if (unchanged) return;
     this.servers = new Map(servers.map((server) => [server.name, server]));
@@ -287,16 +282,8 @@ export class McpConnectionManager
     return { connection: this.connections.get(entry.server)!, prompt: entry.prompt.name };
   }
 
-  private connectionTo(server: McpServerConfig, policy: OutboundUrlPolicy): McpConnection {
-    const guarded = createGuardedFetch(policy, { timeoutMs: server.timeout_secs * 1000 });
-    const upstream = `MCP server "${server.name}"`;
-    const auth = server.transport.type === 'stdio' ? undefined : server.transport.auth;
-    const fetch = upstreamFetch(guarded, upstream, auth && new UpstreamCredentials(upstream, auth, guarded));
-    return new McpConnection(
-      server,
-      (onStderr) => createMcpTransport(server, fetch, onStderr),
-      () => this.rebuildTools(),
-    );
+  private connectionTo(server: McpServerConfig): McpConnection {
+    return createMcpConnection(server, this.policy, () => this.rebuildTools());
   }
 
   /** Namespaces again from every server's current list, in config order, so which tool wins a name never depends on timing. */

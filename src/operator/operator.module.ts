@@ -6,6 +6,8 @@ import { AgentsModule } from '../agents/agents.module';
 import { McpClientModule } from '../mcp-client/mcp-client.module';
 import { AdminAuditController } from './admin-audit.controller';
 import { AdminCatalogController } from './admin-catalog.controller';
+import { AdminCatalogTrialsController } from './admin-catalog-trials.controller';
+import { CatalogEntryTrials } from './catalog-entry-trials.service';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminController } from './admin.controller';
 import { OperatorOverviewService } from './operator-overview.service';
@@ -13,7 +15,13 @@ import { OperatorTasks } from './operator-tasks.service';
 
 @Module({
   imports: [AgentsModule, A2aHandlersModule, A2aClientModule, McpClientModule],
-  controllers: [AdminController, AdminTasksController, AdminAuditController, AdminCatalogController],
-  providers: [OperatorOverviewService, OperatorTasks],
+  controllers: [
+    AdminController,
+    AdminTasksController,
+    AdminAuditController,
+    AdminCatalogController,
+    AdminCatalogTrialsController,
+  ],
+  providers: [OperatorOverviewService, OperatorTasks, CatalogEntryTrials],
 })
 export class OperatorModule {}

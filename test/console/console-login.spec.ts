@@ -40,7 +40,13 @@ describe('console login (keys required)', () => {
     });
 
   it('sends a page without a login to the login form', async () => {
-    for (const path of ['/console', '/console/tasks', '/console/tasks/some-task']) {
+    for (const path of [
+      '/console',
+      '/console/tasks',
+      '/console/tasks/some-task',
+      '/console/catalog/keys',
+      '/console/audit',
+    ]) {
       const response = await fetch(`${url}${path}`, { redirect: 'manual' });
       expect([path, response.status, response.headers.get('location')]).toEqual([path, 303, '/console/login']);
     }
@@ -153,6 +159,16 @@ describe('console login (keys required)', () => {
       })
     ).text();
     expect(tasks).toContain('value="&quot;&gt;&lt;b&gt;x"');
+  });
+
+  it("escapes the audit page's filters, and knows only the catalog's kinds", async () => {
+    const headers = { cookie: `switchboard_console=${OPERATOR_KEY}` };
+    const audit = await (await fetch(`${url}/console/audit?actor=${encodeURIComponent('"><b>x')}`, { headers })).text();
+    expect(audit).toContain('value="&quot;&gt;&lt;b&gt;x"');
+    expect(audit).not.toContain('<b>x');
+    for (const kind of ['mcp-servers', 'external-agents', 'agents', 'keys', 'rules'])
+      expect((await fetch(`${url}/console/catalog/${kind}`, { headers })).status).toBe(200);
+    expect((await fetch(`${url}/console/catalog/widgets`, { headers })).status).toBe(404);
   });
 
   it("gives a task's page the trace UI's address, which console.js links the task's trace to", async () => {

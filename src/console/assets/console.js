@@ -21,6 +21,19 @@ function el(tag, attributes, ...children) {
   return element;
 }
 
+/** A refusal of the admin API: its status and JSON body (`message`, and `problems` or `currentVersion` where it gives them). */
+class ApiError extends Error {
+  constructor(path, status, text) {
+    super(`${path} answered ${status}: ${text.slice(0, 300)}`);
+    this.status = status;
+    try {
+      this.body = JSON.parse(text);
+    } catch {
+      this.body = { message: text };
+    }
+  }
+}
+
 async function api(path, options) {
   const response = await fetch(path, {
     credentials: 'same-origin',
@@ -29,8 +42,22 @@ async function api(path, options) {
   });
   // The login ended (logged out elsewhere, the key removed): back to the form.
   if (response.status === 401) window.location.assign('/console/login');
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  if (!response.ok) throw new ApiError(path, response.status, await response.text());
   return response.status === 204 ? undefined : response.json();
+}
+
+/** `body` as JSON to the admin API, with `headers` (If-Match) besides. */
+function sendJson(path, method, body, headers) {
+  return api(path, {
+    method,
+    headers: { accept: 'application/json', 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** What the API said was wrong, without the path and status the message starts with. */
+function reason(error) {
+  return (error.body && error.body.message) || error.message;
 }
 
 function say(text, problem) {
@@ -545,7 +572,504 @@ function partsText(parts) {
     .join('');
 }
 
-const PAGES = { overview: overviewPage, agents: agentsPage, mcp: mcpPage, tasks: tasksPage, task: taskPage };
+// Catalog: one kind's entries (the file's read-only), added, edited (If-Match the version read) and
+// deleted through the admin API; MCP servers tried before saving, external agents' cards fetched.
+const FIRST_ENTRIES = { mcp_servers: { transport: { type: 'http' } }, agents: { executor: { type: 'echo' } } };
+
+function catalogPage(main) {
+  const { kind, path, one } = main.dataset;
+  const isKeys = kind === 'keys';
+  const table = document.getElementById('catalog-entries');
+  const addButton = document.getElementById('add-entry');
+  const editor = document.getElementById('editor');
+  const heading = document.getElementById('editor-heading');
+  const form = document.getElementById('entry-form');
+  const fields = [...form.querySelectorAll('[data-path]')];
+  const nameField = form.querySelector('[data-path="name"]');
+  const json = document.getElementById('entry-json');
+  const problems = document.getElementById('form-problems');
+  const saveButton = document.getElementById('save-entry');
+  const tryButton = document.getElementById('try-entry');
+  const trialStatus = document.getElementById('trial-status');
+  const confirmDelete = document.getElementById('confirm-delete');
+  let listed = [];
+  /** The entry in the form, and while editing its name and the version it was read at. */
+  let entry = {};
+  let editing;
+  /** Where the focus goes back to when the form closes. */
+  let opener;
+  let deleting;
+
+  const outcome = (text, problem) => {
+    const line = document.getElementById('outcome');
+    line.textContent = text;
+    line.classList.toggle('problem', Boolean(problem));
+  };
+
+  /** What a trial found: one line, announced, and what it lists, not read out as a whole. */
+  const showTrial = (text, detail, problem) => {
+    trialStatus.textContent = text;
+    trialStatus.classList.toggle('problem', Boolean(problem));
+    document.getElementById('trial-detail').replaceChildren(...detail);
+  };
+
+  const load = async () => {
+    const catalog = await api('/api/admin/catalog');
+    listed = catalog.entries[kind];
+    syncRows(
+      table,
+      listed,
+      (view) => view.name,
+      (view) => [
+        view.name,
+        view.source === 'file' ? 'config file (read-only)' : 'admin API',
+        view.version,
+        when(view.updated_at),
+        entrySummary(kind, view),
+        view.source === 'file' ? el('span', { class: 'hint' }, 'Change it in the file') : entryActions(view, isKeys),
+      ],
+    );
+  };
+
+  const showEntry = () => {
+    for (const field of fields) showFieldValue(field, valueAt(entry, field.dataset.path));
+    if (json) {
+      json.value = JSON.stringify(entry, null, 2);
+      json.removeAttribute('aria-invalid');
+    }
+  };
+
+  const showProblems = (title, list, action) => {
+    for (const field of [...fields, json]) if (field) field.removeAttribute('aria-invalid');
+    if (list.length === 0) {
+      problems.hidden = true;
+      problems.replaceChildren();
+      return;
+    }
+    for (const field of fields)
+      if (list.some((problem) => problemOf(problem, field.dataset.path))) field.setAttribute('aria-invalid', 'true');
+    problems.replaceChildren(
+      el('p', {}, el('strong', {}, title)),
+      el(
+        'ul',
+        {},
+        list.map((problem) => el('li', {}, problem)),
+      ),
+      action,
+    );
+    problems.hidden = false;
+  };
+
+  /** The body to send: the JSON of the whole entry, or for keys the fields; undefined (and said why) when the JSON does not parse. */
+  const body = () => {
+    if (!json) return entry;
+    try {
+      const parsed = JSON.parse(json.value);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a JSON object');
+      return parsed;
+    } catch (error) {
+      showProblems('The entry was not sent:', [`The whole entry's JSON is not valid: ${error.message}`]);
+      json.setAttribute('aria-invalid', 'true');
+      json.focus();
+      return undefined;
+    }
+  };
+
+  const openEditor = async (name, from) => {
+    opener = from;
+    if (name === undefined) {
+      editing = undefined;
+      entry = JSON.parse(JSON.stringify(FIRST_ENTRIES[kind] || {}));
+      heading.textContent = isKeys ? 'Create a key' : `Add ${one}`;
+    } else {
+      try {
+        const view = await api(`/api/admin/${path}/${encodeURIComponent(name)}`);
+        editing = { name, version: view.version };
+        entry = view.entry;
+        heading.textContent = `Edit ${name} (version ${view.version})`;
+      } catch (error) {
+        outcome(`Could not read ${name}: ${reason(error)}`, true);
+        return;
+      }
+    }
+    nameField.readOnly = editing !== undefined;
+    showProblems('', []);
+    if (trialStatus) showTrial('', []);
+    showEntry();
+    editor.hidden = false;
+    heading.focus();
+  };
+
+  const closeEditor = () => {
+    editor.hidden = true;
+    editing = undefined;
+    showProblems('', []);
+    (opener && opener.isConnected ? opener : addButton).focus();
+  };
+
+  /** Why the API refused the entry, next to the form; a 412 offers to read the entry again. */
+  const refused = (title, error) => {
+    if (error.status === 412) {
+      const reload = el('button', { type: 'button', class: 'quiet' }, 'Reload the entry');
+      reload.addEventListener('click', () => openEditor(editing.name, opener));
+      showProblems(
+        title,
+        [
+          `Changed by someone else since you opened it (it is now at version ${error.body.currentVersion}): reload it to see their change, then make yours again.`,
+        ],
+        reload,
+      );
+    } else showProblems(title, error.body.problems || [reason(error)]);
+    problems.focus();
+  };
+
+  addButton.addEventListener('click', () => openEditor(undefined, addButton));
+  document.getElementById('close-editor').addEventListener('click', closeEditor);
+  form.addEventListener('input', (event) => {
+    const field = event.target;
+    if (field === json) {
+      try {
+        const parsed = JSON.parse(json.value);
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+        entry = parsed;
+        json.removeAttribute('aria-invalid');
+        for (const each of fields) showFieldValue(each, valueAt(entry, each.dataset.path));
+      } catch {
+        json.setAttribute('aria-invalid', 'true');
+      }
+      return;
+    }
+    if (!field.dataset.path) return;
+    setValueAt(entry, field.dataset.path, fieldValue(field));
+    if (json) json.value = JSON.stringify(entry, null, 2);
+  });
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const sent = body();
+    if (!sent) return;
+    saveButton.disabled = true;
+    try {
+      if (isKeys) {
+        const created = await sendJson('/api/admin/keys', 'POST', sent);
+        closeEditor();
+        showCreatedKey(created, outcome);
+      } else if (editing) {
+        const view = await sendJson(`/api/admin/${path}/${encodeURIComponent(editing.name)}`, 'PUT', sent, {
+          'if-match': `"${editing.version}"`,
+        });
+        closeEditor();
+        outcome(`Saved ${view.name}: now at version ${view.version}.`);
+      } else {
+        const view = await sendJson(`/api/admin/${path}`, 'POST', sent);
+        closeEditor();
+        outcome(`Added ${view.name}.`);
+      }
+      await load();
+    } catch (error) {
+      refused(isKeys ? 'The key was not created:' : 'The entry was not saved:', error);
+    } finally {
+      saveButton.disabled = false;
+    }
+  });
+
+  if (tryButton)
+    tryButton.addEventListener('click', async () => {
+      const sent = body();
+      if (!sent) return;
+      tryButton.disabled = true;
+      showProblems('', []);
+      showTrial(kind === 'mcp_servers' ? 'Connecting…' : 'Fetching the card…', []);
+      try {
+        const answer = await sendJson(`/api/admin/${tryButton.dataset.trial}`, 'POST', sent);
+        if (kind === 'mcp_servers')
+          showTrial(
+            `Connected: it would bring ${answer.tools.length} tool${answer.tools.length === 1 ? '' : 's'}.`,
+            toolsFound(answer.tools),
+          );
+        else showTrial(`Card read from ${answer.cardUrl}.`, cardFound(answer.card));
+      } catch (error) {
+        if (error.status === 502) showTrial(`${tryButton.textContent} failed: ${reason(error)}`, [], true);
+        else {
+          showTrial('', []);
+          refused('Not tried:', error);
+        }
+      } finally {
+        tryButton.disabled = false;
+      }
+    });
+
+  table.addEventListener('click', (event) => {
+    const edit = event.target.closest('button[data-edit]');
+    if (edit) return void openEditor(edit.dataset.edit, edit);
+    const remove = event.target.closest('button[data-delete]');
+    if (!remove) return;
+    deleting = listed.find((view) => view.name === remove.dataset.delete);
+    if (!deleting) return;
+    document.getElementById('confirm-delete-heading').textContent = `Delete ${deleting.name}?`;
+    document.getElementById('confirm-delete-text').textContent =
+      `${one[0].toUpperCase()}${one.slice(1)} stops applying on every process within seconds${isKeys ? ': its holders are refused from then on' : ''}. This cannot be undone.`;
+    confirmDelete.showModal();
+  });
+  confirmDelete.addEventListener('click', (event) => {
+    const button = event.target.closest('button[value]');
+    if (button) confirmDelete.close(button.value);
+  });
+  // Escape closes it too, with no value: nothing is deleted.
+  confirmDelete.addEventListener('close', async () => {
+    const view = deleting;
+    deleting = undefined;
+    if (confirmDelete.returnValue !== 'delete' || !view) return;
+    confirmDelete.returnValue = '';
+    try {
+      await api(`/api/admin/${path}/${encodeURIComponent(view.name)}`, {
+        method: 'DELETE',
+        headers: { accept: 'application/json', 'if-match': `"${view.version}"` },
+      });
+      outcome(`Deleted ${view.name}.`);
+      addButton.focus();
+    } catch (error) {
+      outcome(
+        error.status === 412
+          ? `Not deleted: ${view.name} was changed by someone else since the list was read. Look at it again first.`
+          : `Could not delete ${view.name}: ${reason(error)}`,
+        true,
+      );
+    }
+    await load().catch((error) => say(`Could not load: ${error.message}`, true));
+  });
+
+  keepLoading(load);
+}
+
+/** In one element, so that at phone widths the cell keeps its two columns: its label, then this. */
+function entryActions(view, isKeys) {
+  return el(
+    'div',
+    { class: 'row-actions' },
+    isKeys
+      ? undefined
+      : el('button', { type: 'button', 'data-edit': view.name, 'aria-label': `Edit ${view.name}` }, 'Edit'),
+    el(
+      'button',
+      { type: 'button', class: 'danger', 'data-delete': view.name, 'aria-label': `Delete ${view.name}` },
+      'Delete',
+    ),
+  );
+}
+
+/** An entry in a line (where it is reached, what it grants), and all of it in JSON on demand. */
+function entrySummary(kind, view) {
+  const entry = view.entry;
+  const line = {
+    mcp_servers: () => (entry.transport ? endpoint(entry.transport) : ''),
+    external_agents: () => entry.url,
+    agents: () =>
+      `${entry.executor ? entry.executor.type : '?'} executor${entry.description ? `: ${entry.description}` : ''}`,
+    keys: () => grants(entry),
+    rules: () => grants(entry),
+  }[kind]();
+  return el(
+    'div',
+    {},
+    line,
+    el(
+      'details',
+      { class: 'problem-detail' },
+      el('summary', {}, `Entry of ${view.name}`),
+      el('pre', {}, JSON.stringify(entry, null, 2)),
+    ),
+  );
+}
+
+function grants(entry) {
+  const list = (name) => (entry[name] ? `${name}: ${entry[name].join(', ')}` : undefined);
+  return (
+    [
+      entry.expires_at ? `expires ${new Date(entry.expires_at).toLocaleString()}` : undefined,
+      list('keys'),
+      list('subjects'),
+      entry.admin ? 'operator rights' : undefined,
+      list('tools'),
+      list('agents'),
+      entry.metrics_only ? '/metrics only' : undefined,
+    ]
+      .filter(Boolean)
+      .join('; ') || 'no conditions, no limits'
+  );
+}
+
+/** Whether `problem` (`transport.url: Invalid URL`) is about the field at `path`. */
+function problemOf(problem, path) {
+  return problem.startsWith(`${path}:`) || problem.startsWith(`${path}.`) || problem.startsWith(`${path}[`);
+}
+
+function valueAt(object, path) {
+  return path.split('.').reduce((at, key) => (at && typeof at === 'object' ? at[key] : undefined), object);
+}
+
+/** Sets (or with undefined, removes) the value at `path`, making the objects on the way. */
+function setValueAt(object, path, value) {
+  const keys = path.split('.');
+  const last = keys.pop();
+  let at = object;
+  for (const key of keys) {
+    if (!at[key] || typeof at[key] !== 'object' || Array.isArray(at[key])) {
+      if (value === undefined) return;
+      at[key] = {};
+    }
+    at = at[key];
+  }
+  if (value === undefined) delete at[last];
+  else at[last] = value;
+}
+
+/** A field's value as the entry holds it; undefined for an empty one, which leaves the key out. */
+function fieldValue(field) {
+  switch (field.dataset.type) {
+    case 'boolean':
+      return field.checked ? true : undefined;
+    case 'number':
+      return field.value === '' ? undefined : Number(field.value);
+    case 'list': {
+      const items = field.value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      return items.length > 0 ? items : undefined;
+    }
+    case 'datetime':
+      return field.value === '' ? undefined : new Date(field.value).toISOString();
+    default:
+      return field.value === '' ? undefined : field.value;
+  }
+}
+
+function showFieldValue(field, value) {
+  switch (field.dataset.type) {
+    case 'boolean':
+      field.checked = value === true;
+      return;
+    case 'list':
+      field.value = Array.isArray(value) ? value.join(', ') : '';
+      return;
+    case 'datetime':
+      field.value = value ? localDateTime(new Date(value)) : '';
+      return;
+    default:
+      field.value = value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+  }
+}
+
+/** A time as a datetime-local field takes it: the browser's local time, to the minute. */
+function localDateTime(date) {
+  const two = (number) => String(number).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+function toolsFound(tools) {
+  return [
+    el(
+      'ul',
+      { class: 'tool-list', 'aria-label': 'Tools it would bring' },
+      tools.map((tool) => el('li', {}, el('code', {}, tool.name), tool.description ? ` — ${tool.description}` : '')),
+    ),
+    el('p', { class: 'hint' }, 'As the server names them; Switchboard offers each as mcp_<server name>_<tool>.'),
+  ];
+}
+
+function cardFound(card) {
+  const list = el('dl', { class: 'facts' });
+  facts(list, [
+    ['Name', card.name],
+    ['Description', card.description || '—'],
+    ['Version', card.version || '—'],
+    ['Skills', (card.skills || []).map((skill) => skill.name || skill.id).join(', ') || 'none'],
+  ]);
+  return [list, el('details', {}, el('summary', {}, 'The card (JSON)'), el('pre', {}, JSON.stringify(card, null, 2)))];
+}
+
+/** A key just created, shown once: copy it, then it is forgotten (the page never reads it again). */
+function showCreatedKey(created, outcome) {
+  const panel = document.getElementById('created-key');
+  const value = document.getElementById('created-key-value');
+  document.getElementById('created-key-name').textContent = created.name;
+  value.value = created.key;
+  panel.hidden = false;
+  document.getElementById('created-key-heading').focus();
+  document.getElementById('copy-key').onclick = async () => {
+    try {
+      await window.navigator.clipboard.writeText(value.value);
+      outcome(`Key ${created.name} copied to the clipboard.`);
+    } catch {
+      value.focus();
+      value.select();
+      outcome('Could not copy: the key is selected, copy it with Ctrl+C.', true);
+    }
+  };
+  document.getElementById('forget-key').onclick = () => {
+    value.value = '';
+    panel.hidden = true;
+    document.getElementById('add-entry').focus();
+    outcome(`Key ${created.name} is no longer shown anywhere.`);
+  };
+}
+
+// Audit: the trail, newest first, filtered by the form's query, a page at a time.
+function auditPage() {
+  const table = document.getElementById('audit');
+  const more = document.getElementById('more-audit');
+  const filters = new URLSearchParams(window.location.search);
+  for (const [name, value] of [...filters]) if (value === '') filters.delete(name);
+  // The field gives the browser's local time; the API takes an instant.
+  const since = new Date(filters.get('since'));
+  if (filters.has('since') && !Number.isNaN(since.getTime())) filters.set('since', since.toISOString());
+  const entries = [];
+  let nextPageToken;
+
+  const loadMore = async () => {
+    const query = new URLSearchParams(filters);
+    if (nextPageToken) query.set('pageToken', nextPageToken);
+    const page = await api(`/api/admin/audit?${query}`);
+    entries.push(...page.entries);
+    nextPageToken = page.nextPageToken;
+    syncRows(
+      table,
+      entries,
+      (entry) => entry.id,
+      (entry) => [
+        when(entry.at),
+        entry.actor,
+        entry.action,
+        entry.target,
+        entry.detail
+          ? el(
+              'details',
+              {},
+              el('summary', {}, entry.detail.version ? `Version ${entry.detail.version}` : 'Detail'),
+              el('pre', {}, JSON.stringify(entry.detail, null, 2)),
+            )
+          : '—',
+      ],
+    );
+    // The focus would be lost with the button: it goes to the page.
+    if (!nextPageToken && document.activeElement === more) document.getElementById('main').focus();
+    more.hidden = !nextPageToken;
+    say(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} shown${nextPageToken ? '; more are older' : ''}.`);
+  };
+  more.addEventListener('click', () => loadMore().catch((error) => say(`Could not load more: ${reason(error)}`, true)));
+  loadMore().catch((error) => say(`Could not load the audit trail: ${reason(error)}`, true));
+}
+
+const PAGES = {
+  overview: overviewPage,
+  agents: agentsPage,
+  mcp: mcpPage,
+  tasks: tasksPage,
+  task: taskPage,
+  catalog: catalogPage,
+  audit: auditPage,
+};
 
 document.addEventListener('DOMContentLoaded', () => {
   const main = document.getElementById('main');
