@@ -11,6 +11,8 @@ import { startTestApp, TEST_API_KEY, testConfig } from '../support/test-app';
 import { codeBlocks, documentationFiles } from './markdown-blocks';
 
 const LOCAL = 'localhost:8080';
+/** `$ADMIN_KEY` in the examples: a key with operator rights (the admin API's). */
+const ADMIN_KEY = 'admin-key-0123456789abcdef';
 
 /** The curl commands of a shell block, continuation lines joined and comments dropped. */
 function curlCommands(code: string): string[] {
@@ -49,7 +51,7 @@ describe('the curl examples of the README and docs/', () => {
 
   beforeAll(async () => {
     let url: string;
-    ({ app, url } = await startTestApp(testConfig()));
+    ({ app, url } = await startTestApp(testConfig({ SWITCHBOARD_ADMIN_KEYS: `admin=${ADMIN_KEY}` })));
     host = new URL(url).host;
   });
 
@@ -81,7 +83,7 @@ describe('the curl examples of the README and docs/', () => {
           'bash',
           ['-c', `${withId.replaceAll(LOCAL, host)} -w '\\n%{http_code}'`],
           {
-            env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY },
+            env: { PATH: process.env.PATH ?? '', KEY: TEST_API_KEY, ADMIN_KEY },
             timeout: 20_000,
           },
         );
