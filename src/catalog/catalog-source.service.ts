@@ -34,12 +34,17 @@ export function filePartOf({ config, file }: LoadedConfig): FilePart {
   return { config, catalog: fileCatalog(config), path: file };
 }
 
+/** Before any revision: the store has not been read. */
+export const NOT_READ = -1;
+
 /** Where the catalog comes from: the file (as last loaded) and the admin API's entries (the store). */
 @Injectable()
 export class CatalogSource {
   readonly cipher?: SecretCipher;
-  /** The store's revision the process booted with. */
+  /** The store's revision the process booted with; NOT_READ when the store did not answer then. */
   bootRevision = 0;
+  /** Why the store could not be read at boot. */
+  unread?: string;
   private filePart: FilePart;
 
   constructor(
@@ -73,11 +78,23 @@ export class CatalogSource {
     return { revision: contents.revision, entries: contents.entries, ...built };
   }
 
-  /** The catalog to boot with; refused, as a bad file is, when it has problems. */
-  async initial(): Promise<CatalogReading> {
-    const reading = await this.read();
+  /**
+   * The catalog to boot with; refused, as a bad file is, when it has problems. With the store down
+   * (Postgres not up yet), the file's part alone: the process starts as it does without its
+   * database, and reads the admin API's entries once the store answers (CatalogSync's poll).
+   */
+  async initial(): Promise<Catalog> {
+    let contents: CatalogContents;
+    try {
+      contents = await this.store.contents();
+    } catch (error) {
+      this.unread = (error as Error).message;
+      this.bootRevision = NOT_READ;
+      return this.built({ revision: NOT_READ, entries: [] }).catalog;
+    }
+    const reading = this.built(contents);
     if (reading.problems.length > 0) throw new ConfigError("catalog (the admin API's entries)", reading.problems);
     this.bootRevision = reading.revision;
-    return reading;
+    return reading.catalog;
   }
 }

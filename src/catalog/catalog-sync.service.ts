@@ -5,7 +5,14 @@ import { ConfigError } from '../config/config-error';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { LiveCatalog } from '../config/live-catalog';
 import { CATALOG_NOTICES, type CatalogNotices } from './catalog-notices';
-import { BOOT_CONFIG, CatalogSource, CONFIG_LOADER, type ConfigLoader, filePartOf } from './catalog-source.service';
+import {
+  BOOT_CONFIG,
+  CatalogSource,
+  CONFIG_LOADER,
+  type ConfigLoader,
+  filePartOf,
+  NOT_READ,
+} from './catalog-source.service';
 import { settingsNeedingRestart } from './settings-needing-restart';
 
 /** Whether other processes share the catalog's store (Postgres). */
@@ -53,6 +60,16 @@ export class CatalogSync implements OnApplicationBootstrap, OnApplicationShutdow
 
   get revision(): number {
     return this.appliedRevision;
+  }
+
+  /**
+   * Why the admin API's entries are not in this process's catalog yet (the store did not answer at
+   * boot); undefined once they are. Until then its keys and rules are unknown here.
+   */
+  get unread(): string | undefined {
+    return this.appliedRevision === NOT_READ
+      ? `the admin API's entries are not read yet: ${this.source.unread ?? 'the store has not answered'}`
+      : undefined;
   }
 
   async onApplicationBootstrap(): Promise<void> {

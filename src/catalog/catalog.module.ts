@@ -29,7 +29,7 @@ export class CatalogModule {
       {
         provide: LiveCatalog,
         inject: [CatalogSource],
-        useFactory: async (source: CatalogSource) => new LiveCatalog((await source.initial()).catalog),
+        useFactory: async (source: CatalogSource) => new LiveCatalog(await source.initial()),
       },
       CatalogSync,
       CatalogEditor,

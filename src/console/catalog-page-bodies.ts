@@ -129,11 +129,12 @@ export function catalogPage(path: string): CatalogPage | undefined {
  * fields and JSON of the whole entry console.js keeps in step. Keys are created, never edited, and
  * have no JSON: their body is these fields.
  */
-export function catalogBody(page: CatalogPage): SafeHtml {
+export function catalogBody(page: CatalogPage, inMemory: boolean): SafeHtml {
   const keys = page.kind === 'keys';
   return html`<h1>Catalog: ${page.title}</h1>
 ${catalogNavigation(page)}
 <p class="hint">Entries of the config file (${page.fileSection}) are read-only here: change them in the file and reload it (SIGHUP). Entries added here apply on every process within seconds.</p>
+${inMemory ? html`<p class="hint warning">This Switchboard runs without a database: entries added here are kept in memory and lost when it stops.</p>` : undefined}
 ${STATUS_LINE}
 <p class="status-line" id="outcome" role="status" aria-live="polite"></p>
 ${table('catalog-entries', `${page.title} in the catalog`, ['Name', 'Source', 'Version', 'Updated', 'Entry', 'Actions'], `No ${page.title.toLowerCase()} yet.`)}

@@ -1,6 +1,7 @@
 import { Controller, Get, NotFoundException, Param, Query, UseFilters, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { SwitchboardConfig } from '../config/config.schema';
+import { storageMode } from '../config/storage-mode';
 import { AdminGuard } from '../security/admin.guard';
 import { auditBody, catalogBody, catalogPage, type AuditFilters } from './catalog-page-bodies';
 import { ConsolePageHeaders } from './console-headers';
@@ -15,12 +16,19 @@ import { renderPage, type ConsolePage } from './page-layout';
 @UseFilters(LoginRedirectFilter)
 export class ConsolePagesController {
   private readonly traceUrl?: string;
+  /** Entries added through the admin API live in memory only (no database): the catalog pages say so. */
+  private readonly catalogInMemory: boolean;
 
   constructor(
     private readonly logins: ConsoleLogins,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.traceUrl = config.get('tracing', { infer: true }).trace_url;
+    this.catalogInMemory =
+      storageMode({
+        database: config.get('database', { infer: true }),
+        redis: config.get('redis', { infer: true }),
+      }).tasks === 'memory';
   }
 
   @Get()
@@ -67,7 +75,7 @@ export class ConsolePagesController {
     return this.page({
       title: `${shown.title} · Catalog`,
       section: 'catalog',
-      body: catalogBody(shown),
+      body: catalogBody(shown, this.catalogInMemory),
       data: { page: 'catalog', kind: shown.kind, path: shown.path, one: shown.one },
     });
   }

@@ -45,7 +45,12 @@ export class ReadinessService {
       probes.schema = () => this.database!.checkSchema(CHECK_TIMEOUT_MS);
     }
     if (this.redis) probes.redis = () => this.redis!.ping(CHECK_TIMEOUT_MS);
-    if (this.catalog) probes.catalog = () => this.catalogProblem();
+    if (this.catalog) {
+      probes.catalog = () => this.catalogProblem();
+      // Counted: until the admin API's keys and rules are read, this process does not know them.
+      const unread = this.catalog.unread;
+      if (unread) probes.catalog_entries = () => Promise.reject(new Error(unread));
+    }
     if (this.tokens) probes.issuers = () => withTimeout(this.tokens!.checkKeys(), CHECK_TIMEOUT_MS, 'issuer keys');
     const results = await Promise.all(
       Object.entries(probes).map(async ([name, probe]): Promise<[string, DependencyStatus]> => {

@@ -90,11 +90,12 @@ describe('switchboard command', () => {
     await waitForOutput(serve, /(config {2}.*)\n/);
     expect(serve.stdout()).toContain('EMBEDDED MODE');
     expect(serve.stdout()).toContain('OPEN MODE: no API keys are configured');
-    expect(serve.stderr().split('\n').slice(0, 8)).toEqual([
+    expect(serve.stderr().split('\n').slice(0, 9)).toEqual([
       `Switchboard ${SWITCHBOARD_VERSION} is listening on ${url}`,
       expect.stringMatching(/^ {2}mode {5}EMBEDDED/),
       '  tasks    in memory: lost when this process stops',
       '  turns    run in this process',
+      "  catalog  the file's entries; the admin API's in memory: lost when this process stops",
       expect.stringMatching(/^ {2}auth {5}OFF: no API keys, every route answers without Authorization/),
       `  console  ${url}/console`,
       '  traces   off (set OTEL_EXPORTER_OTLP_ENDPOINT to export them)',
@@ -295,6 +296,7 @@ describe('switchboard with a database', () => {
     expect(((await ready.json()) as { checks: Record<string, { status: string }> }).checks).toMatchObject({
       postgres: { status: 'down' },
       schema: { status: 'down' },
+      catalog_entries: { status: 'down', error: expect.stringContaining("the admin API's entries are not read yet") },
     });
   });
 

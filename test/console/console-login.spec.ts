@@ -166,8 +166,12 @@ describe('console login (keys required)', () => {
     const audit = await (await fetch(`${url}/console/audit?actor=${encodeURIComponent('"><b>x')}`, { headers })).text();
     expect(audit).toContain('value="&quot;&gt;&lt;b&gt;x"');
     expect(audit).not.toContain('<b>x');
-    for (const kind of ['mcp-servers', 'external-agents', 'agents', 'keys', 'rules'])
-      expect((await fetch(`${url}/console/catalog/${kind}`, { headers })).status).toBe(200);
+    for (const kind of ['mcp-servers', 'external-agents', 'agents', 'keys', 'rules']) {
+      const page = await fetch(`${url}/console/catalog/${kind}`, { headers });
+      expect(page.status).toBe(200);
+      // This service has no database: what is added through the console is lost at restart, and the page says so.
+      expect(await page.text()).toContain('lost when it stops');
+    }
     expect((await fetch(`${url}/console/catalog/widgets`, { headers })).status).toBe(404);
   });
 

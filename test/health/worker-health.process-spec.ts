@@ -48,7 +48,13 @@ it('answers /healthz, and /readyz with each store and the queue', async () => {
   expect(ready.status).toBe(200);
   expect(await ready.json()).toEqual({
     status: 'ok',
-    checks: { queue: { status: 'up' }, catalog: { status: 'up' }, postgres: { status: 'up' }, schema: { status: 'up' }, redis: { status: 'up' } },
+    checks: {
+      queue: { status: 'up' },
+      catalog: { status: 'up' },
+      postgres: { status: 'up' },
+      schema: { status: 'up' },
+      redis: { status: 'up' },
+    },
   });
   expect((await fetch(`${base}/other`)).status).toBe(404);
 });
