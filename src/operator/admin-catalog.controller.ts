@@ -29,8 +29,8 @@ import { catalogKindOf, etagOf, ifMatchVersion } from './catalog-request';
 /**
  * The catalog for operators (admin API): MCP servers, external agents, agents, keys and rules, listed
  * with their source and version, and changed at runtime. Bodies have the keys of the file's entries.
- * `GET /api/admin/mcp-servers` and `/agents` answer the status views (AdminController), which list
- * these entries too; the other kinds' lists are here.
+ * `GET /api/admin/mcp-servers` and `/agents` answer the status views (AdminController) with their
+ * kind's `entries` beside them; the other kinds' lists are here.
  */
 @Controller('api/admin')
 @UseGuards(AdminGuard)
@@ -56,7 +56,7 @@ export class AdminCatalogController {
     return this.reader.all();
   }
 
-  /** `external-agents`, `keys`, `rules` (the other kinds' paths are AdminController's status views). */
+  /** `external-agents`, `keys`, `rules` (the other kinds' paths are AdminController's status views, with `entries`). */
   @Get(':kind')
   async list(@Param('kind') path: string): Promise<{ entries: CatalogEntryView[] }> {
     return { entries: await this.reader.list(catalogKindOf(path)) };

@@ -6,6 +6,8 @@ import type { ExternalAgentsView } from '../a2a-client/external-agents.view';
 import { AgentCardFactory } from '../a2a-server/agent-card.factory';
 import { baseUrlOf } from '../a2a-server/base-url';
 import { AgentRegistry } from '../agents/agent-registry.service';
+import { CatalogReader } from '../catalog/catalog-reader.service';
+import type { CatalogEntryView } from '../catalog/catalog-views';
 import type { SwitchboardConfig } from '../config/config.schema';
 import { McpConnectionManager } from '../mcp-client/mcp-connection-manager.service';
 import { McpReconnectAnswer, reconnectServer } from '../mcp-client/mcp-servers.controller';
@@ -35,6 +37,7 @@ export class AdminController {
     private readonly externalAgents: ExternalAgents,
     private readonly mcp: McpConnectionManager,
     @Inject(PROCESS_PRESENCE) private readonly presence: ProcessPresence,
+    private readonly catalog: CatalogReader,
     config: ConfigService<SwitchboardConfig, true>,
   ) {
     this.publicUrl = config.get('server', { infer: true }).public_url;
@@ -46,8 +49,11 @@ export class AdminController {
     return this.overviews.overview();
   }
 
+  /** The hosted and external agents as they run, and the catalog's agent entries (source, version). */
   @Get('agents')
-  agentsView(@Req() request: FastifyRequest): { hosted: HostedAgentView[]; external: ExternalAgentsView } {
+  async agentsView(
+    @Req() request: FastifyRequest,
+  ): Promise<{ hosted: HostedAgentView[]; external: ExternalAgentsView; entries: CatalogEntryView[] }> {
     const baseUrl = baseUrlOf(request, this.publicUrl);
     const hosted = this.agents.all().map(({ config }) => ({
       name: config.name,
@@ -55,13 +61,13 @@ export class AdminController {
       cardUrl: `${baseUrl}${this.a2aPath}/agents/${encodeURIComponent(config.name)}/agent-card.json`,
       card: this.cards.document(config, baseUrl),
     }));
-    return { hosted, external: this.externalAgents.describe() };
+    return { hosted, external: this.externalAgents.describe(), entries: await this.catalog.list('agents') };
   }
 
-  /** What `GET /api/mcp/servers` answers, and each stdio server's last stderr lines. */
+  /** What `GET /api/mcp/servers` answers, each stdio server's last stderr lines, and the catalog's MCP server entries. */
   @Get('mcp-servers')
-  mcpServers(): McpServersView {
-    return this.mcp.describeForOperators();
+  async mcpServers(): Promise<McpServersView & { entries: CatalogEntryView[] }> {
+    return { ...this.mcp.describeForOperators(), entries: await this.catalog.list('mcp_servers') };
   }
 
   /** The same as `POST /api/mcp/servers/{name}/reconnect`, under the path the console's session reaches. */

@@ -231,6 +231,22 @@ describe('catalog admin API (durable)', () => {
     expect((await call('GET', '/catalog?format=yaml')).status).toBe(400);
   });
 
+  it("lists each kind's entries beside the MCP servers' and agents' status views", async () => {
+    const servers = await call('GET', '/mcp-servers');
+    expect(servers.body.configured.map(({ name }: Json) => name)).toEqual(['from-file', 'docs']);
+    expect(servers.body.entries.map(({ name, source, version }: Json) => `${source}:${name}@${version}`)).toEqual([
+      'file:from-file@1',
+      'api:docs@53',
+    ]);
+    expect(servers.text).not.toContain(SECRET);
+    const agents = await call('GET', '/agents');
+    expect(agents.body.hosted.map(({ name }: Json) => name)).toContain('echo');
+    expect(agents.body.entries.map(({ name, source }: Json) => `${source}:${name}`)).toEqual(
+      agents.body.hosted.map(({ name }: Json) => `file:${name}`),
+    );
+    expect((await call('GET', '/external-agents')).body.entries).toEqual([]);
+  });
+
   it('records every change with its actor, before and after, and no secret', async () => {
     const audit = async (query: string) => {
       const response = await fetch(`${service.url}/api/admin/audit?${query}`, { headers: bearer(OPERATOR_KEY) });
