@@ -7,6 +7,9 @@ import { withTimeout } from '../common/with-timeout';
 import { PrismaClient } from '../generated/prisma/client';
 import { assertMigrated } from './schema-version';
 
+/** How long shutdown waits for the pool's connections to be given back and closed. */
+const POOL_END_TIMEOUT_MS = 2_000;
+
 /** Connections per process; a statement holds one for a few milliseconds. */
 const POOL_SIZE = 10;
 
@@ -75,6 +78,14 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
 
   async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
-    await this.pool.end();
+    // A transaction whose connection Postgres cut (a restart, a failover) can keep its client checked
+    // out for good (seen with the pg adapter's interactive transactions): the pool's end would wait on
+    // it forever, and the process would never finish stopping.
+    await withTimeout(this.pool.end(), POOL_END_TIMEOUT_MS, 'closing the Postgres pool').catch((error: Error) =>
+      this.logger.warn(
+        { err: error.message, checkedOut: this.pool.totalCount - this.pool.idleCount },
+        'Postgres connections left open at shutdown',
+      ),
+    );
   }
 }

@@ -41,6 +41,7 @@ describe('a live catalog across API replicas and a worker', () => {
   let worker: ServiceProcess;
   let session: ClientV1;
   let toolListChanges = 0;
+  let resourceListChanges = 0;
 
   const admin = (service: ServiceProcess, method: string, path: string, body?: Json) =>
     fetch(`${service.baseUrl}/api/admin${path}`, {
@@ -93,7 +94,10 @@ model = "scripted"
     [a, b, worker] = await Promise.all([services.api('a'), services.api('b'), services.worker('worker')]);
     ({ client: session } = await connectV1(b.baseUrl, {
       key: OPERATOR_KEY,
-      listChanged: { tools: { onChanged: () => void (toolListChanges += 1) } },
+      listChanged: {
+        tools: { onChanged: () => void (toolListChanges += 1) },
+        resources: { onChanged: () => void (resourceListChanges += 1) },
+      },
     }));
   });
 
@@ -141,14 +145,21 @@ model = "scripted"
 
   it('closes removed servers on every process, and their calls fail with a clear error', () =>
     services.explain(async () => {
-      const before = toolListChanges;
+      const [before, resourcesBefore] = [toolListChanges, resourceListChanges];
       expect((await admin(a, 'DELETE', '/mcp-servers/everything')).status).toBe(204);
       expect((await admin(a, 'DELETE', '/mcp-servers/web')).status).toBe(204);
       await eventually(
         () => toolNames(session),
         (names) => !names.some((name) => name.startsWith('mcp_')),
       );
-      expect(toolListChanges).toBeGreaterThan(before);
+      await eventually(
+        () => Promise.resolve(toolListChanges),
+        (changes) => changes > before,
+      );
+      await eventually(
+        () => Promise.resolve(resourceListChanges),
+        (changes) => changes > resourcesBefore,
+      );
       const gone = await session
         .callTool({ name: 'mcp_web_echo', arguments: { message: 'x' } })
         .catch((error: Error) => ({

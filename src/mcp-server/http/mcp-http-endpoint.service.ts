@@ -36,6 +36,7 @@ import { followListenedTasks, isListen, ListenRequest, withResourceSubscriptions
 import { fromSeedEnvelope } from './seed-envelope';
 import { SessionEventStream, sessionEventStream } from '../sessions/session-event-stream';
 import { followSessionSubscriptions, LocalSubscriptionChanges } from '../sessions/session-subscriptions';
+import { OfferedLists } from '../server/offered-lists';
 import { sessionMessagesOf, takeSessionAnswer } from '../mcp-tasks/mcp-task-methods';
 import { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import { SubagentBridge } from '../bridge/subagent-bridge';
@@ -100,7 +101,13 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
       factory.create(callerOf(ctx.authInfo), ctx.era === 'modern' ? 'modern' : 'legacy', serverNeedsOf(ctx.authInfo));
     const onerror = (error: Error) => this.logger.warn({ err: error.message }, 'MCP request failed');
     this.handler = createMcpHandler(create, { legacy: 'stateless', responseMode: 'auto', onerror });
-    this.stopWatchingTools = toolListChanges.onChange(() => this.handler.notify.toolsChanged());
+    const offered = new OfferedLists(catalog, bridge);
+    this.stopWatchingTools = toolListChanges.onChange(() => {
+      this.handler.notify.toolsChanged();
+      const changed = offered.changed();
+      if (changed.prompts) this.handler.notify.promptsChanged();
+      if (changed.resources) this.handler.notify.resourcesChanged();
+    });
     metrics.mcpSessions.readFrom(async (): Promise<Sample<never>[]> => [[{}, await sessions.count()]]);
   }
 

@@ -23,8 +23,8 @@ import { startAsTask, taskRequested } from '../mcp-tasks/mcp-task-methods';
 import type { McpTasks } from '../mcp-tasks/mcp-tasks.service';
 import type { TaskUpdates } from '../bridge/task-updates';
 
-/** The capabilities the bridge needs: resources that can be subscribed to, and a list that does not change. */
-export const BRIDGE_RESOURCE_CAPABILITIES = { resources: { subscribe: true, listChanged: false } } as const;
+/** The capabilities the bridge needs: resources that can be subscribed to, in a list that changes with the catalog. */
+export const BRIDGE_RESOURCE_CAPABILITIES = { resources: { subscribe: true, listChanged: true } } as const;
 
 const startInput = z.object({
   subagentUri: z.string().min(1).describe('The subagent, as a2a-agent://{name} (see resources/list)'),

@@ -26,6 +26,7 @@ import { LocalSubscriptionChanges, sessionSubscriptions } from '../sessions/sess
 import { scopedCatalog } from '../scoped-catalog';
 import { SubagentBridge } from '../bridge/subagent-bridge';
 import { TaskUpdates } from '../bridge/task-updates';
+import { OfferedLists } from './offered-lists';
 import { registerUpstreamCatalog, upstreamCatalogCapabilities } from './upstream-catalog-registration';
 import { UpstreamToolCall } from '../tools/upstream-tool-call';
 import { registerUnavailableMcpTool } from '../tools/unavailable-mcp-tool';
@@ -148,16 +149,24 @@ export class SwitchboardMcpServerFactory {
     const subscriptions = this.liveSubscriptions(notifyResourceUpdated);
     const catalog = scopedCatalog(this.catalog, caller.scope);
     registerBridge(server, this.bridge, this.updates, caller.scope, callerOf, subscriptions, catalog, this.mcpTasks);
-    const register = () => [
+    const registerTools = () => [
       ...this.registerAgentTools(server, caller, callerOf),
       ...this.registerMcpTools(server, caller, callerOf),
-      ...registerUpstreamCatalog(server, catalog),
     ];
-    let registered = register();
+    let tools = registerTools();
+    let upstream = registerUpstreamCatalog(server, catalog);
+    const offered = new OfferedLists(this.catalog, this.bridge);
     // Registering on a connected server announces `notifications/tools/list_changed` (debounced to one).
     const stop = this.toolListChanges.onChange(() => {
-      for (const item of registered) item.remove();
-      registered = register();
+      for (const item of tools) item.remove();
+      tools = registerTools();
+      const changed = offered.changed();
+      if (changed.resources) {
+        for (const item of upstream) item.remove();
+        upstream = registerUpstreamCatalog(server, catalog);
+        server.sendResourceListChanged();
+      }
+      if (changed.prompts && server.server.getCapabilities().prompts) server.sendPromptListChanged();
     });
     return {
       server,
@@ -239,7 +248,11 @@ export class SwitchboardMcpServerFactory {
         ...upstreamCatalogCapabilities(this.catalog),
         ...MCP_TASK_CAPABILITIES,
       },
-      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+      debouncedNotificationMethods: [
+        'notifications/tools/list_changed',
+        'notifications/resources/list_changed',
+        'notifications/prompts/list_changed',
+      ],
     });
   }
 

@@ -20,7 +20,7 @@ export function upstreamCatalogCapabilities(
   catalog: McpCatalogSource,
 ): Pick<ServerCapabilities, 'prompts' | 'completions'> {
   return {
-    ...(catalog.declares('prompts') && { prompts: { listChanged: false } }),
+    ...(catalog.declares('prompts') && { prompts: { listChanged: true } }),
     ...(catalog.declares('completions') && { completions: {} }),
   };
 }

@@ -4,12 +4,14 @@ import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 const MAX_KEEP_ALIVE_MS = 15_000;
 
 /**
- * The bus's events a session's stream carries: tool-list changes, which concern every session. Its
+ * The bus's events a session's stream carries: list changes, which concern every session. Its
  * `resource_updated` events are for 2026-07-28 listen streams (the SDK filters them per URI); a
  * session's own resource updates are `send` to it.
  */
 const NOTIFICATION_METHODS: Partial<Record<ServerEvent['kind'], string>> = {
   tools_list_changed: 'notifications/tools/list_changed',
+  prompts_list_changed: 'notifications/prompts/list_changed',
+  resources_list_changed: 'notifications/resources/list_changed',
 };
 
 export interface SessionEventStreamOptions {

@@ -102,7 +102,7 @@ afterAll(async () => {
 describe('agents as resources', () => {
   it('lists every hosted and external agent as a2a-agent://{name}, and the task template', async () => {
     const { client } = await bridgeClientV1(url);
-    expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: false });
+    expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri).sort()).toEqual([
       'a2a-agent://ask',
