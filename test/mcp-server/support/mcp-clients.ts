@@ -10,8 +10,11 @@ import { bearer } from '../../support/test-app';
 export interface ClientOptions {
   /** How the client reaches the server, e.g. through a fake load balancer spreading requests over replicas. */
   fetch?: typeof fetch;
-  /** Handlers for `notifications/tools/list_changed` (the GET stream in the 2025 era, `subscriptions/listen` in 2026-07-28). */
-  listChanged?: { tools: { onChanged: (error: Error | null, tools: { name: string }[] | null) => void } };
+  /** Handlers for `notifications/{tools,resources}/list_changed` (the GET stream in the 2025 era, `subscriptions/listen` in 2026-07-28). */
+  listChanged?: {
+    tools: { onChanged: (error: Error | null, tools: { name: string }[] | null) => void };
+    resources?: { onChanged: (error: Error | null, resources: { uri: string }[] | null) => void };
+  };
   /** The API key presented; the tests' default key when unset. */
   key?: string;
 }
