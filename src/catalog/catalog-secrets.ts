@@ -59,16 +59,6 @@ export function redactSecrets(kind: CatalogKind, body: Record<string, unknown>):
   return mapSecrets(kind, body, (value) => (isReference(value) ? value : REDACTED));
 }
 
-/** Whether the body gives any secret by value (sealed or not). */
-export function holdsSecrets(kind: CatalogKind, body: Record<string, unknown>): boolean {
-  let found = false;
-  mapSecrets(kind, body, (value) => {
-    found ||= !isReference(value);
-    return value;
-  });
-  return found;
-}
-
 /** The body as stored: secrets given by value sealed. Without a cipher, such a secret is a problem. */
 export function sealSecrets(
   kind: CatalogKind,
